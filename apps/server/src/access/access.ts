@@ -1,0 +1,71 @@
+import type { Permission } from '@depot/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { forbidden, unauthenticated } from '../http/errors.ts';
+
+/**
+ * What a route needs, declared in its config: `{ config: { access: 'products.list' } }`.
+ * - 'public': anyone;
+ * - 'authenticated': any signed-in, active user;
+ * - a permission: a signed-in user whose roles grant it.
+ */
+export type Access = 'public' | 'authenticated' | Permission;
+
+export interface AuthContext {
+  userId: number;
+  sessionId: number;
+  name: string;
+  storeId: number | null;
+  roles: string[];
+  permissions: ReadonlySet<string>;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+}
+
+/** Resolves a bearer token to who is asking, or null when the token is unknown, expired or revoked. */
+export type Authenticator = (token: string) => Promise<AuthContext | null>;
+
+export function can(auth: AuthContext | null, permission: Permission): boolean {
+  return auth?.permissions.has(permission) ?? false;
+}
+
+/** The signed-in user of a route whose access is not 'public'. */
+export function authOf(request: FastifyRequest): AuthContext {
+  if (!request.auth) throw unauthenticated();
+  return request.auth;
+}
+
+function bearer(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const [scheme, token] = header.split(' ');
+  return scheme?.toLowerCase() === 'bearer' && token ? token : null;
+}
+
+/**
+ * The one place access is enforced. Every API route must declare `access` (start-up fails
+ * otherwise), so a route cannot be left open by forgetting it.
+ */
+export function registerAccess(app: FastifyInstance, authenticate: Authenticator): void {
+  app.decorateRequest('auth', null);
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/') && !route.config?.access && !route.url.startsWith('/api/docs')) {
+      throw new Error(`Route ${route.method} ${route.url} declares no access`);
+    }
+  });
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config?.access;
+    if (!access || access === 'public') return;
+    const token = bearer(request);
+    const auth = token ? await authenticate(token) : null;
+    if (!auth) throw unauthenticated();
+    request.auth = auth;
+    if (access !== 'authenticated' && !auth.permissions.has(access)) throw forbidden();
+  });
+}

@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { registerAccess } from './access/access.ts';
+import type { Db } from './db/database.ts';
+import { registerErrorHandler } from './http/errors.ts';
+import { registerLocale } from './http/locale.ts';
+import { registerValidation } from './http/validation.ts';
+import { registerWeb } from './http/web.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { authService } from './modules/auth/auth.service.ts';
+import { LoginThrottle, type ThrottleLimits } from './modules/auth/login-throttle.ts';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { dashboardService } from './modules/dashboard/dashboard.service.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { settingsRoutes } from './modules/settings/settings.routes.ts';
+import { settingsService } from './modules/settings/settings.service.ts';
+
+export interface AppOptions {
+  db: Db;
+  /** Where the built web app is; absent, only the API is served. */
+  webDist?: string;
+  logLevel?: string;
+  trustProxy?: boolean;
+  throttle?: ThrottleLimits;
+}
+
+/** Builds the whole server without listening: tests use `app.inject`, main.ts calls `listen`. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logLevel && options.logLevel !== 'silent' ? { level: options.logLevel } : false,
+    genReqId: () => randomUUID(),
+    trustProxy: options.trustProxy ?? false,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  // `Content-Type: application/json` with an empty body (the spec's logout) reads as no body.
+  const json = app.getDefaultJsonParser('error', 'remove');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined);
+    return json(request, body as string, done);
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'same-origin');
+  });
+
+  registerLocale(app);
+  registerValidation(app);
+  registerErrorHandler(app);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Depot API', version: '0.1.0', description: 'Sales and inventory back office' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  const { db } = options;
+  const auth = authService(db, new LoginThrottle(options.throttle));
+  const settings = settingsService(db);
+  registerAccess(app, auth.authenticate);
+
+  await app.register(healthRoutes);
+  await app.register(authRoutes, { auth });
+  await app.register(settingsRoutes, { settings });
+  await app.register(dashboardRoutes, { dashboard: dashboardService(db, auth) });
+  await registerWeb(app, options.webDist ?? '', settings);
+
+  return app;
+}

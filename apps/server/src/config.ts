@@ -1,0 +1,31 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+const env = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(sqlite:|postgres(ql)?:\/\/)/, 'must start with sqlite: or postgres://')
+    .default('sqlite:./data/depot.sqlite'),
+  DEPOT_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  DEPOT_WEB_DIST: z.string().default(path.join(repoRoot, 'apps/web/dist')),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Trust X-Forwarded-For from a reverse proxy (needed for per-address login throttling behind one). */
+  TRUST_PROXY: z.stringbool().default(false),
+});
+
+export type Config = z.infer<typeof env>;
+
+/** Reads and validates the environment; a bad value stops start-up with a message naming it. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = env.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

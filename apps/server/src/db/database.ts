@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { DB } from './schema.ts';
+
+export type Db = Kysely<DB>;
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Db;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+// PostgreSQL answers in the same shapes as SQLite: timestamps as ISO strings, dates as
+// 'YYYY-MM-DD', 64-bit integers (count(*)) as numbers.
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    const builtin = pg.types.builtins;
+    if (oid === builtin.TIMESTAMPTZ || oid === builtin.TIMESTAMP) {
+      const parse = pg.types.getTypeParser(oid, 'text');
+      return (value: string) => (parse(value) as Date).toISOString();
+    }
+    if (oid === builtin.DATE) return (value: string) => value;
+    if (oid === builtin.INT8) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+/** `sqlite:<path>` (or `sqlite::memory:`) or `postgres://…`: the one place the dialect is chosen. */
+export function createDatabase(url: string, options: { poolSize?: number } = {}): Database {
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length) || ':memory:';
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    const sqlite = new SQLite(file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { db, dialect: 'sqlite', close: () => db.destroy() };
+  }
+  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, types: pgTypes });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+export function now(): string {
+  return new Date().toISOString();
+}

@@ -1,0 +1,15 @@
+import { Migrator } from 'kysely/migration';
+import type { Db } from './database.ts';
+import * as m0001 from './migrations/0001_foundation.ts';
+
+/** Migrations in order. A new one is a new file added here: the list is explicit, not a directory scan. */
+const migrations = {
+  '0001_foundation': m0001,
+};
+
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

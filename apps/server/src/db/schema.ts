@@ -1,0 +1,110 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Table types for Kysely. Timestamps are ISO-8601 UTC strings on both databases (PostgreSQL's
+ * timestamptz is parsed to the same string form in database.ts), so code never branches on dialect.
+ */
+type Timestamps = { created_at: string; updated_at: string };
+type SoftDelete = { deleted_at: string | null };
+export type RecordStatus = 'active' | 'inactive';
+
+export interface StoresTable extends Timestamps, SoftDelete {
+  id: Generated<number>;
+  name: string;
+  code: string;
+  phone: string | null;
+  address: string | null;
+  status: RecordStatus;
+}
+
+export interface UsersTable extends Timestamps, SoftDelete {
+  id: Generated<number>;
+  /** The sign-in name (spec: staff sign in with a name and a password); unique, case-insensitive. */
+  name: string;
+  full_name: string | null;
+  email: string | null;
+  phone: string | null;
+  password_hash: string;
+  status: RecordStatus;
+  date_of_birth: string | null;
+  join_date: string | null;
+  position: string | null;
+  profile_image: string | null;
+  store_id: number | null;
+}
+
+export interface RolesTable extends Timestamps, SoftDelete {
+  id: Generated<number>;
+  name: string;
+  group_name: string;
+  label_en: string;
+  label_kh: string;
+  /** 1 for the administrator role, which always holds every permission. */
+  is_system: number;
+}
+
+export interface PermissionsTable {
+  id: Generated<number>;
+  name: string;
+  resource: string;
+  action: string;
+  created_at: string;
+}
+
+export interface RolePermissionsTable {
+  role_id: number;
+  permission_id: number;
+}
+
+export interface UserRolesTable {
+  user_id: number;
+  role_id: number;
+}
+
+/** One sign-in: the chain of access and refresh tokens issued from it. Revoking it ends them all. */
+export interface AuthSessionsTable {
+  id: Generated<number>;
+  user_id: number;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: string;
+  last_used_at: string;
+  revoked_at: string | null;
+}
+
+export interface AuthTokensTable {
+  id: Generated<number>;
+  session_id: number;
+  kind: 'access' | 'refresh';
+  /** SHA-256 of the token; the token itself is never stored. */
+  token_hash: string;
+  expires_at: string;
+  /** A refresh token is used once; a second use is theft and revokes the session. */
+  used_at: string | null;
+  created_at: string;
+}
+
+export interface SettingsTable {
+  key: string;
+  /** JSON text, validated by the settings schema when read. */
+  value: string;
+  updated_at: string;
+}
+
+export interface DB {
+  stores: StoresTable;
+  users: UsersTable;
+  roles: RolesTable;
+  permissions: PermissionsTable;
+  role_permissions: RolePermissionsTable;
+  user_roles: UserRolesTable;
+  auth_sessions: AuthSessionsTable;
+  auth_tokens: AuthTokensTable;
+  settings: SettingsTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type Store = Selectable<StoresTable>;
+export type Role = Selectable<RolesTable>;

@@ -1,0 +1,81 @@
+import { issuesToErrors, type Locale, type MessageKey, type MessageParams, translate } from '@depot/contracts';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+
+/** An answer the client is meant to see: a status and a message from the catalogue. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly key: MessageKey,
+    readonly params?: MessageParams,
+    readonly extra: { headers?: Record<string, string>; body?: Record<string, unknown> } = {},
+  ) {
+    super(key);
+  }
+}
+
+/** 422 with errors on named fields, for rules a schema cannot express (uniqueness, references). */
+export class FieldError extends Error {
+  constructor(readonly fields: Record<string, { key: MessageKey; params?: MessageParams }[]>) {
+    super('validation');
+  }
+}
+
+/** Raised by the validator compiler; localized in the error handler with the request's locale. */
+export class RequestValidationError extends Error {
+  readonly statusCode = 422;
+  constructor(readonly issues: readonly z.core.$ZodIssue[]) {
+    super('validation');
+  }
+}
+
+export const notFound = () => new AppError(404, 'error.not_found');
+export const forbidden = () => new AppError(403, 'auth.forbidden');
+export const unauthenticated = () => new AppError(401, 'auth.unauthenticated');
+
+function validationBody(errors: Record<string, string[]>, locale: Locale) {
+  return { message: translate('validation.failed', locale), errors };
+}
+
+/** Framework errors a client can cause, with the message to answer them. */
+const clientErrors: Record<number, MessageKey> = {
+  400: 'error.bad_request',
+  404: 'error.not_found',
+  405: 'error.not_found',
+  413: 'error.payload_too_large',
+  415: 'error.bad_request',
+  429: 'error.too_many_requests',
+};
+
+/** Every error leaves as a localized message; a 500 carries only the request id to quote. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError | FieldError | RequestValidationError, request, reply) => {
+    const locale = request.locale;
+    if (error instanceof RequestValidationError) {
+      return reply.code(422).send(validationBody(issuesToErrors(error.issues, locale), locale));
+    }
+    if (error instanceof FieldError) {
+      const errors = Object.fromEntries(
+        Object.entries(error.fields).map(([field, list]) => [
+          field,
+          list.map((m) => translate(m.key, locale, m.params)),
+        ]),
+      );
+      return reply.code(422).send(validationBody(errors, locale));
+    }
+    if (error instanceof AppError) {
+      if (error.extra.headers) reply.headers(error.extra.headers);
+      return reply
+        .code(error.statusCode)
+        .send({ ...error.extra.body, message: translate(error.key, locale, error.params) });
+    }
+    const status = (error as FastifyError).statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const key = clientErrors[status] ?? 'error.bad_request';
+      const retry = Number(reply.getHeader('retry-after') ?? 0);
+      return reply.code(status).send({ message: translate(key, locale, { seconds: retry }) });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).send({ message: translate('error.server', locale), request_id: request.id });
+  });
+}

@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { findScreen } from '@depot/contracts';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import type { SettingsService } from '../modules/settings/settings.service.ts';
+import { notFound } from './errors.ts';
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+
+/**
+ * Serves the built web app: files under dist/ as they are (hashed assets cached for a year), and
+ * index.html for every screen path with the run-time configuration injected. A path that is no
+ * screen gets the same page with status 404, and the app shows its "Page Not Found".
+ */
+export async function registerWeb(app: FastifyInstance, distDir: string, settings: SettingsService): Promise<void> {
+  const indexFile = path.join(distDir, 'index.html');
+  const template = fs.existsSync(indexFile) ? fs.readFileSync(indexFile, 'utf8') : null;
+  if (template) {
+    await app.register(fastifyStatic, {
+      root: distDir,
+      wildcard: false,
+      index: false,
+      setHeaders(res, file) {
+        const immutable = file.includes(`${path.sep}assets${path.sep}`) || file.includes(`${path.sep}fonts${path.sep}`);
+        res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  } else {
+    app.log.warn({ distDir }, 'the web app is not built: run `npm run build`; only the API is served');
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const pathname = request.url.split('?')[0];
+    if (pathname.startsWith('/api/') || (request.method !== 'GET' && request.method !== 'HEAD')) throw notFound();
+    if (!template) {
+      return reply.code(503).type('text/plain').send('The web app is not built. Run `npm run build` and restart.');
+    }
+    const { system_title } = await settings.publicSettings();
+    const english = pathname === '/en' || pathname.startsWith('/en/');
+    const config = JSON.stringify({ apiBase: '/api/' }).replace(/</g, '\\u003c');
+    const html = template
+      .replace('<html lang="km">', `<html lang="${english ? 'en' : 'km'}">`)
+      .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(system_title)}</title>`)
+      .replace('</head>', `<script>window.__DEPOT__=${config}</script></head>`);
+    return reply
+      .code(findScreen(pathname) ? 200 : 404)
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .send(html);
+  });
+}

@@ -1,0 +1,72 @@
+import {
+  authErrorResponse,
+  loginBody,
+  loginResponse,
+  meResponse,
+  messageResponse,
+  refreshBody,
+  refreshResponse,
+  translate,
+} from '@depot/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { authOf } from '../../access/access.ts';
+import type { AuthService } from './auth.service.ts';
+
+export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {
+  app.post(
+    '/api/login',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with a name and a password',
+        body: loginBody,
+        response: { 200: loginResponse, 401: authErrorResponse, 403: authErrorResponse, 429: authErrorResponse },
+      },
+    },
+    (request) =>
+      auth.login(request.body.name, request.body.password, {
+        ip: request.ip,
+        userAgent: request.headers['user-agent'] ?? null,
+      }),
+  );
+
+  app.post(
+    '/api/refresh',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Exchange a refresh token for a new token pair (the old refresh token stops working)',
+        body: refreshBody,
+        response: { 200: refreshResponse, 401: authErrorResponse },
+      },
+    },
+    (request) => auth.refresh(request.body.refresh_token),
+  );
+
+  app.post(
+    '/api/logout',
+    {
+      config: { access: 'authenticated' },
+      schema: { tags: ['auth'], summary: 'Revoke this sign-in', response: { 200: messageResponse } },
+    },
+    async (request) => {
+      await auth.logout(authOf(request).sessionId);
+      return { message: translate('auth.logged_out', request.locale) };
+    },
+  );
+
+  app.get(
+    '/api/me',
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        tags: ['auth'],
+        summary: 'The signed-in user, their roles and permissions',
+        response: { 200: meResponse },
+      },
+    },
+    async (request) => ({ data: await auth.me(authOf(request)) }),
+  );
+};

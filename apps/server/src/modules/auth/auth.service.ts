@@ -1,0 +1,177 @@
+import {
+  type LoginResponse,
+  type Me,
+  REFRESH_LIFETIME_SECONDS,
+  type RefreshResponse,
+  SESSION_LIFETIME_SECONDS,
+} from '@depot/contracts';
+import type { AuthContext } from '../../access/access.ts';
+import { type Db, now } from '../../db/database.ts';
+import { AppError, unauthenticated } from '../../http/errors.ts';
+import { type AuthRepository, authRepository } from './auth.repository.ts';
+import type { LoginThrottle } from './login-throttle.ts';
+import { decoyHash, verifyPassword } from './passwords.ts';
+import { hashToken, newToken } from './tokens.ts';
+
+const TOUCH_EVERY_MS = 5 * 60_000;
+const authError = (status: number, key: 'auth.failed' | 'auth.disabled' | 'auth.refresh_failed') =>
+  new AppError(status, key, undefined, { body: { status: 'error' } });
+
+function addSeconds(iso: string, seconds: number): string {
+  return new Date(Date.parse(iso) + seconds * 1000).toISOString();
+}
+
+export interface ClientInfo {
+  ip: string;
+  userAgent: string | null;
+}
+
+export function authService(db: Db, throttle: LoginThrottle) {
+  const repo: AuthRepository = authRepository(db);
+
+  async function issueTokens(sessionId: number, at: string) {
+    const token = newToken();
+    const refreshToken = newToken();
+    await repo.insertTokens([
+      {
+        session_id: sessionId,
+        kind: 'access',
+        token_hash: hashToken(token),
+        expires_at: addSeconds(at, SESSION_LIFETIME_SECONDS),
+        created_at: at,
+      },
+      {
+        session_id: sessionId,
+        kind: 'refresh',
+        token_hash: hashToken(refreshToken),
+        expires_at: addSeconds(at, REFRESH_LIFETIME_SECONDS),
+        created_at: at,
+      },
+    ]);
+    return { token, refresh_token: refreshToken, expires_in: SESSION_LIFETIME_SECONDS };
+  }
+
+  async function rolesAndPermissions(userId: number) {
+    const roles = await repo.rolesOf(userId);
+    const permissions = await repo.permissionsOf(roles.map((r) => r.id));
+    return { roles, permissions };
+  }
+
+  return {
+    async login(name: string, password: string, client: ClientInfo): Promise<LoginResponse> {
+      const retryAfter = throttle.retryAfter(name, client.ip);
+      if (retryAfter > 0) {
+        throw new AppError(
+          429,
+          'auth.throttled',
+          { seconds: retryAfter },
+          {
+            headers: { 'retry-after': String(retryAfter) },
+            body: { status: 'error' },
+          },
+        );
+      }
+      const user = await repo.findUserByName(name);
+      const valid = await verifyPassword(user?.password_hash ?? (await decoyHash()), password);
+      if (!user || !valid) {
+        throttle.fail(name, client.ip);
+        throw authError(401, 'auth.failed');
+      }
+      if (user.status !== 'active') throw authError(403, 'auth.disabled');
+      throttle.succeed(name);
+
+      const at = now();
+      const session = await repo.createSession({
+        user_id: user.id,
+        ip: client.ip,
+        user_agent: client.userAgent?.slice(0, 255) ?? null,
+        at,
+      });
+      const tokens = await issueTokens(session.id, at);
+      const { roles, permissions } = await rolesAndPermissions(user.id);
+      const store = await repo.findStore(user.store_id);
+      return {
+        status: 'success',
+        ...tokens,
+        user_info: {
+          id: user.id,
+          name: user.name,
+          full_name: user.full_name,
+          media: user.profile_image ? [{ file_path: user.profile_image }] : [],
+        },
+        permissions,
+        roles: roles.map((r) => r.name),
+        store: store ?? null,
+      };
+    },
+
+    /**
+     * Rotates a refresh token. A token used twice means it was copied: the whole chain of that
+     * sign-in is revoked, so neither the thief nor the owner keeps a working token.
+     */
+    async refresh(refreshToken: string): Promise<RefreshResponse> {
+      const at = now();
+      const found = await repo.findRefresh(hashToken(refreshToken));
+      if (!found) throw authError(401, 'auth.refresh_failed');
+      if (found.used_at !== null || !(await repo.useRefresh(found.id, at))) {
+        await repo.revokeSession(found.session_id, at);
+        throw authError(401, 'auth.refresh_failed');
+      }
+      const live =
+        found.revoked_at === null && found.expires_at > at && found.status === 'active' && found.deleted_at === null;
+      if (!live) throw authError(401, 'auth.refresh_failed');
+      await repo.touchSession(found.session_id, at);
+      return { status: 'success', ...(await issueTokens(found.session_id, at)) };
+    },
+
+    async logout(sessionId: number): Promise<void> {
+      await repo.revokeSession(sessionId, now());
+    },
+
+    async authenticate(token: string): Promise<AuthContext | null> {
+      const at = now();
+      const found = await repo.findAccess(hashToken(token), at);
+      if (!found) return null;
+      if (Date.parse(at) - Date.parse(found.last_used_at) > TOUCH_EVERY_MS) {
+        await repo.touchSession(found.session_id, at);
+      }
+      const { roles, permissions } = await rolesAndPermissions(found.user_id);
+      return {
+        userId: found.user_id,
+        sessionId: found.session_id,
+        name: found.name,
+        storeId: found.store_id,
+        roles: roles.map((r) => r.name),
+        permissions: new Set(permissions),
+      };
+    },
+
+    async me(auth: AuthContext): Promise<Me> {
+      const user = await repo.findUser(auth.userId);
+      if (!user) throw unauthenticated();
+      const { roles, permissions } = await rolesAndPermissions(user.id);
+      const store = await repo.findStore(user.store_id);
+      return {
+        id: user.id,
+        name: user.name,
+        full_name: user.full_name,
+        email: user.email,
+        phone: user.phone,
+        position: user.position,
+        status: user.status,
+        media: user.profile_image ? [{ file_path: user.profile_image }] : [],
+        store: store ?? null,
+        roles: roles.map((r) => r.name),
+        role_details: roles.map((r) => ({
+          name: r.name,
+          group: r.group_name,
+          label_en: r.label_en,
+          label_kh: r.label_kh,
+        })),
+        permissions,
+      };
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof authService>;

@@ -1,0 +1,153 @@
+import { loginResponse, meResponse, SESSION_LIFETIME_SECONDS } from '@depot/contracts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, bearer, createUser, login, type TestContext, testApp } from '../../test/harness.ts';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await testApp();
+});
+
+const post = (url: string, payload?: unknown, headers: Record<string, string> = {}) =>
+  ctx.app.inject({ method: 'POST', url, payload: payload as object, headers });
+const me = (token: string) => ctx.app.inject({ method: 'GET', url: '/api/me', headers: bearer(token) });
+
+describe('POST /api/login', () => {
+  it('signs the administrator in and answers the session the web app stores', async () => {
+    const res = await post('/api/login', { name: 'admin', password: ADMIN_PASSWORD });
+    expect(res.statusCode).toBe(200);
+    const body = loginResponse.parse(res.json());
+    expect(body.status).toBe('success');
+    expect(body.expires_in).toBe(SESSION_LIFETIME_SECONDS);
+    expect(body.token).not.toBe(body.refresh_token);
+    expect(body.user_info).toMatchObject({ name: 'admin', full_name: 'Administrator', media: [] });
+    expect(body.roles).toEqual(['administrator']);
+    expect(body.permissions).toContain('dashboards.view');
+    expect(body.permissions).toContain('users.create');
+    expect(body.store).toMatchObject({ name: 'Main store', code: 'MAIN' });
+  });
+
+  it('matches the name without regard to case', async () => {
+    const res = await post('/api/login', { name: 'ADMIN', password: ADMIN_PASSWORD });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('refuses a wrong password and an unknown name with the same localized message', async () => {
+    const en = await post('/api/login', { name: 'admin', password: 'wrong-password' }, { 'x-localization': 'en' });
+    expect(en.statusCode).toBe(401);
+    expect(en.json()).toEqual({ status: 'error', message: 'Username or password is incorrect.' });
+
+    const kh = await post('/api/login', { name: 'nobody-here', password: 'whatever1' }, { 'x-localization': 'kh' });
+    expect(kh.statusCode).toBe(401);
+    expect(kh.json()).toEqual({ status: 'error', message: 'ឈ្មោះអ្នកប្រើ ឬពាក្យសម្ងាត់មិនត្រឹមត្រូវ។' });
+  });
+
+  it('answers 422 with the required message on each empty field, in the requested language', async () => {
+    const en = await post('/api/login', { name: '  ' }, { 'x-localization': 'en' });
+    expect(en.statusCode).toBe(422);
+    expect(en.json()).toEqual({
+      message: 'The given data was invalid.',
+      errors: { name: ['This field is required!'], password: ['This field is required!'] },
+    });
+    const kh = await post('/api/login', {}, { 'x-localization': 'kh' });
+    expect(kh.json().errors.name).toEqual(['ប្រអប់នេះត្រូវតែបំពេញ!']);
+  });
+
+  it('refuses a disabled user, and a user disabled while signed in loses access at once', async () => {
+    const user = await createUser(ctx.db, { roles: ['cashier'] });
+    const { token } = await login(ctx.app, user.name, user.password);
+    expect((await me(token)).statusCode).toBe(200);
+
+    await ctx.db.updateTable('users').set({ status: 'inactive' }).where('id', '=', user.id).execute();
+    expect((await me(token)).statusCode).toBe(401);
+    const res = await post('/api/login', { name: user.name, password: user.password }, { 'x-localization': 'en' });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ status: 'error', message: 'This account is disabled. Ask an administrator.' });
+  });
+
+  it('does not sign in a deleted user', async () => {
+    const user = await createUser(ctx.db, { roles: ['cashier'] });
+    await ctx.db.updateTable('users').set({ deleted_at: new Date().toISOString() }).where('id', '=', user.id).execute();
+    expect((await post('/api/login', { name: user.name, password: user.password })).statusCode).toBe(401);
+  });
+});
+
+describe('GET /api/me', () => {
+  it('returns the user with role and permission names', async () => {
+    const user = await createUser(ctx.db, { roles: ['stock_keeper'] });
+    const { token } = await login(ctx.app, user.name, user.password);
+    const res = await me(token);
+    expect(res.statusCode).toBe(200);
+    const { data } = meResponse.parse(res.json());
+    expect(data.name).toBe(user.name);
+    expect(data.roles).toEqual(['stock_keeper']);
+    expect(data.role_details[0]).toMatchObject({ label_en: 'Stock keeper', label_kh: 'អ្នកថែរក្សាស្តុក' });
+    expect(data.permissions).toContain('stocks.update');
+    expect(data.permissions).not.toContain('users.create');
+  });
+
+  it('answers 401 "Unauthenticated." without a token, with an unknown one, or with an expired one', async () => {
+    const none = await ctx.app.inject({ method: 'GET', url: '/api/me', headers: { 'x-localization': 'en' } });
+    expect(none.statusCode).toBe(401);
+    expect(none.json()).toEqual({ message: 'Unauthenticated.' });
+    expect((await me('dpt_not-a-real-token')).statusCode).toBe(401);
+
+    const { token } = await login(ctx.app, 'admin', ADMIN_PASSWORD);
+    await ctx.db
+      .updateTable('auth_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('kind', '=', 'access')
+      .execute();
+    expect((await me(token)).statusCode).toBe(401);
+  });
+});
+
+describe('POST /api/refresh', () => {
+  it('rotates the pair: the new access token works and the old refresh token cannot be used again', async () => {
+    const first = await login(ctx.app, 'admin', ADMIN_PASSWORD);
+    const res = await post('/api/refresh', { refresh_token: first.refresh_token });
+    expect(res.statusCode).toBe(200);
+    const second = res.json();
+    expect(second).toMatchObject({ status: 'success', expires_in: SESSION_LIFETIME_SECONDS });
+    expect(second.token).not.toBe(first.token);
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect((await me(second.token)).statusCode).toBe(200);
+  });
+
+  it('treats a reused refresh token as theft and revokes the whole sign-in', async () => {
+    const first = await login(ctx.app, 'admin', ADMIN_PASSWORD);
+    const second = (await post('/api/refresh', { refresh_token: first.refresh_token })).json();
+
+    const reuse = await post('/api/refresh', { refresh_token: first.refresh_token }, { 'x-localization': 'en' });
+    expect(reuse.statusCode).toBe(401);
+    expect(reuse.json()).toEqual({ status: 'error', message: 'Your session has ended. Please sign in again.' });
+    expect((await me(second.token)).statusCode).toBe(401);
+    expect((await post('/api/refresh', { refresh_token: second.refresh_token })).statusCode).toBe(401);
+  });
+
+  it('refuses an unknown refresh token and an empty body', async () => {
+    expect((await post('/api/refresh', { refresh_token: 'dpt_nope' })).statusCode).toBe(401);
+    expect((await post('/api/refresh', {})).statusCode).toBe(422);
+  });
+});
+
+describe('POST /api/logout', () => {
+  it('revokes the access and refresh tokens of that sign-in only', async () => {
+    const a = await login(ctx.app, 'admin', ADMIN_PASSWORD);
+    const b = await login(ctx.app, 'admin', ADMIN_PASSWORD);
+    // the web app sends its JSON headers even without a body
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/logout',
+      headers: { ...bearer(a.token), 'content-type': 'application/json', 'x-localization': 'en' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ message: 'You have been signed out.' });
+    expect((await me(a.token)).statusCode).toBe(401);
+    expect((await post('/api/refresh', { refresh_token: a.refresh_token })).statusCode).toBe(401);
+    expect((await me(b.token)).statusCode).toBe(200);
+  });
+
+  it('needs a signed-in user', async () => {
+    expect((await post('/api/logout')).statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,9 @@
+import type { Db } from '../../db/database.ts';
+
+export function settingsRepository(db: Db) {
+  return {
+    all() {
+      return db.selectFrom('settings').select(['key', 'value']).execute();
+    },
+  };
+}

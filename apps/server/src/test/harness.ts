@@ -1,0 +1,145 @@
+import { randomBytes } from 'node:crypto';
+import type { Permission } from '@depot/contracts';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { afterAll } from 'vitest';
+import { buildApp } from '../app.ts';
+import { createDatabase, type Database, type Db, now } from '../db/database.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { seed } from '../db/seed.ts';
+import type { ThrottleLimits } from '../modules/auth/login-throttle.ts';
+import { hashPassword } from '../modules/auth/passwords.ts';
+
+export const ADMIN_PASSWORD = 'admin-pass-123';
+export const TEST_DB = (process.env.DEPOT_TEST_DB ?? 'sqlite') as 'sqlite' | 'postgres';
+const PG_ADMIN_URL = process.env.DATABASE_URL_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/**
+ * A new, empty database for one test file: in-memory SQLite, or a PostgreSQL database created
+ * for the file and dropped after it. Migrated and seeded like a fresh installation.
+ */
+export async function freshDatabase(): Promise<Database> {
+  let database: Database;
+  let drop: (() => Promise<void>) | undefined;
+  if (TEST_DB === 'postgres') {
+    const name = `depot_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(PG_ADMIN_URL);
+    url.pathname = `/${name}`;
+    database = createDatabase(url.toString(), { poolSize: 20 });
+    drop = async () => {
+      const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    };
+  } else {
+    database = createDatabase('sqlite::memory:');
+  }
+  await migrateToLatest(database.db);
+  await seed(database.db, { adminPassword: ADMIN_PASSWORD });
+  afterAll(async () => {
+    await database.close();
+    await drop?.();
+  });
+  return database;
+}
+
+export interface TestContext {
+  app: FastifyInstance;
+  db: Db;
+}
+
+/** The whole server on a fresh database, for `app.inject`. */
+export async function testApp(options: { throttle?: ThrottleLimits; webDist?: string } = {}): Promise<TestContext> {
+  const { db } = await freshDatabase();
+  const app = await buildApp({ db, throttle: options.throttle, webDist: options.webDist });
+  afterAll(() => app.close());
+  return { app, db };
+}
+
+let serial = 0;
+
+/** A user with the given roles (default role names) or, with `permissions`, a role made for them. */
+export async function createUser(
+  db: Db,
+  options: {
+    name?: string;
+    password?: string;
+    roles?: string[];
+    permissions?: Permission[];
+    status?: 'active' | 'inactive';
+  } = {},
+) {
+  serial += 1;
+  const at = now();
+  const name = options.name ?? `user${serial}_${randomBytes(3).toString('hex')}`;
+  const password = options.password ?? 'password-123';
+  const store = await db.selectFrom('stores').select('id').orderBy('id').executeTakeFirstOrThrow();
+  const user = await db
+    .insertInto('users')
+    .values({
+      name,
+      full_name: `Test ${name}`,
+      password_hash: await hashPassword(password),
+      status: options.status ?? 'active',
+      store_id: store.id,
+      created_at: at,
+      updated_at: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const roleIds: number[] = [];
+  for (const roleName of options.roles ?? []) {
+    const role = await db.selectFrom('roles').select('id').where('name', '=', roleName).executeTakeFirstOrThrow();
+    roleIds.push(role.id);
+  }
+  if (options.permissions) {
+    const role = await db
+      .insertInto('roles')
+      .values({
+        name: `role_${name}`,
+        group_name: 'test',
+        label_en: `Role of ${name}`,
+        label_kh: `តួនាទី ${name}`,
+        is_system: 0,
+        created_at: at,
+        updated_at: at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    roleIds.push(role.id);
+    if (options.permissions.length) {
+      const ids = await db.selectFrom('permissions').select('id').where('name', 'in', options.permissions).execute();
+      await db
+        .insertInto('role_permissions')
+        .values(ids.map((p) => ({ role_id: role.id, permission_id: p.id })))
+        .execute();
+    }
+  }
+  if (roleIds.length) {
+    await db
+      .insertInto('user_roles')
+      .values(roleIds.map((role_id) => ({ user_id: user.id, role_id })))
+      .execute();
+  }
+  return { id: user.id, name, password };
+}
+
+export interface LoginResult {
+  token: string;
+  refresh_token: string;
+  permissions: string[];
+  roles: string[];
+}
+
+export async function login(app: FastifyInstance, name: string, password: string): Promise<LoginResult> {
+  const res = await app.inject({ method: 'POST', url: '/api/login', payload: { name, password } });
+  if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+  return res.json();
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

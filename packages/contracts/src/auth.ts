@@ -1,0 +1,72 @@
+import { z } from 'zod';
+
+/** POST /api/login (spec section 7). Staff sign in with a name and a password. */
+export const loginBody = z.object({
+  name: z.string().trim().min(1).max(100),
+  password: z.string().min(1).max(200),
+});
+export type LoginBody = z.infer<typeof loginBody>;
+
+export const storeSummary = z.object({ id: z.number().int(), name: z.string(), code: z.string() });
+export type StoreSummary = z.infer<typeof storeSummary>;
+
+export const userInfo = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  full_name: z.string().nullable(),
+  media: z.array(z.object({ file_path: z.string() })),
+});
+export type UserInfo = z.infer<typeof userInfo>;
+
+export const loginResponse = z.object({
+  status: z.literal('success'),
+  token: z.string(),
+  refresh_token: z.string(),
+  expires_in: z.number().int(),
+  user_info: userInfo,
+  permissions: z.array(z.string()),
+  roles: z.array(z.string()),
+  store: storeSummary.nullable(),
+});
+export type LoginResponse = z.infer<typeof loginResponse>;
+
+export const refreshBody = z.object({ refresh_token: z.string().min(1).max(200) });
+export const refreshResponse = z.object({
+  status: z.literal('success'),
+  token: z.string(),
+  refresh_token: z.string(),
+  expires_in: z.number().int(),
+});
+export type RefreshResponse = z.infer<typeof refreshResponse>;
+
+/** Error answers of login and refresh keep the spec's `status` field beside the message. */
+export const authErrorResponse = z.object({ status: z.literal('error'), message: z.string() });
+
+export const messageResponse = z.object({ message: z.string() });
+
+export const roleSummary = z.object({
+  name: z.string(),
+  group: z.string(),
+  label_en: z.string(),
+  label_kh: z.string(),
+});
+export type RoleSummary = z.infer<typeof roleSummary>;
+
+/** GET /api/me: who is signed in, with the role and permission names the UI mirrors. */
+export const meResponse = z.object({
+  data: z.object({
+    id: z.number().int(),
+    name: z.string(),
+    full_name: z.string().nullable(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    position: z.string().nullable(),
+    status: z.enum(['active', 'inactive']),
+    media: z.array(z.object({ file_path: z.string() })),
+    store: storeSummary.nullable(),
+    roles: z.array(z.string()),
+    role_details: z.array(roleSummary),
+    permissions: z.array(z.string()),
+  }),
+});
+export type Me = z.infer<typeof meResponse>['data'];

@@ -1,0 +1,17 @@
+/** Business constants from the specification (section 9). */
+
+/** Access-token lifetime: the spec assumes 3600 s from login or refresh. */
+export const SESSION_LIFETIME_SECONDS = 3600;
+/** Refresh tokens outlive access tokens so a till left open overnight can renew in the morning. */
+export const REFRESH_LIFETIME_SECONDS = 14 * 24 * 3600;
+/** The web app renews its token this long before it expires. */
+export const REFRESH_AHEAD_SECONDS = 120;
+/** A chunk-load failure reloads the page at most once in this window. */
+export const RELOAD_GUARD_MS = 10_000;
+
+export const NAME_MIN_SHORT = 3;
+export const NAME_MIN_LONG = 5;
+export const NAME_MAX = 50;
+export const PASSWORD_MIN = 8;
+
+export const DEFAULT_CURRENCY = 'USD';

@@ -1,0 +1,143 @@
+/**
+ * The permission vocabulary (spec section 6, DESIGN.md section 4).
+ * Permissions are `resource.action` strings generated from this table, never typed out by hand.
+ */
+export const ACTIONS = [
+  'list',
+  'view',
+  'create',
+  'update',
+  'edit',
+  'delete',
+  'restore',
+  'approve',
+  'generate',
+  'cancel',
+  'assign',
+] as const;
+export type Action = (typeof ACTIONS)[number];
+
+const CRUD = ['list', 'view', 'create', 'update', 'delete', 'restore'] as const satisfies readonly Action[];
+
+export const RESOURCES = {
+  dashboards: ['view'],
+  users: [...CRUD, 'assign'],
+  roles: [...CRUD, 'assign'],
+  permissions: ['list', 'view'],
+  coverage: ['view', 'assign'],
+  settings: ['view', 'update'],
+  exchange_rates: ['view', 'update'],
+  notifications: ['list', 'view', 'update', 'delete'],
+  profiles: ['view', 'update'],
+  brands: CRUD,
+  categories: CRUD,
+  sub_categories: CRUD,
+  units: CRUD,
+  products: [...CRUD, 'generate'],
+  stores: CRUD,
+  customers: CRUD,
+  suppliers: CRUD,
+  provinces: CRUD,
+  districts: CRUD,
+  communes: CRUD,
+  villages: CRUD,
+  gazetteer: ['view', 'generate'],
+  discounts: CRUD,
+  combos: CRUD,
+  orders: [...CRUD, 'cancel', 'approve'],
+  invoices: ['list', 'view', 'generate'],
+  purchases: [...CRUD, 'approve', 'cancel'],
+  stocks: ['list', 'view', 'create', 'update', 'approve'],
+  reports: ['view', 'generate'],
+} as const satisfies Record<string, readonly Action[]>;
+
+export type Resource = keyof typeof RESOURCES;
+export type Permission = {
+  [R in Resource]: `${R}.${(typeof RESOURCES)[R][number]}`;
+}[Resource];
+
+export const PERMISSIONS: readonly Permission[] = Object.entries(RESOURCES).flatMap(([resource, actions]) =>
+  (actions as readonly Action[]).map((action) => `${resource}.${action}` as Permission),
+);
+
+export function isPermission(value: string): value is Permission {
+  return (PERMISSIONS as readonly string[]).includes(value);
+}
+
+function all(resource: Resource): Permission[] {
+  return PERMISSIONS.filter((p) => p.startsWith(`${resource}.`));
+}
+function pick(resource: Resource, ...actions: Action[]): Permission[] {
+  return actions.map((a) => `${resource}.${a}`).filter(isPermission);
+}
+
+const ADMIN_ONLY: Resource[] = ['users', 'roles', 'permissions', 'coverage', 'settings'];
+const everyoneGets: Permission[] = [...all('dashboards'), ...all('profiles'), ...all('notifications')];
+
+/** The default roles seeded on first start (spec: roles have a name, a group and labels in both languages). */
+export const DEFAULT_ROLES = [
+  {
+    name: 'administrator',
+    group: 'system',
+    label_en: 'Administrator',
+    label_kh: 'អ្នកគ្រប់គ្រងប្រព័ន្ធ',
+    permissions: PERMISSIONS,
+  },
+  {
+    name: 'manager',
+    group: 'management',
+    label_en: 'Manager',
+    label_kh: 'អ្នកគ្រប់គ្រង',
+    permissions: [
+      ...PERMISSIONS.filter((p) => !ADMIN_ONLY.includes(p.split('.')[0] as Resource)),
+      ...pick('users', 'list', 'view'),
+      ...pick('roles', 'list', 'view'),
+      ...pick('settings', 'view'),
+    ],
+  },
+  {
+    name: 'cashier',
+    group: 'sales',
+    label_en: 'Cashier',
+    label_kh: 'អ្នកគិតលុយ',
+    permissions: [
+      ...everyoneGets,
+      ...pick('orders', 'list', 'view', 'create', 'cancel'),
+      ...pick('invoices', 'list', 'view', 'generate'),
+      ...pick('customers', 'list', 'view', 'create', 'update'),
+      ...pick('products', 'list', 'view'),
+      ...pick('categories', 'list', 'view'),
+      ...pick('discounts', 'list', 'view'),
+      ...pick('combos', 'list', 'view'),
+      ...pick('stores', 'list', 'view'),
+      ...pick('exchange_rates', 'view'),
+    ],
+  },
+  {
+    name: 'stock_keeper',
+    group: 'inventory',
+    label_en: 'Stock keeper',
+    label_kh: 'អ្នកថែរក្សាស្តុក',
+    permissions: [
+      ...everyoneGets,
+      ...pick('products', 'list', 'view', 'create', 'update'),
+      ...pick('brands', 'list', 'view', 'create', 'update'),
+      ...pick('categories', 'list', 'view', 'create', 'update'),
+      ...pick('sub_categories', 'list', 'view', 'create', 'update'),
+      ...pick('units', 'list', 'view', 'create', 'update'),
+      ...all('stocks'),
+      ...pick('purchases', 'list', 'view', 'create', 'update'),
+      ...pick('suppliers', 'list', 'view', 'create', 'update'),
+      ...pick('stores', 'list', 'view'),
+      ...pick('reports', 'view'),
+    ],
+  },
+] as const satisfies readonly {
+  name: string;
+  group: string;
+  label_en: string;
+  label_kh: string;
+  permissions: readonly Permission[];
+}[];
+
+export type DefaultRoleName = (typeof DEFAULT_ROLES)[number]['name'];
