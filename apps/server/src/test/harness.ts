@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Permission } from '@depot/contracts';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../app.ts';
 import { createDatabase, type Database, type Db, now } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -15,37 +15,43 @@ export const TEST_DB = (process.env.DEPOT_TEST_DB ?? 'sqlite') as 'sqlite' | 'po
 const PG_ADMIN_URL = process.env.DATABASE_URL_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /**
- * A new, empty database for one test file: in-memory SQLite, or a PostgreSQL database created
- * for the file and dropped after it. Migrated and seeded like a fresh installation.
+ * A new, empty database: in-memory SQLite, or a PostgreSQL database created for it and dropped
+ * by `close`. Migrated and seeded like a fresh installation.
  */
 export async function freshDatabase(): Promise<Database> {
-  let database: Database;
-  let drop: (() => Promise<void>) | undefined;
-  if (TEST_DB === 'postgres') {
-    const name = `depot_test_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(PG_ADMIN_URL);
-    url.pathname = `/${name}`;
-    database = createDatabase(url.toString(), { poolSize: 20 });
-    drop = async () => {
-      const client = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    };
-  } else {
-    database = createDatabase('sqlite::memory:');
+  if (TEST_DB !== 'postgres') {
+    const database = createDatabase('sqlite::memory:');
+    await prepare(database.db);
+    return database;
   }
-  await migrateToLatest(database.db);
-  await seed(database.db, { adminPassword: ADMIN_PASSWORD });
-  afterAll(async () => {
-    await database.close();
-    await drop?.();
-  });
-  return database;
+  const name = `depot_test_${randomBytes(6).toString('hex')}`;
+  await pgAdmin(`create database ${name}`);
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  const database = createDatabase(url.toString(), { poolSize: 20 });
+  await prepare(database.db);
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      await pgAdmin(`drop database if exists ${name} with (force)`);
+    },
+  };
+}
+
+async function prepare(db: Db) {
+  await migrateToLatest(db);
+  await seed(db, { adminPassword: ADMIN_PASSWORD });
+}
+
+async function pgAdmin(statement: string) {
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
 }
 
 export interface TestContext {
@@ -53,12 +59,23 @@ export interface TestContext {
   db: Db;
 }
 
-/** The whole server on a fresh database, for `app.inject`. */
-export async function testApp(options: { throttle?: ThrottleLimits; webDist?: string } = {}): Promise<TestContext> {
-  const { db } = await freshDatabase();
-  const app = await buildApp({ db, throttle: options.throttle, webDist: options.webDist });
-  afterAll(() => app.close());
-  return { app, db };
+/**
+ * The whole server on a fresh database for the enclosing suite, for `app.inject`. Call it where
+ * `describe` bodies run (not inside a hook); the fields are set before the suite's first test.
+ */
+export function useTestApp(options: { throttle?: ThrottleLimits; webDist?: string } = {}): TestContext {
+  const ctx = {} as TestContext;
+  let database: Database | undefined;
+  beforeAll(async () => {
+    database = await freshDatabase();
+    ctx.db = database.db;
+    ctx.app = await buildApp({ db: database.db, throttle: options.throttle, webDist: options.webDist });
+  });
+  afterAll(async () => {
+    await ctx.app?.close();
+    await database?.close();
+  });
+  return ctx;
 }
 
 let serial = 0;

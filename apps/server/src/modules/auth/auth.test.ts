@@ -1,11 +1,8 @@
 import { loginResponse, meResponse, SESSION_LIFETIME_SECONDS } from '@depot/contracts';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, bearer, createUser, login, type TestContext, testApp } from '../../test/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, bearer, createUser, login, useTestApp } from '../../test/harness.ts';
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await testApp();
-});
+const ctx = useTestApp();
 
 const post = (url: string, payload?: unknown, headers: Record<string, string> = {}) =>
   ctx.app.inject({ method: 'POST', url, payload: payload as object, headers });

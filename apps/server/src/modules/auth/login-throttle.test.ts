@@ -1,5 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, type TestContext, testApp } from '../../test/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, useTestApp } from '../../test/harness.ts';
 import { LoginThrottle } from './login-throttle.ts';
 
 describe('LoginThrottle', () => {
@@ -32,10 +32,7 @@ describe('LoginThrottle', () => {
 });
 
 describe('throttled sign-in', () => {
-  let ctx: TestContext;
-  beforeAll(async () => {
-    ctx = await testApp({ throttle: { perName: 3, perAddress: 50, windowMs: 60_000 } });
-  });
+  const ctx = useTestApp({ throttle: { perName: 3, perAddress: 50, windowMs: 60_000 } });
 
   it('answers 429 with Retry-After once a name has failed too often, even with the right password', async () => {
     const attempt = (password: string) =>
