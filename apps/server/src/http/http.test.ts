@@ -33,9 +33,9 @@ describe('over a real port', () => {
     });
     expect(loginRes.status).toBe(200);
     expect(loginRes.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    const { token } = await loginRes.json();
+    const { token } = (await loginRes.json()) as { token: string };
     const me = await fetch(`${base}/api/me`, { headers: { authorization: `Bearer ${token}` } });
-    expect((await me.json()).data.name).toBe('admin');
+    expect(((await me.json()) as { data: { name: string } }).data.name).toBe('admin');
   });
 
   it('answers an unknown API path with a localized 404 in JSON', async () => {
@@ -56,13 +56,13 @@ describe('over a real port', () => {
 
   it('serves the public settings the login page needs', async () => {
     const res = await fetch(`${base}/api/settings/public`);
-    const { data } = await res.json();
+    const { data } = (await res.json()) as { data: unknown };
     expect(data).toMatchObject({ system_title: 'Sales Management System', primary_color: '#16a34a', dark_mode: true });
   });
 
   it('serves the OpenAPI description at /api/docs', async () => {
     const res = await fetch(`${base}/api/docs/json`);
-    const doc = await res.json();
+    const doc = (await res.json()) as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toMatch(/^3\./);
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/login', '/api/refresh', '/api/me']));
   });
