@@ -1,4 +1,4 @@
-import type { Permission } from '@depot/contracts';
+import type { Permission, RoleSummary } from '@depot/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { forbidden, unauthenticated } from '../http/errors.ts';
 
@@ -15,8 +15,10 @@ export interface AuthContext {
   sessionId: number;
   name: string;
   storeId: number | null;
-  roles: string[];
+  roles: RoleSummary[];
   permissions: ReadonlySet<string>;
+  /** The same permissions, sorted, as the API lists them. */
+  permissionList: string[];
 }
 
 declare module 'fastify' {

@@ -67,7 +67,11 @@ export async function seed(db: Db, options: { adminPassword?: string } = {}): Pr
       }
       const roleId = role.id;
       const rows = [...new Set(grant)].map((p) => ({ role_id: roleId, permission_id: permissionIds.get(p) as number }));
-      if (rows.length) await trx.insertInto('role_permissions').values(rows).execute();
+      if (rows.length) {
+        await trx.insertInto('role_permissions').values(rows).execute();
+        // a role's updated_at versions its permission set (cached by the auth service)
+        await trx.updateTable('roles').set({ updated_at: stamp }).where('id', '=', roleId).execute();
+      }
     }
 
     const settingKeys = new Set((await trx.selectFrom('settings').select('key').execute()).map((s) => s.key));

@@ -1,8 +1,65 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { prepared } from '../../db/prepared.ts';
 
 /** Queries behind sign-in, tokens and "who is this". */
 export function authRepository(db: Db) {
+  // Run by every authenticated request: compiled once (see prepared.ts).
+  const findAccess = prepared(db, (p: { tokenHash: string; at: string }) =>
+    db
+      .selectFrom('auth_tokens')
+      .innerJoin('auth_sessions', 'auth_sessions.id', 'auth_tokens.session_id')
+      .innerJoin('users', 'users.id', 'auth_sessions.user_id')
+      .select([
+        'auth_sessions.id as session_id',
+        'auth_sessions.last_used_at',
+        'users.id as user_id',
+        'users.name',
+        'users.store_id',
+      ])
+      .where('auth_tokens.token_hash', '=', p.tokenHash)
+      .where('auth_tokens.kind', '=', 'access')
+      .where('auth_tokens.expires_at', '>', p.at)
+      .where('auth_sessions.revoked_at', 'is', null)
+      .where('users.status', '=', 'active')
+      .where('users.deleted_at', 'is', null),
+  );
+
+  /**
+   * The user's live roles. `updated_at` is the role's version: whatever changes a role's
+   * permissions touches it, and cached permission sets are keyed by it.
+   */
+  const rolesOf = prepared(db, (p: { userId: number }) =>
+    db
+      .selectFrom('user_roles')
+      .innerJoin('roles', 'roles.id', 'user_roles.role_id')
+      .select(['roles.id', 'roles.name', 'roles.group_name', 'roles.label_en', 'roles.label_kh', 'roles.updated_at'])
+      .where('user_roles.user_id', '=', p.userId)
+      .where('roles.deleted_at', 'is', null)
+      .orderBy('roles.name'),
+  );
+
+  const findProfile = prepared(db, (p: { id: number }) =>
+    db
+      .selectFrom('users')
+      .leftJoin('stores', (join) => join.onRef('stores.id', '=', 'users.store_id').on('stores.deleted_at', 'is', null))
+      .select([
+        'users.id',
+        'users.name',
+        'users.full_name',
+        'users.email',
+        'users.phone',
+        'users.position',
+        'users.status',
+        'users.profile_image',
+        'stores.id as store_id',
+        'stores.name as store_name',
+        'stores.code as store_code',
+      ])
+      .where('users.id', '=', p.id)
+      .where('users.deleted_at', 'is', null),
+  );
+
   return {
     findUserByName(name: string) {
       return db
@@ -13,8 +70,9 @@ export function authRepository(db: Db) {
         .executeTakeFirst();
     },
 
-    findUser(id: number) {
-      return db.selectFrom('users').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+    /** The user's profile with their store, for /api/me. */
+    async findProfile(id: number) {
+      return (await findProfile({ id }))[0];
     },
 
     findStore(id: number | null) {
@@ -27,26 +85,20 @@ export function authRepository(db: Db) {
         .executeTakeFirst();
     },
 
+    /**
+     * The user's live roles. `updated_at` is the role's version: whatever changes a role's
+     * permissions touches it, and cached permission sets are keyed by it.
+     */
     rolesOf(userId: number) {
-      return db
-        .selectFrom('user_roles')
-        .innerJoin('roles', 'roles.id', 'user_roles.role_id')
-        .select(['roles.id', 'roles.name', 'roles.group_name', 'roles.label_en', 'roles.label_kh'])
-        .where('user_roles.user_id', '=', userId)
-        .where('roles.deleted_at', 'is', null)
-        .orderBy('roles.name')
-        .execute();
+      return rolesOf({ userId });
     },
 
-    async permissionsOf(roleIds: number[]): Promise<string[]> {
-      if (!roleIds.length) return [];
+    async permissionsOfRole(roleId: number): Promise<string[]> {
       const rows = await db
         .selectFrom('role_permissions')
         .innerJoin('permissions', 'permissions.id', 'role_permissions.permission_id')
         .select('permissions.name')
-        .distinct()
-        .where('role_permissions.role_id', 'in', roleIds)
-        .orderBy('permissions.name')
+        .where('role_permissions.role_id', '=', roleId)
         .execute();
       return rows.map((r) => r.name);
     },
@@ -78,25 +130,8 @@ export function authRepository(db: Db) {
     },
 
     /** The live session behind an access token, with its user, or undefined. */
-    findAccess(tokenHash: string, at: string) {
-      return db
-        .selectFrom('auth_tokens')
-        .innerJoin('auth_sessions', 'auth_sessions.id', 'auth_tokens.session_id')
-        .innerJoin('users', 'users.id', 'auth_sessions.user_id')
-        .select([
-          'auth_sessions.id as session_id',
-          'auth_sessions.last_used_at',
-          'users.id as user_id',
-          'users.name',
-          'users.store_id',
-        ])
-        .where('auth_tokens.token_hash', '=', tokenHash)
-        .where('auth_tokens.kind', '=', 'access')
-        .where('auth_tokens.expires_at', '>', at)
-        .where('auth_sessions.revoked_at', 'is', null)
-        .where('users.status', '=', 'active')
-        .where('users.deleted_at', 'is', null)
-        .executeTakeFirst();
+    async findAccess(tokenHash: string, at: string) {
+      return (await findAccess({ tokenHash, at }))[0];
     },
 
     findRefresh(tokenHash: string) {

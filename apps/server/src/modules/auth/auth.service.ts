@@ -51,10 +51,33 @@ export function authService(db: Db, throttle: LoginThrottle) {
     return { token, refresh_token: refreshToken, expires_in: SESSION_LIFETIME_SECONDS };
   }
 
+  // Permission sets by role, valid while the role's updated_at is unchanged (see rolesOf), and
+  // the merged set by the combination of role versions a user holds.
+  const rolePermissions = new Map<number, { version: string; permissions: string[] }>();
+  const merged = new Map<string, { set: ReadonlySet<string>; list: string[] }>();
+
   async function rolesAndPermissions(userId: number) {
     const roles = await repo.rolesOf(userId);
-    const permissions = await repo.permissionsOf(roles.map((r) => r.id));
-    return { roles, permissions };
+    const key = roles.map((r) => `${r.id}@${r.updated_at}`).join(',');
+    let permissions = merged.get(key);
+    if (!permissions) {
+      const all = new Set<string>();
+      for (const role of roles) {
+        let cached = rolePermissions.get(role.id);
+        if (cached?.version !== role.updated_at) {
+          cached = { version: role.updated_at, permissions: await repo.permissionsOfRole(role.id) };
+          rolePermissions.set(role.id, cached);
+        }
+        for (const p of cached.permissions) all.add(p);
+      }
+      permissions = { set: all, list: [...all].sort() };
+      if (merged.size > 1000) merged.clear();
+      merged.set(key, permissions);
+    }
+    return {
+      roles: roles.map((r) => ({ name: r.name, group: r.group_name, label_en: r.label_en, label_kh: r.label_kh })),
+      permissions,
+    };
   }
 
   return {
@@ -99,7 +122,7 @@ export function authService(db: Db, throttle: LoginThrottle) {
           full_name: user.full_name,
           media: user.profile_image ? [{ file_path: user.profile_image }] : [],
         },
-        permissions,
+        permissions: permissions.list,
         roles: roles.map((r) => r.name),
         store: store ?? null,
       };
@@ -141,16 +164,15 @@ export function authService(db: Db, throttle: LoginThrottle) {
         sessionId: found.session_id,
         name: found.name,
         storeId: found.store_id,
-        roles: roles.map((r) => r.name),
-        permissions: new Set(permissions),
+        roles,
+        permissions: permissions.set,
+        permissionList: permissions.list,
       };
     },
 
     async me(auth: AuthContext): Promise<Me> {
-      const user = await repo.findUser(auth.userId);
+      const user = await repo.findProfile(auth.userId);
       if (!user) throw unauthenticated();
-      const { roles, permissions } = await rolesAndPermissions(user.id);
-      const store = await repo.findStore(user.store_id);
       return {
         id: user.id,
         name: user.name,
@@ -160,15 +182,13 @@ export function authService(db: Db, throttle: LoginThrottle) {
         position: user.position,
         status: user.status,
         media: user.profile_image ? [{ file_path: user.profile_image }] : [],
-        store: store ?? null,
-        roles: roles.map((r) => r.name),
-        role_details: roles.map((r) => ({
-          name: r.name,
-          group: r.group_name,
-          label_en: r.label_en,
-          label_kh: r.label_kh,
-        })),
-        permissions,
+        store:
+          user.store_id === null
+            ? null
+            : { id: user.store_id, name: user.store_name ?? '', code: user.store_code ?? '' },
+        roles: auth.roles.map((r) => r.name),
+        role_details: auth.roles,
+        permissions: auth.permissionList,
       };
     },
   };
