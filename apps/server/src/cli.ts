@@ -1,0 +1,120 @@
+/**
+ * Depot's command line, for operators:
+ *   npm run cli -- user:create --name dara --password 'secret-123' --role cashier [--role …]
+ *   npm run cli -- user:password --name admin --password 'new-secret-123'
+ *   npm run cli -- migrate
+ * Each command migrates and seeds first, as start-up does, against DATABASE_URL.
+ */
+import { parseArgs } from 'node:util';
+import { PASSWORD_MIN } from '@depot/contracts';
+import { loadConfig } from './config.ts';
+import { createDatabase, type Db, now } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { seed } from './db/seed.ts';
+import { hashPassword } from './modules/auth/passwords.ts';
+
+const usage = `usage:
+  user:create --name NAME --password PASSWORD [--role ROLE …] [--full-name TEXT]
+  user:password --name NAME --password PASSWORD
+  migrate`;
+
+class UsageError extends Error {}
+
+function required(value: string | undefined, flag: string): string {
+  if (!value) throw new UsageError(`--${flag} is required`);
+  return value;
+}
+
+function checkPassword(password: string) {
+  if (password.length < PASSWORD_MIN) throw new UsageError(`the password must be at least ${PASSWORD_MIN} characters`);
+}
+
+async function createUser(db: Db, args: { name: string; password: string; roles: string[]; fullName?: string }) {
+  checkPassword(args.password);
+  await db.transaction().execute(async (trx) => {
+    const taken = await trx
+      .selectFrom('users')
+      .select('id')
+      .where((e) => e(e.fn('lower', ['name']), '=', args.name.toLowerCase()))
+      .executeTakeFirst();
+    if (taken) throw new UsageError(`a user named ${args.name} already exists`);
+    const roles = args.roles.length
+      ? await trx.selectFrom('roles').select(['id', 'name']).where('name', 'in', args.roles).execute()
+      : [];
+    const unknown = args.roles.filter((r) => !roles.some((role) => role.name === r));
+    if (unknown.length) throw new UsageError(`unknown role: ${unknown.join(', ')}`);
+    const store = await trx.selectFrom('stores').select('id').orderBy('id').executeTakeFirst();
+    const at = now();
+    const user = await trx
+      .insertInto('users')
+      .values({
+        name: args.name,
+        full_name: args.fullName ?? null,
+        password_hash: await hashPassword(args.password),
+        status: 'active',
+        store_id: store?.id ?? null,
+        created_at: at,
+        updated_at: at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    if (roles.length) {
+      await trx
+        .insertInto('user_roles')
+        .values(roles.map((r) => ({ user_id: user.id, role_id: r.id })))
+        .execute();
+    }
+  });
+}
+
+async function setPassword(db: Db, name: string, password: string) {
+  checkPassword(password);
+  const result = await db
+    .updateTable('users')
+    .set({ password_hash: await hashPassword(password), updated_at: now() })
+    .where((e) => e(e.fn('lower', ['name']), '=', name.toLowerCase()))
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) throw new UsageError(`no user named ${name}`);
+}
+
+async function main() {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      password: { type: 'string' },
+      role: { type: 'string', multiple: true },
+      'full-name': { type: 'string' },
+    },
+  });
+  const command = positionals[0];
+  if (!['user:create', 'user:password', 'migrate'].includes(command)) throw new UsageError(usage);
+
+  const config = loadConfig();
+  const database = createDatabase(config.DATABASE_URL);
+  try {
+    await migrateToLatest(database.db);
+    const seeded = await seed(database.db, { adminPassword: config.DEPOT_ADMIN_PASSWORD });
+    if (seeded.generatedAdminPassword) console.log(`First administrator: admin / ${seeded.generatedAdminPassword}`);
+    if (command === 'user:create') {
+      const name = required(values.name, 'name');
+      await createUser(database.db, {
+        name,
+        password: required(values.password, 'password'),
+        roles: values.role ?? [],
+        fullName: values['full-name'],
+      });
+      console.log(`created user ${name}`);
+    } else if (command === 'user:password') {
+      await setPassword(database.db, required(values.name, 'name'), required(values.password, 'password'));
+      console.log(`password changed for ${values.name}`);
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof UsageError ? error.message : error);
+  process.exit(error instanceof UsageError ? 2 : 1);
+});
