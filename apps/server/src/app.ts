@@ -72,7 +72,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes);
   await app.register(authRoutes, { auth });
   await app.register(settingsRoutes, { settings });
-  await app.register(dashboardRoutes, { dashboard: dashboardService(db, auth) });
+  await app.register(dashboardRoutes, { dashboard: dashboardService(db) });
   await registerWeb(app, options.webDist ?? '', settings);
 
   return app;

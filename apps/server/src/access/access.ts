@@ -1,4 +1,4 @@
-import type { Permission, RoleSummary } from '@depot/contracts';
+import type { Me, Permission, RoleSummary } from '@depot/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { forbidden, unauthenticated } from '../http/errors.ts';
 
@@ -17,8 +17,8 @@ export interface AuthContext {
   storeId: number | null;
   roles: RoleSummary[];
   permissions: ReadonlySet<string>;
-  /** The same permissions, sorted, as the API lists them. */
-  permissionList: string[];
+  /** The user as GET /api/me shows them, read by the same query. */
+  profile: Me;
 }
 
 declare module 'fastify' {

@@ -4,60 +4,58 @@ import { prepared } from '../../db/prepared.ts';
 
 /** Queries behind sign-in, tokens and "who is this". */
 export function authRepository(db: Db) {
+  // Who a user is, in one round trip: profile, store and live roles (one row per role; the role
+  // columns are null for a user without roles). A role's `updated_at` is its version: whatever
+  // changes its permissions touches it, and cached permission sets are keyed by it.
+  const identityColumns = [
+    'users.id as user_id',
+    'users.name',
+    'users.full_name',
+    'users.email',
+    'users.phone',
+    'users.position',
+    'users.status',
+    'users.profile_image',
+    'stores.id as store_id',
+    'stores.name as store_name',
+    'stores.code as store_code',
+    'roles.id as role_id',
+    'roles.name as role_name',
+    'roles.group_name as role_group',
+    'roles.label_en as role_label_en',
+    'roles.label_kh as role_label_kh',
+    'roles.updated_at as role_version',
+  ] as const;
+
   // Run by every authenticated request: compiled once (see prepared.ts).
   const findAccess = prepared(db, (p: { tokenHash: string; at: string }) =>
     db
       .selectFrom('auth_tokens')
       .innerJoin('auth_sessions', 'auth_sessions.id', 'auth_tokens.session_id')
       .innerJoin('users', 'users.id', 'auth_sessions.user_id')
-      .select([
-        'auth_sessions.id as session_id',
-        'auth_sessions.last_used_at',
-        'users.id as user_id',
-        'users.name',
-        'users.store_id',
-      ])
+      .leftJoin('stores', (join) => join.onRef('stores.id', '=', 'users.store_id').on('stores.deleted_at', 'is', null))
+      .leftJoin('user_roles', 'user_roles.user_id', 'users.id')
+      .leftJoin('roles', (join) => join.onRef('roles.id', '=', 'user_roles.role_id').on('roles.deleted_at', 'is', null))
+      .select([...identityColumns, 'auth_sessions.id as session_id', 'auth_sessions.last_used_at'])
       .where('auth_tokens.token_hash', '=', p.tokenHash)
       .where('auth_tokens.kind', '=', 'access')
       .where('auth_tokens.expires_at', '>', p.at)
       .where('auth_sessions.revoked_at', 'is', null)
       .where('users.status', '=', 'active')
-      .where('users.deleted_at', 'is', null),
-  );
-
-  /**
-   * The user's live roles. `updated_at` is the role's version: whatever changes a role's
-   * permissions touches it, and cached permission sets are keyed by it.
-   */
-  const rolesOf = prepared(db, (p: { userId: number }) =>
-    db
-      .selectFrom('user_roles')
-      .innerJoin('roles', 'roles.id', 'user_roles.role_id')
-      .select(['roles.id', 'roles.name', 'roles.group_name', 'roles.label_en', 'roles.label_kh', 'roles.updated_at'])
-      .where('user_roles.user_id', '=', p.userId)
-      .where('roles.deleted_at', 'is', null)
+      .where('users.deleted_at', 'is', null)
       .orderBy('roles.name'),
   );
 
-  const findProfile = prepared(db, (p: { id: number }) =>
+  const findIdentity = prepared(db, (p: { userId: number }) =>
     db
       .selectFrom('users')
       .leftJoin('stores', (join) => join.onRef('stores.id', '=', 'users.store_id').on('stores.deleted_at', 'is', null))
-      .select([
-        'users.id',
-        'users.name',
-        'users.full_name',
-        'users.email',
-        'users.phone',
-        'users.position',
-        'users.status',
-        'users.profile_image',
-        'stores.id as store_id',
-        'stores.name as store_name',
-        'stores.code as store_code',
-      ])
-      .where('users.id', '=', p.id)
-      .where('users.deleted_at', 'is', null),
+      .leftJoin('user_roles', 'user_roles.user_id', 'users.id')
+      .leftJoin('roles', (join) => join.onRef('roles.id', '=', 'user_roles.role_id').on('roles.deleted_at', 'is', null))
+      .select(identityColumns)
+      .where('users.id', '=', p.userId)
+      .where('users.deleted_at', 'is', null)
+      .orderBy('roles.name'),
   );
 
   return {
@@ -70,27 +68,9 @@ export function authRepository(db: Db) {
         .executeTakeFirst();
     },
 
-    /** The user's profile with their store, for /api/me. */
-    async findProfile(id: number) {
-      return (await findProfile({ id }))[0];
-    },
-
-    findStore(id: number | null) {
-      if (id === null) return Promise.resolve(undefined);
-      return db
-        .selectFrom('stores')
-        .select(['id', 'name', 'code'])
-        .where('id', '=', id)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst();
-    },
-
-    /**
-     * The user's live roles. `updated_at` is the role's version: whatever changes a role's
-     * permissions touches it, and cached permission sets are keyed by it.
-     */
-    rolesOf(userId: number) {
-      return rolesOf({ userId });
+    /** The user's identity rows (see identityColumns); empty when there is no such live user. */
+    findIdentity(userId: number) {
+      return findIdentity({ userId });
     },
 
     async permissionsOfRole(roleId: number): Promise<string[]> {
@@ -129,9 +109,9 @@ export function authRepository(db: Db) {
       return db.insertInto('auth_tokens').values(rows).execute();
     },
 
-    /** The live session behind an access token, with its user, or undefined. */
-    async findAccess(tokenHash: string, at: string) {
-      return (await findAccess({ tokenHash, at }))[0];
+    /** The live session behind an access token as identity rows, or no rows. */
+    findAccess(tokenHash: string, at: string) {
+      return findAccess({ tokenHash, at });
     },
 
     findRefresh(tokenHash: string) {
@@ -180,3 +160,5 @@ export function authRepository(db: Db) {
 }
 
 export type AuthRepository = ReturnType<typeof authRepository>;
+
+export type IdentityRow = Awaited<ReturnType<AuthRepository['findIdentity']>>[number];

@@ -67,6 +67,6 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
         response: { 200: meResponse },
       },
     },
-    async (request) => ({ data: await auth.me(authOf(request)) }),
+    async (request) => ({ data: authOf(request).profile }),
   );
 };

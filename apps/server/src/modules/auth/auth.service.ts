@@ -3,12 +3,13 @@ import {
   type Me,
   REFRESH_LIFETIME_SECONDS,
   type RefreshResponse,
+  type RoleSummary,
   SESSION_LIFETIME_SECONDS,
 } from '@depot/contracts';
 import type { AuthContext } from '../../access/access.ts';
 import { type Db, now } from '../../db/database.ts';
-import { AppError, unauthenticated } from '../../http/errors.ts';
-import { type AuthRepository, authRepository } from './auth.repository.ts';
+import { AppError } from '../../http/errors.ts';
+import { type AuthRepository, authRepository, type IdentityRow } from './auth.repository.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import { decoyHash, verifyPassword } from './passwords.ts';
 import { hashToken, newToken } from './tokens.ts';
@@ -51,22 +52,23 @@ export function authService(db: Db, throttle: LoginThrottle) {
     return { token, refresh_token: refreshToken, expires_in: SESSION_LIFETIME_SECONDS };
   }
 
-  // Permission sets by role, valid while the role's updated_at is unchanged (see rolesOf), and
-  // the merged set by the combination of role versions a user holds.
+  // Permission sets by role, valid while the role's version (updated_at) is unchanged, and the
+  // merged set by the combination of role versions a user holds.
   const rolePermissions = new Map<number, { version: string; permissions: string[] }>();
   const merged = new Map<string, { set: ReadonlySet<string>; list: string[] }>();
 
-  async function rolesAndPermissions(userId: number) {
-    const roles = await repo.rolesOf(userId);
-    const key = roles.map((r) => `${r.id}@${r.updated_at}`).join(',');
+  async function permissionsOf(rows: IdentityRow[]) {
+    const roles = rows.filter((r) => r.role_id !== null);
+    const key = roles.map((r) => `${r.role_id}@${r.role_version}`).join(',');
     let permissions = merged.get(key);
     if (!permissions) {
       const all = new Set<string>();
       for (const role of roles) {
-        let cached = rolePermissions.get(role.id);
-        if (cached?.version !== role.updated_at) {
-          cached = { version: role.updated_at, permissions: await repo.permissionsOfRole(role.id) };
-          rolePermissions.set(role.id, cached);
+        const id = role.role_id as number;
+        let cached = rolePermissions.get(id);
+        if (cached?.version !== role.role_version) {
+          cached = { version: role.role_version as string, permissions: await repo.permissionsOfRole(id) };
+          rolePermissions.set(id, cached);
         }
         for (const p of cached.permissions) all.add(p);
       }
@@ -74,10 +76,37 @@ export function authService(db: Db, throttle: LoginThrottle) {
       if (merged.size > 1000) merged.clear();
       merged.set(key, permissions);
     }
-    return {
-      roles: roles.map((r) => ({ name: r.name, group: r.group_name, label_en: r.label_en, label_kh: r.label_kh })),
-      permissions,
+    return permissions;
+  }
+
+  /** Who the identity rows describe, with their permissions. */
+  async function identity(rows: IdentityRow[]) {
+    const [user] = rows;
+    const permissions = await permissionsOf(rows);
+    const roles: RoleSummary[] = rows
+      .filter((r) => r.role_id !== null)
+      .map((r) => ({
+        name: r.role_name as string,
+        group: r.role_group as string,
+        label_en: r.role_label_en as string,
+        label_kh: r.role_label_kh as string,
+      }));
+    const profile: Me = {
+      id: user.user_id,
+      name: user.name,
+      full_name: user.full_name,
+      email: user.email,
+      phone: user.phone,
+      position: user.position,
+      status: user.status,
+      media: user.profile_image ? [{ file_path: user.profile_image }] : [],
+      store:
+        user.store_id === null ? null : { id: user.store_id, name: user.store_name ?? '', code: user.store_code ?? '' },
+      roles: roles.map((r) => r.name),
+      role_details: roles,
+      permissions: permissions.list,
     };
+    return { profile, permissions };
   }
 
   return {
@@ -88,10 +117,7 @@ export function authService(db: Db, throttle: LoginThrottle) {
           429,
           'auth.throttled',
           { seconds: retryAfter },
-          {
-            headers: { 'retry-after': String(retryAfter) },
-            body: { status: 'error' },
-          },
+          { headers: { 'retry-after': String(retryAfter) }, body: { status: 'error' } },
         );
       }
       const user = await repo.findUserByName(name);
@@ -111,20 +137,14 @@ export function authService(db: Db, throttle: LoginThrottle) {
         at,
       });
       const tokens = await issueTokens(session.id, at);
-      const { roles, permissions } = await rolesAndPermissions(user.id);
-      const store = await repo.findStore(user.store_id);
+      const { profile } = await identity(await repo.findIdentity(user.id));
       return {
         status: 'success',
         ...tokens,
-        user_info: {
-          id: user.id,
-          name: user.name,
-          full_name: user.full_name,
-          media: user.profile_image ? [{ file_path: user.profile_image }] : [],
-        },
-        permissions: permissions.list,
-        roles: roles.map((r) => r.name),
-        store: store ?? null,
+        user_info: { id: profile.id, name: profile.name, full_name: profile.full_name, media: profile.media },
+        permissions: profile.permissions,
+        roles: profile.roles,
+        store: profile.store,
       };
     },
 
@@ -151,44 +171,24 @@ export function authService(db: Db, throttle: LoginThrottle) {
       await repo.revokeSession(sessionId, now());
     },
 
+    /** One query: the token's live session, its user, store and roles; permissions from the cache. */
     async authenticate(token: string): Promise<AuthContext | null> {
       const at = now();
-      const found = await repo.findAccess(hashToken(token), at);
-      if (!found) return null;
-      if (Date.parse(at) - Date.parse(found.last_used_at) > TOUCH_EVERY_MS) {
-        await repo.touchSession(found.session_id, at);
+      const rows = await repo.findAccess(hashToken(token), at);
+      if (!rows.length) return null;
+      const [first] = rows;
+      if (Date.parse(at) - Date.parse(first.last_used_at) > TOUCH_EVERY_MS) {
+        await repo.touchSession(first.session_id, at);
       }
-      const { roles, permissions } = await rolesAndPermissions(found.user_id);
+      const { profile, permissions } = await identity(rows);
       return {
-        userId: found.user_id,
-        sessionId: found.session_id,
-        name: found.name,
-        storeId: found.store_id,
-        roles,
+        userId: profile.id,
+        sessionId: first.session_id,
+        name: profile.name,
+        storeId: profile.store?.id ?? null,
+        roles: profile.role_details,
         permissions: permissions.set,
-        permissionList: permissions.list,
-      };
-    },
-
-    async me(auth: AuthContext): Promise<Me> {
-      const user = await repo.findProfile(auth.userId);
-      if (!user) throw unauthenticated();
-      return {
-        id: user.id,
-        name: user.name,
-        full_name: user.full_name,
-        email: user.email,
-        phone: user.phone,
-        position: user.position,
-        status: user.status,
-        media: user.profile_image ? [{ file_path: user.profile_image }] : [],
-        store:
-          user.store_id === null
-            ? null
-            : { id: user.store_id, name: user.store_name ?? '', code: user.store_code ?? '' },
-        roles: auth.roles.map((r) => r.name),
-        role_details: auth.roles,
-        permissions: auth.permissionList,
+        profile,
       };
     },
   };

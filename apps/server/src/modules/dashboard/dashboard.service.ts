@@ -2,14 +2,13 @@ import type { Dashboard } from '@depot/contracts';
 import { type AuthContext, can } from '../../access/access.ts';
 import type { Db } from '../../db/database.ts';
 import { now } from '../../db/database.ts';
-import type { AuthService } from '../auth/auth.service.ts';
 import { dashboardRepository } from './dashboard.repository.ts';
 
-export function dashboardService(db: Db, auth: AuthService) {
+export function dashboardService(db: Db) {
   const repo = dashboardRepository(db);
   return {
     async summary(ctx: AuthContext): Promise<Dashboard> {
-      const me = await auth.me(ctx);
+      const me = ctx.profile;
       return {
         user: { id: me.id, name: me.name, full_name: me.full_name },
         store: me.store,
