@@ -23,7 +23,7 @@ export default defineConfig({
           globalSetup: ['apps/server/src/test/postgres-available.ts'],
         },
       },
-      ...(require('node:fs').existsSync('apps/web/vite.config.ts') ? ['apps/web/vite.config.ts'] : []),
+      'apps/web/vite.config.ts',
     ],
   },
 });

@@ -1,0 +1,73 @@
+import { ConfigProvider, message } from 'antd';
+// The ES builds: `antd/locale/*` re-export CommonJS copies that bundle twice.
+import en_US from 'antd/es/locale/en_US.js';
+import km_KH from 'antd/es/locale/km_KH.js';
+import { useEffect, useLayoutEffect, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation } from 'react-router';
+import {
+  applyColorModeClass,
+  resolveColorMode,
+  useColorModePreference,
+  useSystemPrefersDark,
+} from '../lib/colorMode.ts';
+import { localeFromPath } from '../lib/locale.ts';
+import { useSettings } from '../lib/settings.ts';
+import { themeFor } from '../lib/theme.ts';
+import { NewVersionNotice } from './NewVersionNotice.tsx';
+import { useForcedColorMode } from './routeHandle.ts';
+
+const antdLocales = { kh: km_KH, en: en_US };
+
+function setFavicon(href: string): void {
+  let link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
+  if (!link) {
+    link = document.createElement('link');
+    link.rel = 'icon';
+    document.head.append(link);
+  }
+  link.removeAttribute('type');
+  link.href = href;
+}
+
+/** Spec section 8: the page goes on with the default settings, and says so. */
+function SettingsFailureNotice({ failed }: { failed: boolean }) {
+  const [messages, holder] = message.useMessage();
+  const { t } = useTranslation();
+  useEffect(() => {
+    if (failed) void messages.error(t('errors.settings'));
+  }, [failed, messages, t]);
+  return holder;
+}
+
+/** Providers every page shares: language, theme and colour mode, the settings, the new-version notice. */
+export function Root() {
+  const { pathname } = useLocation();
+  const locale = localeFromPath(pathname);
+  const { settings, failed } = useSettings();
+  const forced = useForcedColorMode();
+  const preference = useColorModePreference();
+  const systemDark = useSystemPrefersDark();
+  const mode = resolveColorMode({ forced, darkAllowed: settings.dark_mode, preference, systemDark });
+
+  useLayoutEffect(() => applyColorModeClass(mode), [mode]);
+  useEffect(() => {
+    if (forced === 'system') console.warn('A page forces the colour mode "system"; force light or dark instead.');
+  }, [forced]);
+  useEffect(() => {
+    document.title = settings.system_title;
+  }, [settings.system_title]);
+  useEffect(() => {
+    if (settings.favicon_url) setFavicon(settings.favicon_url);
+  }, [settings.favicon_url]);
+
+  const themeConfig = useMemo(() => themeFor(settings, mode), [settings, mode]);
+
+  return (
+    <ConfigProvider locale={antdLocales[locale]} theme={themeConfig}>
+      <SettingsFailureNotice failed={failed} />
+      <NewVersionNotice />
+      <Outlet />
+    </ConfigProvider>
+  );
+}

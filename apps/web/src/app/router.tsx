@@ -1,0 +1,112 @@
+import { type Locale, SCREENS, type Screen } from '@depot/contracts';
+import type { ComponentType } from 'react';
+import { createBrowserRouter, createMemoryRouter, type RouteObject } from 'react-router';
+import { Splash } from '../components/Splash.tsx';
+import { i18n } from '../i18n.ts';
+import { DefaultLayout } from '../layouts/DefaultLayout.tsx';
+import { GuestLayout } from '../layouts/GuestLayout.tsx';
+import { setDateLocale } from '../lib/dates.ts';
+import { setRequestLocale } from '../lib/http.ts';
+import { htmlLang, localeFromPath, localePath } from '../lib/locale.ts';
+import { session } from '../lib/session.ts';
+import { guard } from './guard.ts';
+import { Root } from './Root.tsx';
+import { RouteError } from './RouteError.tsx';
+import type { RouteHandle } from './routeHandle.ts';
+
+type Lazy = () => Promise<{ Component: ComponentType }>;
+
+const notFound: Lazy = () => import('../pages/NotFoundPage.tsx').then((m) => ({ Component: m.NotFoundPage }));
+
+/** What each screen of SCREENS shows. A new screen is one line here (a test checks none is missing). */
+export type Page = ({ lazy: Lazy } | { Component: ComponentType } | { redirectTo: string }) & { handle?: RouteHandle };
+
+export const pages: Record<string, Page> = {
+  '/': { redirectTo: '/dashboards' },
+  '/app': { redirectTo: '/dashboards' },
+  '/login': { lazy: () => import('../pages/LoginPage.tsx').then((m) => ({ Component: m.LoginPage })) },
+  '/dashboards': { lazy: () => import('../pages/DashboardPage.tsx').then((m) => ({ Component: m.DashboardPage })) },
+  '/no-permission': {
+    lazy: () => import('../pages/NoPermissionPage.tsx').then((m) => ({ Component: m.NoPermissionPage })),
+  },
+  '/not-found': { lazy: notFound },
+};
+
+const layouts: Record<Screen['layout'], Pick<RouteObject, 'Component' | 'lazy'>> = {
+  guest: { Component: GuestLayout },
+  // Only signed-in users pay for the menu and header.
+  dashboard: { lazy: () => import('../layouts/DashboardLayout.tsx').then((m) => ({ Component: m.DashboardLayout })) },
+  default: { Component: DefaultLayout },
+};
+
+/** `/dashboards` and `/en/dashboards` are one route, so a language switch keeps the page's state. */
+function routePath(path: string): string {
+  return path === '/' ? '/en?' : `/en?${path}`;
+}
+
+function screenRoute(screen: Screen): RouteObject {
+  const page = pages[screen.path];
+  const base: RouteObject = { path: routePath(screen.path), handle: page?.handle };
+  if (!page) return { ...base, lazy: notFound };
+  if ('redirectTo' in page) return { ...base, loader: guard(screen, page.redirectTo), element: null };
+  const loader = guard(screen);
+  return 'lazy' in page ? { ...base, loader, lazy: page.lazy } : { ...base, loader, Component: page.Component };
+}
+
+/** A failing screen shows its error inside its layout, so the menu stays usable. */
+function inLayout(children: RouteObject[]): RouteObject[] {
+  return [{ errorElement: <RouteError />, children }];
+}
+
+export function buildRoutes(): RouteObject[] {
+  const group = (layout: Screen['layout']): RouteObject[] =>
+    SCREENS.filter((screen) => screen.layout === layout && !('redirectTo' in (pages[screen.path] ?? {}))).map(
+      screenRoute,
+    );
+  const redirects = SCREENS.filter((screen) => 'redirectTo' in (pages[screen.path] ?? {})).map(screenRoute);
+
+  return [
+    {
+      id: 'root',
+      Component: Root,
+      errorElement: <RouteError fullPage />,
+      hydrateFallbackElement: <Splash />,
+      children: [
+        {
+          errorElement: <RouteError fullPage />,
+          children: [
+            ...redirects,
+            { ...layouts.guest, children: inLayout(group('guest')) },
+            { ...layouts.dashboard, children: inLayout(group('dashboard')) },
+            { ...layouts.default, children: inLayout([...group('default'), { path: '*', lazy: notFound }]) },
+          ],
+        },
+      ],
+    },
+  ];
+}
+
+/** The path decides the language: every request, date and message follows it. */
+export function applyLocale(locale: Locale): void {
+  setRequestLocale(locale);
+  setDateLocale(locale);
+  document.documentElement.lang = htmlLang(locale);
+  if (i18n.language !== locale) {
+    i18n.changeLanguage(locale).catch((error: unknown) => console.error('Failed locale loading', error));
+  }
+}
+
+/** The browser router for the app; tests pass `initialEntries` for a memory router with the same routes. */
+export function createAppRouter(initialEntries?: string[]) {
+  const routes = buildRoutes();
+  const router = initialEntries ? createMemoryRouter(routes, { initialEntries }) : createBrowserRouter(routes);
+  applyLocale(localeFromPath(router.state.location.pathname));
+  router.subscribe((state) => applyLocale(localeFromPath(state.location.pathname)));
+  // A 401 or a refused refresh: the guard at `/` then clears what is left and shows /login.
+  session.onEnded(() => {
+    void router.navigate(localePath('/', localeFromPath(router.state.location.pathname)));
+  });
+  return router;
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;

@@ -1,0 +1,69 @@
+import { LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { Avatar, Button, Dropdown, Flex, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { useSession } from '../lib/access.tsx';
+import { logout } from '../lib/auth.ts';
+import { localeFromPath, localePath } from '../lib/locale.ts';
+
+/** Profile pictures are served as stored; a bare file name has no address we know of. */
+function avatarUrl(path: string | null): string | undefined {
+  if (!path) return undefined;
+  return /^(https?:)?\/\//.test(path) || path.startsWith('/') ? path : undefined;
+}
+
+/** `compact` (narrow screens) keeps the avatar and drops the name and store. */
+export function UserMenu({ compact = false }: { compact?: boolean }) {
+  const { t } = useTranslation();
+  const { userName, store, avatar } = useSession();
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const [leaving, setLeaving] = useState(false);
+
+  const signOut = async () => {
+    setLeaving(true);
+    await logout();
+    await navigate(localePath('/login', localeFromPath(pathname)));
+  };
+
+  return (
+    <Dropdown
+      trigger={['click']}
+      placement="bottomRight"
+      menu={{
+        items: [
+          {
+            key: 'logout',
+            icon: <LogoutOutlined />,
+            danger: true,
+            disabled: leaving,
+            label: <span data-testid="logout">{t('user.logout')}</span>,
+          },
+        ],
+        onClick: ({ key }) => {
+          if (key === 'logout') void signOut();
+        },
+      }}
+    >
+      <Button
+        type="text"
+        data-testid="user-menu"
+        aria-label={compact ? (userName ?? undefined) : undefined}
+        style={{ height: 'auto', paddingBlock: 4 }}
+      >
+        <Flex align="center" gap={8}>
+          <Avatar size="small" src={avatarUrl(avatar)} icon={<UserOutlined />} />
+          {!compact && (
+            <Flex vertical align="flex-start" style={{ lineHeight: 1.3 }}>
+              <Typography.Text strong>{userName}</Typography.Text>
+              <Typography.Text type="secondary" style={{ fontSize: 13 }}>
+                {store ?? t('user.noStore')}
+              </Typography.Text>
+            </Flex>
+          )}
+        </Flex>
+      </Button>
+    </Dropdown>
+  );
+}

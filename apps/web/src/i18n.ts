@@ -1,0 +1,48 @@
+import { FALLBACK_LOCALE, isLocale, type Locale } from '@depot/contracts';
+import i18next, { type BackendModule, type ResourceKey } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+
+/** Each catalogue is its own chunk: a page loads its language and the English fallback, nothing else. */
+const catalogues: Record<Locale, () => Promise<{ default: ResourceKey }>> = {
+  kh: () => import('./locales/kh.json'),
+  en: () => import('./locales/en.json'),
+};
+
+const backend: BackendModule = {
+  type: 'backend',
+  callbackApi: true,
+  init() {},
+  read(language, _namespace, callback) {
+    if (!isLocale(language)) {
+      console.error('Could not find messages for locale code', language);
+      callback(null, {});
+      return;
+    }
+    catalogues[language]().then(
+      (module) => callback(null, module.default),
+      (error: unknown) => {
+        console.error('Failed locale loading', error);
+        callback(error instanceof Error ? error : new Error(String(error)), false);
+      },
+    );
+  },
+};
+
+export const i18n = i18next.createInstance();
+
+let ready: Promise<unknown> | null = null;
+
+/** Resolves once the start-up language and the fallback are loaded, so the first paint is translated. */
+export function initI18n(locale: Locale): Promise<unknown> {
+  ready ??= i18n
+    .use(backend)
+    .use(initReactI18next)
+    .init({
+      lng: locale,
+      fallbackLng: FALLBACK_LOCALE,
+      load: 'currentOnly',
+      interpolation: { escapeValue: false },
+      react: { useSuspense: false },
+    });
+  return ready;
+}

@@ -1,0 +1,94 @@
+import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
+import { App as AntApp, Button, Flex, Grid, Layout, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import { Brand } from '../components/Brand.tsx';
+import { SideMenu } from '../components/SideMenu.tsx';
+import { Toolbar } from '../components/Toolbar.tsx';
+import { UserMenu } from '../components/UserMenu.tsx';
+import { useSession } from '../lib/access.tsx';
+import { localeFromPath, localePath } from '../lib/locale.ts';
+import { useSettings } from '../lib/settings.ts';
+
+/** Signed-in screens: side menu, a header with the title and the switches, the page, the footer. */
+export function DashboardLayout() {
+  const { t } = useTranslation();
+  const { settings } = useSettings();
+  const screens = Grid.useBreakpoint();
+  const phone = !screens.md;
+  const [collapsed, setCollapsed] = useState<boolean | null>(null);
+  // Until the user chooses, narrow screens start with the menu folded away.
+  const folded = collapsed ?? !screens.lg;
+
+  // Signed out in another tab: leave the screen now rather than at the next click.
+  const { token, signedOut } = useSession();
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (!token || signedOut) void navigate(localePath('/login', localeFromPath(pathname)), { replace: true });
+  }, [token, signedOut, pathname, navigate]);
+
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      <Layout.Sider
+        collapsible
+        collapsed={folded}
+        onCollapse={(value) => setCollapsed(value)}
+        collapsedWidth={phone ? 0 : 80}
+        // On a phone the header's button opens the menu; antd's floating tab would cover the page.
+        trigger={phone ? null : undefined}
+        width={248}
+        theme="light"
+        style={{ borderInlineEnd: '1px solid rgba(127, 127, 127, 0.15)' }}
+      >
+        <div style={{ padding: '20px 0 12px' }}>
+          <Brand size={folded ? 32 : 44} showTitle={false} />
+        </div>
+        <SideMenu />
+      </Layout.Sider>
+      <Layout>
+        <Layout.Header
+          style={{
+            display: 'flex',
+            alignItems: 'center',
+            gap: 16,
+            paddingInline: phone ? 12 : 24,
+            borderBottom: '1px solid rgba(127, 127, 127, 0.15)',
+          }}
+        >
+          {phone && (
+            <Button
+              type="text"
+              aria-label={folded ? t('menu.open') : t('menu.close')}
+              icon={folded ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+              onClick={() => setCollapsed(!folded)}
+            />
+          )}
+          <Typography.Title
+            level={4}
+            data-testid="app-title"
+            style={{ margin: 0, flex: 1, minWidth: 0, display: phone ? 'none' : undefined }}
+            ellipsis
+          >
+            {settings.system_title}
+          </Typography.Title>
+          {phone && <div style={{ flex: 1 }} />}
+          <Flex align="center" gap={phone ? 8 : 12}>
+            <Toolbar />
+            <UserMenu compact={phone} />
+          </Flex>
+        </Layout.Header>
+        <Layout.Content style={{ padding: phone ? 12 : 24 }}>
+          {/* Screens get App.useApp() for confirmations and toasts; the sign-in bundle does without. */}
+          <AntApp>
+            <Outlet />
+          </AntApp>
+        </Layout.Content>
+        <Layout.Footer data-testid="app-footer" style={{ textAlign: 'center' }}>
+          {settings.footer_text}
+        </Layout.Footer>
+      </Layout>
+    </Layout>
+  );
+}

@@ -1,0 +1,27 @@
+import type { ReactNode } from 'react';
+import { useSyncExternalStore } from 'react';
+import { type Session, session } from './session.ts';
+
+export function useSession(): Session {
+  return useSyncExternalStore(session.subscribe, session.get, session.get);
+}
+
+/** Outside React (route loaders). Mirrors the stored list only; the server still decides. */
+export function can(permission: string | undefined, current: Session = session.get()): boolean {
+  return !permission || current.permissions.includes(permission);
+}
+
+/** The one access hook. */
+export function useCan(permission: string | undefined): boolean {
+  return can(permission, useSession());
+}
+
+/** Renders nothing unless the stored permissions include `permission` (spec section 6). */
+export function Can({ permission, children }: { permission: string; children: ReactNode }) {
+  return useCan(permission) ? children : null;
+}
+
+/** Renders nothing unless the stored roles include `role` (spec section 6). */
+export function HasRole({ role, children }: { role: string; children: ReactNode }) {
+  return useSession().roles.includes(role) ? children : null;
+}

@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { SCREENS } from '@depot/contracts';
+import { describe, expect, it } from 'vitest';
+import en from './en.json';
+import kh from './kh.json';
+
+type Tree = { [key: string]: string | Tree };
+
+function flatten(tree: Tree, prefix = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(tree)) {
+    const name = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === 'string') out[name] = value;
+    else Object.assign(out, flatten(value, name));
+  }
+  return out;
+}
+
+const catalogues = { kh: flatten(kh), en: flatten(en) };
+const KHMER = /[\u1780-\u17FF]/;
+
+/** Every literal `t('…')` key in the source. */
+function keysUsedInSource(): Set<string> {
+  const root = path.resolve(import.meta.dirname, '..');
+  const used = new Set<string>();
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else if (/\.tsx?$/.test(entry.name) && !entry.name.includes('.test.')) {
+        const source = fs.readFileSync(file, 'utf8');
+        for (const match of source.matchAll(/\bt\(\s*'([\w.]+)'/g)) used.add(match[1]);
+        // Template keys such as t(`colorMode.${mode}`) are checked through their known values below.
+      }
+    }
+  };
+  walk(root);
+  return used;
+}
+
+describe('message catalogues', () => {
+  it('have the same keys in Khmer and English', () => {
+    const missingInKh = Object.keys(catalogues.en).filter((key) => !(key in catalogues.kh));
+    const missingInEn = Object.keys(catalogues.kh).filter((key) => !(key in catalogues.en));
+    expect({ missingInKh, missingInEn }).toEqual({ missingInKh: [], missingInEn: [] });
+  });
+
+  const used = [
+    ...keysUsedInSource(),
+    ...SCREENS.flatMap((screen) => (screen.menu ? [screen.menu] : [])),
+    ...['light', 'dark', 'system'].map((mode) => `colorMode.${mode}`),
+  ];
+
+  it('have a translation for every key the code uses', () => {
+    expect(used.length).toBeGreaterThan(20);
+    const missing = used.filter((key) => !(key in catalogues.en) || !(key in catalogues.kh));
+    expect(missing).toEqual([]);
+  });
+
+  it('carry no messages the code no longer uses', () => {
+    const unused = Object.keys(catalogues.en).filter((key) => !used.includes(key));
+    expect(unused).toEqual([]);
+  });
+
+  it('are written in Khmer on the Khmer side, not copied from English', () => {
+    const notKhmer = Object.entries(catalogues.kh)
+      .filter(([, value]) => !KHMER.test(value))
+      .map(([key]) => key);
+    expect(notKhmer).toEqual([]);
+  });
+
+  it('have no empty messages', () => {
+    const empty = Object.entries({ ...catalogues.kh, ...catalogues.en }).filter(([, value]) => !value.trim());
+    expect(empty).toEqual([]);
+  });
+});

@@ -1,0 +1,20 @@
+import './fonts.css';
+import './styles.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App, createQueryClient } from './app/App.tsx';
+import { createAppRouter } from './app/router.tsx';
+import { initI18n } from './i18n.ts';
+import { startRefreshTimer } from './lib/auth.ts';
+import { settleStartupLocale } from './lib/locale.ts';
+import { installChunkReload } from './lib/reload.ts';
+
+installChunkReload();
+await initI18n(settleStartupLocale());
+startRefreshTimer();
+
+createRoot(document.getElementById('root') as HTMLElement).render(
+  <StrictMode>
+    <App router={createAppRouter()} queryClient={createQueryClient()} />
+  </StrictMode>,
+);

@@ -1,0 +1,109 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { SESSION_KEYS } from '../lib/session.ts';
+import { loginAnswer, mockFetch, renderApp } from '../test/render.tsx';
+
+function fieldOf(input: HTMLElement): HTMLElement {
+  return input.closest('.ant-form-item') as HTMLElement;
+}
+
+describe('login form', () => {
+  it('asks for both fields in Khmer when sent empty', async () => {
+    const { seen } = mockFetch();
+    const { user } = renderApp('/login');
+    await user.click(await screen.findByTestId('login-submit'));
+    expect(await within(fieldOf(screen.getByTestId('login-name'))).findByText('ប្រអប់នេះត្រូវតែបំពេញ!')).toBeTruthy();
+    expect(within(fieldOf(screen.getByTestId('login-password'))).getByText('ប្រអប់នេះត្រូវតែបំពេញ!')).toBeTruthy();
+    expect(seen.filter((r) => r.path === 'login')).toHaveLength(0);
+  });
+
+  it('asks for both fields in English when sent empty', async () => {
+    mockFetch();
+    const { user } = renderApp('/en/login');
+    await user.click(await screen.findByTestId('login-submit'));
+    expect(await within(fieldOf(screen.getByTestId('login-name'))).findByText('This field is required!')).toBeTruthy();
+    expect(within(fieldOf(screen.getByTestId('login-password'))).getByText('This field is required!')).toBeTruthy();
+  });
+
+  it('treats a name of spaces as missing, like the server does', async () => {
+    mockFetch();
+    const { user } = renderApp('/en/login');
+    await user.type(await screen.findByTestId('login-name'), '   ');
+    await user.type(screen.getByTestId('login-password'), 'secret123');
+    await user.click(screen.getByTestId('login-submit'));
+    expect(await within(fieldOf(screen.getByTestId('login-name'))).findByText('This field is required!')).toBeTruthy();
+  });
+
+  it("shows the server's refusal in the alert and stays on the page", async () => {
+    const { calls } = mockFetch({
+      'POST login': { status: 401, body: { status: 'error', message: 'Username or password is incorrect.' } },
+    });
+    const { user, path } = renderApp('/en/login');
+    await user.type(await screen.findByTestId('login-name'), 'admin');
+    await user.type(screen.getByTestId('login-password'), 'wrong-password');
+    await user.click(screen.getByTestId('login-submit'));
+    const alert = await screen.findByTestId('login-error');
+    expect(alert.textContent).toContain('Username or password is incorrect.');
+    expect(path()).toBe('/en/login');
+    // The server localizes by the header, so the request must say which language the page is in.
+    const [request] = calls('POST login');
+    expect(request.body).toEqual({ name: 'admin', password: 'wrong-password' });
+    expect(request.headers['x-localization']).toBe('en');
+    expect(request.headers['content-type']).toBe('application/json');
+    expect(request.headers.accept).toBe('application/json');
+  });
+
+  it('puts 422 errors from the server on their fields', async () => {
+    mockFetch({
+      'POST login': {
+        status: 422,
+        body: {
+          message: 'The given data was invalid.',
+          errors: { name: ['Must be at most 100 characters.'], password: ['Must be at most 200 characters.'] },
+        },
+      },
+    });
+    const { user } = renderApp('/en/login');
+    await user.type(await screen.findByTestId('login-name'), 'admin');
+    await user.type(screen.getByTestId('login-password'), 'secret123');
+    await user.click(screen.getByTestId('login-submit'));
+    expect(
+      await within(fieldOf(screen.getByTestId('login-name'))).findByText('Must be at most 100 characters.'),
+    ).toBeTruthy();
+    expect(
+      within(fieldOf(screen.getByTestId('login-password'))).getByText('Must be at most 200 characters.'),
+    ).toBeTruthy();
+  });
+
+  it('shows a localized message when the server cannot be reached', async () => {
+    mockFetch({ 'POST login': { networkError: true } });
+    const { user } = renderApp('/login');
+    await user.type(await screen.findByTestId('login-name'), 'admin');
+    await user.type(screen.getByTestId('login-password'), 'secret123');
+    await user.click(screen.getByTestId('login-submit'));
+    expect((await screen.findByTestId('login-error')).textContent).toContain('មានបញ្ហាកើតឡើង។ សូមព្យាយាមម្ដងទៀត។');
+  });
+
+  it('signs in, keeps the session and opens the dashboard', async () => {
+    const { calls } = mockFetch({ 'POST login': { body: loginAnswer() } });
+    const { user, path } = renderApp('/en/login');
+    await user.type(await screen.findByTestId('login-name'), '  admin ');
+    await user.type(screen.getByTestId('login-password'), 'admin12345');
+    await user.click(screen.getByTestId('login-submit'));
+    expect((await screen.findByTestId('dashboard-user')).textContent).toContain('admin');
+    expect(path()).toBe('/en/dashboards');
+    expect(calls('POST login')[0].body).toEqual({ name: 'admin', password: 'admin12345' });
+    expect(localStorage.getItem(SESSION_KEYS.token)).toBe('token-1');
+    expect(localStorage.getItem(SESSION_KEYS.refreshToken)).toBe('refresh-1');
+    expect(localStorage.getItem(SESSION_KEYS.userName)).toBe('admin');
+    expect(localStorage.getItem(SESSION_KEYS.userId)).toBe('1');
+    expect(localStorage.getItem(SESSION_KEYS.store)).toBe('Phnom Penh Depot');
+    expect(localStorage.getItem(SESSION_KEYS.avatar)).toBe('/media/admin.png');
+    expect(JSON.parse(localStorage.getItem(SESSION_KEYS.permissions) ?? '[]')).toEqual(['dashboards.view']);
+    expect(JSON.parse(localStorage.getItem(SESSION_KEYS.roles) ?? '[]')).toEqual(['administrator']);
+    const expiresAt = Number(localStorage.getItem(SESSION_KEYS.expiresAt));
+    expect(Math.abs(expiresAt - (Date.now() + 3600_000))).toBeLessThan(10_000);
+    // Signed in, the dashboard call carries the token.
+    expect(calls('GET dashboard')[0].headers.authorization).toBe('Bearer token-1');
+  });
+});

@@ -1,0 +1,96 @@
+import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { issuesToErrors, type LoginBody, loginBody, translate } from '@depot/contracts';
+import { Alert, Button, Form, theme } from 'antd';
+// The two inputs alone: the `Input` namespace drags TextArea, OTP and Search into the sign-in bundle.
+import Input from 'antd/es/input/Input.js';
+import Password from 'antd/es/input/Password.js';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { login } from '../lib/auth.ts';
+import { applyFieldErrors, zodRule } from '../lib/forms.ts';
+import { localeFromPath, localePath } from '../lib/locale.ts';
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const locale = localeFromPath(pathname);
+  const navigate = useNavigate();
+  const { token } = theme.useToken();
+  const [form] = Form.useForm<LoginBody>();
+  const [error, setError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+
+  const rules = useMemo(
+    () => ({ name: [zodRule(loginBody.shape.name, locale)], password: [zodRule(loginBody.shape.password, locale)] }),
+    [locale],
+  );
+
+  // Messages already on screen follow a language switch.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the language is the trigger, not an input
+  useEffect(() => {
+    const shown = form
+      .getFieldsError()
+      .filter((field) => field.errors.length > 0)
+      .map((field) => field.name);
+    if (shown.length > 0) form.validateFields(shown).catch(() => {});
+  }, [form, locale]);
+
+  const onFinish = async (values: LoginBody) => {
+    // The same schema the server applies; antd's rules ran it per field, this gives the trimmed body.
+    const parsed = loginBody.safeParse(values, { reportInput: true });
+    if (!parsed.success) {
+      applyFieldErrors(form, issuesToErrors(parsed.error.issues, locale));
+      return;
+    }
+    setError(null);
+    setSubmitting(true);
+    const result = await login(parsed.data);
+    if (result.ok) {
+      await navigate(localePath('/dashboards', locale));
+      return;
+    }
+    setSubmitting(false);
+    const unplaced = result.errors ? applyFieldErrors(form, result.errors) : [];
+    if (result.errors && unplaced.length === 0) return;
+    setError(unplaced[0] ?? result.message ?? translate('error.server', locale));
+  };
+
+  return (
+    <Form<LoginBody>
+      form={form}
+      data-testid="login-form"
+      layout="vertical"
+      size="large"
+      requiredMark={false}
+      onFinish={onFinish}
+      onValuesChange={() => setError(null)}
+      disabled={submitting}
+    >
+      <p style={{ marginTop: 0, marginBottom: 24, textAlign: 'center', color: token.colorTextSecondary }}>
+        {t('login.subtitle')}
+      </p>
+      {error && <Alert data-testid="login-error" type="error" showIcon title={error} style={{ marginBottom: 24 }} />}
+      <Form.Item<LoginBody> name="name" label={t('login.name')} rules={rules.name}>
+        <Input
+          data-testid="login-name"
+          prefix={<UserOutlined />}
+          placeholder={t('login.namePlaceholder')}
+          autoComplete="username"
+          autoFocus
+        />
+      </Form.Item>
+      <Form.Item<LoginBody> name="password" label={t('login.password')} rules={rules.password}>
+        <Password
+          data-testid="login-password"
+          prefix={<LockOutlined />}
+          placeholder={t('login.passwordPlaceholder')}
+          autoComplete="current-password"
+        />
+      </Form.Item>
+      <Button data-testid="login-submit" type="primary" htmlType="submit" block loading={submitting}>
+        {t('login.submit')}
+      </Button>
+    </Form>
+  );
+}

@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
+import { defineConfig } from 'vitest/config';
+
+const buildId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+
+/** The running app polls this file and offers a reload when its id differs from the one it was built with. */
+function buildManifest(): Plugin {
+  return {
+    name: 'depot-build-manifest',
+    apply: 'build',
+    generateBundle() {
+      this.emitFile({
+        type: 'asset',
+        fileName: 'builds/latest.json',
+        source: JSON.stringify({ id: buildId, timestamp: Date.now() }),
+      });
+    },
+  };
+}
+
+/**
+ * Writes `.br` and `.gz` beside each script and stylesheet, so a static server can send them
+ * compressed without compressing per request (e.g. @fastify/static `preCompressed: true`).
+ */
+function precompress(): Plugin {
+  return {
+    name: 'depot-precompress',
+    apply: 'build',
+    writeBundle(options, bundle) {
+      const dir = options.dir ?? 'dist';
+      for (const fileName of Object.keys(bundle)) {
+        if (!/\.(js|css|svg)$/.test(fileName)) continue;
+        const file = path.join(dir, fileName);
+        const source = fs.readFileSync(file);
+        fs.writeFileSync(`${file}.gz`, zlib.gzipSync(source, { level: 9 }));
+        fs.writeFileSync(
+          `${file}.br`,
+          zlib.brotliCompressSync(source, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+        );
+      }
+    },
+  };
+}
+
+export default defineConfig({
+  plugins: [react(), buildManifest(), precompress()],
+  define: { __BUILD_ID__: JSON.stringify(buildId) },
+  server: { proxy: { '/api': 'http://127.0.0.1:3000' } },
+  // antd, react-dom and zod together exceed Vite's default warning size.
+  build: { chunkSizeWarningLimit: 700 },
+  test: {
+    name: 'web',
+    environment: 'jsdom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['./src/test/setup.ts'],
+  },
+});
