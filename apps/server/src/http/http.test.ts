@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { ADMIN_PASSWORD, useTestApp } from '../test/harness.ts';
@@ -14,6 +15,7 @@ fs.writeFileSync(
   '<!doctype html><html lang="km"><head><title>Depot</title></head><body><div id="root"></div></body></html>',
 );
 fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log("app")');
+fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js.br'), zlib.brotliCompressSync('console.log("app")'));
 fs.writeFileSync(path.join(dist, 'builds', 'latest.json'), '{"id":"b1","timestamp":1}');
 afterAll(() => fs.rmSync(dist, { recursive: true, force: true }));
 
@@ -98,6 +100,9 @@ describe('the web app', () => {
     const asset = await fetch(`${base}/assets/index-abc123.js`);
     expect(asset.status).toBe(200);
     expect(asset.headers.get('cache-control')).toContain('immutable');
+    const compressed = await fetch(`${base}/assets/index-abc123.js`, { headers: { 'accept-encoding': 'br' } });
+    expect(compressed.headers.get('content-encoding')).toBe('br');
+    expect(await compressed.text()).toBe('console.log("app")');
     const build = await fetch(`${base}/builds/latest.json`);
     expect(await build.json()).toEqual({ id: 'b1', timestamp: 1 });
     expect(build.headers.get('cache-control')).toBe('no-cache');
