@@ -28,6 +28,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext | null;
   }
+  interface FastifyInstance {
+    /** Every API route with the access it declares (read by the permission-matrix test). */
+    accessTable: { method: string; url: string; access: Access }[];
+  }
 }
 
 /** Resolves a bearer token to who is asking, or null when the token is unknown, expired or revoked. */
@@ -56,9 +60,14 @@ function bearer(request: FastifyRequest): string | null {
  */
 export function registerAccess(app: FastifyInstance, authenticate: Authenticator): void {
   app.decorateRequest('auth', null);
+  const table: FastifyInstance['accessTable'] = [];
+  app.decorate('accessTable', table);
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/api/') && !route.config?.access && !route.url.startsWith('/api/docs')) {
-      throw new Error(`Route ${route.method} ${route.url} declares no access`);
+    if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
+    const access = route.config?.access;
+    if (!access) throw new Error(`Route ${route.method} ${route.url} declares no access`);
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') table.push({ method, url: route.url, access });
     }
   });
   app.addHook('onRequest', async (request) => {
