@@ -9,9 +9,11 @@ import { registerErrorHandler } from './http/errors.ts';
 import { registerLocale } from './http/locale.ts';
 import { registerValidation } from './http/validation.ts';
 import { registerWeb } from './http/web.ts';
+import { registerResource } from './kit/resource.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { authService } from './modules/auth/auth.service.ts';
 import { LoginThrottle, type ThrottleLimits } from './modules/auth/login-throttle.ts';
+import { brands, categories, subCategories, units } from './modules/catalogue/catalogue.resources.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { dashboardService } from './modules/dashboard/dashboard.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -73,6 +75,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(authRoutes, { auth });
   await app.register(settingsRoutes, { settings });
   await app.register(dashboardRoutes, { dashboard: dashboardService(db) });
+  await app.register(async (scope) => {
+    for (const def of [brands, categories, subCategories, units]) registerResource(scope, db, def as never);
+  });
   await registerWeb(app, options.webDist ?? '', settings);
 
   return app;

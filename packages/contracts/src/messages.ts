@@ -21,6 +21,20 @@ export const messages = {
     en: 'The password confirmation does not match.',
     kh: 'ការបញ្ជាក់ពាក្យសម្ងាត់មិនត្រូវគ្នា។',
   },
+  'validation.unique': { en: 'This value is already used.', kh: 'តម្លៃនេះត្រូវបានប្រើរួចហើយ។' },
+  'validation.exists': {
+    en: 'The selected record does not exist.',
+    kh: 'កំណត់ត្រាដែលបានជ្រើសរើសមិនមានទេ។',
+  },
+  'validation.sort': { en: 'This column cannot be sorted.', kh: 'មិនអាចតម្រៀបតាមជួរនេះបានទេ។' },
+  'validation.unit_factor': {
+    en: 'A base unit counts 1; a unit made of a base unit counts at least 2 of it.',
+    kh: 'ឯកតាមូលដ្ឋានមានចំនួន 1; ឯកតាដែលផ្សំពីឯកតាមូលដ្ឋានត្រូវមានយ៉ាងហោចណាស់ 2។',
+  },
+  'validation.base_unit': {
+    en: 'Choose a base unit: one that is not itself made of another unit.',
+    kh: 'សូមជ្រើសរើសឯកតាមូលដ្ឋាន៖ ឯកតាដែលមិនផ្សំពីឯកតាផ្សេង។',
+  },
   'validation.failed': { en: 'The given data was invalid.', kh: 'ទិន្នន័យដែលបានផ្ដល់មិនត្រឹមត្រូវ។' },
 
   // authentication (spec sections 4 and 8)
@@ -43,6 +57,26 @@ export const messages = {
     en: 'You do not have permission to do this.',
     kh: 'អ្នកមិនមានសិទ្ធិធ្វើសកម្មភាពនេះទេ។',
   },
+
+  // records (spec section 8: each entity has success messages for created, updated, deleted, restored)
+  'resource.created': { en: '{entity} created.', kh: 'បានបង្កើត{entity}ដោយជោគជ័យ។' },
+  'resource.updated': { en: '{entity} updated.', kh: 'បានកែប្រែ{entity}ដោយជោគជ័យ។' },
+  'resource.deleted': { en: '{entity} deleted.', kh: 'បានលុប{entity}ដោយជោគជ័យ។' },
+  'resource.restored': { en: '{entity} restored.', kh: 'បានស្ដារ{entity}ឡើងវិញដោយជោគជ័យ។' },
+  'resource.in_use': {
+    en: '{entity} cannot be deleted: {count} {dependents} still use it.',
+    kh: 'មិនអាចលុប{entity}បានទេ ព្រោះនៅមាន{dependents} {count} កំពុងប្រើ។',
+  },
+  'resource.conflict': {
+    en: 'Another record already has these values.',
+    kh: 'មានកំណត់ត្រាផ្សេងដែលមានតម្លៃទាំងនេះរួចហើយ។',
+  },
+  'entity.brand': { en: 'Brand', kh: 'ម៉ាក' },
+  'entity.category': { en: 'Category', kh: 'ប្រភេទ' },
+  'entity.sub_category': { en: 'Sub-category', kh: 'ប្រភេទរង' },
+  'entity.unit': { en: 'Unit', kh: 'ឯកតា' },
+  'entity.sub_categories': { en: 'sub-categories', kh: 'ប្រភេទរង' },
+  'entity.units': { en: 'units', kh: 'ឯកតា' },
 
   // generic (spec section 8)
   'error.not_found': { en: 'Not found', kh: 'រកមិនឃើញ' },

@@ -43,6 +43,9 @@ export function createDatabase(url: string, options: { poolSize?: number } = {})
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, types: pgTypes });
+  // An idle connection the server closed (a restart, a failover) is an 'error' on the pool; without
+  // a listener Node would exit. The pool replaces it at the next query.
+  pool.on('error', (error) => console.warn(`database connection lost: ${error.message}`));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }

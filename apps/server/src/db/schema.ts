@@ -91,7 +91,45 @@ export interface SettingsTable {
   updated_at: string;
 }
 
+export interface BrandsTable extends Timestamps, SoftDelete {
+  id: Generated<number>;
+  name: string;
+  description: string | null;
+  status: RecordStatus;
+}
+
+export interface CategoriesTable extends Timestamps, SoftDelete {
+  id: Generated<number>;
+  name_en: string;
+  name_kh: string;
+  description: string | null;
+  status: RecordStatus;
+}
+
+export interface SubCategoriesTable extends Timestamps, SoftDelete {
+  id: Generated<number>;
+  category_id: number;
+  name_en: string;
+  name_kh: string;
+  status: RecordStatus;
+}
+
+export interface UnitsTable extends Timestamps, SoftDelete {
+  id: Generated<number>;
+  name_en: string;
+  name_kh: string;
+  short_name: string;
+  /** Null for a base unit; otherwise this unit is `factor` of the base unit. */
+  base_unit_id: number | null;
+  factor: number;
+  status: RecordStatus;
+}
+
 export interface DB {
+  brands: BrandsTable;
+  categories: CategoriesTable;
+  sub_categories: SubCategoriesTable;
+  units: UnitsTable;
   stores: StoresTable;
   users: UsersTable;
   roles: RolesTable;

@@ -2,12 +2,25 @@ import { issuesToErrors, type Locale, type MessageKey, type MessageParams, trans
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 
+/** Message parameters; a `{ key }` is itself translated (an entity's name inside a sentence). */
+export type ErrorParams = Record<string, MessageParams[string] | { key: MessageKey }>;
+
+function resolveParams(params: ErrorParams | undefined, locale: Locale): MessageParams | undefined {
+  if (!params) return undefined;
+  return Object.fromEntries(
+    Object.entries(params).map(([name, value]) => [
+      name,
+      typeof value === 'object' ? translate(value.key, locale) : value,
+    ]),
+  );
+}
+
 /** An answer the client is meant to see: a status and a message from the catalogue. */
 export class AppError extends Error {
   constructor(
     readonly statusCode: number,
     readonly key: MessageKey,
-    readonly params?: MessageParams,
+    readonly params?: ErrorParams,
     readonly extra: { headers?: Record<string, string>; body?: Record<string, unknown> } = {},
   ) {
     super(key);
@@ -67,7 +80,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
       if (error.extra.headers) reply.headers(error.extra.headers);
       return reply
         .code(error.statusCode)
-        .send({ ...error.extra.body, message: translate(error.key, locale, error.params) });
+        .send({ ...error.extra.body, message: translate(error.key, locale, resolveParams(error.params, locale)) });
+    }
+    // A unique index caught what the service's own check did not see (two writes at once).
+    const code = (error as { code?: unknown }).code;
+    if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505') {
+      return reply.code(409).send({ message: translate('resource.conflict', locale) });
     }
     const status = (error as FastifyError).statusCode ?? 500;
     if (status >= 400 && status < 500) {

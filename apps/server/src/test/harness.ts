@@ -34,7 +34,16 @@ export async function freshDatabase(): Promise<Database> {
     ...database,
     async close() {
       await database.close();
-      await pgAdmin(`drop database if exists ${name} with (force)`);
+      // the pool's connections may still be closing: wait for them rather than cut them off
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await pgAdmin(`drop database if exists ${name}`);
+          return;
+        } catch (error) {
+          if (attempt >= 50) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      }
     },
   };
 }

@@ -1,0 +1,324 @@
+import {
+  idParams,
+  type ListQuery,
+  listQuery,
+  type MessageKey,
+  type Permission,
+  paginated,
+  type Resource,
+  single,
+  translate,
+  written,
+} from '@depot/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import type { z } from 'zod';
+import type { Db } from '../db/database.ts';
+import { now } from '../db/database.ts';
+import type { DB } from '../db/schema.ts';
+import { AppError, FieldError, notFound } from '../http/errors.ts';
+
+/** Tables the kit can serve: an integer id, timestamps and soft delete. */
+export type ResourceTable = {
+  [K in keyof DB]: DB[K] extends { deleted_at: string | null; created_at: string; updated_at: string } ? K : never;
+}[keyof DB];
+
+type Row = { id: number };
+// The kit composes queries whose tables it only knows by name; definitions keep their own types.
+// biome-ignore lint/suspicious/noExplicitAny: a definition's query may join any tables
+type AnySelect<O> = SelectQueryBuilder<DB, any, O>;
+
+export interface ResourceDefinition<T extends ResourceTable, I extends z.ZodType, O extends z.ZodType<Row>> {
+  table: T;
+  /** API path, kebab-case plural: `/api/sub-categories`. */
+  path: string;
+  /** Permission resource: the routes need `<resource>.list`, `.view`, `.create`, `.update`, `.delete`, `.restore`. */
+  resource: Resource;
+  /** Catalogue key of the entity's name, for success messages ("Brand created."). */
+  entity: MessageKey;
+  /** The body of create and update (PUT replaces the record's writable fields). */
+  input: I;
+  /** The record as the API shows it. */
+  output: O;
+  /** One row per record, the table under its own name, with whatever joins and counts the output has. */
+  query: (db: Db) => AnySelect<z.infer<O>>;
+  /** Columns the `search` parameter looks in (case-insensitive, anywhere in the text). */
+  searchable: string[];
+  /** API sort names and the columns they sort by; `sort=-name` sorts descending. */
+  sortable: Record<string, string>;
+  defaultSort: string;
+  /** `filter[<name>]=value` parameters and the columns they compare with. */
+  filters?: Record<string, { column: string; schema: z.ZodType }>;
+  /** Input fields unique among live records, compared without case. */
+  unique?: string[];
+  /** Rules that need the database (a referenced record must exist and be live, …). */
+  check?: (db: Db, input: z.output<I>, id: number | null) => Promise<Record<string, MessageKey> | null>;
+  /** What still uses a record; deleting it is refused while any count is above zero. */
+  dependents?: (db: Db, id: number) => Promise<{ entity: MessageKey; count: number }[]>;
+}
+
+function likePattern(term: string): string {
+  return `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The service behind a resource's routes. Tests and other modules may call it directly. */
+export function resourceService<T extends ResourceTable, I extends z.ZodType, O extends z.ZodType<Row>>(
+  db: Db,
+  def: ResourceDefinition<T, I, O>,
+) {
+  type Output = z.infer<O>;
+  const column = (name: string) => sql.ref(`${def.table}.${name}`);
+
+  async function find(trx: Db, id: number): Promise<Output | undefined> {
+    return (await def
+      .query(trx)
+      .where(column('id') as Expression<number>, '=', id)
+      .executeTakeFirst()) as Output | undefined;
+  }
+
+  async function assertUnique(trx: Db, values: Record<string, unknown>, id: number | null) {
+    const errors: Record<string, { key: MessageKey }[]> = {};
+    for (const field of def.unique ?? []) {
+      const value = values[field];
+      if (typeof value !== 'string') continue;
+      let q = trx
+        .selectFrom(def.table as ResourceTable)
+        .select(sql<number>`id`.as('id'))
+        .where(sql<string>`lower(${sql.ref(field)})`, '=', value.toLowerCase())
+        .where(sql.ref('deleted_at') as Expression<string | null>, 'is', null);
+      if (id !== null) q = q.where(sql.ref('id') as Expression<number>, '!=', id);
+      if (await q.executeTakeFirst()) errors[field] = [{ key: 'validation.unique' }];
+    }
+    if (Object.keys(errors).length) throw new FieldError(errors);
+  }
+
+  async function check(trx: Db, input: z.output<I>, id: number | null) {
+    await assertUnique(trx, input as Record<string, unknown>, id);
+    const problems = await def.check?.(trx, input, id);
+    if (problems && Object.keys(problems).length) {
+      throw new FieldError(Object.fromEntries(Object.entries(problems).map(([f, key]) => [f, [{ key }]])));
+    }
+  }
+
+  async function liveRow(trx: Db, id: number) {
+    return trx
+      .selectFrom(def.table as ResourceTable)
+      .selectAll()
+      .where(sql.ref('id') as Expression<number>, '=', id)
+      .executeTakeFirst() as Promise<(Record<string, unknown> & { deleted_at: string | null }) | undefined>;
+  }
+
+  return {
+    async list(query: ListQuery, filters: Record<string, unknown>) {
+      let q = def.query(db);
+      if (query.trashed === 'only') q = q.where(column('deleted_at') as Expression<string | null>, 'is not', null);
+      else if (query.trashed !== 'with') q = q.where(column('deleted_at') as Expression<string | null>, 'is', null);
+      if (query.search) {
+        const pattern = likePattern(query.search);
+        q = q.where((e) =>
+          e.or(
+            def.searchable.map(
+              (col) => sql<SqlBool>`lower(${sql.ref(col)}) like ${pattern} escape ${'\\'}` as Expression<SqlBool>,
+            ),
+          ),
+        );
+      }
+      for (const [name, filter] of Object.entries(def.filters ?? {})) {
+        const value = filters[name];
+        if (value !== undefined) q = q.where(sql.ref(filter.column) as Expression<unknown>, '=', value);
+      }
+
+      const counted = await q.clearSelect().select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+      const total = Number((counted as { n: number }).n);
+
+      const sort = query.sort ?? def.defaultSort;
+      const desc = sort.startsWith('-');
+      const sortColumn = def.sortable[desc ? sort.slice(1) : sort];
+      if (!sortColumn) throw new FieldError({ sort: [{ key: 'validation.sort' }] });
+      const rows = (await q
+        .orderBy(sql.ref(sortColumn), desc ? 'desc' : 'asc')
+        .orderBy(column('id'), desc ? 'desc' : 'asc')
+        .limit(query.per_page)
+        .offset((query.page - 1) * query.per_page)
+        .execute()) as Output[];
+
+      const lastPage = Math.max(1, Math.ceil(total / query.per_page));
+      const from = rows.length ? (query.page - 1) * query.per_page + 1 : null;
+      return {
+        data: rows,
+        meta: {
+          current_page: query.page,
+          per_page: query.per_page,
+          total,
+          last_page: lastPage,
+          from,
+          to: from === null ? null : from + rows.length - 1,
+        },
+        lastPage,
+      };
+    },
+
+    async show(id: number): Promise<Output> {
+      const record = await find(db, id);
+      if (!record) throw notFound();
+      return record;
+    },
+
+    create(input: z.output<I>): Promise<Output> {
+      return db.transaction().execute(async (trx) => {
+        await check(trx, input, null);
+        const at = now();
+        const inserted = await trx
+          .insertInto(def.table as ResourceTable)
+          .values({ ...(input as object), created_at: at, updated_at: at } as never)
+          .returning(sql<number>`id`.as('id'))
+          .executeTakeFirstOrThrow();
+        return (await find(trx, (inserted as Row).id)) as Output;
+      });
+    },
+
+    update(id: number, input: z.output<I>): Promise<Output> {
+      return db.transaction().execute(async (trx) => {
+        const row = await liveRow(trx, id);
+        if (!row || row.deleted_at !== null) throw notFound();
+        await check(trx, input, id);
+        await trx
+          .updateTable(def.table as ResourceTable)
+          .set({ ...(input as object), updated_at: now() } as never)
+          .where(sql.ref('id') as Expression<number>, '=', id)
+          .execute();
+        return (await find(trx, id)) as Output;
+      });
+    },
+
+    remove(id: number): Promise<Output> {
+      return db.transaction().execute(async (trx) => {
+        const row = await liveRow(trx, id);
+        if (!row || row.deleted_at !== null) throw notFound();
+        for (const dependent of (await def.dependents?.(trx, id)) ?? []) {
+          if (dependent.count > 0) {
+            throw new AppError(409, 'resource.in_use', {
+              entity: { key: def.entity },
+              count: dependent.count,
+              dependents: { key: dependent.entity },
+            });
+          }
+        }
+        const at = now();
+        await trx
+          .updateTable(def.table as ResourceTable)
+          .set({ deleted_at: at, updated_at: at } as never)
+          .where(sql.ref('id') as Expression<number>, '=', id)
+          .execute();
+        return (await find(trx, id)) as Output;
+      });
+    },
+
+    /** Brings a deleted record back, unless a live record has taken one of its unique values. */
+    restore(id: number): Promise<Output> {
+      return db.transaction().execute(async (trx) => {
+        const row = await liveRow(trx, id);
+        if (!row) throw notFound();
+        if (row.deleted_at !== null) {
+          await assertUnique(trx, row, id);
+          await trx
+            .updateTable(def.table as ResourceTable)
+            .set({ deleted_at: null, updated_at: now() } as never)
+            .where(sql.ref('id') as Expression<number>, '=', id)
+            .execute();
+        }
+        return (await find(trx, id)) as Output;
+      });
+    },
+  };
+}
+
+function pageLink(request: FastifyRequest, page: number): string {
+  const [pathname, search = ''] = request.url.split('?');
+  const params = new URLSearchParams(search);
+  params.set('page', String(page));
+  return `${pathname}?${params.toString()}`;
+}
+
+/**
+ * Registers the six routes of a resource, each declaring its permission. The schemas are zod, so
+ * the same compilers validate and serialize them as every other route; the handlers are typed by
+ * the definition rather than by the type provider, which cannot follow generic schemas.
+ */
+export function registerResource<T extends ResourceTable, I extends z.ZodType, O extends z.ZodType<Row>>(
+  app: FastifyInstance,
+  db: Db,
+  def: ResourceDefinition<T, I, O>,
+) {
+  const service = resourceService(db, def);
+  const filterShape = Object.fromEntries(
+    Object.entries(def.filters ?? {}).map(([name, f]) => [`filter[${name}]`, f.schema.optional()]),
+  );
+  const query = listQuery.extend(filterShape);
+  const tags = [def.resource];
+  const message = (request: FastifyRequest, key: MessageKey) =>
+    translate(key, request.locale, { entity: translate(def.entity, request.locale) });
+  const access = (action: string) => ({ access: `${def.resource}.${action}` as Permission });
+  const idOf = (request: FastifyRequest) => (request.params as { id: number }).id;
+  const body = (request: FastifyRequest) => request.body as z.output<I>;
+
+  app.get(
+    def.path,
+    { config: access('list'), schema: { tags, querystring: query, response: { 200: paginated(def.output) } } },
+    async (request) => {
+      const q = request.query as ListQuery & Record<string, unknown>;
+      const filters = Object.fromEntries(Object.keys(def.filters ?? {}).map((name) => [name, q[`filter[${name}]`]]));
+      const { lastPage, ...page } = await service.list(q, filters);
+      return {
+        ...page,
+        links: {
+          first: pageLink(request, 1),
+          last: pageLink(request, lastPage),
+          prev: q.page > 1 ? pageLink(request, q.page - 1) : null,
+          next: q.page < lastPage ? pageLink(request, q.page + 1) : null,
+        },
+      };
+    },
+  );
+
+  app.get(
+    `${def.path}/:id`,
+    { config: access('view'), schema: { tags, params: idParams, response: { 200: single(def.output) } } },
+    async (request) => ({ data: await service.show(idOf(request)) }),
+  );
+
+  app.post(
+    def.path,
+    { config: access('create'), schema: { tags, body: def.input, response: { 201: written(def.output) } } },
+    async (request, reply) => {
+      const data = await service.create(body(request));
+      return reply.code(201).send({ message: message(request, 'resource.created'), data });
+    },
+  );
+
+  app.put(
+    `${def.path}/:id`,
+    {
+      config: access('update'),
+      schema: { tags, params: idParams, body: def.input, response: { 200: written(def.output) } },
+    },
+    async (request) => ({
+      message: message(request, 'resource.updated'),
+      data: await service.update(idOf(request), body(request)),
+    }),
+  );
+
+  app.delete(
+    `${def.path}/:id`,
+    { config: access('delete'), schema: { tags, params: idParams, response: { 200: written(def.output) } } },
+    async (request) => ({ message: message(request, 'resource.deleted'), data: await service.remove(idOf(request)) }),
+  );
+
+  app.post(
+    `${def.path}/:id/restore`,
+    { config: access('restore'), schema: { tags, params: idParams, response: { 200: written(def.output) } } },
+    async (request) => ({ message: message(request, 'resource.restored'), data: await service.restore(idOf(request)) }),
+  );
+
+  return service;
+}

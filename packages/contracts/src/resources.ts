@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+/**
+ * The one shape of every resource's list, show and write endpoints (DESIGN.md section 3, Laravel
+ * style). The server's resource kit answers it; the web app's list page and form read it.
+ */
+export const PER_PAGE_OPTIONS = [10, 20, 50, 100] as const;
+export const DEFAULT_PER_PAGE = 20;
+export const RECORD_STATUSES = ['active', 'inactive'] as const;
+export type RecordStatus = (typeof RECORD_STATUSES)[number];
+
+/** `?page=&per_page=&search=&sort=-created_at&filter[status]=active&trashed=with|only` */
+export const listQuery = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  per_page: z.coerce
+    .number()
+    .int()
+    .refine((n) => (PER_PAGE_OPTIONS as readonly number[]).includes(n), { params: { message: 'validation.choice' } })
+    .default(DEFAULT_PER_PAGE),
+  search: z.string().trim().max(100).optional(),
+  sort: z.string().max(50).optional(),
+  trashed: z.enum(['with', 'only']).optional(),
+});
+export type ListQuery = z.infer<typeof listQuery>;
+
+export const paginationMeta = z.object({
+  current_page: z.number().int(),
+  per_page: z.number().int(),
+  total: z.number().int(),
+  last_page: z.number().int(),
+  from: z.number().int().nullable(),
+  to: z.number().int().nullable(),
+});
+export type PaginationMeta = z.infer<typeof paginationMeta>;
+
+export const paginationLinks = z.object({
+  first: z.string(),
+  last: z.string(),
+  prev: z.string().nullable(),
+  next: z.string().nullable(),
+});
+
+export function paginated<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item), meta: paginationMeta, links: paginationLinks });
+}
+
+export function single<T extends z.ZodType>(item: T) {
+  return z.object({ data: item });
+}
+
+/** Writes answer a localized success message with the record. */
+export function written<T extends z.ZodType>(item: T) {
+  return z.object({ message: z.string(), data: item });
+}
+
+/** Fields every stored record shows. */
+export const recordFields = {
+  id: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  deleted_at: z.string().nullable(),
+};
+
+export const idParams = z.object({ id: z.coerce.number().int().min(1) });
