@@ -16,6 +16,7 @@ import { LoginThrottle, type ThrottleLimits } from './modules/auth/login-throttl
 import { brands, categories, subCategories, units } from './modules/catalogue/catalogue.resources.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { dashboardService } from './modules/dashboard/dashboard.service.ts';
+import { geographyResources } from './modules/geography/geography.resources.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { settingsService } from './modules/settings/settings.service.ts';
@@ -76,7 +77,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(settingsRoutes, { settings });
   await app.register(dashboardRoutes, { dashboard: dashboardService(db) });
   await app.register(async (scope) => {
-    for (const def of [brands, categories, subCategories, units]) registerResource(scope, db, def as never);
+    for (const def of [brands, categories, subCategories, units, ...geographyResources]) {
+      registerResource(scope, db, def as never);
+    }
   });
   await registerWeb(app, options.webDist ?? '', settings);
 

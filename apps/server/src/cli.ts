@@ -2,9 +2,13 @@
  * Depot's command line, for operators:
  *   npm run cli -- user:create --name dara --password 'secret-123' --role cashier [--role …]
  *   npm run cli -- user:password --name admin --password 'new-secret-123'
+ *   npm run cli -- gazetteer:import [--file ../shared/data/cambodia-gazetteer.json]
  *   npm run cli -- migrate
  * Each command migrates and seeds first, as start-up does, against DATABASE_URL.
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { PASSWORD_MIN } from '@depot/contracts';
 import { loadConfig } from './config.ts';
@@ -12,10 +16,14 @@ import { createDatabase, type Db, now } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seed } from './db/seed.ts';
 import { hashPassword } from './modules/auth/passwords.ts';
+import { importGazetteer } from './modules/geography/gazetteer.import.ts';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 const usage = `usage:
   user:create --name NAME --password PASSWORD [--role ROLE …] [--full-name TEXT]
   user:password --name NAME --password PASSWORD
+  gazetteer:import [--file PATH]   (default: ../shared/data/cambodia-gazetteer.json)
   migrate`;
 
 class UsageError extends Error {}
@@ -85,10 +93,11 @@ async function main() {
       password: { type: 'string' },
       role: { type: 'string', multiple: true },
       'full-name': { type: 'string' },
+      file: { type: 'string' },
     },
   });
   const command = positionals[0];
-  if (!['user:create', 'user:password', 'migrate'].includes(command)) throw new UsageError(usage);
+  if (!['user:create', 'user:password', 'gazetteer:import', 'migrate'].includes(command)) throw new UsageError(usage);
 
   const config = loadConfig();
   const database = createDatabase(config.DATABASE_URL);
@@ -105,6 +114,16 @@ async function main() {
         fullName: values['full-name'],
       });
       console.log(`created user ${name}`);
+    } else if (command === 'gazetteer:import') {
+      const file = path.resolve(values.file ?? path.join(repoRoot, '../shared/data/cambodia-gazetteer.json'));
+      if (!fs.existsSync(file)) throw new UsageError(`no such file: ${file}`);
+      const started = performance.now();
+      const result = await importGazetteer(database.db, JSON.parse(fs.readFileSync(file, 'utf8')));
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      console.log(
+        `gazetteer: ${result.provinces} provinces, ${result.districts} districts, ${result.communes} communes, ` +
+          `${result.villages} villages; ${result.changed} rows inserted or changed, in ${seconds} s`,
+      );
     } else if (command === 'user:password') {
       await setPassword(database.db, required(values.name, 'name'), required(values.password, 'password'));
       console.log(`password changed for ${values.name}`);

@@ -2,6 +2,7 @@ export * from './auth.ts';
 export * from './catalogue.ts';
 export * from './constants.ts';
 export * from './dashboard.ts';
+export * from './geography.ts';
 export * from './locales.ts';
 export * from './messages.ts';
 export * from './permissions.ts';

@@ -41,6 +41,8 @@ export const RESOURCES = {
   districts: CRUD,
   communes: CRUD,
   villages: CRUD,
+  operational_districts: CRUD,
+  health_facilities: CRUD,
   gazetteer: ['view', 'generate'],
   discounts: CRUD,
   combos: CRUD,

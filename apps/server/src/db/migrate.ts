@@ -2,11 +2,13 @@ import { Migrator } from 'kysely/migration';
 import type { Db } from './database.ts';
 import * as m0001 from './migrations/0001_foundation.ts';
 import * as m0002 from './migrations/0002_catalogue.ts';
+import * as m0003 from './migrations/0003_geography.ts';
 
 /** Migrations in order. A new one is a new file added here: the list is explicit, not a directory scan. */
 const migrations = {
   '0001_foundation': m0001,
   '0002_catalogue': m0002,
+  '0003_geography': m0003,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

@@ -125,7 +125,39 @@ export interface UnitsTable extends Timestamps, SoftDelete {
   status: RecordStatus;
 }
 
+interface PlaceColumns extends Timestamps, SoftDelete {
+  id: Generated<number>;
+  code: string;
+  name_en: string | null;
+  name_kh: string;
+  name_fr: string | null;
+}
+export interface ProvincesTable extends PlaceColumns {
+  type: 'province' | 'municipality';
+}
+export interface DistrictsTable extends PlaceColumns {
+  province_id: number;
+}
+export interface CommunesTable extends PlaceColumns {
+  district_id: number;
+}
+export interface VillagesTable extends PlaceColumns {
+  commune_id: number;
+}
+export interface OperationalDistrictsTable extends PlaceColumns {
+  province_id: number;
+}
+export interface HealthFacilitiesTable extends PlaceColumns {
+  operational_district_id: number;
+}
+
 export interface DB {
+  provinces: ProvincesTable;
+  districts: DistrictsTable;
+  communes: CommunesTable;
+  villages: VillagesTable;
+  operational_districts: OperationalDistrictsTable;
+  health_facilities: HealthFacilitiesTable;
   brands: BrandsTable;
   categories: CategoriesTable;
   sub_categories: SubCategoriesTable;

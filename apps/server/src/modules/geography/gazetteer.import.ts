@@ -1,0 +1,95 @@
+import { sql } from 'kysely';
+import { z } from 'zod';
+import { type Db, now } from '../../db/database.ts';
+
+/** One unit of `cambodia-gazetteer.json` (format: ../shared/data/README.md). */
+const unit = z.object({
+  code: z.string().regex(/^\d{2,8}$/),
+  type: z.enum(['province', 'municipality', 'district', 'commune', 'village']),
+  parent_code: z.string().nullable(),
+  name_km: z.string().min(1).max(50),
+  name_en: z.string().max(50),
+});
+export const gazetteerFile = z.array(unit);
+export type GazetteerUnit = z.infer<typeof unit>;
+
+const levels = [
+  { table: 'provinces', types: ['province', 'municipality'], parent: null },
+  { table: 'districts', types: ['district'], parent: { column: 'province_id', table: 'provinces' } },
+  { table: 'communes', types: ['commune'], parent: { column: 'district_id', table: 'districts' } },
+  { table: 'villages', types: ['village'], parent: { column: 'commune_id', table: 'communes' } },
+] as const;
+type Level = (typeof levels)[number];
+
+const BATCH = 500;
+
+export interface ImportResult {
+  provinces: number;
+  districts: number;
+  communes: number;
+  villages: number;
+  /** Rows inserted or changed; 0 when the data was already there. */
+  changed: number;
+}
+
+/**
+ * Imports the gazetteer in one transaction: each level is upserted by its official code, and a
+ * row whose names and parent are unchanged is left as it is, so importing twice changes nothing.
+ * A unit whose parent is missing fails the whole import.
+ */
+export async function importGazetteer(db: Db, input: unknown): Promise<ImportResult> {
+  const units = gazetteerFile.parse(input);
+  return db.transaction().execute(async (trx) => {
+    const result: ImportResult = { provinces: 0, districts: 0, communes: 0, villages: 0, changed: 0 };
+    let parentIds = new Map<string, number>();
+    for (const level of levels) {
+      const rows = units.filter((u) => (level.types as readonly string[]).includes(u.type));
+      const at = now();
+      const values = rows.map((u) => {
+        const row: Record<string, unknown> = {
+          code: u.code,
+          name_kh: u.name_km,
+          name_en: u.name_en || null,
+          created_at: at,
+          updated_at: at,
+        };
+        if (level.table === 'provinces') row.type = u.type;
+        if (level.parent) {
+          const parentId = u.parent_code ? parentIds.get(u.parent_code) : undefined;
+          if (parentId === undefined) throw new Error(`${u.type} ${u.code}: parent ${u.parent_code} not found`);
+          row[level.parent.column] = parentId;
+        }
+        return row;
+      });
+      for (let i = 0; i < values.length; i += BATCH) {
+        result.changed += await upsert(trx, level, values.slice(i, i + BATCH));
+      }
+      result[level.table] = rows.length;
+      const ids = await trx.selectFrom(level.table).select(['id', 'code']).execute();
+      parentIds = new Map(ids.map((r) => [r.code, r.id]));
+    }
+    return result;
+  });
+}
+
+async function upsert(trx: Db, level: Level, rows: Record<string, unknown>[]): Promise<number> {
+  const updated = ['name_kh', 'name_en', ...(level.parent ? [level.parent.column] : []), 'updated_at'];
+  const compared = updated.filter((c) => c !== 'updated_at');
+  const result = await trx
+    .insertInto(level.table)
+    .values(rows as never)
+    .onConflict((oc) =>
+      oc
+        .column('code')
+        .doUpdateSet(Object.fromEntries(updated.map((c) => [c, sql.ref(`excluded.${c}`)])) as never)
+        .where((eb) =>
+          eb.or(
+            compared.map(
+              (c) => sql<boolean>`${sql.ref(`excluded.${c}`)} is distinct from ${sql.ref(`${level.table}.${c}`)}`,
+            ),
+          ),
+        ),
+    )
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
+}
