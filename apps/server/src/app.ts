@@ -18,6 +18,7 @@ import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { dashboardService } from './modules/dashboard/dashboard.service.ts';
 import { geographyResources } from './modules/geography/geography.resources.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { partyResources } from './modules/parties/parties.resources.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { settingsService } from './modules/settings/settings.service.ts';
 
@@ -77,7 +78,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(settingsRoutes, { settings });
   await app.register(dashboardRoutes, { dashboard: dashboardService(db) });
   await app.register(async (scope) => {
-    for (const def of [brands, categories, subCategories, units, ...geographyResources]) {
+    for (const def of [brands, categories, subCategories, units, ...geographyResources, ...partyResources]) {
       registerResource(scope, db, def as never);
     }
   });

@@ -5,6 +5,7 @@ export * from './dashboard.ts';
 export * from './geography.ts';
 export * from './locales.ts';
 export * from './messages.ts';
+export * from './parties.ts';
 export * from './permissions.ts';
 export * from './resources.ts';
 export * from './screens.ts';

@@ -86,6 +86,14 @@ export const messages = {
   'entity.villages': { en: 'villages', kh: 'ភូមិ' },
   'entity.operational_districts': { en: 'operational districts', kh: 'ស្រុកប្រតិបត្តិ' },
   'entity.health_facilities': { en: 'health facilities', kh: 'មូលដ្ឋានសុខាភិបាល' },
+  'entity.store': { en: 'Store', kh: 'ហាង' },
+  'entity.customer': { en: 'Customer', kh: 'អតិថិជន' },
+  'entity.supplier': { en: 'Supplier', kh: 'អ្នកផ្គត់ផ្គង់' },
+  'entity.users': { en: 'users', kh: 'អ្នកប្រើប្រាស់' },
+  'resource.walk_in': {
+    en: 'The walk-in customer is used by every sale without a customer and cannot be deleted.',
+    kh: 'អតិថិជនទូទៅត្រូវបានប្រើសម្រាប់ការលក់ដែលគ្មានអតិថិជន ហើយមិនអាចលុបបានទេ។',
+  },
   'entity.sub_categories': { en: 'sub-categories', kh: 'ប្រភេទរង' },
   'entity.units': { en: 'units', kh: 'ឯកតា' },
 

@@ -14,6 +14,7 @@ export interface StoresTable extends Timestamps, SoftDelete {
   code: string;
   phone: string | null;
   address: string | null;
+  village_id: number | null;
   status: RecordStatus;
 }
 
@@ -151,7 +152,31 @@ export interface HealthFacilitiesTable extends PlaceColumns {
   operational_district_id: number;
 }
 
+export interface CustomersTable extends Timestamps, SoftDelete {
+  id: Generated<number>;
+  name: string;
+  phone: string | null;
+  address: string | null;
+  shipping_address: string | null;
+  village_id: number | null;
+  status: RecordStatus;
+  is_walk_in: Generated<number>;
+}
+
+export interface SuppliersTable extends Timestamps, SoftDelete {
+  id: Generated<number>;
+  name: string;
+  type: 'company' | 'individual';
+  phone: string | null;
+  address: string | null;
+  shipping_address: string | null;
+  village_id: number | null;
+  status: RecordStatus;
+}
+
 export interface DB {
+  customers: CustomersTable;
+  suppliers: SuppliersTable;
   provinces: ProvincesTable;
   districts: DistrictsTable;
   communes: CommunesTable;

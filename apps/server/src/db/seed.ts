@@ -1,4 +1,4 @@
-import { DEFAULT_ROLES, DEFAULT_SETTINGS, PERMISSIONS } from '@depot/contracts';
+import { DEFAULT_ROLES, DEFAULT_SETTINGS, PERMISSIONS, WALK_IN_CUSTOMER } from '@depot/contracts';
 import { generatePassword, hashPassword } from '../modules/auth/passwords.ts';
 import { type Db, now } from './database.ts';
 
@@ -12,8 +12,8 @@ export interface SeedResult {
  * Idempotent: runs at every start. Adds permissions the code defines and the database lacks,
  * grants each new permission to the default roles that hold it by default (so an upgrade reaches
  * existing installations without undoing an administrator's own changes to a role), keeps the
- * administrator role complete, fills in missing settings, and creates the first store and the
- * first administrator when there is no user at all.
+ * administrator role complete, fills in missing settings, keeps a walk-in customer, and creates
+ * the first store and the first administrator when there is no user at all.
  */
 export async function seed(db: Db, options: { adminPassword?: string } = {}): Promise<SeedResult> {
   return db.transaction().execute(async (trx) => {
@@ -90,6 +90,20 @@ export async function seed(db: Db, options: { adminPassword?: string } = {}): Pr
         .values({ name: 'Main store', code: 'MAIN', status: 'active', created_at: stamp, updated_at: stamp })
         .returning('id')
         .executeTakeFirstOrThrow();
+    }
+
+    const walkIn = await trx.selectFrom('customers').select('id').where('is_walk_in', '=', 1).executeTakeFirst();
+    if (!walkIn) {
+      await trx
+        .insertInto('customers')
+        .values({
+          name: WALK_IN_CUSTOMER.name_kh,
+          status: 'active',
+          is_walk_in: 1,
+          created_at: stamp,
+          updated_at: stamp,
+        })
+        .execute();
     }
 
     const anyUser = await trx.selectFrom('users').select('id').executeTakeFirst();

@@ -53,6 +53,8 @@ export interface ResourceDefinition<T extends ResourceTable, I extends z.ZodType
   unique?: string[];
   /** Rules that need the database (a referenced record must exist and be live, …). */
   check?: (db: Db, input: z.output<I>, id: number | null) => Promise<Record<string, MessageKey> | null>;
+  /** A reason this record may never be deleted (the walk-in customer), or null. */
+  guardDelete?: (db: Db, id: number) => Promise<MessageKey | null>;
   /** What still uses a record; deleting it is refused while any count is above zero. */
   dependents?: (db: Db, id: number) => Promise<{ entity: MessageKey; count: number }[]>;
 }
@@ -195,6 +197,8 @@ export function resourceService<T extends ResourceTable, I extends z.ZodType, O 
       return db.transaction().execute(async (trx) => {
         const row = await liveRow(trx, id);
         if (!row || row.deleted_at !== null) throw notFound();
+        const refusal = await def.guardDelete?.(trx, id);
+        if (refusal) throw new AppError(409, refusal);
         for (const dependent of (await def.dependents?.(trx, id)) ?? []) {
           if (dependent.count > 0) {
             throw new AppError(409, 'resource.in_use', {

@@ -25,6 +25,13 @@ type Place = 'provinces' | 'districts' | 'communes' | 'villages' | 'operational_
 const displayName = (table: string): RawBuilder<string> =>
   sql<string>`coalesce(nullif(${sql.ref(`${table}.name_en`)}, ''), ${sql.ref(`${table}.name_kh`)})`;
 
+/**
+ * "Village, Commune, District, Province" for a query that has joined villages, communes,
+ * districts and provinces under those names (see joinLocation).
+ */
+export const villagePath = () =>
+  sql<string>`${displayName('villages')} || ', ' || ${displayName('communes')} || ', ' || ${displayName('districts')} || ', ' || ${displayName('provinces')}`;
+
 const columns = <T extends Place>(t: T) =>
   [
     `${t}.id`,
@@ -167,9 +174,7 @@ export const villages: ResourceDefinition<'villages', typeof villageInput, typeo
         'villages.commune_id',
         displayName('villages').as('name'),
         displayName('communes').as('commune_name'),
-        sql<string>`${displayName('villages')} || ', ' || ${displayName('communes')} || ', ' || ${displayName('districts')} || ', ' || ${displayName('provinces')}`.as(
-          'path',
-        ),
+        villagePath().as('path'),
       ]),
   ...common('villages'),
   filters: { commune_id: byParent('villages.commune_id') },

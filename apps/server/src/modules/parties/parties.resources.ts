@@ -1,0 +1,142 @@
+import { customer, customerInput, type MessageKey, store, storeInput, supplier, supplierInput } from '@depot/contracts';
+import { type SelectQueryBuilder, sql } from 'kysely';
+import { z } from 'zod';
+import type { Db } from '../../db/database.ts';
+import type { DB } from '../../db/schema.ts';
+import type { ResourceDefinition } from '../../kit/resource.ts';
+import { villagePath } from '../geography/geography.resources.ts';
+
+type Party = 'stores' | 'customers' | 'suppliers';
+
+/** Joins a party's village up to its province, for the `location` path. */
+// biome-ignore lint/suspicious/noExplicitAny: the same four joins serve each party table
+function withLocation(qb: SelectQueryBuilder<DB, any, object>, table: Party): SelectQueryBuilder<DB, any, object> {
+  return qb
+    .leftJoin('villages', 'villages.id', `${table}.village_id`)
+    .leftJoin('communes', 'communes.id', 'villages.commune_id')
+    .leftJoin('districts', 'districts.id', 'communes.district_id')
+    .leftJoin('provinces', 'provinces.id', 'districts.province_id');
+}
+
+/** The village named by the input must be live. */
+async function villageExists(db: Db, villageId: number | null): Promise<Record<string, MessageKey> | null> {
+  if (villageId === null) return null;
+  const found = await db
+    .selectFrom('villages')
+    .select('id')
+    .where('id', '=', villageId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return found ? null : { village_id: 'validation.exists' };
+}
+
+const status = (table: Party) => ({ column: `${table}.status`, schema: z.enum(['active', 'inactive']) });
+
+export const stores: ResourceDefinition<'stores', typeof storeInput, typeof store> = {
+  table: 'stores',
+  path: '/api/stores',
+  resource: 'stores',
+  entity: 'entity.store',
+  input: storeInput,
+  output: store,
+  query: (db) =>
+    withLocation(db.selectFrom('stores'), 'stores').select([
+      'stores.id',
+      'stores.name',
+      'stores.code',
+      'stores.phone',
+      'stores.address',
+      'stores.village_id',
+      villagePath().as('location'),
+      'stores.status',
+      'stores.created_at',
+      'stores.updated_at',
+      'stores.deleted_at',
+      sql<number>`(select count(*) from users u where u.store_id = stores.id and u.deleted_at is null)`.as(
+        'users_count',
+      ),
+    ]),
+  searchable: ['stores.name', 'stores.code', 'stores.phone'],
+  sortable: { name: 'stores.name', code: 'stores.code', status: 'stores.status', created_at: 'stores.created_at' },
+  defaultSort: 'name',
+  filters: { status: status('stores') },
+  unique: ['code'],
+  check: (db, input) => villageExists(db, input.village_id),
+  dependents: async (db, id) => {
+    const users = await db
+      .selectFrom('users')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('store_id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    return [{ entity: 'entity.users', count: Number(users.n) }];
+  },
+};
+
+export const customers: ResourceDefinition<'customers', typeof customerInput, typeof customer> = {
+  table: 'customers',
+  path: '/api/customers',
+  resource: 'customers',
+  entity: 'entity.customer',
+  input: customerInput,
+  output: customer,
+  query: (db) =>
+    withLocation(db.selectFrom('customers'), 'customers').select([
+      'customers.id',
+      'customers.name',
+      'customers.phone',
+      'customers.address',
+      'customers.shipping_address',
+      'customers.village_id',
+      villagePath().as('location'),
+      'customers.status',
+      sql<boolean>`customers.is_walk_in = 1`.as('is_walk_in'),
+      'customers.created_at',
+      'customers.updated_at',
+      'customers.deleted_at',
+    ]),
+  searchable: ['customers.name', 'customers.phone'],
+  sortable: { name: 'customers.name', status: 'customers.status', created_at: 'customers.created_at' },
+  defaultSort: 'name',
+  filters: { status: status('customers') },
+  check: (db, input) => villageExists(db, input.village_id),
+  guardDelete: async (db, id) => {
+    const row = await db.selectFrom('customers').select('is_walk_in').where('id', '=', id).executeTakeFirst();
+    return row?.is_walk_in ? 'resource.walk_in' : null;
+  },
+};
+
+export const suppliers: ResourceDefinition<'suppliers', typeof supplierInput, typeof supplier> = {
+  table: 'suppliers',
+  path: '/api/suppliers',
+  resource: 'suppliers',
+  entity: 'entity.supplier',
+  input: supplierInput,
+  output: supplier,
+  query: (db) =>
+    withLocation(db.selectFrom('suppliers'), 'suppliers').select([
+      'suppliers.id',
+      'suppliers.name',
+      'suppliers.type',
+      'suppliers.phone',
+      'suppliers.address',
+      'suppliers.shipping_address',
+      'suppliers.village_id',
+      villagePath().as('location'),
+      'suppliers.status',
+      'suppliers.created_at',
+      'suppliers.updated_at',
+      'suppliers.deleted_at',
+      sql<number>`0`.as('total_items'),
+    ]),
+  searchable: ['suppliers.name', 'suppliers.phone'],
+  sortable: { name: 'suppliers.name', type: 'suppliers.type', created_at: 'suppliers.created_at' },
+  defaultSort: 'name',
+  filters: {
+    status: status('suppliers'),
+    type: { column: 'suppliers.type', schema: z.enum(['company', 'individual']) },
+  },
+  check: (db, input) => villageExists(db, input.village_id),
+};
+
+export const partyResources = [stores, customers, suppliers];

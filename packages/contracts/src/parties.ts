@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { NAME_MAX, NAME_MIN_SHORT } from './constants.ts';
+import { RECORD_STATUSES, recordFields } from './resources.ts';
+
+/**
+ * Stores, customers and suppliers. Names: stores and suppliers 3 to 50 characters; customers 1 to
+ * 50, because a Khmer given name can be two characters ("ដា"). Phone numbers are as staff type
+ * them (digits, spaces, dashes, a leading +), 6 to 20 characters.
+ */
+const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullish()
+    .transform((v) => (v ? v : null));
+const phone = z
+  .string()
+  .trim()
+  .regex(/^\+?[0-9][0-9 -]{5,19}$/)
+  .nullish()
+  .or(z.literal(''))
+  .transform((v) => (v ? v : null));
+const villageId = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .nullish()
+  .transform((v) => v ?? null);
+const status = z.enum(RECORD_STATUSES).default('active');
+
+/** Where a party is: its village and the path up to the province, for addresses and receipts. */
+const location = {
+  village_id: z.number().int().nullable(),
+  location: z.string().nullable(),
+};
+
+export const storeInput = z.object({
+  name: z.string().trim().min(NAME_MIN_SHORT).max(NAME_MAX),
+  code: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9-]{2,30}$/),
+  phone,
+  address: text(255),
+  village_id: villageId,
+  status,
+});
+export const store = z.object({
+  ...recordFields,
+  name: z.string(),
+  code: z.string(),
+  phone: z.string().nullable(),
+  address: z.string().nullable(),
+  ...location,
+  status: z.enum(RECORD_STATUSES),
+  users_count: z.number().int(),
+});
+export type Store = z.infer<typeof store>;
+
+export const customerInput = z.object({
+  name: z.string().trim().min(1).max(NAME_MAX),
+  phone,
+  address: text(255),
+  shipping_address: text(255),
+  village_id: villageId,
+  status,
+});
+export const customer = z.object({
+  ...recordFields,
+  name: z.string(),
+  phone: z.string().nullable(),
+  address: z.string().nullable(),
+  shipping_address: z.string().nullable(),
+  ...location,
+  status: z.enum(RECORD_STATUSES),
+  /** The walk-in customer every sale starts with; it cannot be deleted. (SQLite answers 0/1.) */
+  is_walk_in: z.coerce.boolean(),
+});
+export type Customer = z.infer<typeof customer>;
+
+export const SUPPLIER_TYPES = ['company', 'individual'] as const;
+export const supplierInput = z.object({
+  name: z.string().trim().min(NAME_MIN_SHORT).max(NAME_MAX),
+  type: z.enum(SUPPLIER_TYPES).default('company'),
+  phone,
+  address: text(255),
+  shipping_address: text(255),
+  village_id: villageId,
+  status,
+});
+export const supplier = z.object({
+  ...recordFields,
+  name: z.string(),
+  type: z.enum(SUPPLIER_TYPES),
+  phone: z.string().nullable(),
+  address: z.string().nullable(),
+  shipping_address: z.string().nullable(),
+  ...location,
+  status: z.enum(RECORD_STATUSES),
+  /** Items received from this supplier; counted from purchases once purchasing exists. */
+  total_items: z.number().int(),
+});
+export type Supplier = z.infer<typeof supplier>;
+
+export const WALK_IN_CUSTOMER = { name_en: 'Walk-in customer', name_kh: 'អតិថិជនទូទៅ' } as const;
