@@ -61,7 +61,7 @@ for (const lang of ['kh', 'en'] as Lang[]) {
     test('a wrong password says so in the language of the page', async ({ browser }) => {
       const context = await newContext(browser, lang);
       const page = await context.newPage();
-      await page.goto(`${prefix(lang)}/login`);
+      await page.goto(`${prefix(lang)}/login`, { waitUntil: 'networkidle' });
       await page.getByTestId('login-submit').click();
       const required = lang === 'en' ? 'This field is required!' : 'ប្រអប់នេះត្រូវតែបំពេញ!';
       await expect(page.getByText(required).first()).toBeVisible();

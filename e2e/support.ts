@@ -28,7 +28,7 @@ export async function shot(page: Page, name: string): Promise<void> {
 export const prefix = (lang: Lang) => (lang === 'en' ? '/en' : '');
 
 export async function signIn(page: Page, lang: Lang, name = 'admin', password = ADMIN_PASSWORD): Promise<string> {
-  await page.goto(`${prefix(lang)}/login`);
+  await page.goto(`${prefix(lang)}/login`, { waitUntil: 'networkidle' });
   await page.getByTestId('login-name').fill(name);
   await page.getByTestId('login-password').fill(password);
   const response = page.waitForResponse((r) => r.url().endsWith('/api/login') && r.request().method() === 'POST');

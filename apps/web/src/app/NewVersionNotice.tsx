@@ -44,20 +44,18 @@ export function NewVersionNotice() {
 
   if (!available || dismissed) return null;
   return (
-    <div style={{ position: 'fixed', insetInlineEnd: 16, insetBlockEnd: 16, zIndex: 1100, maxWidth: 420 }}>
-      <Alert
-        data-testid="new-version"
-        type="info"
-        showIcon
-        title={t('newVersion.title')}
-        description={t('newVersion.description')}
-        closable={{ onClose: () => setDismissed(true) }}
-        action={
-          <Button type="primary" data-testid="new-version-reload" onClick={() => window.location.reload()}>
-            {t('newVersion.reload')}
-          </Button>
-        }
-      />
-    </div>
+    <Alert
+      data-testid="new-version"
+      type="info"
+      showIcon
+      title={t('newVersion.title')}
+      description={t('newVersion.description')}
+      closable={{ onClose: () => setDismissed(true) }}
+      action={
+        <Button type="primary" data-testid="new-version-reload" onClick={() => window.location.reload()}>
+          {t('newVersion.reload')}
+        </Button>
+      }
+    />
   );
 }

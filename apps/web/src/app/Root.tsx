@@ -1,8 +1,8 @@
-import { ConfigProvider, message } from 'antd';
+import { Alert, ConfigProvider, Flex } from 'antd';
 // The ES builds: `antd/locale/*` re-export CommonJS copies that bundle twice.
 import en_US from 'antd/es/locale/en_US.js';
 import km_KH from 'antd/es/locale/km_KH.js';
-import { useEffect, useLayoutEffect, useMemo } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import {
@@ -30,14 +30,23 @@ function setFavicon(href: string): void {
   link.href = href;
 }
 
-/** Spec section 8: the page goes on with the default settings, and says so. */
+/**
+ * Spec section 8: the page goes on with the default settings, and says so until closed. A banner, not
+ * antd's message toast, whose notification code would otherwise load with the sign-in page.
+ */
 function SettingsFailureNotice({ failed }: { failed: boolean }) {
-  const [messages, holder] = message.useMessage();
   const { t } = useTranslation();
-  useEffect(() => {
-    if (failed) void messages.error(t('errors.settings'));
-  }, [failed, messages, t]);
-  return holder;
+  const [dismissed, setDismissed] = useState(false);
+  if (!failed || dismissed) return null;
+  return (
+    <Alert
+      data-testid="settings-failed"
+      type="warning"
+      showIcon
+      title={t('errors.settings')}
+      closable={{ onClose: () => setDismissed(true) }}
+    />
+  );
 }
 
 /** Providers every page shares: language, theme and colour mode, the settings, the new-version notice. */
@@ -65,8 +74,14 @@ export function Root() {
 
   return (
     <ConfigProvider locale={antdLocales[locale]} theme={themeConfig}>
-      <SettingsFailureNotice failed={failed} />
-      <NewVersionNotice />
+      <Flex
+        vertical
+        gap={8}
+        style={{ position: 'fixed', insetInlineEnd: 16, insetBlockEnd: 16, zIndex: 1100, maxWidth: 420 }}
+      >
+        <SettingsFailureNotice failed={failed} />
+        <NewVersionNotice />
+      </Flex>
       <Outlet />
     </ConfigProvider>
   );

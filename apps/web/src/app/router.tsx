@@ -5,7 +5,6 @@ import { Splash } from '../components/Splash.tsx';
 import { i18n } from '../i18n.ts';
 import { DefaultLayout } from '../layouts/DefaultLayout.tsx';
 import { GuestLayout } from '../layouts/GuestLayout.tsx';
-import { setDateLocale } from '../lib/dates.ts';
 import { setRequestLocale } from '../lib/http.ts';
 import { htmlLang, localeFromPath, localePath } from '../lib/locale.ts';
 import { session } from '../lib/session.ts';
@@ -86,10 +85,9 @@ export function buildRoutes(): RouteObject[] {
   ];
 }
 
-/** The path decides the language: every request, date and message follows it. */
+/** The path decides the language: every request and message follows it (dates follow i18n: lib/dates.ts). */
 export function applyLocale(locale: Locale): void {
   setRequestLocale(locale);
-  setDateLocale(locale);
   document.documentElement.lang = htmlLang(locale);
   if (i18n.language !== locale) {
     i18n.changeLanguage(locale).catch((error: unknown) => console.error('Failed locale loading', error));

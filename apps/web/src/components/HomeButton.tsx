@@ -12,7 +12,7 @@ export function HomeButton() {
     <Button
       type="primary"
       size="large"
-      icon={<HomeOutlined />}
+      icon={<HomeOutlined aria-hidden />}
       onClick={() => navigate(localePath('/', localeFromPath(pathname)))}
     >
       {t('common.home')}

@@ -10,6 +10,7 @@ import { UserMenu } from '../components/UserMenu.tsx';
 import { useSession } from '../lib/access.tsx';
 import { localeFromPath, localePath } from '../lib/locale.ts';
 import { useSettings } from '../lib/settings.ts';
+import { AppFooter } from './CentredLayout.tsx';
 
 /** Signed-in screens: side menu, a header with the title and the switches, the page, the footer. */
 export function DashboardLayout() {
@@ -85,9 +86,7 @@ export function DashboardLayout() {
             <Outlet />
           </AntApp>
         </Layout.Content>
-        <Layout.Footer data-testid="app-footer" style={{ textAlign: 'center' }}>
-          {settings.footer_text}
-        </Layout.Footer>
+        <AppFooter />
       </Layout>
     </Layout>
   );

@@ -1,7 +1,8 @@
-import type { Locale } from '@depot/contracts';
+import { isLocale, type Locale } from '@depot/contracts';
 import dayjs from 'dayjs';
 import 'dayjs/locale/km';
 import localizedFormat from 'dayjs/plugin/localizedFormat';
+import { i18n } from '../i18n.ts';
 
 dayjs.extend(localizedFormat);
 
@@ -14,6 +15,12 @@ export function formatDateTime(value: string, locale: Locale): string {
   return dayjs(value).locale(dayjsLocale(locale)).format('LLL');
 }
 
-export function setDateLocale(locale: Locale): void {
-  dayjs.locale(dayjsLocale(locale));
+/**
+ * dayjs's global locale (antd's date pickers read it) follows the page's language from the moment a
+ * screen that shows dates loads this module; the sign-in page never loads dayjs at all.
+ */
+function followLanguage(language: string): void {
+  if (isLocale(language)) dayjs.locale(dayjsLocale(language));
 }
+followLanguage(i18n.language);
+i18n.on('languageChanged', followLanguage);

@@ -22,6 +22,14 @@ export class ApiError extends Error {
   }
 }
 
+/** No HTTP answer at all: the request failed on the way (offline, dropped connection, DNS). */
+export class NetworkError extends Error {
+  constructor(cause: unknown) {
+    super('The server could not be reached', { cause });
+    this.name = 'NetworkError';
+  }
+}
+
 let locale: Locale = 'kh';
 
 /** Kept in step with the path by the router, so the server answers in the page's language. */
@@ -45,6 +53,14 @@ interface RequestOptions<S extends z.ZodType | undefined> {
   schema?: S;
 }
 
+function parseJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The one HTTP client: JSON both ways, the bearer token, the page's language. */
 export async function api<S extends z.ZodType | undefined = undefined>(
   path: string,
@@ -58,13 +74,22 @@ export async function api<S extends z.ZodType | undefined = undefined>(
   const { token } = session.get();
   if (token) headers.Authorization = `Bearer ${token}`;
 
-  const response = await fetch(apiBase() + path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal,
-  });
-  const data: unknown = await response.json().catch(() => null);
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(apiBase() + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
+    // The body can still be cut off after the status line arrived.
+    text = await response.text();
+  } catch (error) {
+    // A cancelled request stays what it is, so callers that cancel can tell.
+    throw signal?.aborted ? error : new NetworkError(error);
+  }
+  const data = parseJson(text);
 
   if (!response.ok) {
     if (response.status === 401 && !OWN_401.has(path)) session.end();

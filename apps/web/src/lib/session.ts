@@ -132,7 +132,7 @@ export const session = {
     onEnded();
   },
 
-  /** Tests start from a clean slate. */
+  /** Reads localStorage again: another tab may have written it before its storage event arrives. */
   reload(): void {
     changed();
   },

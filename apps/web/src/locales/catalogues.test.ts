@@ -50,6 +50,7 @@ describe('message catalogues', () => {
     ...keysUsedInSource(),
     ...SCREENS.flatMap((screen) => (screen.menu ? [screen.menu] : [])),
     ...['light', 'dark', 'system'].map((mode) => `colorMode.${mode}`),
+    ...['name', 'password'].flatMap((field) => [`login.${field}`, `login.${field}Placeholder`]),
   ];
 
   it('have a translation for every key the code uses', () => {

@@ -2,14 +2,28 @@ import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { issuesToErrors, type LoginBody, loginBody, translate } from '@depot/contracts';
 import { Alert, Button, Form, theme } from 'antd';
 // The two inputs alone: the `Input` namespace drags TextArea, OTP and Search into the sign-in bundle.
-import Input from 'antd/es/input/Input.js';
+import Input, { type InputProps } from 'antd/es/input/Input.js';
 import Password from 'antd/es/input/Password.js';
-import { useEffect, useMemo, useState } from 'react';
+import { type ComponentType, type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { login } from '../lib/auth.ts';
 import { applyFieldErrors, zodRule } from '../lib/forms.ts';
 import { localeFromPath, localePath } from '../lib/locale.ts';
+
+interface Field {
+  name: keyof LoginBody;
+  Control: ComponentType<InputProps>;
+  icon: ReactNode;
+  autoComplete: string;
+  autoFocus?: boolean;
+}
+
+/** The two fields, in order; each is checked by its own part of the server's schema. */
+const fields: readonly Field[] = [
+  { name: 'name', Control: Input, icon: <UserOutlined />, autoComplete: 'username', autoFocus: true },
+  { name: 'password', Control: Password, icon: <LockOutlined />, autoComplete: 'current-password' },
+];
 
 export function LoginPage() {
   const { t } = useTranslation();
@@ -22,7 +36,7 @@ export function LoginPage() {
   const [submitting, setSubmitting] = useState(false);
 
   const rules = useMemo(
-    () => ({ name: [zodRule(loginBody.shape.name, locale)], password: [zodRule(loginBody.shape.password, locale)] }),
+    () => Object.fromEntries(fields.map(({ name }) => [name, [zodRule(loginBody.shape[name], locale)]])),
     [locale],
   );
 
@@ -71,23 +85,17 @@ export function LoginPage() {
         {t('login.subtitle')}
       </p>
       {error && <Alert data-testid="login-error" type="error" showIcon title={error} style={{ marginBottom: 24 }} />}
-      <Form.Item<LoginBody> name="name" label={t('login.name')} rules={rules.name}>
-        <Input
-          data-testid="login-name"
-          prefix={<UserOutlined />}
-          placeholder={t('login.namePlaceholder')}
-          autoComplete="username"
-          autoFocus
-        />
-      </Form.Item>
-      <Form.Item<LoginBody> name="password" label={t('login.password')} rules={rules.password}>
-        <Password
-          data-testid="login-password"
-          prefix={<LockOutlined />}
-          placeholder={t('login.passwordPlaceholder')}
-          autoComplete="current-password"
-        />
-      </Form.Item>
+      {fields.map(({ name, Control, icon, autoComplete, autoFocus }) => (
+        <Form.Item<LoginBody> key={name} name={name} label={t(`login.${name}`)} rules={rules[name]}>
+          <Control
+            data-testid={`login-${name}`}
+            prefix={icon}
+            placeholder={t(`login.${name}Placeholder`)}
+            autoComplete={autoComplete}
+            autoFocus={autoFocus}
+          />
+        </Form.Item>
+      ))}
       <Button data-testid="login-submit" type="primary" htmlType="submit" block loading={submitting}>
         {t('login.submit')}
       </Button>

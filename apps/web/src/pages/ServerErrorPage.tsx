@@ -1,7 +1,8 @@
 import { CloseCircleFilled, ReloadOutlined } from '@ant-design/icons';
-import { Button, Flex, theme } from 'antd';
+import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { HomeButton } from '../components/HomeButton.tsx';
+import { StatusPage } from '../components/StatusPage.tsx';
 import { ApiError } from '../lib/http.ts';
 
 /**
@@ -11,30 +12,23 @@ import { ApiError } from '../lib/http.ts';
  */
 export function ServerErrorPage({ error }: { error?: unknown }) {
   const { t } = useTranslation();
-  const { token } = theme.useToken();
   const requestId = error instanceof ApiError ? error.body?.request_id : undefined;
   return (
-    <Flex
-      data-testid="page-server-error"
-      vertical
-      align="center"
-      gap={16}
-      style={{ padding: '64px 24px', textAlign: 'center', color: token.colorText }}
-    >
-      <CloseCircleFilled style={{ fontSize: 72, color: token.colorError }} />
-      <h1 style={{ margin: 0, fontSize: token.fontSizeHeading3, fontWeight: 600 }}>{t('pages.serverError.title')}</h1>
-      <p style={{ margin: 0, color: token.colorTextSecondary }}>{t('pages.serverError.message')}</p>
-      {requestId && (
-        <p style={{ margin: 0, color: token.colorTextSecondary }}>
-          {t('pages.serverError.reference', { id: requestId })}
-        </p>
-      )}
-      <Flex gap={8} wrap justify="center">
-        <Button size="large" icon={<ReloadOutlined />} onClick={() => window.location.reload()}>
-          {t('common.reload')}
-        </Button>
-        <HomeButton />
-      </Flex>
-    </Flex>
+    <StatusPage
+      testId="page-server-error"
+      icon={CloseCircleFilled}
+      tone="error"
+      title={t('pages.serverError.title')}
+      message={t('pages.serverError.message')}
+      detail={requestId && t('pages.serverError.reference', { id: requestId })}
+      actions={
+        <>
+          <Button size="large" icon={<ReloadOutlined aria-hidden />} onClick={() => window.location.reload()}>
+            {t('common.reload')}
+          </Button>
+          <HomeButton />
+        </>
+      }
+    />
   );
 }

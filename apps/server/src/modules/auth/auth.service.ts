@@ -15,6 +15,8 @@ import { decoyHash, verifyPassword } from './passwords.ts';
 import { hashToken, newToken } from './tokens.ts';
 
 const TOUCH_EVERY_MS = 5 * 60_000;
+/** How long a rotated refresh token may be presented again (a retry whose answer was lost). */
+export const REUSE_LEEWAY_MS = 60_000;
 const authError = (status: number, key: 'auth.failed' | 'auth.disabled' | 'auth.refresh_failed') =>
   new AppError(status, key, undefined, { body: { status: 'error' } });
 
@@ -149,19 +151,27 @@ export function authService(db: Db, throttle: LoginThrottle) {
     },
 
     /**
-     * Rotates a refresh token. A token used twice means it was copied: the whole chain of that
-     * sign-in is revoked, so neither the thief nor the owner keeps a working token.
+     * Rotates a refresh token. A token used again more than a minute after its rotation means it
+     * was copied: the whole chain of that sign-in is revoked, so neither the thief nor the owner
+     * keeps a working token.
      */
     async refresh(refreshToken: string): Promise<RefreshResponse> {
       const at = now();
       const found = await repo.findRefresh(hashToken(refreshToken));
       if (!found) throw authError(401, 'auth.refresh_failed');
-      if (found.used_at !== null || !(await repo.useRefresh(found.id, at))) {
-        await repo.revokeSession(found.session_id, at);
-        throw authError(401, 'auth.refresh_failed');
-      }
       const live =
         found.revoked_at === null && found.expires_at > at && found.status === 'active' && found.deleted_at === null;
+      const fresh = found.used_at === null && (await repo.useRefresh(found.id, at));
+      if (!fresh) {
+        // Used before. Within a minute of that use it is the same till retrying after its answer was
+        // lost on a bad connection; later, a copy someone else kept.
+        const usedAt = found.used_at ?? at;
+        const retry = Date.parse(at) - Date.parse(usedAt) <= REUSE_LEEWAY_MS;
+        if (!retry || !live) {
+          await repo.revokeSession(found.session_id, at);
+          throw authError(401, 'auth.refresh_failed');
+        }
+      }
       if (!live) throw authError(401, 'auth.refresh_failed');
       await repo.touchSession(found.session_id, at);
       return { status: 'success', ...(await issueTokens(found.session_id, at)) };

@@ -110,9 +110,24 @@ describe('POST /api/refresh', () => {
     expect((await me(second.token)).statusCode).toBe(200);
   });
 
-  it('treats a reused refresh token as theft and revokes the whole sign-in', async () => {
+  it('answers a retry within a minute with a new pair: the first answer was lost on the way', async () => {
+    const first = await login(ctx.app, 'admin', ADMIN_PASSWORD);
+    const lost = (await post('/api/refresh', { refresh_token: first.refresh_token })).json();
+    const retry = await post('/api/refresh', { refresh_token: first.refresh_token });
+    expect(retry.statusCode).toBe(200);
+    expect(retry.json().token).not.toBe(lost.token);
+    expect((await me(retry.json().token)).statusCode).toBe(200);
+  });
+
+  it('treats a refresh token reused after that minute as theft and revokes the whole sign-in', async () => {
     const first = await login(ctx.app, 'admin', ADMIN_PASSWORD);
     const second = (await post('/api/refresh', { refresh_token: first.refresh_token })).json();
+    // the rotation happened two minutes ago
+    await ctx.db
+      .updateTable('auth_tokens')
+      .set({ used_at: new Date(Date.now() - 120_000).toISOString() })
+      .where('used_at', 'is not', null)
+      .execute();
 
     const reuse = await post('/api/refresh', { refresh_token: first.refresh_token }, { 'x-localization': 'en' });
     expect(reuse.statusCode).toBe(401);
