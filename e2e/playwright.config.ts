@@ -41,6 +41,7 @@ export default defineConfig({
       'rm -rf e2e/.data',
       `${cli} user:create --name ${CASHIER.name} --password ${CASHIER.password} --role cashier --full-name '${CASHIER.fullName}'`,
       `${cli} user:create --name ${NOBODY.name} --password ${NOBODY.password}`,
+      `${cli} gazetteer:import`,
       'node --import tsx apps/server/src/main.ts',
     ].join(' && '),
     url: `http://127.0.0.1:${PORT}/api/health`,

@@ -19,6 +19,7 @@ import { dashboardService } from './modules/dashboard/dashboard.service.ts';
 import { geographyResources } from './modules/geography/geography.resources.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { partyResources } from './modules/parties/parties.resources.ts';
+import { products } from './modules/products/products.resources.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { settingsService } from './modules/settings/settings.service.ts';
 
@@ -78,7 +79,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(settingsRoutes, { settings });
   await app.register(dashboardRoutes, { dashboard: dashboardService(db) });
   await app.register(async (scope) => {
-    for (const def of [brands, categories, subCategories, units, ...geographyResources, ...partyResources]) {
+    for (const def of [brands, categories, subCategories, units, products, ...geographyResources, ...partyResources]) {
       registerResource(scope, db, def as never);
     }
   });

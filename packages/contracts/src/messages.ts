@@ -35,6 +35,14 @@ export const messages = {
     en: 'Choose a base unit: one that is not itself made of another unit.',
     kh: 'សូមជ្រើសរើសឯកតាមូលដ្ឋាន៖ ឯកតាដែលមិនផ្សំពីឯកតាផ្សេង។',
   },
+  'validation.barcode': {
+    en: 'This barcode’s check digit is wrong: check the number.',
+    kh: 'លេខត្រួតពិនិត្យនៃបាកូដនេះមិនត្រឹមត្រូវ៖ សូមពិនិត្យលេខម្ដងទៀត។',
+  },
+  'validation.sub_category': {
+    en: 'This sub-category belongs to another category.',
+    kh: 'ប្រភេទរងនេះជារបស់ប្រភេទផ្សេង។',
+  },
   'validation.failed': { en: 'The given data was invalid.', kh: 'ទិន្នន័យដែលបានផ្ដល់មិនត្រឹមត្រូវ។' },
 
   // authentication (spec sections 4 and 8)
@@ -94,6 +102,8 @@ export const messages = {
     en: 'The walk-in customer is used by every sale without a customer and cannot be deleted.',
     kh: 'អតិថិជនទូទៅត្រូវបានប្រើសម្រាប់ការលក់ដែលគ្មានអតិថិជន ហើយមិនអាចលុបបានទេ។',
   },
+  'entity.product': { en: 'Product', kh: 'ផលិតផល' },
+  'entity.products': { en: 'products', kh: 'ផលិតផល' },
   'entity.sub_categories': { en: 'sub-categories', kh: 'ប្រភេទរង' },
   'entity.units': { en: 'units', kh: 'ឯកតា' },
 

@@ -33,3 +33,11 @@ export const DEFAULT_SETTINGS: PublicSettings = {
 };
 
 export const publicSettingsResponse = z.object({ data: publicSettings });
+
+/** Settings the server uses for prices: riel per dollar and the riel rounding step. */
+export const businessSettings = z.object({
+  exchange_rate_khr: z.number().int().min(1).max(100_000),
+  khr_rounding_step: z.union([z.literal(100), z.literal(500), z.literal(1000)]),
+});
+export type BusinessSettings = z.infer<typeof businessSettings>;
+export const DEFAULT_BUSINESS_SETTINGS: BusinessSettings = { exchange_rate_khr: 4100, khr_rounding_step: 100 };

@@ -4,6 +4,7 @@ import * as m0001 from './migrations/0001_foundation.ts';
 import * as m0002 from './migrations/0002_catalogue.ts';
 import * as m0003 from './migrations/0003_geography.ts';
 import * as m0004 from './migrations/0004_parties.ts';
+import * as m0005 from './migrations/0005_products.ts';
 
 /** Migrations in order. A new one is a new file added here: the list is explicit, not a directory scan. */
 const migrations = {
@@ -11,6 +12,7 @@ const migrations = {
   '0002_catalogue': m0002,
   '0003_geography': m0003,
   '0004_parties': m0004,
+  '0005_products': m0005,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

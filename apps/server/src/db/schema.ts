@@ -174,7 +174,32 @@ export interface SuppliersTable extends Timestamps, SoftDelete {
   status: RecordStatus;
 }
 
+export interface ProductsTable extends Timestamps, SoftDelete {
+  id: Generated<number>;
+  name_en: string;
+  name_kh: string;
+  short_name: string | null;
+  sku: string;
+  barcode: string | null;
+  brand_id: number | null;
+  category_id: number;
+  sub_category_id: number | null;
+  unit_id: number;
+  /** US cents. */
+  price_usd_cents: number;
+  /** Riel; null follows the exchange rate. */
+  price_khr: number | null;
+  cost_usd_cents: number;
+  taxable: number;
+  image_path: string | null;
+  thumbnail_path: string | null;
+  expiry_date: string | null;
+  reorder_level: number;
+  status: RecordStatus;
+}
+
 export interface DB {
+  products: ProductsTable;
   customers: CustomersTable;
   suppliers: SuppliersTable;
   provinces: ProvincesTable;

@@ -1,4 +1,10 @@
-import { DEFAULT_ROLES, DEFAULT_SETTINGS, PERMISSIONS, WALK_IN_CUSTOMER } from '@depot/contracts';
+import {
+  DEFAULT_BUSINESS_SETTINGS,
+  DEFAULT_ROLES,
+  DEFAULT_SETTINGS,
+  PERMISSIONS,
+  WALK_IN_CUSTOMER,
+} from '@depot/contracts';
 import { generatePassword, hashPassword } from '../modules/auth/passwords.ts';
 import { type Db, now } from './database.ts';
 
@@ -75,7 +81,9 @@ export async function seed(db: Db, options: { adminPassword?: string } = {}): Pr
     }
 
     const settingKeys = new Set((await trx.selectFrom('settings').select('key').execute()).map((s) => s.key));
-    const missingSettings = Object.entries(DEFAULT_SETTINGS).filter(([key]) => !settingKeys.has(key));
+    const missingSettings = Object.entries({ ...DEFAULT_SETTINGS, ...DEFAULT_BUSINESS_SETTINGS }).filter(
+      ([key]) => !settingKeys.has(key),
+    );
     if (missingSettings.length) {
       await trx
         .insertInto('settings')

@@ -28,6 +28,10 @@ type Row = { id: number };
 // biome-ignore lint/suspicious/noExplicitAny: a definition's query may join any tables
 type AnySelect<O> = SelectQueryBuilder<DB, any, O>;
 
+export type Filter =
+  | { column: string; schema: z.ZodType }
+  | { schema: z.ZodType; apply: (query: AnySelect<object>, value: unknown) => AnySelect<object> };
+
 export interface ResourceDefinition<T extends ResourceTable, I extends z.ZodType, O extends z.ZodType<Row>> {
   table: T;
   /** API path, kebab-case plural: `/api/sub-categories`. */
@@ -47,10 +51,15 @@ export interface ResourceDefinition<T extends ResourceTable, I extends z.ZodType
   /** API sort names and the columns they sort by; `sort=-name` sorts descending. */
   sortable: Record<string, string>;
   defaultSort: string;
-  /** `filter[<name>]=value` parameters and the columns they compare with. */
-  filters?: Record<string, { column: string; schema: z.ZodType }>;
+  /**
+   * `filter[<name>]=value` parameters: compared with a column, or applied by a function when the
+   * rule is more than equality (expired products).
+   */
+  filters?: Record<string, Filter>;
   /** Input fields unique among live records, compared without case. */
   unique?: string[];
+  /** The stored values of an input where they differ (a boolean is stored as 0/1 on both databases). */
+  toRow?: (input: z.output<I>) => Record<string, unknown>;
   /** Rules that need the database (a referenced record must exist and be live, …). */
   check?: (db: Db, input: z.output<I>, id: number | null) => Promise<Record<string, MessageKey> | null>;
   /** A reason this record may never be deleted (the walk-in customer), or null. */
@@ -70,6 +79,7 @@ export function resourceService<T extends ResourceTable, I extends z.ZodType, O 
 ) {
   type Output = z.infer<O>;
   const column = (name: string) => sql.ref(`${def.table}.${name}`);
+  const stored = (input: z.output<I>) => def.toRow?.(input) ?? (input as Record<string, unknown>);
 
   async function find(trx: Db, id: number): Promise<Output | undefined> {
     return (await def
@@ -127,7 +137,11 @@ export function resourceService<T extends ResourceTable, I extends z.ZodType, O 
       }
       for (const [name, filter] of Object.entries(def.filters ?? {})) {
         const value = filters[name];
-        if (value !== undefined) q = q.where(sql.ref(filter.column) as Expression<unknown>, '=', value);
+        if (value === undefined) continue;
+        q =
+          'apply' in filter
+            ? (filter.apply(q, value) as unknown as typeof q)
+            : q.where(sql.ref(filter.column) as Expression<unknown>, '=', value);
       }
 
       const counted = await q.clearSelect().select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
@@ -172,7 +186,7 @@ export function resourceService<T extends ResourceTable, I extends z.ZodType, O 
         const at = now();
         const inserted = await trx
           .insertInto(def.table as ResourceTable)
-          .values({ ...(input as object), created_at: at, updated_at: at } as never)
+          .values({ ...stored(input), created_at: at, updated_at: at } as never)
           .returning(sql<number>`id`.as('id'))
           .executeTakeFirstOrThrow();
         return (await find(trx, (inserted as Row).id)) as Output;
@@ -186,7 +200,7 @@ export function resourceService<T extends ResourceTable, I extends z.ZodType, O 
         await check(trx, input, id);
         await trx
           .updateTable(def.table as ResourceTable)
-          .set({ ...(input as object), updated_at: now() } as never)
+          .set({ ...stored(input), updated_at: now() } as never)
           .where(sql.ref('id') as Expression<number>, '=', id)
           .execute();
         return (await find(trx, id)) as Output;

@@ -12,6 +12,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import type { ResourceDefinition } from '../../kit/resource.ts';
+import { productsUsing } from '../products/products.resources.ts';
 
 const status = { column: 'status', schema: z.enum(['active', 'inactive']) };
 const timestamps = ['created_at', 'updated_at', 'deleted_at'] as const;
@@ -52,6 +53,7 @@ export const brands: ResourceDefinition<'brands', typeof brandInput, typeof bran
   defaultSort: 'name',
   filters: { status: { ...status, column: 'brands.status' } },
   unique: ['name'],
+  dependents: async (db, id) => [await productsUsing(db, 'brand_id', id)],
 };
 
 export const categories: ResourceDefinition<'categories', typeof categoryInput, typeof category> = {
@@ -89,6 +91,7 @@ export const categories: ResourceDefinition<'categories', typeof categoryInput, 
   unique: ['name_en', 'name_kh'],
   dependents: async (db, id) => [
     { entity: 'entity.sub_categories', count: await liveCount(db, 'sub_categories', 'category_id', id) },
+    await productsUsing(db, 'category_id', id),
   ],
 };
 
@@ -136,6 +139,7 @@ export const subCategories: ResourceDefinition<'sub_categories', typeof subCateg
       .executeTakeFirst();
     return parent ? null : { category_id: 'validation.exists' };
   },
+  dependents: async (db, id) => [await productsUsing(db, 'sub_category_id', id)],
 };
 
 export const units: ResourceDefinition<'units', typeof unitInput, typeof unit> = {
@@ -192,5 +196,8 @@ export const units: ResourceDefinition<'units', typeof unitInput, typeof unit> =
     }
     return null;
   },
-  dependents: async (db, id) => [{ entity: 'entity.units', count: await liveCount(db, 'units', 'base_unit_id', id) }],
+  dependents: async (db, id) => [
+    { entity: 'entity.units', count: await liveCount(db, 'units', 'base_unit_id', id) },
+    await productsUsing(db, 'unit_id', id),
+  ],
 };

@@ -1,0 +1,133 @@
+import { usdCentsToKhr } from '@depot/contracts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, bearer, login, useTestApp } from '../../test/harness.ts';
+import { todayInCambodia } from './products.resources.ts';
+
+const ctx = useTestApp();
+let headers: Record<string, string>;
+const ids: Record<string, number> = {};
+
+async function send(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) {
+  const res = await ctx.app.inject({ method, url, headers, payload });
+  return { status: res.statusCode, body: res.json() };
+}
+
+beforeAll(async () => {
+  headers = { ...bearer((await login(ctx.app, 'admin', ADMIN_PASSWORD)).token), 'x-localization': 'en' };
+  ids.drinks = (await send('POST', '/api/categories', { name_en: 'Drinks', name_kh: 'ភេសជ្ជៈ' })).body.data.id;
+  ids.food = (await send('POST', '/api/categories', { name_en: 'Food', name_kh: 'អាហារ' })).body.data.id;
+  ids.beer = (
+    await send('POST', '/api/sub-categories', { category_id: ids.drinks, name_en: 'Beer', name_kh: 'ស្រាបៀរ' })
+  ).body.data.id;
+  ids.can = (await send('POST', '/api/units', { name_en: 'Can', name_kh: 'កំប៉ុង', short_name: 'can' })).body.data.id;
+  ids.carton = (
+    await send('POST', '/api/units', {
+      name_en: 'Carton',
+      name_kh: 'កេស',
+      short_name: 'ctn',
+      base_unit_id: ids.can,
+      factor: 24,
+    })
+  ).body.data.id;
+  ids.brand = (await send('POST', '/api/brands', { name: 'Angkor' })).body.data.id;
+});
+
+const beer = (over: object = {}) => ({
+  name_en: 'Angkor Beer 330ml',
+  name_kh: 'ស្រាបៀរអង្គរ ៣៣០មល',
+  sku: 'ANG-330',
+  barcode: '8851959132012',
+  brand_id: ids.brand,
+  category_id: ids.drinks,
+  sub_category_id: ids.beer,
+  unit_id: ids.can,
+  price_usd_cents: 126,
+  cost_usd_cents: 90,
+  reorder_level: 48,
+  ...over,
+});
+
+describe('products', () => {
+  it('creates a product with its riel price following the exchange rate', async () => {
+    const res = await send('POST', '/api/products', beer());
+    expect(res.status).toBe(201);
+    expect(res.body.message).toBe('Product created.');
+    expect(res.body.data).toMatchObject({
+      sku: 'ANG-330',
+      brand_name: 'Angkor',
+      category_name_kh: 'ភេសជ្ជៈ',
+      sub_category_name_en: 'Beer',
+      unit_name_en: 'Can',
+      price_usd_cents: 126,
+      price_khr: null,
+      price_khr_effective: 5200, // 1.26 × 4100 = 5166 → 5200
+      taxable: true,
+      image_url: null,
+    });
+    ids.product = res.body.data.id;
+  });
+
+  it('derives riel in the database exactly as the money module does, on large prices too', async () => {
+    for (const [i, cents] of [1, 49, 125, 2499, 999_999, 87_654_321].entries()) {
+      const res = await send('POST', '/api/products', beer({ sku: `P-${i}`, barcode: null, price_usd_cents: cents }));
+      expect(res.body.data.price_khr_effective, `${cents} cents`).toBe(usdCentsToKhr(cents, 4100, 100));
+    }
+    await ctx.db.updateTable('settings').set({ value: '500' }).where('key', '=', 'khr_rounding_step').execute();
+    const shown = (await send('GET', `/api/products/${ids.product}`)).body.data;
+    expect(shown.price_khr_effective).toBe(usdCentsToKhr(126, 4100, 500));
+    await ctx.db.updateTable('settings').set({ value: '100' }).where('key', '=', 'khr_rounding_step').execute();
+    const override = await send('PUT', `/api/products/${ids.product}`, beer({ price_khr: 5000 }));
+    expect(override.body.data).toMatchObject({ price_khr: 5000, price_khr_effective: 5000 });
+  });
+
+  it('keeps SKU and barcode unique and checks the barcode check digit', async () => {
+    const dup = await send('POST', '/api/products', beer({ sku: 'ang-330', barcode: '8851959132012' }));
+    expect(dup.status).toBe(422);
+    expect(dup.body.errors).toEqual({ sku: ['This value is already used.'], barcode: ['This value is already used.'] });
+    const wrong = await send('POST', '/api/products', beer({ sku: 'X-1', barcode: '8851959132013' }));
+    expect(wrong.body.errors).toEqual({ barcode: ['This barcode’s check digit is wrong: check the number.'] });
+    const own = await send('POST', '/api/products', beer({ sku: 'X-2', barcode: 'DEPOT-77' }));
+    expect(own.status).toBe(201);
+  });
+
+  it('refuses a sub-category of another category, a unit that is not a base unit, and a missing brand', async () => {
+    const res = await send(
+      'POST',
+      '/api/products',
+      beer({ sku: 'X-3', barcode: null, category_id: ids.food, unit_id: ids.carton, brand_id: 999_999 }),
+    );
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({
+      brand_id: ['The selected record does not exist.'],
+      sub_category_id: ['This sub-category belongs to another category.'],
+      unit_id: ['Choose a base unit: one that is not itself made of another unit.'],
+    });
+  });
+
+  it('finds a product by barcode, by SKU, or by either name', async () => {
+    const names = async (search: string) =>
+      (await send('GET', `/api/products?search=${encodeURIComponent(search)}&per_page=100`)).body.data.map(
+        (p: { sku: string }) => p.sku,
+      );
+    expect(await names('8851959132012')).toEqual(['ANG-330']);
+    expect(await names('ang-330')).toEqual(['ANG-330']);
+    expect(await names('អង្គរ')).toContain('ANG-330');
+    expect(await names('beer 330')).toContain('ANG-330');
+  });
+
+  it('lists expired products: an expiry date before today in Cambodia', async () => {
+    const yesterday = new Date(Date.now() - 86_400_000);
+    await send('POST', '/api/products', beer({ sku: 'OLD-1', barcode: null, expiry_date: todayInCambodia(yesterday) }));
+    await send('POST', '/api/products', beer({ sku: 'TODAY-1', barcode: null, expiry_date: todayInCambodia() }));
+    const expired = await send('GET', '/api/products?filter[expired]=true&per_page=100');
+    expect(expired.body.data.map((p: { sku: string }) => p.sku)).toEqual(['OLD-1']);
+  });
+
+  it('keeps a category, sub-category, brand or unit its products use', async () => {
+    const category = await send('DELETE', `/api/categories/${ids.drinks}`);
+    expect(category.status).toBe(409);
+    expect(category.body.message).toMatch(/^Category cannot be deleted: \d+ (sub-categories|products) still use it\.$/);
+    const brand = await send('DELETE', `/api/brands/${ids.brand}`);
+    expect(brand.body.message).toMatch(/^Brand cannot be deleted: \d+ products still use it\.$/);
+  });
+});

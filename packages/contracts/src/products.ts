@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { isValidBarcode } from './barcode.ts';
+import { NAME_MAX, NAME_MIN_SHORT } from './constants.ts';
+import { RECORD_STATUSES, recordFields } from './resources.ts';
+
+const id = z.coerce.number().int().min(1);
+const optionalId = id.nullish().transform((v) => v ?? null);
+const cents = z.coerce.number().int().min(0).max(100_000_000);
+
+/**
+ * A product. Prices are integers: `price_usd_cents` in US cents, `price_khr` in riel (an optional
+ * override; without it the riel price follows the exchange rate, rounded to the riel step).
+ * Names 3 to 50 characters in both languages. SKU unique; barcode unique, and a numeric EAN/UPC
+ * must carry its check digit.
+ */
+export const productInput = z.object({
+  name_en: z.string().trim().min(NAME_MIN_SHORT).max(NAME_MAX),
+  name_kh: z.string().trim().min(NAME_MIN_SHORT).max(NAME_MAX),
+  short_name: z
+    .string()
+    .trim()
+    .max(30)
+    .nullish()
+    .transform((v) => (v ? v : null)),
+  sku: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9._-]{1,40}$/),
+  barcode: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9-]{1,50}$/)
+    .refine(isValidBarcode, { params: { message: 'validation.barcode' } })
+    .nullish()
+    .or(z.literal(''))
+    .transform((v) => (v ? v : null)),
+  brand_id: optionalId,
+  category_id: id,
+  sub_category_id: optionalId,
+  unit_id: id,
+  price_usd_cents: cents,
+  price_khr: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(100_000_000_000)
+    .nullish()
+    .transform((v) => v ?? null),
+  cost_usd_cents: cents.default(0),
+  taxable: z.coerce.boolean().default(true),
+  expiry_date: z.iso
+    .date()
+    .nullish()
+    .or(z.literal(''))
+    .transform((v) => (v ? v : null)),
+  reorder_level: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
+  status: z.enum(RECORD_STATUSES).default('active'),
+});
+export type ProductInput = z.input<typeof productInput>;
+
+export const product = z.object({
+  ...recordFields,
+  name_en: z.string(),
+  name_kh: z.string(),
+  short_name: z.string().nullable(),
+  sku: z.string(),
+  barcode: z.string().nullable(),
+  brand_id: z.number().int().nullable(),
+  brand_name: z.string().nullable(),
+  category_id: z.number().int(),
+  category_name_en: z.string(),
+  category_name_kh: z.string(),
+  sub_category_id: z.number().int().nullable(),
+  sub_category_name_en: z.string().nullable(),
+  sub_category_name_kh: z.string().nullable(),
+  unit_id: z.number().int(),
+  unit_name_en: z.string(),
+  unit_name_kh: z.string(),
+  price_usd_cents: z.number().int(),
+  price_khr: z.number().int().nullable(),
+  /** The override where set, else the USD price at today's rate, rounded to the riel step. */
+  price_khr_effective: z.number().int(),
+  cost_usd_cents: z.number().int(),
+  taxable: z.coerce.boolean(),
+  image_url: z.string().nullable(),
+  thumbnail_url: z.string().nullable(),
+  expiry_date: z.string().nullable(),
+  reorder_level: z.number().int(),
+  status: z.enum(RECORD_STATUSES),
+});
+export type Product = z.infer<typeof product>;
