@@ -29,9 +29,14 @@ async function freePort(): Promise<number> {
  * Starts Depot as its own process (as `npm start` would, without the web build), on a fresh
  * database, so the load generator in this process does not share its event loop.
  */
-export async function startServer(options: { databaseUrl?: string; adminPassword: string }): Promise<RunningServer> {
+export async function startServer(options: {
+  databaseUrl?: string;
+  adminPassword: string;
+  /** Prepared beforehand (an SQLite file already filled); otherwise a fresh one in a temporary folder. */
+  dir?: string;
+}): Promise<RunningServer> {
   const port = await freePort();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'depot-bench-'));
+  const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'depot-bench-'));
   const env = {
     ...process.env,
     PORT: String(port),

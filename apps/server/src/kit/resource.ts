@@ -77,6 +77,13 @@ export function resourceService<T extends ResourceTable, I extends z.ZodType, O 
   db: Db,
   def: ResourceDefinition<T, I, O>,
 ) {
+  // Counting runs on the table alone, so what it searches and filters must be the table's own.
+  const foreign = [
+    ...def.searchable,
+    ...Object.values(def.filters ?? {}).flatMap((f) => ('column' in f ? [f.column] : [])),
+  ].filter((col) => !col.startsWith(`${def.table}.`));
+  if (foreign.length) throw new Error(`${def.path}: search and filters must use ${def.table} columns: ${foreign}`);
+
   type Output = z.infer<O>;
   const column = (name: string) => sql.ref(`${def.table}.${name}`);
   const stored = (input: z.output<I>) => def.toRow?.(input) ?? (input as Record<string, unknown>);
@@ -122,30 +129,37 @@ export function resourceService<T extends ResourceTable, I extends z.ZodType, O 
 
   return {
     async list(query: ListQuery, filters: Record<string, unknown>) {
-      let q = def.query(db);
-      if (query.trashed === 'only') q = q.where(column('deleted_at') as Expression<string | null>, 'is not', null);
-      else if (query.trashed !== 'with') q = q.where(column('deleted_at') as Expression<string | null>, 'is', null);
-      if (query.search) {
-        const pattern = likePattern(query.search);
-        q = q.where((e) =>
-          e.or(
-            def.searchable.map(
-              (col) => sql<SqlBool>`lower(${sql.ref(col)}) like ${pattern} escape ${'\\'}` as Expression<SqlBool>,
+      // The same conditions narrow the count (on the table alone: joins only add columns) and the page.
+      const narrow = <Q extends AnySelect<unknown>>(base: Q): Q => {
+        let q = base as AnySelect<unknown>;
+        if (query.trashed === 'only') q = q.where(column('deleted_at') as Expression<string | null>, 'is not', null);
+        else if (query.trashed !== 'with') q = q.where(column('deleted_at') as Expression<string | null>, 'is', null);
+        if (query.search) {
+          const pattern = likePattern(query.search);
+          q = q.where((e) =>
+            e.or(
+              def.searchable.map(
+                (col) => sql<SqlBool>`lower(${sql.ref(col)}) like ${pattern} escape ${'\\'}` as Expression<SqlBool>,
+              ),
             ),
-          ),
-        );
-      }
-      for (const [name, filter] of Object.entries(def.filters ?? {})) {
-        const value = filters[name];
-        if (value === undefined) continue;
-        q =
-          'apply' in filter
-            ? (filter.apply(q, value) as unknown as typeof q)
-            : q.where(sql.ref(filter.column) as Expression<unknown>, '=', value);
-      }
+          );
+        }
+        for (const [name, filter] of Object.entries(def.filters ?? {})) {
+          const value = filters[name];
+          if (value === undefined) continue;
+          q =
+            'apply' in filter
+              ? (filter.apply(q as AnySelect<object>, value) as AnySelect<unknown>)
+              : q.where(sql.ref(filter.column) as Expression<unknown>, '=', value);
+        }
+        return q as Q;
+      };
 
-      const counted = await q.clearSelect().select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
-      const total = Number((counted as { n: number }).n);
+      const counted = await narrow(
+        db.selectFrom(def.table as ResourceTable).select(sql<number>`count(*)`.as('n')) as AnySelect<{ n: number }>,
+      ).executeTakeFirstOrThrow();
+      const total = Number(counted.n);
+      const q = narrow(def.query(db));
 
       const sort = query.sort ?? def.defaultSort;
       const desc = sort.startsWith('-');

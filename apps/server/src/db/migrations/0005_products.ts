@@ -41,7 +41,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .unique()
     .where(live, 'is', null)
     .execute();
-  await db.schema.createIndex('products_name_en').on('products').expression(lower('name_en')).execute();
+  // the list's default order; searching names scans (an index-backed search is still to come)
+  await db.schema.createIndex('products_name_en').on('products').column('name_en').execute();
   await db.schema.createIndex('products_name_kh').on('products').column('name_kh').execute();
   for (const column of ['brand_id', 'category_id', 'sub_category_id', 'unit_id', 'expiry_date']) {
     await db.schema.createIndex(`products_${column}`).on('products').column(column).execute();

@@ -1,0 +1,173 @@
+/**
+ * Product search at catalogue scale: 100,000 products (Khmer and English names), searched by name
+ * prefix, by SKU and by barcode, and a list page with its total, each against the HTTP floor
+ * measured in the same run.
+ *
+ *   npm run bench:catalogue                  # SQLite
+ *   npm run bench:catalogue -- --db postgres
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { gtinCheckDigit } from '@depot/contracts';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { createDatabase } from '../apps/server/src/db/database.ts';
+import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
+import { seed } from '../apps/server/src/db/seed.ts';
+import { type RunningServer, startServer } from './server.ts';
+
+const { values } = parseArgs({
+  options: {
+    db: { type: 'string', default: 'sqlite' },
+    products: { type: 'string', default: '100000' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '32' },
+  },
+});
+const count = Number(values.products);
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+const password = 'bench-password-1';
+
+const khmerWords = ['ទឹក', 'ស្រាបៀរ', 'អង្ករ', 'ប្រេង', 'ស្ករ', 'អំបិល', 'មី', 'ត្រី', 'សាប៊ូ', 'កាហ្វេ', 'តែ', 'ទឹកដោះគោ'];
+const englishWords = ['Water', 'Beer', 'Rice', 'Oil', 'Sugar', 'Salt', 'Noodles', 'Fish', 'Soap', 'Coffee', 'Tea', 'Milk'];
+
+async function fill(databaseUrl: string) {
+  const { db, close } = createDatabase(databaseUrl);
+  await migrateToLatest(db);
+  await seed(db, { adminPassword: password });
+  const at = new Date().toISOString();
+  const category = await db
+    .insertInto('categories')
+    .values({ name_en: 'General', name_kh: 'ទូទៅ', status: 'active', created_at: at, updated_at: at })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const unit = await db
+    .insertInto('units')
+    .values({ name_en: 'Piece', name_kh: 'ដុំ', short_name: 'pcs', factor: 1, status: 'active', created_at: at, updated_at: at })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const batch = 1000;
+  for (let start = 0; start < count; start += batch) {
+    const rows = [];
+    for (let i = start; i < Math.min(count, start + batch); i++) {
+      const w = i % englishWords.length;
+      const body = `885${String(i).padStart(9, '0')}`;
+      rows.push({
+        name_en: `${englishWords[w]} ${i}`,
+        name_kh: `${khmerWords[w]} ${i}`,
+        sku: `SKU-${String(i).padStart(6, '0')}`,
+        barcode: `${body}${gtinCheckDigit(body)}`,
+        category_id: category.id,
+        unit_id: unit.id,
+        price_usd_cents: 100 + (i % 5000),
+        cost_usd_cents: 50,
+        taxable: 1,
+        reorder_level: 10,
+        status: 'active' as const,
+        created_at: at,
+        updated_at: at,
+      });
+    }
+    await db.insertInto('products').values(rows).execute();
+  }
+  await close();
+}
+
+let server: RunningServer;
+async function measure(name: string, urls: string[], headers: Record<string, string>) {
+  let n = 0;
+  const requests = urls.map((u) => ({ path: u }));
+  const options = {
+    url: server.url,
+    connections,
+    headers,
+    requests: [{ setupRequest: (req: { path: string }) => ({ ...req, path: requests[n++ % requests.length].path }) }],
+  };
+  await autocannon({ ...options, duration: 2 });
+  const cpu = server.cpuMs();
+  const r = await autocannon({ ...options, duration });
+  return {
+    case: name,
+    'req/s': Math.round(r.requests.average),
+    'p50 ms': r.latency.p50,
+    'p99 ms': r.latency.p99,
+    'server CPU µs/req': Math.round(((server.cpuMs() - cpu) * 1000) / Math.max(1, r.requests.total)),
+    errors: r.errors + r.non2xx,
+  };
+}
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'depot-bench-catalogue-'));
+  let databaseUrl = `sqlite:${path.join(dir, 'bench.sqlite')}`;
+  let drop: (() => Promise<void>) | undefined;
+  if (values.db === 'postgres') {
+    const admin = process.env.DATABASE_URL_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+    const name = `depot_bench_${Date.now()}`;
+    const run = async (statement: string) => {
+      const client = new pg.Client({ connectionString: admin });
+      await client.connect();
+      await client.query(statement);
+      await client.end();
+    };
+    await run(`create database ${name}`);
+    const url = new URL(admin);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    drop = () => run(`drop database if exists ${name} with (force)`);
+  }
+  const started = performance.now();
+  await fill(databaseUrl);
+  console.log(`filled ${count} products in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+  server = await startServer({ databaseUrl, adminPassword: password, dir });
+  try {
+    const res = await fetch(`${server.url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'admin', password }),
+    });
+    const { token } = (await res.json()) as { token: string };
+    const auth = { authorization: `Bearer ${token}` };
+    const pick = (k: number) => Array.from({ length: 50 }, (_, i) => Math.floor(((i * 7919) % 1000) * (count / 1000)) + k);
+    const rows = [
+      await measure('GET /api/health (floor)', ['/api/health'], {}),
+      await measure(
+        'search by name prefix',
+        englishWords.map((w) => `/api/products?search=${w}%20${Math.floor(count / 2)}`),
+        auth,
+      ),
+      await measure(
+        'search by SKU',
+        pick(0).map((i) => `/api/products?search=SKU-${String(i).padStart(6, '0')}`),
+        auth,
+      ),
+      await measure(
+        'search by barcode',
+        pick(0).map((i) => {
+          const body = `885${String(i).padStart(9, '0')}`;
+          return `/api/products?search=${body}${gtinCheckDigit(body)}`;
+        }),
+        auth,
+      ),
+      await measure(
+        'list page 20 with total',
+        pick(0).map((i) => `/api/products?page=${1 + (i % 100)}&per_page=20`),
+        auth,
+      ),
+    ];
+    const floor = rows[0]['req/s'];
+    console.log(`\nProducts: ${count}, ${values.db}, ${connections} connections, ${duration} s a case`);
+    console.table(rows.map((r) => ({ ...r, 'of floor': `${((r['req/s'] / floor) * 100).toFixed(1)} %` })));
+  } finally {
+    await server.stop();
+    await drop?.();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
