@@ -19,6 +19,7 @@ import { dashboardService } from './modules/dashboard/dashboard.service.ts';
 import { geographyResources } from './modules/geography/geography.resources.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { partyResources } from './modules/parties/parties.resources.ts';
+import { registerProductImages } from './modules/products/products.images.ts';
 import { products } from './modules/products/products.resources.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { settingsService } from './modules/settings/settings.service.ts';
@@ -27,6 +28,8 @@ export interface AppOptions {
   db: Db;
   /** Where the built web app is; absent, only the API is served. */
   webDist?: string;
+  /** Where uploaded pictures are kept. */
+  uploadsDir: string;
   logLevel?: string;
   trustProxy?: boolean;
   throttle?: ThrottleLimits;
@@ -83,6 +86,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       registerResource(scope, db, def as never);
     }
   });
+  await registerProductImages(app, db, options.uploadsDir);
   await registerWeb(app, options.webDist ?? '', settings);
 
   return app;

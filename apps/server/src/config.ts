@@ -13,6 +13,8 @@ const env = z.object({
     .default('sqlite:./data/depot.sqlite'),
   DEPOT_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   DEPOT_WEB_DIST: z.string().default(path.join(repoRoot, 'apps/web/dist')),
+  /** Where uploaded pictures are kept (product images and their thumbnails). */
+  DEPOT_UPLOADS_DIR: z.string().default('./data/uploads'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Trust X-Forwarded-For from a reverse proxy (needed for per-address login throttling behind one). */
   TRUST_PROXY: z.stringbool().default(false),

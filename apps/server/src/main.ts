@@ -12,6 +12,7 @@ async function main() {
   const app = await buildApp({
     db: database.db,
     webDist: config.DEPOT_WEB_DIST,
+    uploadsDir: config.DEPOT_UPLOADS_DIR,
     logLevel: config.LOG_LEVEL,
     trustProxy: config.TRUST_PROXY,
   });

@@ -43,6 +43,14 @@ export const messages = {
     en: 'This sub-category belongs to another category.',
     kh: 'ប្រភេទរងនេះជារបស់ប្រភេទផ្សេង។',
   },
+  'validation.image_type': {
+    en: 'Choose a JPEG, PNG or WebP picture.',
+    kh: 'សូមជ្រើសរើសរូបភាព JPEG, PNG ឬ WebP។',
+  },
+  'validation.image_size': {
+    en: 'The picture is larger than {mb} MB.',
+    kh: 'រូបភាពធំជាង {mb} MB។',
+  },
   'validation.failed': { en: 'The given data was invalid.', kh: 'ទិន្នន័យដែលបានផ្ដល់មិនត្រឹមត្រូវ។' },
 
   // authentication (spec sections 4 and 8)

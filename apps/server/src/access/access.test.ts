@@ -43,7 +43,7 @@ describe('the global access hook', () => {
   });
 
   it('refuses to start with an API route that declares no access', async () => {
-    const app = await buildApp({ db: ctx.db });
+    const app = await buildApp({ db: ctx.db, uploadsDir: ctx.uploadsDir });
     expect(() => app.get('/api/forgotten', async () => ({ secret: true }))).toThrow(/declares no access/);
     await app.close();
   });

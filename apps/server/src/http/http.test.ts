@@ -111,7 +111,7 @@ describe('the web app', () => {
 
 describe('a failure inside a handler', () => {
   it('is logged and answered with a localized message and the request id, never the error', async () => {
-    const app = await buildApp({ db: ctx.db });
+    const app = await buildApp({ db: ctx.db, uploadsDir: ctx.uploadsDir });
     app.get('/api/boom', { config: { access: 'public' } }, async () => {
       throw new Error('SQLITE_CORRUPT: secret detail at /srv/depot');
     });

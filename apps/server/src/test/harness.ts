@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Permission } from '@depot/contracts';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -66,6 +69,8 @@ async function pgAdmin(statement: string) {
 export interface TestContext {
   app: FastifyInstance;
   db: Db;
+  /** A temporary folder for uploaded pictures, removed after the suite. */
+  uploadsDir: string;
 }
 
 /**
@@ -78,11 +83,18 @@ export function useTestApp(options: { throttle?: ThrottleLimits; webDist?: strin
   beforeAll(async () => {
     database = await freshDatabase();
     ctx.db = database.db;
-    ctx.app = await buildApp({ db: database.db, throttle: options.throttle, webDist: options.webDist });
+    ctx.uploadsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'depot-uploads-'));
+    ctx.app = await buildApp({
+      db: database.db,
+      throttle: options.throttle,
+      webDist: options.webDist,
+      uploadsDir: ctx.uploadsDir,
+    });
   });
   afterAll(async () => {
     await ctx.app?.close();
     await database?.close();
+    if (ctx.uploadsDir) fs.rmSync(ctx.uploadsDir, { recursive: true, force: true });
   });
   return ctx;
 }

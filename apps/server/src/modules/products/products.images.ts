@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { idParams, product, translate, written } from '@depot/contracts';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import sharp from 'sharp';
+import { type Db, now } from '../../db/database.ts';
+import { FieldError, notFound } from '../../http/errors.ts';
+import { resourceService } from '../../kit/resource.ts';
+import { products } from './products.resources.ts';
+
+export const IMAGE_MAX_MB = 5;
+const ACCEPTED = new Set(['jpeg', 'png', 'webp']);
+
+/**
+ * A product's picture: checked by what the bytes are (not the file's name or declared type), at
+ * most 5 MB, stored as a 1200 px WebP and a 256 px square thumbnail under the uploads folder.
+ */
+export async function registerProductImages(app: FastifyInstance, db: Db, uploadsDir: string): Promise<void> {
+  const dir = path.join(uploadsDir, 'products');
+  await fs.mkdir(dir, { recursive: true });
+  await app.register(fastifyMultipart, { limits: { fileSize: IMAGE_MAX_MB * 1024 * 1024, files: 1 } });
+  await app.register(fastifyStatic, {
+    root: path.resolve(uploadsDir),
+    prefix: '/uploads/',
+    decorateReply: false,
+    index: false,
+    setHeaders(res) {
+      res.header('cache-control', 'public, max-age=31536000, immutable');
+      res.header('x-content-type-options', 'nosniff');
+    },
+  });
+  const service = resourceService(db, products);
+  const message = (locale: 'kh' | 'en') =>
+    translate('resource.updated', locale, { entity: translate('entity.product', locale) });
+
+  async function replace(id: number, files: { image_path: string | null; thumbnail_path: string | null }) {
+    const old = await db
+      .selectFrom('products')
+      .select(['image_path', 'thumbnail_path', 'deleted_at'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!old || old.deleted_at !== null) throw notFound();
+    await db
+      .updateTable('products')
+      .set({ ...files, updated_at: now() })
+      .where('id', '=', id)
+      .execute();
+    for (const file of [old.image_path, old.thumbnail_path]) {
+      if (file) await fs.rm(path.join(uploadsDir, file), { force: true });
+    }
+  }
+
+  app.post(
+    '/api/products/:id/image',
+    {
+      config: { access: 'products.update' },
+      schema: { tags: ['products'], params: idParams, response: { 200: written(product) } },
+    },
+    async (request) => {
+      const { id } = request.params as { id: number };
+      await service.show(id);
+      const file = await request.file();
+      if (!file) throw new FieldError({ image: [{ key: 'validation.required' }] });
+      const bytes = await file.toBuffer().catch(() => null);
+      if (!bytes || file.file.truncated) {
+        throw new FieldError({ image: [{ key: 'validation.image_size', params: { mb: IMAGE_MAX_MB } }] });
+      }
+      const meta = await sharp(bytes)
+        .metadata()
+        .catch(() => null);
+      if (!meta?.format || !ACCEPTED.has(meta.format))
+        throw new FieldError({ image: [{ key: 'validation.image_type' }] });
+
+      const name = `${id}-${randomBytes(6).toString('hex')}`;
+      const image = `products/${name}.webp`;
+      const thumbnail = `products/${name}-thumb.webp`;
+      const picture = sharp(bytes).rotate();
+      await picture
+        .clone()
+        .resize(1200, 1200, { fit: 'inside', withoutEnlargement: true })
+        .webp({ quality: 82 })
+        .toFile(path.join(uploadsDir, image));
+      await picture
+        .clone()
+        .resize(256, 256, { fit: 'cover' })
+        .webp({ quality: 80 })
+        .toFile(path.join(uploadsDir, thumbnail));
+      await replace(id, { image_path: image, thumbnail_path: thumbnail });
+      return { message: message(request.locale), data: await service.show(id) };
+    },
+  );
+
+  app.delete(
+    '/api/products/:id/image',
+    {
+      config: { access: 'products.update' },
+      schema: { tags: ['products'], params: idParams, response: { 200: written(product) } },
+    },
+    async (request) => {
+      const { id } = request.params as { id: number };
+      await replace(id, { image_path: null, thumbnail_path: null });
+      return { message: message(request.locale), data: await service.show(id) };
+    },
+  );
+}
