@@ -12,11 +12,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { gtinCheckDigit } from '@depot/contracts';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { createDatabase } from '../apps/server/src/db/database.ts';
 import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { seed } from '../apps/server/src/db/seed.ts';
-import { type RunningServer, startServer } from './server.ts';
+import { createPostgresDatabase, type RunningServer, startServer } from './server.ts';
 
 const { values } = parseArgs({
   options: {
@@ -118,19 +117,9 @@ async function main() {
   let databaseUrl = `sqlite:${path.join(dir, 'bench.sqlite')}`;
   let drop: (() => Promise<void>) | undefined;
   if (values.db === 'postgres') {
-    const admin = process.env.DATABASE_URL_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-    const name = `depot_bench_${Date.now()}`;
-    const run = async (statement: string) => {
-      const client = new pg.Client({ connectionString: admin });
-      await client.connect();
-      await client.query(statement);
-      await client.end();
-    };
-    await run(`create database ${name}`);
-    const url = new URL(admin);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    drop = () => run(`drop database if exists ${name} with (force)`);
+    const created = await createPostgresDatabase();
+    databaseUrl = created.url;
+    drop = created.drop;
   }
   const started = performance.now();
   await fill(databaseUrl);

@@ -9,8 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import pg from 'pg';
-import { type RunningServer, startServer } from './server.ts';
+import { createPostgresDatabase, type RunningServer, startServer } from './server.ts';
 
 const { values } = parseArgs({
   options: {
@@ -51,23 +50,8 @@ async function measure(name: string, url: string, headers: Record<string, string
   };
 }
 
-async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const admin = process.env.DATABASE_URL_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `depot_bench_${Date.now()}`;
-  const run = async (sql: string) => {
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    await client.query(sql);
-    await client.end();
-  };
-  await run(`create database ${name}`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
-}
-
 async function main() {
-  const pgDb = values.db === 'postgres' ? await postgresDatabase() : undefined;
+  const pgDb = values.db === 'postgres' ? await createPostgresDatabase() : undefined;
   server = await startServer({ databaseUrl: pgDb?.url, adminPassword: password });
   try {
     const res = await fetch(`${server.url}/api/login`, {

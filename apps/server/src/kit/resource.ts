@@ -11,7 +11,7 @@ import {
   written,
 } from '@depot/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { type Expression, type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../db/database.ts';
 import { now } from '../db/database.ts';
@@ -66,6 +66,31 @@ export interface ResourceDefinition<T extends ResourceTable, I extends z.ZodType
   guardDelete?: (db: Db, id: number) => Promise<MessageKey | null>;
   /** What still uses a record; deleting it is refused while any count is above zero. */
   dependents?: (db: Db, id: number) => Promise<{ entity: MessageKey; count: number }[]>;
+}
+
+/** The live (not deleted) record of a table, or undefined: for rules about referenced records. */
+export async function findLive<T extends ResourceTable>(
+  db: Db,
+  table: T,
+  id: number,
+): Promise<Selectable<DB[T]> | undefined> {
+  return (await db
+    .selectFrom(table as ResourceTable)
+    .selectAll()
+    .where(sql.ref('id') as Expression<number>, '=', id)
+    .where(sql.ref('deleted_at') as Expression<string | null>, 'is', null)
+    .executeTakeFirst()) as Selectable<DB[T]> | undefined;
+}
+
+/** How many live records of a table point at `id` through `column`: for refusing a deletion. */
+export async function countLive(db: Db, table: ResourceTable, column: string, id: number): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select(sql<number>`count(*)`.as('n'))
+    .where(sql.ref(column) as Expression<number>, '=', id)
+    .where(sql.ref('deleted_at') as Expression<string | null>, 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 function likePattern(term: string): string {

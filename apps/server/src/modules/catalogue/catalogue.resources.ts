@@ -10,21 +10,11 @@ import {
 } from '@depot/contracts';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import type { Db } from '../../db/database.ts';
-import type { ResourceDefinition } from '../../kit/resource.ts';
+import { countLive, findLive, type ResourceDefinition } from '../../kit/resource.ts';
 import { productsUsing } from '../products/products.resources.ts';
 
 const status = { column: 'status', schema: z.enum(['active', 'inactive']) };
 const timestamps = ['created_at', 'updated_at', 'deleted_at'] as const;
-
-const liveCount = (db: Db, table: 'sub_categories' | 'units', column: string, id: number) =>
-  db
-    .selectFrom(table)
-    .select(sql<number>`count(*)`.as('n'))
-    .where(sql.ref(column), '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirstOrThrow()
-    .then((r) => Number(r.n));
 
 export const brands: ResourceDefinition<'brands', typeof brandInput, typeof brand> = {
   table: 'brands',
@@ -90,7 +80,7 @@ export const categories: ResourceDefinition<'categories', typeof categoryInput, 
   filters: { status: { ...status, column: 'categories.status' } },
   unique: ['name_en', 'name_kh'],
   dependents: async (db, id) => [
-    { entity: 'entity.sub_categories', count: await liveCount(db, 'sub_categories', 'category_id', id) },
+    { entity: 'entity.sub_categories', count: await countLive(db, 'sub_categories', 'category_id', id) },
     await productsUsing(db, 'category_id', id),
   ],
 };
@@ -130,15 +120,8 @@ export const subCategories: ResourceDefinition<'sub_categories', typeof subCateg
     category_id: { column: 'sub_categories.category_id', schema: z.coerce.number().int().min(1) },
   },
   unique: ['name_en', 'name_kh'],
-  check: async (db, input) => {
-    const parent = await db
-      .selectFrom('categories')
-      .select('id')
-      .where('id', '=', input.category_id)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    return parent ? null : { category_id: 'validation.exists' };
-  },
+  check: async (db, input) =>
+    (await findLive(db, 'categories', input.category_id)) ? null : { category_id: 'validation.exists' },
   dependents: async (db, id) => [await productsUsing(db, 'sub_category_id', id)],
 };
 
@@ -183,21 +166,16 @@ export const units: ResourceDefinition<'units', typeof unitInput, typeof unit> =
   check: async (db, input, id) => {
     if (input.base_unit_id === null) return null;
     if (input.base_unit_id === id) return { base_unit_id: 'validation.base_unit' };
-    const base = await db
-      .selectFrom('units')
-      .select(['id', 'base_unit_id'])
-      .where('id', '=', input.base_unit_id)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
+    const base = await findLive(db, 'units', input.base_unit_id);
     if (!base) return { base_unit_id: 'validation.exists' };
     if (base.base_unit_id !== null) return { base_unit_id: 'validation.base_unit' };
-    if (id !== null && (await liveCount(db, 'units', 'base_unit_id', id)) > 0) {
+    if (id !== null && (await countLive(db, 'units', 'base_unit_id', id)) > 0) {
       return { base_unit_id: 'validation.base_unit' };
     }
     return null;
   },
   dependents: async (db, id) => [
-    { entity: 'entity.units', count: await liveCount(db, 'units', 'base_unit_id', id) },
+    { entity: 'entity.units', count: await countLive(db, 'units', 'base_unit_id', id) },
     await productsUsing(db, 'unit_id', id),
   ],
 };

@@ -17,7 +17,7 @@ import {
 import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
-import type { ResourceDefinition } from '../../kit/resource.ts';
+import { countLive, findLive, type ResourceDefinition } from '../../kit/resource.ts';
 
 type Place = 'provinces' | 'districts' | 'communes' | 'villages' | 'operational_districts' | 'health_facilities';
 
@@ -44,30 +44,14 @@ const columns = <T extends Place>(t: T) =>
     `${t}.deleted_at`,
   ] as const;
 
-const liveChildren = (db: Db, child: Place, column: string, id: number) =>
-  db
-    .selectFrom(child)
-    .select(sql<number>`count(*)`.as('n'))
-    .where(sql.ref(column), '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirstOrThrow()
-    .then((r) => Number(r.n));
-
 const childCount = (child: Place, column: string, parent: Place) =>
   sql<number>`(select count(*) from ${sql.table(child)} c where c.${sql.ref(column)} = ${sql.ref(`${parent}.id`)} and c.deleted_at is null)`;
 
 /** The parent named by the input must be live. */
 const parentExists =
   (parent: Place, field: string) =>
-  async (db: Db, input: Record<string, unknown>): Promise<Record<string, MessageKey> | null> => {
-    const found = await db
-      .selectFrom(parent)
-      .select('id')
-      .where('id', '=', Number(input[field]))
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    return found ? null : { [field]: 'validation.exists' };
-  };
+  async (db: Db, input: Record<string, unknown>): Promise<Record<string, MessageKey> | null> =>
+    (await findLive(db, parent, Number(input[field]))) ? null : { [field]: 'validation.exists' };
 
 const common = (t: Place) => ({
   searchable: [`${t}.name_en`, `${t}.name_kh`, `${t}.code`],
@@ -96,10 +80,10 @@ export const provinces: ResourceDefinition<'provinces', typeof provinceInput, ty
   ...common('provinces'),
   filters: { type: { column: 'provinces.type', schema: z.enum(PROVINCE_TYPES) } },
   dependents: async (db, id) => [
-    { entity: 'entity.districts', count: await liveChildren(db, 'districts', 'province_id', id) },
+    { entity: 'entity.districts', count: await countLive(db, 'districts', 'province_id', id) },
     {
       entity: 'entity.operational_districts',
-      count: await liveChildren(db, 'operational_districts', 'province_id', id),
+      count: await countLive(db, 'operational_districts', 'province_id', id),
     },
   ],
 };
@@ -126,7 +110,7 @@ export const districts: ResourceDefinition<'districts', typeof districtInput, ty
   filters: { province_id: byParent('districts.province_id') },
   check: parentExists('provinces', 'province_id'),
   dependents: async (db, id) => [
-    { entity: 'entity.communes', count: await liveChildren(db, 'communes', 'district_id', id) },
+    { entity: 'entity.communes', count: await countLive(db, 'communes', 'district_id', id) },
   ],
 };
 
@@ -152,7 +136,7 @@ export const communes: ResourceDefinition<'communes', typeof communeInput, typeo
   filters: { district_id: byParent('communes.district_id') },
   check: parentExists('districts', 'district_id'),
   dependents: async (db, id) => [
-    { entity: 'entity.villages', count: await liveChildren(db, 'villages', 'commune_id', id) },
+    { entity: 'entity.villages', count: await countLive(db, 'villages', 'commune_id', id) },
   ],
 };
 
@@ -208,7 +192,7 @@ export const operationalDistricts: ResourceDefinition<
   dependents: async (db, id) => [
     {
       entity: 'entity.health_facilities',
-      count: await liveChildren(db, 'health_facilities', 'operational_district_id', id),
+      count: await countLive(db, 'health_facilities', 'operational_district_id', id),
     },
   ],
 };

@@ -3,7 +3,7 @@ import { type SelectQueryBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
-import type { ResourceDefinition } from '../../kit/resource.ts';
+import { countLive, findLive, type ResourceDefinition } from '../../kit/resource.ts';
 import { villagePath } from '../geography/geography.resources.ts';
 
 type Party = 'stores' | 'customers' | 'suppliers';
@@ -21,13 +21,7 @@ function withLocation(qb: SelectQueryBuilder<DB, any, object>, table: Party): Se
 /** The village named by the input must be live. */
 async function villageExists(db: Db, villageId: number | null): Promise<Record<string, MessageKey> | null> {
   if (villageId === null) return null;
-  const found = await db
-    .selectFrom('villages')
-    .select('id')
-    .where('id', '=', villageId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return found ? null : { village_id: 'validation.exists' };
+  return (await findLive(db, 'villages', villageId)) ? null : { village_id: 'validation.exists' };
 }
 
 const status = (table: Party) => ({ column: `${table}.status`, schema: z.enum(['active', 'inactive']) });
@@ -62,15 +56,7 @@ export const stores: ResourceDefinition<'stores', typeof storeInput, typeof stor
   filters: { status: status('stores') },
   unique: ['code'],
   check: (db, input) => villageExists(db, input.village_id),
-  dependents: async (db, id) => {
-    const users = await db
-      .selectFrom('users')
-      .select(sql<number>`count(*)`.as('n'))
-      .where('store_id', '=', id)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirstOrThrow();
-    return [{ entity: 'entity.users', count: Number(users.n) }];
-  },
+  dependents: async (db, id) => [{ entity: 'entity.users', count: await countLive(db, 'users', 'store_id', id) }],
 };
 
 export const customers: ResourceDefinition<'customers', typeof customerInput, typeof customer> = {

@@ -2,7 +2,7 @@ import { type MessageKey, product, productInput } from '@depot/contracts';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
-import type { ResourceDefinition } from '../../kit/resource.ts';
+import { countLive, findLive, type ResourceDefinition } from '../../kit/resource.ts';
 
 /** Today's date where the depots are (UTC+7): a product expiring today is still sellable today. */
 export function todayInCambodia(at = new Date()): string {
@@ -23,10 +23,6 @@ const upload = (column: 'image_path' | 'thumbnail_path') =>
   sql<string | null>`case when ${sql.ref(`products.${column}`)} is null then null else '/uploads/' || ${sql.ref(
     `products.${column}`,
   )} end`;
-
-async function live(db: Db, table: 'brands' | 'categories' | 'sub_categories' | 'units', id: number) {
-  return db.selectFrom(table).selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
-}
 
 export const products: ResourceDefinition<'products', typeof productInput, typeof product> = {
   table: 'products',
@@ -103,14 +99,15 @@ export const products: ResourceDefinition<'products', typeof productInput, typeo
   toRow: (input) => ({ ...input, taxable: input.taxable ? 1 : 0 }),
   check: async (db, input) => {
     const problems: Record<string, MessageKey> = {};
-    if (input.brand_id !== null && !(await live(db, 'brands', input.brand_id))) problems.brand_id = 'validation.exists';
-    if (!(await live(db, 'categories', input.category_id))) problems.category_id = 'validation.exists';
+    if (input.brand_id !== null && !(await findLive(db, 'brands', input.brand_id)))
+      problems.brand_id = 'validation.exists';
+    if (!(await findLive(db, 'categories', input.category_id))) problems.category_id = 'validation.exists';
     if (input.sub_category_id !== null) {
-      const sub = await live(db, 'sub_categories', input.sub_category_id);
+      const sub = await findLive(db, 'sub_categories', input.sub_category_id);
       if (!sub) problems.sub_category_id = 'validation.exists';
       else if (sub.category_id !== input.category_id) problems.sub_category_id = 'validation.sub_category';
     }
-    const unit = await live(db, 'units', input.unit_id);
+    const unit = await findLive(db, 'units', input.unit_id);
     if (!unit) problems.unit_id = 'validation.exists';
     else if (unit.base_unit_id !== null) problems.unit_id = 'validation.base_unit';
     return Object.keys(problems).length ? problems : null;
@@ -123,11 +120,5 @@ export async function productsUsing(
   column: 'brand_id' | 'category_id' | 'sub_category_id' | 'unit_id',
   id: number,
 ): Promise<{ entity: MessageKey; count: number }> {
-  const row = await db
-    .selectFrom('products')
-    .select(sql<number>`count(*)`.as('n'))
-    .where(column, '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return { entity: 'entity.products', count: Number(row.n) };
+  return { entity: 'entity.products', count: await countLive(db, 'products', column, id) };
 }
