@@ -12,6 +12,17 @@ export interface Screen {
   permission?: Permission;
   /** Shown in the side menu under this i18n key. */
   menu?: string;
+  /** The side-menu group it sits in (an i18n key); absent, it stands at the top level. */
+  group?: string;
+}
+
+/** A list screen with its create and update screens (spec: `/x`, `/x/create`, `/x/update/{id}`). */
+function crud(path: string, resource: string, group: string): Screen[] {
+  return [
+    { path, layout: 'dashboard', permission: `${resource}.list` as Permission, menu: `menu.${resource}`, group },
+    { path: `${path}/create`, layout: 'dashboard', permission: `${resource}.create` as Permission },
+    { path: `${path}/update/:id`, layout: 'dashboard', permission: `${resource}.update` as Permission },
+  ];
 }
 
 export const SCREENS: readonly Screen[] = [
@@ -19,6 +30,19 @@ export const SCREENS: readonly Screen[] = [
   { path: '/app', layout: 'dashboard' },
   { path: '/login', layout: 'guest' },
   { path: '/dashboards', layout: 'dashboard', permission: 'dashboards.view', menu: 'menu.dashboard' },
+  ...crud('/brands', 'brands', 'menu.group.catalogue'),
+  ...crud('/categories', 'categories', 'menu.group.catalogue'),
+  ...crud('/subCategories', 'sub_categories', 'menu.group.catalogue'),
+  ...crud('/units', 'units', 'menu.group.catalogue'),
+  // The spec lists /customers and /customers/create (and the same for suppliers); staff also need
+  // to correct a phone number, so both have an update screen as well.
+  ...crud('/customers', 'customers', 'menu.group.partners'),
+  ...crud('/suppliers', 'suppliers', 'menu.group.partners'),
+  ...crud('/stores', 'stores', 'menu.group.partners'),
+  ...crud('/provinces', 'provinces', 'menu.group.gazetteer'),
+  ...crud('/districts', 'districts', 'menu.group.gazetteer'),
+  ...crud('/communes', 'communes', 'menu.group.gazetteer'),
+  ...crud('/villages', 'villages', 'menu.group.gazetteer'),
   { path: '/no-permission', layout: 'default' },
   { path: '/not-found', layout: 'default' },
 ];

@@ -3,6 +3,7 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter, createMemoryRouter, type RouteObject } from 'react-router';
 import { Splash } from '../components/Splash.tsx';
 import { i18n } from '../i18n.ts';
+import type { ResourceDef, Row } from '../kit/resource.ts';
 import { DefaultLayout } from '../layouts/DefaultLayout.tsx';
 import { GuestLayout } from '../layouts/GuestLayout.tsx';
 import { setRequestLocale } from '../lib/http.ts';
@@ -17,6 +18,24 @@ type Lazy = () => Promise<{ Component: ComponentType }>;
 
 const notFound: Lazy = () => import('../pages/NotFoundPage.tsx').then((m) => ({ Component: m.NotFoundPage }));
 
+type Defs = () => Promise<Record<string, ResourceDef<Row>>>;
+const catalogue: Defs = () => import('../resources/catalogue.tsx') as never;
+const parties: Defs = () => import('../resources/parties.tsx') as never;
+const gazetteer: Defs = () => import('../resources/gazetteer.tsx') as never;
+
+/** A resource's three screens from its definition: the kit's list at `/x`, its form at the other two. */
+function crud(screen: string, defs: Defs, name: string): Record<string, Page> {
+  const list: Lazy = () =>
+    Promise.all([import('../kit/ListPage.tsx'), defs()]).then(([{ ListPage }, all]) => ({
+      Component: () => <ListPage def={all[name]} />,
+    }));
+  const form: Lazy = () =>
+    Promise.all([import('../kit/FormPage.tsx'), defs()]).then(([{ FormPage }, all]) => ({
+      Component: () => <FormPage def={all[name]} />,
+    }));
+  return { [screen]: { lazy: list }, [`${screen}/create`]: { lazy: form }, [`${screen}/update/:id`]: { lazy: form } };
+}
+
 /** What each screen of SCREENS shows. A new screen is one line here (a test checks none is missing). */
 export type Page = ({ lazy: Lazy } | { Component: ComponentType } | { redirectTo: string }) & { handle?: RouteHandle };
 
@@ -29,6 +48,17 @@ export const pages: Record<string, Page> = {
     lazy: () => import('../pages/NoPermissionPage.tsx').then((m) => ({ Component: m.NoPermissionPage })),
   },
   '/not-found': { lazy: notFound },
+  ...crud('/brands', catalogue, 'brands'),
+  ...crud('/categories', catalogue, 'categories'),
+  ...crud('/subCategories', catalogue, 'subCategories'),
+  ...crud('/units', catalogue, 'units'),
+  ...crud('/customers', parties, 'customers'),
+  ...crud('/suppliers', parties, 'suppliers'),
+  ...crud('/stores', parties, 'stores'),
+  ...crud('/provinces', gazetteer, 'provinces'),
+  ...crud('/districts', gazetteer, 'districts'),
+  ...crud('/communes', gazetteer, 'communes'),
+  ...crud('/villages', gazetteer, 'villages'),
 };
 
 const layouts: Record<Screen['layout'], Pick<RouteObject, 'Component' | 'lazy'>> = {

@@ -1,4 +1,5 @@
 import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { mockFetch, renderApp, signedIn } from '../test/render.tsx';
@@ -34,5 +35,22 @@ describe('side menu', () => {
     renderMenu('/dashboards');
     expect(screen.getByTestId('side-menu')).toBeTruthy();
     expect(screen.queryByTestId('menu-/dashboards')).toBeNull();
+  });
+
+  it('groups entries under their heading, with only the entries the user may open', async () => {
+    signedIn({ permissions: ['brands.list', 'units.list', 'provinces.list'] });
+    renderMenu('/brands/update/3');
+    // the page's group starts open, its entry marked as the current one, even on the edit screen
+    expect(screen.getByTestId('menu-menu.group.catalogue').textContent).toBe('កាតាឡុកទំនិញ');
+    const brands = screen.getByTestId('menu-/brands');
+    expect(brands.getAttribute('href')).toBe('/brands');
+    expect(brands.closest('li')?.className).toContain('ant-menu-item-selected');
+    expect(screen.getByTestId('menu-/units')).toBeTruthy();
+    expect(screen.queryByTestId('menu-/categories')).toBeNull();
+    // a group with nothing allowed is not shown at all
+    expect(screen.queryByTestId('menu-menu.group.partners')).toBeNull();
+    await userEvent.click(screen.getByTestId('menu-menu.group.gazetteer'));
+    expect((await screen.findByTestId('menu-/provinces')).getAttribute('href')).toBe('/provinces');
+    expect(screen.queryByTestId('menu-/villages')).toBeNull();
   });
 });

@@ -1,6 +1,12 @@
-import { AppstoreOutlined, DashboardOutlined } from '@ant-design/icons';
+import {
+  AppstoreOutlined,
+  DashboardOutlined,
+  EnvironmentOutlined,
+  ShopOutlined,
+  TagsOutlined,
+} from '@ant-design/icons';
 import { findScreen, SCREENS, type Screen } from '@depot/contracts';
-import { Menu } from 'antd';
+import { Menu, type MenuProps } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
@@ -11,6 +17,9 @@ import type { Session } from '../lib/session.ts';
 /** A screen with a `menu` key appears in the menu; an icon here is optional. */
 const icons: Record<string, ReactNode> = {
   '/dashboards': <DashboardOutlined />,
+  'menu.group.catalogue': <TagsOutlined />,
+  'menu.group.partners': <ShopOutlined />,
+  'menu.group.gazetteer': <EnvironmentOutlined />,
 };
 
 /** The screens the stored permissions allow, in SCREENS order. */
@@ -18,28 +27,62 @@ export function menuScreens(current: Session): Screen[] {
   return SCREENS.filter((screen) => screen.menu && can(screen.permission, current));
 }
 
+/** `/brands/update/7` is still the brands entry. */
+function menuEntryOf(path: string | undefined, entries: Screen[]): Screen | undefined {
+  if (!path) return undefined;
+  return entries.find((screen) => path === screen.path || path.startsWith(`${screen.path}/`));
+}
+
+type Item = Required<MenuProps>['items'][number];
+
 export function SideMenu() {
   const { t } = useTranslation();
   const current = useSession();
   const { pathname } = useLocation();
   const locale = localeFromPath(pathname);
-  const active = findScreen(pathname)?.path;
+  const entries = menuScreens(current);
+  const active = menuEntryOf(findScreen(pathname)?.path, entries);
+
+  // Entries in SCREENS order; a group stands where its first entry would, holding only allowed entries.
+  const items: Item[] = [];
+  const groups = new Map<string, Item[]>();
+  for (const screen of entries) {
+    const item: Item = {
+      key: screen.path,
+      icon: screen.group ? undefined : (icons[screen.path] ?? <AppstoreOutlined />),
+      label: (
+        <Link to={localePath(screen.path, locale)} data-testid={`menu-${screen.path}`}>
+          {t(screen.menu as string)}
+        </Link>
+      ),
+    };
+    if (!screen.group) {
+      items.push(item);
+      continue;
+    }
+    let children = groups.get(screen.group);
+    if (!children) {
+      children = [];
+      groups.set(screen.group, children);
+      items.push({
+        key: screen.group,
+        icon: icons[screen.group] ?? <AppstoreOutlined />,
+        label: <span data-testid={`menu-${screen.group}`}>{t(screen.group)}</span>,
+        children,
+      });
+    }
+    children.push(item);
+  }
 
   return (
     <Menu
       data-testid="side-menu"
       mode="inline"
-      selectedKeys={active ? [active] : []}
+      selectedKeys={active ? [active.path] : []}
+      // The group of the page the user arrived on starts open.
+      defaultOpenKeys={active?.group ? [active.group] : []}
       style={{ borderInlineEnd: 'none' }}
-      items={menuScreens(current).map((screen) => ({
-        key: screen.path,
-        icon: icons[screen.path] ?? <AppstoreOutlined />,
-        label: (
-          <Link to={localePath(screen.path, locale)} data-testid={`menu-${screen.path}`}>
-            {t(screen.menu as string)}
-          </Link>
-        ),
-      }))}
+      items={items}
     />
   );
 }

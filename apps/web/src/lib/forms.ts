@@ -17,10 +17,15 @@ export function zodRule(schema: z.ZodType, locale: Locale): Rule {
 
 /**
  * Puts Laravel-style `errors` (from zod in the browser or a 422 from the server) on their fields.
- * Returns the messages that belong to no field, for an Alert.
+ * Returns the messages that belong to no field, for an Alert. `names` lists the form's fields when
+ * some may still be empty (and so absent from the form's values).
  */
-export function applyFieldErrors(form: FormInstance, errors: Record<string, string[]>): string[] {
-  const known = new Set(Object.keys(form.getFieldsValue(true)));
+export function applyFieldErrors(
+  form: FormInstance,
+  errors: Record<string, string[]>,
+  names: Iterable<string> = Object.keys(form.getFieldsValue(true)),
+): string[] {
+  const known = new Set(names);
   const fields: { name: string[]; errors: string[] }[] = [];
   const rest: string[] = [];
   for (const [key, messages] of Object.entries(errors)) {

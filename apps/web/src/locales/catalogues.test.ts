@@ -49,6 +49,7 @@ describe('message catalogues', () => {
   const used = [
     ...keysUsedInSource(),
     ...SCREENS.flatMap((screen) => (screen.menu ? [screen.menu] : [])),
+    ...SCREENS.flatMap((screen) => (screen.group ? [screen.group] : [])),
     ...['light', 'dark', 'system'].map((mode) => `colorMode.${mode}`),
     ...['name', 'password'].flatMap((field) => [`login.${field}`, `login.${field}Placeholder`]),
   ];

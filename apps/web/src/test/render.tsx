@@ -14,11 +14,18 @@ export interface Reply {
   networkError?: boolean;
 }
 
-export type Handler = (request: { method: string; body: unknown; headers: Record<string, string> }) => Reply;
+export type Handler = (request: {
+  method: string;
+  body: unknown;
+  headers: Record<string, string>;
+  query: URLSearchParams;
+}) => Reply;
 
 export interface SeenRequest {
   method: string;
   path: string;
+  /** The query string, for list requests (`page`, `per_page`, `search`, `filter[…]`). */
+  query: URLSearchParams;
   body: unknown;
   headers: Record<string, string>;
 }
@@ -51,9 +58,12 @@ export function mockFetch(handlers: Record<string, Handler | Reply> = {}) {
     const path = url.pathname.startsWith('/api/') ? url.pathname.slice(5) : url.pathname;
     const headers = Object.fromEntries(new Headers(init.headers).entries());
     const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
-    seen.push({ method, path, body, headers });
+    seen.push({ method, path, query: url.searchParams, body, headers });
     const handler = all[`${method} ${path}`];
-    const reply = typeof handler === 'function' ? handler({ method, body, headers }) : (handler ?? { status: 404 });
+    const reply =
+      typeof handler === 'function'
+        ? handler({ method, body, headers, query: url.searchParams })
+        : (handler ?? { status: 404 });
     if (reply.networkError) throw new TypeError('Failed to fetch');
     return new Response(
       reply.body === undefined ? JSON.stringify({ message: 'Not found' }) : JSON.stringify(reply.body),

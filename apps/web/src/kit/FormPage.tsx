@@ -1,0 +1,161 @@
+import { ArrowLeftOutlined } from '@ant-design/icons';
+import { issuesToErrors } from '@depot/contracts';
+import { Alert, App, Button, Card, Flex, Form, Result, Skeleton, Typography } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
+import { useLocation, useNavigate, useParams } from 'react-router';
+import { applyFieldErrors, zodRule } from '../lib/forms.ts';
+import { ApiError } from '../lib/http.ts';
+import { localePath } from '../lib/locale.ts';
+import { failureMessage, useRecord, useWrite } from './queries.ts';
+import type { ResourceDef, Row } from './resource.ts';
+import { useCtx } from './useCtx.ts';
+
+type Values = Record<string, unknown>;
+
+/** The form's starting values: the record's writable fields, or the defaults for a new one. */
+function initialValues<R extends Row>(def: ResourceDef<R>, record: R | undefined): Values {
+  const keys = Object.keys(def.input.shape);
+  const source = (record ?? def.defaults ?? {}) as Values;
+  return Object.fromEntries(keys.map((key) => [key, source[key] ?? (record ? null : undefined)]));
+}
+
+function RecordForm<R extends Row>({ def, record }: { def: ResourceDef<R>; record?: R }) {
+  const ctx = useCtx();
+  const { t, locale } = ctx;
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const { state } = useLocation();
+  const [form] = Form.useForm<Values>();
+  const [problem, setProblem] = useState<string | null>(null);
+  const { save } = useWrite(def);
+  const texts = def.texts(t);
+  const fields = useMemo(() => def.fields(ctx), [def, ctx]);
+  const names = fields.map((field) => field.name);
+  const shape = def.input.shape as Record<string, Parameters<typeof zodRule>[0]>;
+
+  // The list's page, search and filters as they were, in the page's language.
+  const back = () => navigate(localePath(def.screen, locale) + ((state as { back?: string } | null)?.back ?? ''));
+
+  // Messages already on screen follow a language switch.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the language is the trigger, not an input
+  useEffect(() => {
+    const shown = form
+      .getFieldsError()
+      .filter((field) => field.errors.length > 0)
+      .map((field) => field.name);
+    if (shown.length > 0) form.validateFields(shown).catch(() => {});
+  }, [form, locale]);
+
+  const onFinish = async () => {
+    // The server's schema, whole: per-field rules cannot see rules across fields (a unit's factor).
+    const parsed = def.input.safeParse(form.getFieldsValue(true), { reportInput: true });
+    if (!parsed.success) {
+      const rest = applyFieldErrors(form, issuesToErrors(parsed.error.issues, locale), names);
+      setProblem(rest[0] ?? null);
+      return;
+    }
+    setProblem(null);
+    try {
+      const answer = await save.mutateAsync(
+        record ? { action: 'update', id: record.id, body: parsed.data } : { action: 'create', body: parsed.data },
+      );
+      void message.success(answer.message);
+      await back();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 422 && error.body?.errors) {
+        const rest = applyFieldErrors(form, error.body.errors, names);
+        setProblem(rest[0] ?? null);
+        return;
+      }
+      setProblem(failureMessage(error, locale));
+    }
+  };
+
+  return (
+    <Card
+      title={
+        <Flex align="center" gap={8}>
+          <Button type="text" icon={<ArrowLeftOutlined />} aria-label={t('kit.back')} onClick={() => void back()} />
+          <Typography.Title level={4} style={{ margin: 0 }}>
+            {record ? texts.edit : texts.create}
+          </Typography.Title>
+        </Flex>
+      }
+    >
+      <Form<Values>
+        form={form}
+        name="record"
+        data-testid="record-form"
+        layout="vertical"
+        requiredMark={false}
+        initialValues={initialValues(def, record)}
+        onFinish={onFinish}
+        onValuesChange={() => setProblem(null)}
+        disabled={save.isPending || Boolean(record?.deleted_at)}
+        style={{ maxWidth: 720 }}
+      >
+        {record?.deleted_at && (
+          <Alert type="warning" showIcon title={t('kit.deletedRecord')} style={{ marginBottom: 24 }} />
+        )}
+        {problem && (
+          <Alert data-testid="form-error" type="error" showIcon title={problem} style={{ marginBottom: 24 }} />
+        )}
+        {fields.map((field) => (
+          <Form.Item
+            key={field.name}
+            name={field.name}
+            label={field.label}
+            extra={field.help}
+            rules={shape[field.name] ? [zodRule(shape[field.name], locale)] : undefined}
+          >
+            {field.control}
+          </Form.Item>
+        ))}
+        <Flex gap={12}>
+          <Button type="primary" htmlType="submit" loading={save.isPending} data-testid="save">
+            {t('kit.save')}
+          </Button>
+          <Button onClick={() => void back()} disabled={false}>
+            {t('kit.cancel')}
+          </Button>
+        </Flex>
+      </Form>
+    </Card>
+  );
+}
+
+/** `/x/create` and `/x/update/:id`: the same form, the second one filled from the record. */
+export function FormPage<R extends Row>({ def }: { def: ResourceDef<R> }) {
+  const { t, locale } = useCtx();
+  const { id } = useParams();
+  const recordId = id ? Number(id) : null;
+  const record = useRecord(def, recordId);
+
+  if (!recordId) return <RecordForm def={def} />;
+  if (record.isPending) {
+    return (
+      <Card>
+        <Skeleton active paragraph={{ rows: 6 }} />
+      </Card>
+    );
+  }
+  if (record.isError) {
+    const missing = record.error instanceof ApiError && record.error.status === 404;
+    return (
+      <Result
+        status={missing ? '404' : 'error'}
+        title={missing ? t('kit.notFound') : t('errors.loadData')}
+        subTitle={missing ? undefined : failureMessage(record.error, locale)}
+        extra={
+          !missing && (
+            <Button type="primary" onClick={() => void record.refetch()}>
+              {t('common.retry')}
+            </Button>
+          )
+        }
+      />
+    );
+  }
+  // Keyed by record, so a refetched record starts the form afresh rather than mixing values.
+  return <RecordForm key={record.data.id} def={def} record={record.data} />;
+}

@@ -1,0 +1,69 @@
+import { type Locale, paginated, single, translate, written } from '@depot/contracts';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { ApiError, api } from '../lib/http.ts';
+import type { ResourceDef, Row } from './resource.ts';
+
+/**
+ * Every resource query starts with 'resource', so a write refreshes every list and record it may
+ * have changed (a sub-category's category shows its count; a unit its base unit's name).
+ */
+const ROOT = 'resource';
+
+export function listKey(api: string, query: string) {
+  return [ROOT, api, 'list', query] as const;
+}
+
+export function recordKey(api: string, id: number) {
+  return [ROOT, api, 'record', id] as const;
+}
+
+/** One page of a list; `query` is the API's query string (`page=1&per_page=20&…`). */
+export function useList<R extends Row>(def: Pick<ResourceDef<R>, 'api' | 'row'>, query: string, enabled = true) {
+  return useQuery({
+    queryKey: listKey(def.api, query),
+    queryFn: ({ signal }) => api(`${def.api}?${query}`, { signal, schema: paginated(def.row) }),
+    // The table keeps the old page on screen while the next one loads, rather than blinking empty.
+    placeholderData: keepPreviousData,
+    enabled,
+  });
+}
+
+export function useRecord<R extends Row>(def: Pick<ResourceDef<R>, 'api' | 'row'>, id: number | null | undefined) {
+  return useQuery({
+    queryKey: recordKey(def.api, id ?? 0),
+    queryFn: async ({ signal }) => (await api(`${def.api}/${id}`, { signal, schema: single(def.row) })).data,
+    enabled: Boolean(id),
+  });
+}
+
+type Write = { action: 'create'; body: unknown } | { action: 'update'; id: number; body: unknown };
+
+/** Create, update, delete and restore; each answers `{message, data}` and refreshes the resource queries. */
+export function useWrite<R extends Row>(def: Pick<ResourceDef<R>, 'api' | 'row'>) {
+  const client = useQueryClient();
+  const answer = written(def.row) as z.ZodType<{ message: string; data: R }>;
+  const done = () => client.invalidateQueries({ queryKey: [ROOT] });
+  const save = useMutation({
+    mutationFn: (write: Write) =>
+      write.action === 'create'
+        ? api(def.api, { method: 'POST', body: write.body, schema: answer })
+        : api(`${def.api}/${write.id}`, { method: 'PUT', body: write.body, schema: answer }),
+    onSuccess: done,
+  });
+  const remove = useMutation({
+    mutationFn: (id: number) => api(`${def.api}/${id}`, { method: 'DELETE', schema: answer }),
+    onSuccess: done,
+  });
+  const restore = useMutation({
+    mutationFn: (id: number) => api(`${def.api}/${id}/restore`, { method: 'POST', schema: answer }),
+    onSuccess: done,
+  });
+  return { save, remove, restore };
+}
+
+/** What to tell the user when a request failed: the server's own words, else a generic message. */
+export function failureMessage(error: unknown, locale: Locale): string {
+  if (error instanceof ApiError && error.body?.message) return error.body.message;
+  return translate('error.server', locale);
+}

@@ -1,0 +1,86 @@
+import type { Locale } from '@depot/contracts';
+import type { TFunction } from 'i18next';
+import type { ReactNode } from 'react';
+import type { z } from 'zod';
+
+/** What every row of every resource has (contracts' `recordFields`). */
+export interface Row {
+  id: number;
+  deleted_at: string | null;
+}
+
+/** The page's language and its translator; definitions build their labels from it. */
+export interface Ctx {
+  t: TFunction;
+  locale: Locale;
+}
+
+export interface Column<R> {
+  key: string;
+  title: string;
+  /** The API's sort name (`?sort=name` / `?sort=-name`); absent, the column does not sort. */
+  sort?: string;
+  render: (row: R) => ReactNode;
+  width?: number;
+}
+
+/** A `filter[name]=value` control above the table. Values travel as strings, as in the address. */
+export interface Filter {
+  name: string;
+  label: string;
+  options?: { value: string; label: string }[];
+  /** A control of its own (a select loaded from the server), instead of fixed options. */
+  render?: (value: string | undefined, onChange: (value: string | undefined) => void) => ReactNode;
+}
+
+export interface Field {
+  /** The input schema's key; its part of the schema validates the field as the user types. */
+  name: string;
+  label: string;
+  control: ReactNode;
+  help?: string;
+}
+
+/**
+ * One entity for the kit: where it lives, its schemas and what its list and form show. The list
+ * page, the form page and the routes come from this; nothing else is written per entity.
+ */
+export interface ResourceDef<R extends Row = Row> {
+  /** The screen's path in SCREENS: `/brands` (its `/create` and `/update/:id` follow). */
+  screen: string;
+  /** The API path under /api: `brands`, `sub-categories`. */
+  api: string;
+  /** The permission resource: `sub_categories` → `sub_categories.create`, … */
+  resource: string;
+  row: z.ZodType<R>;
+  input: z.ZodObject;
+  texts: (t: TFunction) => { title: string; create: string; edit: string };
+  /** How a record is named in confirmations ("Delete “Coca-Cola”?"). */
+  label: (row: R, locale: Locale) => string;
+  columns: (ctx: Ctx) => Column<R>[];
+  filters?: (ctx: Ctx) => Filter[];
+  fields: (ctx: Ctx) => Field[];
+  /** A new record's values, where the schema's defaults do not say. */
+  defaults?: Record<string, unknown>;
+  /** Without it, the server's default order; with it, e.g. Khmer names in Khmer. */
+  defaultSort?: (locale: Locale) => string;
+  /** False hides Delete for a record the server would refuse anyway (the walk-in customer). */
+  deletable?: (row: R) => boolean;
+  /** Shown under the table (the gazetteer's licence asks for its attribution where it is listed). */
+  footer?: (ctx: Ctx) => ReactNode;
+}
+
+/** Keeps the row type between the schema and the callbacks. */
+export function defineResource<R extends Row>(def: ResourceDef<R>): ResourceDef<R> {
+  return def;
+}
+
+/** Khmer first in Khmer, English first in English: for pairs of columns or fields. */
+export function khmerFirst<T>(locale: Locale, kh: T, en: T): T[] {
+  return locale === 'kh' ? [kh, en] : [en, kh];
+}
+
+/** A record's name in the page's language, falling back to the other one. */
+export function localName(row: { name_kh?: string | null; name_en?: string | null }, locale: Locale): string {
+  return (locale === 'kh' ? row.name_kh || row.name_en : row.name_en || row.name_kh) ?? '';
+}

@@ -1,0 +1,156 @@
+import { customer, customerInput, type Supplier, store, storeInput, supplier, supplierInput } from '@depot/contracts';
+import { Input, Radio, Space, Tag } from 'antd';
+import { statusColumn, statusField, statusFilter, textAreaField, textField } from '../kit/common.tsx';
+import { LocationPicker } from '../kit/LocationPicker.tsx';
+import { type Column, type Ctx, defineResource, type Field } from '../kit/resource.ts';
+
+/** Stores, customers and suppliers share a phone, an address and a place in the gazetteer. */
+
+function phoneField(ctx: Ctx): Field {
+  return { name: 'phone', label: ctx.t('fields.phone'), control: <Input type="tel" inputMode="tel" maxLength={20} /> };
+}
+
+function locationField(ctx: Ctx): Field {
+  return { name: 'village_id', label: ctx.t('fields.location'), control: <LocationPicker /> };
+}
+
+function phoneColumn<R extends { phone: string | null }>(ctx: Ctx): Column<R> {
+  return { key: 'phone', title: ctx.t('fields.phone'), render: (row) => row.phone ?? '—' };
+}
+
+function locationColumn<R extends { location: string | null }>(ctx: Ctx): Column<R> {
+  return { key: 'location', title: ctx.t('fields.location'), render: (row) => row.location ?? '—' };
+}
+
+export const stores = defineResource({
+  screen: '/stores',
+  api: 'stores',
+  resource: 'stores',
+  row: store,
+  input: storeInput,
+  texts: (t) => ({ title: t('menu.stores'), create: t('stores.create'), edit: t('stores.edit') }),
+  label: (row) => row.name,
+  columns: (ctx) => [
+    { key: 'name', title: ctx.t('fields.name'), sort: 'name', render: (row) => row.name },
+    { key: 'code', title: ctx.t('fields.code'), sort: 'code', render: (row) => row.code },
+    phoneColumn(ctx),
+    locationColumn(ctx),
+    { key: 'users_count', title: ctx.t('fields.users_count'), render: (row) => row.users_count },
+    statusColumn(ctx),
+  ],
+  filters: (ctx) => [statusFilter(ctx)],
+  fields: (ctx) => [
+    textField('name', ctx.t('fields.name'), 50),
+    { ...textField('code', ctx.t('fields.code'), 30), help: ctx.t('stores.codeHelp') },
+    phoneField(ctx),
+    textAreaField('address', ctx.t('fields.address')),
+    locationField(ctx),
+    statusField(ctx),
+  ],
+  defaults: { status: 'active', village_id: null },
+});
+
+export const customers = defineResource({
+  screen: '/customers',
+  api: 'customers',
+  resource: 'customers',
+  row: customer,
+  input: customerInput,
+  texts: (t) => ({ title: t('menu.customers'), create: t('customers.create'), edit: t('customers.edit') }),
+  label: (row) => row.name,
+  columns: (ctx) => [
+    {
+      key: 'name',
+      title: ctx.t('fields.name'),
+      sort: 'name',
+      render: (row) => (
+        <Space size={8}>
+          {row.name}
+          {row.is_walk_in && <Tag color="gold">{ctx.t('customers.walkIn')}</Tag>}
+        </Space>
+      ),
+    },
+    phoneColumn(ctx),
+    locationColumn(ctx),
+    statusColumn(ctx),
+  ],
+  filters: (ctx) => [statusFilter(ctx)],
+  fields: (ctx) => [
+    textField('name', ctx.t('fields.name'), 50),
+    phoneField(ctx),
+    textAreaField('address', ctx.t('fields.address')),
+    textAreaField('shipping_address', ctx.t('fields.shipping_address')),
+    locationField(ctx),
+    statusField(ctx),
+  ],
+  defaults: { status: 'active', village_id: null },
+  // Every sale without a customer uses it; the server refuses too (409).
+  deletable: (row) => !row.is_walk_in,
+});
+
+function supplierTypes({ t }: Ctx): Record<Supplier['type'], string> {
+  return { company: t('suppliers.company'), individual: t('suppliers.individual') };
+}
+
+export const suppliers = defineResource({
+  screen: '/suppliers',
+  api: 'suppliers',
+  resource: 'suppliers',
+  row: supplier,
+  input: supplierInput,
+  texts: (t) => ({ title: t('menu.suppliers'), create: t('suppliers.create'), edit: t('suppliers.edit') }),
+  label: (row) => row.name,
+  columns: (ctx) => [
+    { key: 'name', title: ctx.t('fields.name'), sort: 'name', render: (row) => row.name },
+    {
+      key: 'type',
+      title: ctx.t('fields.type'),
+      sort: 'type',
+      render: (row) => <Tag color={row.type === 'company' ? 'geekblue' : 'purple'}>{supplierTypes(ctx)[row.type]}</Tag>,
+    },
+    phoneColumn(ctx),
+    locationColumn(ctx),
+    { key: 'total_items', title: ctx.t('fields.total_items'), render: (row) => row.total_items },
+    statusColumn(ctx, false),
+  ],
+  filters: (ctx) => {
+    const types = supplierTypes(ctx);
+    return [
+      statusFilter(ctx),
+      {
+        name: 'type',
+        label: ctx.t('fields.type'),
+        options: [
+          { value: 'company', label: types.company },
+          { value: 'individual', label: types.individual },
+        ],
+      },
+    ];
+  },
+  fields: (ctx) => {
+    const types = supplierTypes(ctx);
+    return [
+      textField('name', ctx.t('fields.name'), 50),
+      {
+        name: 'type',
+        label: ctx.t('fields.type'),
+        control: (
+          <Radio.Group
+            optionType="button"
+            buttonStyle="solid"
+            options={[
+              { value: 'company', label: types.company },
+              { value: 'individual', label: types.individual },
+            ]}
+          />
+        ),
+      },
+      phoneField(ctx),
+      textAreaField('address', ctx.t('fields.address')),
+      textAreaField('shipping_address', ctx.t('fields.shipping_address')),
+      locationField(ctx),
+      statusField(ctx),
+    ];
+  },
+  defaults: { status: 'active', type: 'company', village_id: null },
+});
