@@ -74,7 +74,11 @@ function pick(resource: Resource, ...actions: Action[]): Permission[] {
 }
 
 const ADMIN_ONLY: Resource[] = ['users', 'roles', 'permissions', 'coverage', 'settings'];
-const everyoneGets: Permission[] = [...all('dashboards'), ...all('profiles'), ...all('notifications')];
+/** Looking places up: every address form picks a village. */
+const readPlaces: Permission[] = (['provinces', 'districts', 'communes', 'villages'] as const).flatMap((r) =>
+  pick(r, 'list', 'view'),
+);
+const everyoneGets: Permission[] = [...all('dashboards'), ...all('profiles'), ...all('notifications'), ...readPlaces];
 
 /** The default roles seeded on first start (spec: roles have a name, a group and labels in both languages). */
 export const DEFAULT_ROLES = [

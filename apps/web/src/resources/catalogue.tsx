@@ -118,7 +118,7 @@ function BaseUnitSelect(props: PickProps) {
       api="units"
       row={unit}
       optionLabel={unitLabel}
-      keep={(row) => row.base_unit_id === null}
+      params={{ 'filter[is_base]': 'true' }}
       allowClear
     />
   );

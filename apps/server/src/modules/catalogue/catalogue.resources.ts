@@ -160,6 +160,8 @@ export const units: ResourceDefinition<'units', typeof unitInput, typeof unit> =
   filters: {
     status: { ...status, column: 'units.status' },
     base_unit_id: { column: 'units.base_unit_id', schema: z.coerce.number().int().min(1) },
+    /** Units that can carry others (pickers for a unit's base and a product's unit). */
+    is_base: { schema: z.enum(['true']), apply: (query) => query.where(sql.ref('units.base_unit_id'), 'is', null) },
   },
   unique: ['name_en', 'name_kh'],
   /** One level of conversion: the base must be a live base unit, and a base in use stays a base. */

@@ -205,6 +205,14 @@ describe('units and conversions', () => {
     expect(demote.status).toBe(422);
   });
 
+  it('lists only base units when asked, for the pickers', async () => {
+    const bases = await call('GET', '/api/units?filter[is_base]=true&per_page=100');
+    expect(bases.body.data.length).toBeGreaterThan(0);
+    expect(bases.body.data.every((u: { base_unit_id: number | null }) => u.base_unit_id === null)).toBe(true);
+    const all = await call('GET', '/api/units?per_page=100');
+    expect(all.body.meta.total).toBeGreaterThan(bases.body.meta.total);
+  });
+
   it('accepts a two-character Khmer unit name', async () => {
     const bottle = await call('POST', '/api/units', { name_en: 'Bottle', name_kh: 'ដប', short_name: 'btl' });
     expect(bottle.status).toBe(201);
