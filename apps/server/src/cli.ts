@@ -8,7 +8,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { PASSWORD_MIN } from '@depot/contracts';
 import { loadConfig } from './config.ts';
@@ -16,14 +15,12 @@ import { createDatabase, type Db, now } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seed } from './db/seed.ts';
 import { hashPassword } from './modules/auth/passwords.ts';
-import { importGazetteer } from './modules/geography/gazetteer.import.ts';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+import { gazetteerFilePath, importGazetteer } from './modules/geography/gazetteer.import.ts';
 
 const usage = `usage:
   user:create --name NAME --password PASSWORD [--role ROLE …] [--full-name TEXT]
   user:password --name NAME --password PASSWORD
-  gazetteer:import [--file PATH]   (default: ../shared/data/cambodia-gazetteer.json)
+  gazetteer:import [--file PATH]   (default: DEPOT_GAZETTEER_FILE or ../shared/data/cambodia-gazetteer.json)
   migrate`;
 
 class UsageError extends Error {}
@@ -115,7 +112,7 @@ async function main() {
       });
       console.log(`created user ${name}`);
     } else if (command === 'gazetteer:import') {
-      const file = path.resolve(values.file ?? path.join(repoRoot, '../shared/data/cambodia-gazetteer.json'));
+      const file = path.resolve(values.file ?? gazetteerFilePath());
       if (!fs.existsSync(file)) throw new UsageError(`no such file: ${file}`);
       const started = performance.now();
       const result = await importGazetteer(database.db, JSON.parse(fs.readFileSync(file, 'utf8')));

@@ -4,8 +4,9 @@ import { recordFields } from './resources.ts';
 
 /**
  * The Cambodian gazetteer (spec: province, district, commune, village, operational district,
- * health facility; each with code, name, name_en, name_kh, name_fr). `name` is what lists show:
- * the English name where there is one, else the Khmer.
+ * health facility; each with code, name, name_en, name_kh, name_fr). `name` is what English lists
+ * show: the English name where there is one, else the Khmer. Parent names and paths come in both
+ * languages (`…_name` and `…_name_kh`, `path` and `path_kh`).
  */
 const code = z
   .string()
@@ -46,6 +47,7 @@ export const district = z.object({
   ...namesOut,
   province_id: z.number().int(),
   province_name: z.string(),
+  province_name_kh: z.string(),
   communes_count: z.number().int(),
 });
 
@@ -56,6 +58,7 @@ export const commune = z.object({
   ...namesOut,
   district_id: z.number().int(),
   district_name: z.string(),
+  district_name_kh: z.string(),
   villages_count: z.number().int(),
 });
 
@@ -66,8 +69,11 @@ export const village = z.object({
   ...namesOut,
   commune_id: z.number().int(),
   commune_name: z.string(),
+  commune_name_kh: z.string(),
   /** "Village, Commune, District, Province" in the names lists show, for pickers and addresses. */
   path: z.string(),
+  /** The same path in Khmer. */
+  path_kh: z.string(),
 });
 
 export const operationalDistrictInput = z.object({ code, ...names, province_id: parent });
@@ -77,6 +83,7 @@ export const operationalDistrict = z.object({
   ...namesOut,
   province_id: z.number().int(),
   province_name: z.string(),
+  province_name_kh: z.string(),
 });
 
 export const healthFacilityInput = z.object({ code, ...names, operational_district_id: parent });
@@ -86,6 +93,7 @@ export const healthFacility = z.object({
   ...namesOut,
   operational_district_id: z.number().int(),
   operational_district_name: z.string(),
+  operational_district_name_kh: z.string(),
 });
 
 export type Province = z.infer<typeof province>;

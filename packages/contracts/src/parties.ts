@@ -33,6 +33,7 @@ const status = z.enum(RECORD_STATUSES).default('active');
 const location = {
   village_id: z.number().int().nullable(),
   location: z.string().nullable(),
+  location_kh: z.string().nullable(),
 };
 
 export const storeInput = z.object({

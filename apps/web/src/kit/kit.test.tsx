@@ -223,6 +223,7 @@ describe('resource list', { timeout: 20_000 }, () => {
       shipping_address: null,
       village_id: null,
       location: null,
+      location_kh: null,
       status: 'active',
       is_walk_in,
       ...stamp,
@@ -383,11 +384,11 @@ const place = (id: number, name_en: string, name_kh: string, parent: Record<stri
   ...stamp,
 });
 const districtRow = (id: number, name: string, province_id: number) =>
-  place(id, name, `ស្រុក${id}`, { province_id, province_name: 'Kampot', communes_count: 1 });
+  place(id, name, `ស្រុក${id}`, { province_id, province_name: 'Kampot', province_name_kh: 'កំពត', communes_count: 1 });
 const communeRow = (id: number, name: string, district_id: number) =>
-  place(id, name, `ឃុំ${id}`, { district_id, district_name: 'Kampot', villages_count: 1 });
+  place(id, name, `ឃុំ${id}`, { district_id, district_name: 'Kampot', district_name_kh: 'កំពត', villages_count: 1 });
 const villageRow = (id: number, name: string, commune_id: number) =>
-  place(id, name, `ភូមិ${id}`, { commune_id, commune_name: 'Andoung Khmer', path: `${name}, …` });
+  place(id, name, `ភូមិ${id}`, { commune_id, commune_name: 'Andoung Khmer', commune_name_kh: 'អណ្ដូងខ្មែរ', path: `${name}, …`, path_kh: `ភូមិ${id}, …` });
 
 /** Two provinces; only Kampot (7) has a district (70), commune (700) and village (7000). */
 function gazetteerMocks() {
@@ -461,6 +462,7 @@ describe('location picker', { timeout: 20_000 }, () => {
       address: null,
       village_id: 7000,
       location: 'Tuol Sambuor, Angk Sophy, Kampong Trach, Kampot',
+      location_kh: 'ភូមិ, ឃុំ, ស្រុក, ខេត្ត',
       status: 'active',
       users_count: 0,
       ...stamp,

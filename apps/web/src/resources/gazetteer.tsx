@@ -123,7 +123,11 @@ export const districts = defineResource({
   columns: (ctx) => [
     codeColumn(ctx),
     ...nameColumns(ctx),
-    { key: 'province', title: ctx.t('fields.province'), render: (row) => row.province_name },
+    {
+      key: 'province',
+      title: ctx.t('fields.province'),
+      render: (row) => (ctx.locale === 'kh' ? row.province_name_kh : row.province_name),
+    },
     { key: 'communes_count', title: ctx.t('fields.communes_count'), render: (row) => row.communes_count },
   ],
   filters: (ctx) => [selectFilter('province_id', ctx.t('fields.province'), ProvinceSelect)],
@@ -144,7 +148,11 @@ export const communes = defineResource({
   columns: (ctx) => [
     codeColumn(ctx),
     ...nameColumns(ctx),
-    { key: 'district', title: ctx.t('fields.district'), render: (row) => row.district_name },
+    {
+      key: 'district',
+      title: ctx.t('fields.district'),
+      render: (row) => (ctx.locale === 'kh' ? row.district_name_kh : row.district_name),
+    },
     { key: 'villages_count', title: ctx.t('fields.villages_count'), render: (row) => row.villages_count },
   ],
   filters: (ctx) => [selectFilter('district_id', ctx.t('fields.district'), DistrictSelect)],
@@ -165,7 +173,11 @@ export const villages = defineResource({
   columns: (ctx) => [
     codeColumn(ctx),
     ...nameColumns(ctx),
-    { key: 'commune', title: ctx.t('fields.commune'), render: (row) => row.commune_name },
+    {
+      key: 'commune',
+      title: ctx.t('fields.commune'),
+      render: (row) => (ctx.locale === 'kh' ? row.commune_name_kh : row.commune_name),
+    },
   ],
   filters: (ctx) => [selectFilter('commune_id', ctx.t('fields.commune'), CommuneSelect)],
   fields: (ctx) => [

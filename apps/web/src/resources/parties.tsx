@@ -18,8 +18,12 @@ function phoneColumn<R extends { phone: string | null }>(ctx: Ctx): Column<R> {
   return { key: 'phone', title: ctx.t('fields.phone'), render: (row) => row.phone ?? '—' };
 }
 
-function locationColumn<R extends { location: string | null }>(ctx: Ctx): Column<R> {
-  return { key: 'location', title: ctx.t('fields.location'), render: (row) => row.location ?? '—' };
+function locationColumn<R extends { location: string | null; location_kh: string | null }>(ctx: Ctx): Column<R> {
+  return {
+    key: 'location',
+    title: ctx.t('fields.location'),
+    render: (row) => (ctx.locale === 'kh' ? row.location_kh : row.location) ?? '—',
+  };
 }
 
 export const stores = defineResource({

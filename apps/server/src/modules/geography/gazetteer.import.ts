@@ -1,6 +1,17 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { type Db, now } from '../../db/database.ts';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
+
+/** The gazetteer file: DEPOT_GAZETTEER_FILE, else the shared data beside the repository. */
+export function gazetteerFilePath(): string {
+  return path.resolve(
+    process.env.DEPOT_GAZETTEER_FILE ?? path.join(repoRoot, '../shared/data/cambodia-gazetteer.json'),
+  );
+}
 
 /** One unit of `cambodia-gazetteer.json` (format: ../shared/data/README.md). */
 const unit = z.object({

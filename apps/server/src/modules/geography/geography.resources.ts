@@ -32,6 +32,10 @@ const displayName = (table: string): RawBuilder<string> =>
 export const villagePath = () =>
   sql<string>`${displayName('villages')} || ', ' || ${displayName('communes')} || ', ' || ${displayName('districts')} || ', ' || ${displayName('provinces')}`;
 
+/** The same path in Khmer: ភូមិ, ឃុំ, ស្រុក, ខេត្ត. */
+export const villagePathKh = () =>
+  sql<string>`villages.name_kh || ', ' || communes.name_kh || ', ' || districts.name_kh || ', ' || provinces.name_kh`;
+
 const columns = <T extends Place>(t: T) =>
   [
     `${t}.id`,
@@ -104,6 +108,7 @@ export const districts: ResourceDefinition<'districts', typeof districtInput, ty
         'districts.province_id',
         displayName('districts').as('name'),
         displayName('provinces').as('province_name'),
+        'provinces.name_kh as province_name_kh',
         childCount('communes', 'district_id', 'districts').as('communes_count'),
       ]),
   ...common('districts'),
@@ -130,6 +135,7 @@ export const communes: ResourceDefinition<'communes', typeof communeInput, typeo
         'communes.district_id',
         displayName('communes').as('name'),
         displayName('districts').as('district_name'),
+        'districts.name_kh as district_name_kh',
         childCount('villages', 'commune_id', 'communes').as('villages_count'),
       ]),
   ...common('communes'),
@@ -158,7 +164,9 @@ export const villages: ResourceDefinition<'villages', typeof villageInput, typeo
         'villages.commune_id',
         displayName('villages').as('name'),
         displayName('communes').as('commune_name'),
+        'communes.name_kh as commune_name_kh',
         villagePath().as('path'),
+        villagePathKh().as('path_kh'),
       ]),
   ...common('villages'),
   filters: { commune_id: byParent('villages.commune_id') },
@@ -185,6 +193,7 @@ export const operationalDistricts: ResourceDefinition<
         'operational_districts.province_id',
         displayName('operational_districts').as('name'),
         displayName('provinces').as('province_name'),
+        'provinces.name_kh as province_name_kh',
       ]),
   ...common('operational_districts'),
   filters: { province_id: byParent('operational_districts.province_id') },
@@ -217,6 +226,7 @@ export const healthFacilities: ResourceDefinition<
         'health_facilities.operational_district_id',
         displayName('health_facilities').as('name'),
         displayName('operational_districts').as('operational_district_name'),
+        'operational_districts.name_kh as operational_district_name_kh',
       ]),
   ...common('health_facilities'),
   filters: { operational_district_id: byParent('health_facilities.operational_district_id') },

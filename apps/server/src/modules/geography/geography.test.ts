@@ -1,15 +1,9 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, bearer, login, useTestApp } from '../../test/harness.ts';
-import { type GazetteerUnit, importGazetteer } from './gazetteer.import.ts';
+import { type GazetteerUnit, gazetteerFilePath, importGazetteer } from './gazetteer.import.ts';
 
-const file = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../../../../../shared/data/cambodia-gazetteer.json',
-);
-const gazetteer: GazetteerUnit[] = JSON.parse(fs.readFileSync(file, 'utf8'));
+const gazetteer: GazetteerUnit[] = JSON.parse(fs.readFileSync(gazetteerFilePath(), 'utf8'));
 
 const ctx = useTestApp();
 let headers: Record<string, string>;
@@ -46,6 +40,7 @@ describe('the gazetteer through the API', () => {
     const byCode = await get('/api/villages?search=1020104&sort=code');
     expect(byCode.data[0]).toMatchObject({ code: '1020104', name: 'Kouk Pnov', name_kh: 'គោកព្នៅ' });
     expect(byCode.data[0].path).toMatch(/^Kouk Pnov, Banteay Neang, Mongkol Borei, Banteay Meanchey$/);
+    expect(byCode.data[0].path_kh).toMatch(/^គោកព្នៅ, .+, .+, បន្ទាយមានជ័យ$/);
     const byKhmer = await get(`/api/villages?search=${encodeURIComponent('គោកព្នៅ')}`);
     expect(byKhmer.data.map((v: { code: string }) => v.code)).toContain('1020104');
   });

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { countLive, findLive, type ResourceDefinition } from '../../kit/resource.ts';
-import { villagePath } from '../geography/geography.resources.ts';
+import { villagePath, villagePathKh } from '../geography/geography.resources.ts';
 
 type Party = 'stores' | 'customers' | 'suppliers';
 
@@ -42,6 +42,7 @@ export const stores: ResourceDefinition<'stores', typeof storeInput, typeof stor
       'stores.address',
       'stores.village_id',
       villagePath().as('location'),
+      villagePathKh().as('location_kh'),
       'stores.status',
       'stores.created_at',
       'stores.updated_at',
@@ -75,6 +76,7 @@ export const customers: ResourceDefinition<'customers', typeof customerInput, ty
       'customers.shipping_address',
       'customers.village_id',
       villagePath().as('location'),
+      villagePathKh().as('location_kh'),
       'customers.status',
       sql<boolean>`customers.is_walk_in = 1`.as('is_walk_in'),
       'customers.created_at',
@@ -109,6 +111,7 @@ export const suppliers: ResourceDefinition<'suppliers', typeof supplierInput, ty
       'suppliers.shipping_address',
       'suppliers.village_id',
       villagePath().as('location'),
+      villagePathKh().as('location_kh'),
       'suppliers.status',
       'suppliers.created_at',
       'suppliers.updated_at',

@@ -1,16 +1,9 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, bearer, login, useTestApp } from '../../test/harness.ts';
-import { importGazetteer } from '../geography/gazetteer.import.ts';
+import { type GazetteerUnit, gazetteerFilePath, importGazetteer } from '../geography/gazetteer.import.ts';
 
-const gazetteer = JSON.parse(
-  fs.readFileSync(
-    path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../../shared/data/cambodia-gazetteer.json'),
-    'utf8',
-  ),
-);
+const gazetteer: GazetteerUnit[] = JSON.parse(fs.readFileSync(gazetteerFilePath(), 'utf8'));
 
 const ctx = useTestApp();
 let headers: Record<string, string>;
@@ -42,6 +35,7 @@ describe('stores', () => {
       code: 'PPT-1',
       phone: '+855 12 345 678',
       location: 'Kouk Pnov, Banteay Neang, Mongkol Borei, Banteay Meanchey',
+      location_kh: expect.stringMatching(/^គោកព្នៅ, .+, បន្ទាយមានជ័យ$/),
       users_count: 0,
     });
     const bad = await send('POST', '/api/stores', {
