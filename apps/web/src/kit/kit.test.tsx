@@ -388,7 +388,13 @@ const districtRow = (id: number, name: string, province_id: number) =>
 const communeRow = (id: number, name: string, district_id: number) =>
   place(id, name, `ឃុំ${id}`, { district_id, district_name: 'Kampot', district_name_kh: 'កំពត', villages_count: 1 });
 const villageRow = (id: number, name: string, commune_id: number) =>
-  place(id, name, `ភូមិ${id}`, { commune_id, commune_name: 'Andoung Khmer', commune_name_kh: 'អណ្ដូងខ្មែរ', path: `${name}, …`, path_kh: `ភូមិ${id}, …` });
+  place(id, name, `ភូមិ${id}`, {
+    commune_id,
+    commune_name: 'Andoung Khmer',
+    commune_name_kh: 'អណ្ដូងខ្មែរ',
+    path: `${name}, …`,
+    path_kh: `ភូមិ${id}, …`,
+  });
 
 /** Two provinces; only Kampot (7) has a district (70), commune (700) and village (7000). */
 function gazetteerMocks() {
