@@ -15,3 +15,6 @@ export const NAME_MAX = 50;
 export const PASSWORD_MIN = 8;
 
 export const DEFAULT_CURRENCY = 'USD';
+
+/** A product's picture: at most this many megabytes (JPEG, PNG or WebP). */
+export const PRODUCT_IMAGE_MAX_MB = 5;

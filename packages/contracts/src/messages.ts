@@ -53,6 +53,287 @@ export const messages = {
   },
   'validation.failed': { en: 'The given data was invalid.', kh: 'ទិន្នន័យដែលបានផ្ដល់មិនត្រឹមត្រូវ។' },
 
+  // spreadsheet import and export (products): file errors, row errors, the summary, the Guide sheet
+  'import.done': {
+    en: 'Products imported: {total} ({created} created, {updated} updated).',
+    kh: 'បាននាំចូលផលិតផល {total} (បង្កើតថ្មី {created} និងកែប្រែ {updated})។',
+  },
+  'import.failed': {
+    en: 'Nothing was imported. Rows with mistakes: {rows}; mistakes: {count}.',
+    kh: 'គ្មានអ្វីត្រូវបាននាំចូលទេ។ ជួរដែលមានកំហុស៖ {rows}; កំហុសសរុប៖ {count}។',
+  },
+  'import.truncated': { en: 'Only the first {shown} are listed.', kh: 'បង្ហាញតែ {shown} ដំបូងប៉ុណ្ណោះ។' },
+  'import.file_type': {
+    en: 'Choose an Excel workbook (.xlsx) or a CSV file.',
+    kh: 'សូមជ្រើសរើសឯកសារ Excel (.xlsx) ឬឯកសារ CSV។',
+  },
+  'import.file_size': { en: 'The file is larger than {mb} MB.', kh: 'ឯកសារធំជាង {mb} MB។' },
+  'import.unpacked_size': {
+    en: 'This workbook unpacks to more than {mb} MB: split it into several files.',
+    kh: 'ឯកសារ Excel នេះពន្លាចេញធំជាង {mb} MB៖ សូមបំបែកវាជាឯកសារច្រើន។',
+  },
+  'import.too_many_rows': {
+    en: 'The file has {count} rows; at most {max} can be imported at once. Split it into several files.',
+    kh: 'ឯកសារមាន {count} ជួរ ប៉ុន្តែអាចនាំចូលបានយ៉ាងច្រើន {max} ជួរក្នុងមួយលើក។ សូមបំបែកវាជាឯកសារច្រើន។',
+  },
+  'import.empty': { en: 'The file has no rows to import.', kh: 'ឯកសារនេះគ្មានជួរដែលត្រូវនាំចូលទេ។' },
+  'import.unknown_column': {
+    en: 'Unknown column "{column}". The columns are: {columns}.',
+    kh: 'មិនស្គាល់ជួរឈរ "{column}" ទេ។ ជួរឈរដែលអាចប្រើបានគឺ៖ {columns}។',
+  },
+  'import.missing_column': { en: 'The column "{column}" is missing.', kh: 'ខ្វះជួរឈរ "{column}"។' },
+  'import.duplicate_column': { en: 'The column "{column}" appears twice.', kh: 'ជួរឈរ "{column}" មានពីរដង។' },
+  'import.duplicate_in_file': {
+    en: 'The same value is already in row {row} of this file.',
+    kh: 'តម្លៃដូចគ្នានេះមាននៅជួរទី {row} នៃឯកសារនេះរួចហើយ។',
+  },
+  'import.not_found': { en: '{entity} "{name}" does not exist.', kh: '{entity} "{name}" មិនមានទេ។' },
+  'import.ambiguous': {
+    en: '{entity} "{name}" matches several records: write its English name.',
+    kh: '{entity} "{name}" ត្រូវនឹងកំណត់ត្រាច្រើន៖ សូមសរសេរឈ្មោះជាភាសាអង់គ្លេស។',
+  },
+  'import.update_forbidden': {
+    en: 'A product with this SKU already exists, and you may not edit products.',
+    kh: 'ផលិតផលដែលមាន SKU នេះមានរួចហើយ ហើយអ្នកមិនមានសិទ្ធិកែប្រែផលិតផលទេ។',
+  },
+  'import.yes_no': { en: 'Write yes or no.', kh: 'សូមសរសេរ yes ឬ no។' },
+  'import.guide.intro': {
+    en: 'Row 1 of the first sheet holds the column names, in any order; the required ones must be there. A row whose SKU already exists updates that product; the others add products. A column left out keeps each product’s current value; an empty cell empties it or takes its default. If any row is wrong, nothing is imported and every mistake is listed.',
+    kh: 'ជួរទី 1 នៃសន្លឹកទីមួយ ជាឈ្មោះជួរឈរ តាមលំដាប់ណាក៏បាន ប៉ុន្តែត្រូវមានជួរឈរចាំបាច់។ ជួរដែលមាន SKU រួចហើយ នឹងកែប្រែផលិតផលនោះ ហើយជួរផ្សេងទៀតនឹងបន្ថែមផលិតផលថ្មី។ ជួរឈរដែលគ្មានក្នុងឯកសារ រក្សាតម្លៃដដែលរបស់ផលិតផល ឯក្រឡាទទេ នឹងលុបតម្លៃ ឬប្រើតម្លៃលំនាំដើម។ ប្រសិនបើមានជួរណាមួយខុស គ្មានអ្វីត្រូវបាននាំចូលទេ ហើយកំហុសនីមួយៗនឹងត្រូវបានបង្ហាញ។',
+  },
+  'import.guide.sku': {
+    en: 'Stock code: letters, digits, dot, dash or underscore, up to 40 characters. A row whose SKU already exists updates that product.',
+    kh: 'លេខកូដទំនិញ (SKU)៖ អក្សរ លេខ ចុច សញ្ញាដក ឬសញ្ញាគូសក្រោម មិនលើស 40 តួ។ ជួរដែលមាន SKU រួចហើយ នឹងកែប្រែផលិតផលនោះ។',
+  },
+  'import.guide.barcode': {
+    en: 'Barcode, up to 50 characters; an EAN or UPC number must end with its correct check digit. May be empty.',
+    kh: 'បាកូដ មិនលើស 50 តួ។ លេខ EAN ឬ UPC ត្រូវមានលេខត្រួតពិនិត្យត្រឹមត្រូវនៅខាងចុង។ អាចទុកទទេបាន។',
+  },
+  'import.guide.name_kh': { en: 'Name in Khmer, 3 to 50 characters.', kh: 'ឈ្មោះជាភាសាខ្មែរ ពី 3 ដល់ 50 តួអក្សរ។' },
+  'import.guide.name_en': { en: 'Name in English, 3 to 50 characters.', kh: 'ឈ្មោះជាភាសាអង់គ្លេស ពី 3 ដល់ 50 តួអក្សរ។' },
+  'import.guide.short_name': {
+    en: 'Short name for receipts, up to 30 characters. May be empty.',
+    kh: 'ឈ្មោះខ្លីសម្រាប់វិក្កយបត្រ មិនលើស 30 តួអក្សរ។ អាចទុកទទេបាន។',
+  },
+  'import.guide.brand': {
+    en: 'Brand name, as in the list of brands. May be empty.',
+    kh: 'ឈ្មោះម៉ាក ដូចក្នុងបញ្ជីម៉ាក។ អាចទុកទទេបាន។',
+  },
+  'import.guide.category': {
+    en: 'Category: its English or Khmer name, as in the list of categories.',
+    kh: 'ប្រភេទ៖ ឈ្មោះជាភាសាអង់គ្លេស ឬខ្មែរ ដូចក្នុងបញ្ជីប្រភេទ។',
+  },
+  'import.guide.sub_category': {
+    en: 'Sub-category of that category: its English or Khmer name. May be empty.',
+    kh: 'ប្រភេទរងនៃប្រភេទខាងលើ៖ ឈ្មោះជាភាសាអង់គ្លេស ឬខ្មែរ។ អាចទុកទទេបាន។',
+  },
+  'import.guide.unit': {
+    en: 'Unit: its English or Khmer name or its short name (such as "can"). It must be a base unit, not one made of another unit.',
+    kh: 'ឯកតា៖ ឈ្មោះជាភាសាអង់គ្លេស ឬខ្មែរ ឬឈ្មោះខ្លី (ដូចជា "can")។ ត្រូវជាឯកតាមូលដ្ឋាន មិនមែនឯកតាដែលផ្សំពីឯកតាផ្សេងទេ។',
+  },
+  'import.guide.price_usd': {
+    en: 'Selling price in US dollars, with at most two decimals: 1.26.',
+    kh: 'តម្លៃលក់ជាដុល្លារអាមេរិក មានខ្ទង់ទសភាគយ៉ាងច្រើនពីរ៖ 1.26។',
+  },
+  'import.guide.price_khr': {
+    en: 'Selling price in whole riel, to set it apart from the exchange rate. Leave it empty to follow the dollar price.',
+    kh: 'តម្លៃលក់ជារៀល (ចំនួនគត់) ប្រសិនបើចង់កំណត់ដោយឡែកពីអត្រាប្ដូរប្រាក់។ ទុកទទេ ដើម្បីគណនាតាមតម្លៃដុល្លារ។',
+  },
+  'import.guide.cost_usd': {
+    en: 'Cost in US dollars: 0.90. Empty means 0.',
+    kh: 'ថ្លៃដើមជាដុល្លារអាមេរិក៖ 0.90។ ទុកទទេ ស្មើនឹង 0។',
+  },
+  'import.guide.taxable': {
+    en: 'yes or no: whether tax applies. Empty means yes.',
+    kh: 'yes ឬ no៖ ជាប់ពន្ធ ឬមិនជាប់ពន្ធ។ ទុកទទេ ស្មើនឹង yes។',
+  },
+  'import.guide.expiry_date': {
+    en: 'Expiry date as YYYY-MM-DD: 2026-12-31. May be empty.',
+    kh: 'ថ្ងៃផុតកំណត់ ជាទម្រង់ YYYY-MM-DD៖ 2026-12-31។ អាចទុកទទេបាន។',
+  },
+  'import.guide.reorder_level': {
+    en: 'Stock level (whole number) at which to order more. Empty means 0.',
+    kh: 'កម្រិតស្តុក (ចំនួនគត់) ដែលត្រូវបញ្ជាទិញបន្ថែម។ ទុកទទេ ស្មើនឹង 0។',
+  },
+  'import.guide.status': {
+    en: 'active or inactive. Empty means active.',
+    kh: 'active (សកម្ម) ឬ inactive (អសកម្ម)។ ទុកទទេ ស្មើនឹង active។',
+  },
+
+  // stock, transfers and purchases (spec section 8: "Not enough stock for the product")
+  'stock.not_enough': {
+    en: 'Not enough stock for the product “{product}”.',
+    kh: 'មិនមានស្តុកគ្រប់គ្រាន់សម្រាប់ផលិតផល “{product}” ទេ។',
+  },
+  'stock.batch_required': {
+    en: 'This product has several batches in this store: choose one.',
+    kh: 'ផលិតផលនេះមានច្រើនឡូតក្នុងហាងនេះ៖ សូមជ្រើសរើសមួយ។',
+  },
+  'stock.unit_of_product': {
+    en: 'Choose the product’s own unit or one made of it.',
+    kh: 'សូមជ្រើសរើសឯកតារបស់ផលិតផល ឬឯកតាដែលផ្សំពីវា។',
+  },
+  'stock.nothing_changed': {
+    en: 'The count is what the store already holds: nothing to adjust.',
+    kh: 'ចំនួនដែលរាប់ស្មើនឹងស្តុកដែលមានរួចហើយ៖ គ្មានអ្វីត្រូវកែតម្រូវទេ។',
+  },
+  'stock.adjusted': { en: 'Stock adjusted.', kh: 'បានកែតម្រូវស្តុកដោយជោគជ័យ។' },
+  'stock.not_expired': { en: 'This batch has not expired.', kh: 'ឡូតនេះមិនទាន់ផុតកំណត់ទេ។' },
+  'stock.nothing_to_write_off': {
+    en: 'This batch has no stock in this store.',
+    kh: 'ឡូតនេះគ្មានស្តុកក្នុងហាងនេះទេ។',
+  },
+  'stock.written_off': { en: 'Expired batch written off.', kh: 'បានលុបចោលឡូតផុតកំណត់ដោយជោគជ័យ។' },
+  'validation.same_store': {
+    en: 'Choose another store than the one it leaves.',
+    kh: 'សូមជ្រើសរើសហាងផ្សេងពីហាងដែលវាចេញ។',
+  },
+  'validation.store_inactive': { en: 'This store is not active.', kh: 'ហាងនេះមិនសកម្មទេ។' },
+  'transfer.state': {
+    en: 'Transfer {number} is {status}: it cannot be {action}.',
+    kh: 'ការផ្ទេរ {number} ស្ថិតក្នុងស្ថានភាព {status}៖ មិនអាច{action}បានទេ។',
+  },
+  'transfer.sent': { en: 'Transfer sent: the stock has left the store.', kh: 'បានផ្ញើការផ្ទេរ៖ ស្តុកបានចេញពីហាងហើយ។' },
+  'transfer.received': { en: 'Transfer received: the stock is in the store.', kh: 'បានទទួលការផ្ទេរ៖ ស្តុកបានចូលហាងហើយ។' },
+  'transfer.cancelled': { en: 'Transfer cancelled.', kh: 'បានបោះបង់ការផ្ទេរ។' },
+  'purchase.state': {
+    en: 'Purchase {number} is {status}: it cannot be {action}.',
+    kh: 'ការទិញ {number} ស្ថិតក្នុងស្ថានភាព {status}៖ មិនអាច{action}បានទេ។',
+  },
+  'purchase.over_received': {
+    en: 'More than is still due on this line ({due}).',
+    kh: 'លើសពីចំនួនដែលនៅសល់ត្រូវទទួលលើជួរនេះ ({due})។',
+  },
+  'purchase.not_item': { en: 'This line is not on this purchase.', kh: 'ជួរនេះមិនមែនជារបស់ការទិញនេះទេ។' },
+  'purchase.over_paid': {
+    en: 'More than is still due ({due}).',
+    kh: 'លើសពីចំនួនដែលនៅជំពាក់ ({due})។',
+  },
+  'purchase.received': { en: 'Goods received into stock.', kh: 'បានទទួលទំនិញចូលស្តុក។' },
+  'purchase.paid': { en: 'Payment recorded.', kh: 'បានកត់ត្រាការទូទាត់។' },
+  'purchase.cancelled': { en: 'Purchase cancelled.', kh: 'បានបោះបង់ការទិញ។' },
+  'purchase.ordered': { en: 'Purchase ordered.', kh: 'បានបញ្ជាទិញ។' },
+  'purchase.has_payments': {
+    en: 'Purchase {number} has payments recorded: it cannot be cancelled.',
+    kh: 'ការទិញ {number} មានការទូទាត់ដែលបានកត់ត្រារួចហើយ៖ មិនអាចបោះបង់បានទេ។',
+  },
+  'purchase.below_paid': {
+    en: 'The new total ({total}) is less than what has already been paid ({paid}).',
+    kh: 'សរុបថ្មី ({total}) តិចជាងចំនួនដែលបានទូទាត់រួចហើយ ({paid})។',
+  },
+  'purchase.line_too_large': {
+    en: 'This line comes to more than {max}.',
+    kh: 'ជួរនេះមានតម្លៃសរុបលើសពី {max}។',
+  },
+  'validation.product_inactive': { en: 'This product is not active.', kh: 'ផលិតផលនេះមិនសកម្មទេ។' },
+  'validation.date_future': { en: 'The date cannot be in the future.', kh: 'កាលបរិច្ឆេទមិនអាចនៅថ្ងៃអនាគតបានទេ។' },
+  'action.sent': { en: 'sent', kh: 'ផ្ញើ' },
+  'action.received': { en: 'received', kh: 'ទទួល' },
+  'action.cancelled': { en: 'cancelled', kh: 'បោះបង់' },
+  'action.changed': { en: 'changed', kh: 'កែប្រែ' },
+  'action.paid': { en: 'paid', kh: 'ទូទាត់' },
+  'action.ordered': { en: 'ordered', kh: 'បញ្ជាទិញ' },
+  'status.draft': { en: 'a draft', kh: 'សេចក្តីព្រាង' },
+  'status.ordered': { en: 'ordered', kh: 'បានបញ្ជាទិញ' },
+  'status.sent': { en: 'sent', kh: 'បានផ្ញើ' },
+  'status.partially_received': { en: 'partly received', kh: 'បានទទួលខ្លះ' },
+  'status.received': { en: 'received', kh: 'បានទទួល' },
+  'status.cancelled': { en: 'cancelled', kh: 'បានបោះបង់' },
+  'entity.purchase': { en: 'Purchase', kh: 'ការទិញ' },
+  'entity.purchases': { en: 'purchases', kh: 'ការទិញ' },
+  'entity.transfer': { en: 'Transfer', kh: 'ការផ្ទេរស្តុក' },
+  'entity.stock_movements': { en: 'stock movements', kh: 'ចលនាស្តុក' },
+
+  // discounts, combos, the exchange rate and the sale settings
+  'validation.discount_percentage': {
+    en: 'A percentage must be more than 0 % and at most 100 % (1 to 10000 basis points).',
+    kh: 'ភាគរយត្រូវធំជាង 0% និងមិនលើសពី 100% (ពី 1 ដល់ 10000 basis points)។',
+  },
+  'validation.date_order': {
+    en: 'The end date cannot be before the start date.',
+    kh: 'កាលបរិច្ឆេទបញ្ចប់មិនអាចនៅមុនកាលបរិច្ឆេទចាប់ផ្ដើមបានទេ។',
+  },
+  'validation.used_by_product': {
+    en: 'A product already uses this value.',
+    kh: 'មានផលិតផលមួយកំពុងប្រើតម្លៃនេះរួចហើយ។',
+  },
+  'combo.duplicate_item': {
+    en: 'This product is already in the combo in this unit.',
+    kh: 'ផលិតផលនេះមាននៅក្នុងឈុតក្នុងឯកតានេះរួចហើយ។',
+  },
+  'combo.product_deleted': {
+    en: 'The product “{product}” of this combo has been deleted: restore the product first.',
+    kh: 'ផលិតផល “{product}” នៃឈុតនេះត្រូវបានលុប៖ សូមស្ដារផលិតផលនោះឡើងវិញជាមុនសិន។',
+  },
+  'rate.saved': {
+    en: 'Exchange rate updated: {rate} riel per dollar.',
+    kh: 'បានធ្វើបច្ចុប្បន្នភាពអត្រាប្ដូរប្រាក់៖ {rate} រៀលក្នុងមួយដុល្លារ។',
+  },
+  'settings.sale_saved': { en: 'Sale settings saved.', kh: 'បានរក្សាទុកការកំណត់ការលក់។' },
+  'entity.discount': { en: 'Discount', kh: 'ការបញ្ចុះតម្លៃ' },
+  'entity.discounts': { en: 'discounts', kh: 'ការបញ្ចុះតម្លៃ' },
+  'entity.combo': { en: 'Combo', kh: 'ឈុតផលិតផល' },
+  'entity.combos': { en: 'combos', kh: 'ឈុតផលិតផល' },
+
+  // sales (spec: a customer and a product must be selected; not enough stock for the product)
+  'order.product_or_combo': { en: 'Choose a product or a combo.', kh: 'សូមជ្រើសរើសផលិតផល ឬឈុតផលិតផល។' },
+  'order.discount_not_applicable': {
+    en: 'This discount does not apply here today.',
+    kh: 'ការបញ្ចុះតម្លៃនេះមិនអាចប្រើនៅទីនេះថ្ងៃនេះទេ។',
+  },
+  'order.state': {
+    en: 'Order {number} is {status}: it cannot be {action}.',
+    kh: 'ការបញ្ជាទិញ {number} ស្ថិតក្នុងស្ថានភាព {status}៖ មិនអាច{action}បានទេ។',
+  },
+  'order.nothing_due': { en: 'Nothing is left to pay on this order.', kh: 'ការបញ្ជាទិញនេះគ្មានអ្វីត្រូវបង់ទៀតទេ។' },
+  'order.not_paid': {
+    en: 'Only a paid order can take returns.',
+    kh: 'មានតែការបញ្ជាទិញដែលបានបង់រួចទេ ទើបអាចប្តូរយកត្រឡប់វិញបាន។',
+  },
+  'order.over_returned': {
+    en: 'More than is left to return on this line ({left}).',
+    kh: 'លើសពីចំនួនដែលនៅសល់អាចប្តូរវិញលើជួរនេះ ({left})។',
+  },
+  'order.not_item': { en: 'This line is not on this order.', kh: 'ជួរនេះមិនមែនជារបស់ការបញ្ជាទិញនេះទេ។' },
+  'order.no_delivery': { en: 'This order has no delivery.', kh: 'ការបញ្ជាទិញនេះគ្មានការដឹកជញ្ជូនទេ។' },
+  'order.delivery_step': {
+    en: 'A delivery that is {from} cannot go to {to}.',
+    kh: 'ការដឹកជញ្ជូនដែលស្ថិតក្នុងស្ថានភាព {from} មិនអាចទៅ {to} បានទេ។',
+  },
+  'order.over_paid_card': {
+    en: 'Card, transfer and KHQR payments cannot be more than what is due ({due}).',
+    kh: 'ការទូទាត់តាមកាត ផ្ទេរប្រាក់ និង KHQR មិនអាចលើសពីចំនួនដែលត្រូវបង់ ({due}) បានទេ។',
+  },
+  'order.created': { en: 'Sale recorded.', kh: 'បានកត់ត្រាការលក់។' },
+  'order.held': { en: 'Order held: resume it from the order list.', kh: 'បានផ្អាកការបញ្ជាទិញ៖ អាចបន្តពីបញ្ជីការបញ្ជាទិញ។' },
+  'order.paid': { en: 'Payment recorded.', kh: 'បានកត់ត្រាការទូទាត់។' },
+  'order.cancelled': { en: 'Order cancelled: its stock is back.', kh: 'បានបោះបង់ការបញ្ជាទិញ៖ ស្តុកបានត្រឡប់វិញ។' },
+  'order.returned': { en: 'Return recorded: the stock is back.', kh: 'បានកត់ត្រាការប្តូរវិញ៖ ស្តុកបានត្រឡប់វិញ។' },
+  'order.delivery_moved': { en: 'Delivery updated.', kh: 'បានធ្វើបច្ចុប្បន្នភាពការដឹកជញ្ជូន។' },
+  'entity.order': { en: 'Order', kh: 'ការបញ្ជាទិញ' },
+  'entity.invoice': { en: 'Invoice', kh: 'វិក្កយបត្រ' },
+  'status.held': { en: 'held', kh: 'បានផ្អាក' },
+  'status.confirmed': { en: 'confirmed', kh: 'បានបញ្ជាក់' },
+  'action.checked_out': { en: 'checked out', kh: 'គិតលុយ' },
+  'action.returned': { en: 'returned', kh: 'ប្តូរវិញ' },
+  'delivery.preparing': { en: 'preparing', kh: 'កំពុងរៀបចំ' },
+  'delivery.preparing_done': { en: 'prepared', kh: 'រៀបចំរួច' },
+  'delivery.ready_for_delivery': { en: 'ready for delivery', kh: 'រួចរាល់សម្រាប់ដឹកជញ្ជូន' },
+  'delivery.shipping': { en: 'shipping', kh: 'កំពុងដឹកជញ្ជូន' },
+  'delivery.shipped': { en: 'shipped', kh: 'បានដឹកជញ្ជូន' },
+  'delivery.returned': { en: 'returned / problem', kh: 'ត្រឡប់វិញ / មានបញ្ហា' },
+  'delivery.completed': { en: 'completed', kh: 'បានបញ្ចប់' },
+
+  // idempotency (DESIGN.md section 3)
+  'idempotency.mismatch': {
+    en: 'This Idempotency-Key was used for another request.',
+    kh: 'Idempotency-Key នេះត្រូវបានប្រើសម្រាប់សំណើផ្សេងរួចហើយ។',
+  },
+  'idempotency.in_flight': {
+    en: 'The same request is still being processed.',
+    kh: 'សំណើដូចគ្នានេះកំពុងដំណើរការនៅឡើយ។',
+  },
+
   // authentication (spec sections 4 and 8)
   'auth.failed': { en: 'Username or password is incorrect.', kh: 'ឈ្មោះអ្នកប្រើ ឬពាក្យសម្ងាត់មិនត្រឹមត្រូវ។' },
   'auth.disabled': {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gtinCheckDigit, isValidBarcode } from './barcode.ts';
-import { formatUsdCents, parseUsdCents, roundKhr, usdCentsToKhr } from './money.ts';
+import { formatKhr, formatUsd, formatUsdCents, parseUsdCents, roundKhr, usdCentsToKhr } from './money.ts';
 
 describe('money', () => {
   it('converts dollars to riel exactly and rounds half up to the step', () => {
@@ -25,6 +25,16 @@ describe('money', () => {
     expect(formatUsdCents(1250)).toBe('12.50');
     expect(formatUsdCents(7)).toBe('0.07');
     expect(formatUsdCents(-5)).toBe('-0.05');
+    expect(formatUsd(126)).toBe('$1.26');
+    expect(formatUsd(-5)).toBe('-$0.05');
+  });
+
+  it('writes riel grouped by thousands with the riel sign', () => {
+    expect(formatKhr(5200)).toBe('5,200៛');
+    expect(formatKhr(100)).toBe('100៛');
+    expect(formatKhr(1_234_567_000)).toBe('1,234,567,000៛');
+    expect(formatKhr(-4100)).toBe('-4,100៛');
+    expect(() => formatKhr(0.5)).toThrow(RangeError);
   });
 });
 

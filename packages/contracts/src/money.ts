@@ -44,3 +44,16 @@ export function parseUsdCents(text: string): number | null {
   const cents = Number(match[2]) * 100 + Number((match[3] ?? '').padEnd(2, '0'));
   return match[1] ? -cents : cents;
 }
+
+/** "5,200៛" from 5200 riel: thousands grouped as on Cambodian price tags. */
+export function formatKhr(riel: number): string {
+  assertInteger(riel, 'riel');
+  const sign = riel < 0 ? '-' : '';
+  return `${sign}${String(Math.abs(riel)).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}៛`;
+}
+
+/** "$12.50" from 1250 cents. */
+export function formatUsd(cents: number): string {
+  const text = formatUsdCents(cents);
+  return text.startsWith('-') ? `-$${text.slice(1)}` : `$${text}`;
+}

@@ -108,11 +108,14 @@ export const DEFAULT_ROLES = [
     label_kh: 'អ្នកគិតលុយ',
     permissions: [
       ...everyoneGets,
-      ...pick('orders', 'list', 'view', 'create', 'cancel'),
+      // delivery steps are the till's too: the cashier hands the parcel to the driver
+      ...pick('orders', 'list', 'view', 'create', 'update', 'cancel'),
       ...pick('invoices', 'list', 'view', 'generate'),
       ...pick('customers', 'list', 'view', 'create', 'update'),
       ...pick('products', 'list', 'view'),
       ...pick('categories', 'list', 'view'),
+      // a carton sold is a unit of the product: the till reads a product's units
+      ...pick('units', 'list', 'view'),
       ...pick('discounts', 'list', 'view'),
       ...pick('combos', 'list', 'view'),
       ...pick('stores', 'list', 'view'),

@@ -5,7 +5,8 @@ import { RECORD_STATUSES, recordFields } from './resources.ts';
 
 const id = z.coerce.number().int().min(1);
 const optionalId = id.nullish().transform((v) => v ?? null);
-const cents = z.coerce.number().int().min(0).max(100_000_000);
+/** Money and counts arrive as JSON numbers: a missing one is "required", never silently 0. */
+const cents = z.number().int().min(0).max(100_000_000);
 
 /**
  * A product. Prices are integers: `price_usd_cents` in US cents, `price_khr` in riel (an optional
@@ -39,7 +40,7 @@ export const productInput = z.object({
   sub_category_id: optionalId,
   unit_id: id,
   price_usd_cents: cents,
-  price_khr: z.coerce
+  price_khr: z
     .number()
     .int()
     .min(0)
@@ -47,13 +48,13 @@ export const productInput = z.object({
     .nullish()
     .transform((v) => v ?? null),
   cost_usd_cents: cents.default(0),
-  taxable: z.coerce.boolean().default(true),
+  taxable: z.boolean().default(true),
   expiry_date: z.iso
     .date()
     .nullish()
     .or(z.literal(''))
     .transform((v) => (v ? v : null)),
-  reorder_level: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
+  reorder_level: z.number().int().min(0).max(1_000_000_000).default(0),
   status: z.enum(RECORD_STATUSES).default('active'),
 });
 export type ProductInput = z.input<typeof productInput>;
@@ -89,3 +90,63 @@ export const product = z.object({
   status: z.enum(RECORD_STATUSES),
 });
 export type Product = z.infer<typeof product>;
+
+/**
+ * The columns of a product spreadsheet, in the order an export writes them; an import reads the
+ * same keys in any order, so an exported file imports back unchanged. Brand, category,
+ * sub-category and unit are names; prices are "1.26" dollars and whole riel.
+ */
+export const PRODUCT_SHEET_COLUMNS = [
+  'sku',
+  'barcode',
+  'name_kh',
+  'name_en',
+  'short_name',
+  'brand',
+  'category',
+  'sub_category',
+  'unit',
+  'price_usd',
+  'price_khr',
+  'cost_usd',
+  'taxable',
+  'expiry_date',
+  'reorder_level',
+  'status',
+] as const;
+export type ProductSheetColumn = (typeof PRODUCT_SHEET_COLUMNS)[number];
+/** Columns an imported file must have (the others may be left out). */
+export const PRODUCT_SHEET_REQUIRED: readonly ProductSheetColumn[] = [
+  'sku',
+  'name_kh',
+  'name_en',
+  'category',
+  'unit',
+  'price_usd',
+];
+export const PRODUCT_IMPORT_MAX_MB = 10;
+export const PRODUCT_IMPORT_MAX_ROWS = 20_000;
+
+/** `POST /api/products/import` when every row was right: all of them were written, in one transaction. */
+export const productImportResult = z.object({
+  message: z.string(),
+  data: z.object({ created: z.number().int(), updated: z.number().int(), total: z.number().int() }),
+});
+export type ProductImportResult = z.infer<typeof productImportResult>;
+
+/** One mistake in an imported file: its spreadsheet row (the header is row 1) and column key. */
+export const productImportRowError = z.object({
+  row: z.number().int(),
+  column: z.string(),
+  value: z.string(),
+  message: z.string(),
+});
+export type ProductImportRowError = z.infer<typeof productImportRowError>;
+
+/** The 422 of an import: nothing was written; `errors.file` sums up, `rows` lists each mistake. */
+export const productImportError = z.object({
+  message: z.string(),
+  errors: z.object({ file: z.array(z.string()) }),
+  rows: z.array(productImportRowError),
+});
+export type ProductImportError = z.infer<typeof productImportError>;

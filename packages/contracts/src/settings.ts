@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_EXCHANGE_RATE_KHR, DEFAULT_KHR_ROUNDING_STEP, KHR_ROUNDING_STEPS } from './money.ts';
 
 const hexColour = z.string().regex(/^#[0-9a-fA-F]{6}$/);
 
@@ -37,7 +38,10 @@ export const publicSettingsResponse = z.object({ data: publicSettings });
 /** Settings the server uses for prices: riel per dollar and the riel rounding step. */
 export const businessSettings = z.object({
   exchange_rate_khr: z.number().int().min(1).max(100_000),
-  khr_rounding_step: z.union([z.literal(100), z.literal(500), z.literal(1000)]),
+  khr_rounding_step: z.literal(KHR_ROUNDING_STEPS),
 });
 export type BusinessSettings = z.infer<typeof businessSettings>;
-export const DEFAULT_BUSINESS_SETTINGS: BusinessSettings = { exchange_rate_khr: 4100, khr_rounding_step: 100 };
+export const DEFAULT_BUSINESS_SETTINGS: BusinessSettings = {
+  exchange_rate_khr: DEFAULT_EXCHANGE_RATE_KHR,
+  khr_rounding_step: DEFAULT_KHR_ROUNDING_STEP,
+};
