@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 const serverTests = ['apps/server/src/**/*.test.ts'];
+// The server suites import the whole gazetteer and run real transactions on a machine that also runs
+// the other suites: a slow test is a benchmark's business (bench/), not a failure here.
+const serverTimeouts = { testTimeout: 30_000, hookTimeout: 30_000 };
 
 /**
  * One run, every tier: contracts unit tests, the server suite on SQLite and again on PostgreSQL
@@ -10,12 +13,13 @@ export default defineConfig({
   test: {
     projects: [
       { test: { name: 'contracts', include: ['packages/contracts/src/**/*.test.ts'] } },
-      { test: { name: 'server-sqlite', include: serverTests, env: { DEPOT_TEST_DB: 'sqlite' } } },
+      { test: { name: 'server-sqlite', include: serverTests, env: { DEPOT_TEST_DB: 'sqlite' }, ...serverTimeouts } },
       {
         test: {
           name: 'server-postgres',
           include: serverTests,
           env: { DEPOT_TEST_DB: 'postgres' },
+          ...serverTimeouts,
           globalSetup: ['apps/server/src/test/postgres-available.ts'],
         },
       },

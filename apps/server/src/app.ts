@@ -6,23 +6,53 @@ import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider
 import { registerAccess } from './access/access.ts';
 import type { Db } from './db/database.ts';
 import { registerErrorHandler } from './http/errors.ts';
+import { registerIdempotency } from './http/idempotency.ts';
 import { registerLocale } from './http/locale.ts';
 import { registerValidation } from './http/validation.ts';
 import { registerWeb } from './http/web.ts';
 import { registerResource } from './kit/resource.ts';
+import { ensureSearchIndexes } from './kit/search.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { authService } from './modules/auth/auth.service.ts';
 import { LoginThrottle, type ThrottleLimits } from './modules/auth/login-throttle.ts';
 import { brands, categories, subCategories, units } from './modules/catalogue/catalogue.resources.ts';
+import { combos } from './modules/combos/combos.resources.ts';
+import { comboRoutes } from './modules/combos/combos.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { dashboardService } from './modules/dashboard/dashboard.service.ts';
+import { discounts } from './modules/discounts/discounts.resources.ts';
 import { geographyResources } from './modules/geography/geography.resources.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { invoices, orders } from './modules/orders/orders.resources.ts';
+import { orderRoutes } from './modules/orders/orders.routes.ts';
 import { partyResources } from './modules/parties/parties.resources.ts';
 import { registerProductImages } from './modules/products/products.images.ts';
 import { products } from './modules/products/products.resources.ts';
+import { registerProductTransfer } from './modules/products/products.transfer.ts';
+import { purchases } from './modules/purchases/purchases.resources.ts';
+import { purchaseRoutes } from './modules/purchases/purchases.routes.ts';
+import { rateRoutes } from './modules/rates/rates.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { settingsService } from './modules/settings/settings.service.ts';
+import { stockRoutes } from './modules/stock/stock.routes.ts';
+import { transfers } from './modules/stock/transfers.ts';
+
+/** Every resource the kit serves (their routes, and their search indexes kept at start-up). */
+export const resourceDefinitions = [
+  brands,
+  categories,
+  subCategories,
+  units,
+  products,
+  ...geographyResources,
+  ...partyResources,
+  purchases,
+  transfers,
+  discounts,
+  combos,
+  orders,
+  invoices,
+] as const;
 
 export interface AppOptions {
   db: Db;
@@ -76,17 +106,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const auth = authService(db, new LoginThrottle(options.throttle));
   const settings = settingsService(db);
   registerAccess(app, auth.authenticate);
+  registerIdempotency(app, db);
 
   await app.register(healthRoutes);
   await app.register(authRoutes, { auth });
   await app.register(settingsRoutes, { settings });
   await app.register(dashboardRoutes, { dashboard: dashboardService(db) });
+  await ensureSearchIndexes(db, resourceDefinitions);
   await app.register(async (scope) => {
-    for (const def of [brands, categories, subCategories, units, products, ...geographyResources, ...partyResources]) {
-      registerResource(scope, db, def as never);
-    }
+    for (const def of resourceDefinitions) registerResource(scope, db, def as never);
   });
+  await app.register(stockRoutes, { db });
+  await app.register(purchaseRoutes, { db });
+  await app.register(comboRoutes, { db });
+  await app.register(rateRoutes, { db });
+  await app.register(orderRoutes, { db });
   await registerProductImages(app, db, options.uploadsDir);
+  await registerProductTransfer(app, db);
   await registerWeb(app, options.webDist ?? '', settings);
 
   return app;

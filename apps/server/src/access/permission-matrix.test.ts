@@ -12,7 +12,34 @@ const ctx = useTestApp();
 describe('permission matrix', () => {
   it('lists the routes it walks', () => {
     expect(ctx.app.accessTable.map((r) => `${r.method} ${r.url}`)).toEqual(
-      expect.arrayContaining(['GET /api/me', 'GET /api/dashboard', 'POST /api/login', 'GET /api/health']),
+      expect.arrayContaining([
+        'GET /api/me',
+        'GET /api/dashboard',
+        'POST /api/login',
+        'GET /api/health',
+        'GET /api/products/export',
+        'POST /api/products/import',
+        'GET /api/purchases',
+        'GET /api/purchases/:id',
+        'POST /api/purchases',
+        'PUT /api/purchases/:id',
+        'POST /api/purchases/:id/order',
+        'POST /api/purchases/:id/receive',
+        'POST /api/purchases/:id/payments',
+        'POST /api/purchases/:id/cancel',
+        'GET /api/discounts',
+        'PUT /api/discounts/:id',
+        'GET /api/combos',
+        'GET /api/combos/:id',
+        'POST /api/combos',
+        'POST /api/combos/preview',
+        'POST /api/combos/:id/restore',
+        'GET /api/exchange-rates/current',
+        'GET /api/exchange-rates',
+        'POST /api/exchange-rates',
+        'GET /api/settings/sale',
+        'PUT /api/settings/sale',
+      ]),
     );
   });
 

@@ -46,6 +46,7 @@ export function createDatabase(url: string, options: { poolSize?: number } = {})
   // An idle connection the server closed (a restart, a failover) is an 'error' on the pool; without
   // a listener Node would exit. The pool replaces it at the next query.
   pool.on('error', (error) => console.warn(`database connection lost: ${error.message}`));
+  pool.on('connect', preparedStatements);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
@@ -68,6 +69,28 @@ function withStatementCache(sqlite: SQLite.Database, max = 1000): SqliteDatabase
       }
       return statement;
     },
+  };
+}
+
+/**
+ * PostgreSQL's counterpart of the SQLite statement cache: each query text is a named prepared
+ * statement on its connection, so it is parsed once and, after a few runs, planned once (planning a
+ * list page's joins took longer than running it). Texts with many parameters (an `in` list of ids)
+ * vary with their length and stay unnamed, so a connection keeps a bounded set.
+ */
+function preparedStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const names = new Map<string, string>();
+  (client as { query: unknown }).query = (config: unknown, values?: unknown, callback?: unknown) => {
+    if (typeof config !== 'string' || !Array.isArray(values) || values.length > 100 || typeof callback === 'function') {
+      return query(config, values, callback);
+    }
+    let name = names.get(config);
+    if (!name) {
+      name = `s${names.size + 1}`;
+      names.set(config, name);
+    }
+    return query({ name, text: config, values });
   };
 }
 

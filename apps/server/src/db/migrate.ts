@@ -5,6 +5,10 @@ import * as m0002 from './migrations/0002_catalogue.ts';
 import * as m0003 from './migrations/0003_geography.ts';
 import * as m0004 from './migrations/0004_parties.ts';
 import * as m0005 from './migrations/0005_products.ts';
+import * as m0006 from './migrations/0006_search.ts';
+import * as m0007 from './migrations/0007_stock.ts';
+import * as m0008 from './migrations/0008_selling.ts';
+import * as m0009 from './migrations/0009_orders.ts';
 
 /** Migrations in order. A new one is a new file added here: the list is explicit, not a directory scan. */
 const migrations = {
@@ -13,6 +17,10 @@ const migrations = {
   '0003_geography': m0003,
   '0004_parties': m0004,
   '0005_products': m0005,
+  '0006_search': m0006,
+  '0007_stock': m0007,
+  '0008_selling': m0008,
+  '0009_orders': m0009,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

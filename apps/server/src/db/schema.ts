@@ -198,6 +198,204 @@ export interface ProductsTable extends Timestamps, SoftDelete {
   status: RecordStatus;
 }
 
+export interface SequencesTable {
+  key: string;
+  value: number;
+}
+
+export interface StockBatchesTable {
+  id: Generated<number>;
+  product_id: number;
+  lot: string | null;
+  expiry_date: string | null;
+  batch_key: string;
+  created_at: string;
+}
+
+/** Written only by modules/stock/ledger.ts. */
+export interface StockLevelsTable {
+  id: Generated<number>;
+  store_id: number;
+  product_id: number;
+  batch_id: number;
+  quantity: number;
+  updated_at: string;
+}
+
+/** Written only by modules/stock/ledger.ts: quantity and value of a product, all stores together. */
+export interface StockValuationsTable {
+  product_id: number;
+  quantity: number;
+  value_cents: number;
+  updated_at: string;
+}
+
+export interface StockMovementsTable {
+  id: Generated<number>;
+  type: string;
+  store_id: number;
+  product_id: number;
+  batch_id: number;
+  quantity: number;
+  value_cents: number;
+  balance: number;
+  reason: string | null;
+  note: string | null;
+  document_type: string | null;
+  document_id: number | null;
+  user_id: number | null;
+  created_at: string;
+}
+
+export interface StockAdjustmentsTable {
+  id: Generated<number>;
+  store_id: number;
+  reason: string;
+  note: string | null;
+  created_by: number | null;
+  created_at: string;
+}
+
+export interface StockTransfersTable extends Timestamps, SoftDelete {
+  id: Generated<number>;
+  number: string;
+  from_store_id: number;
+  to_store_id: number;
+  status: 'draft' | 'sent' | 'received' | 'cancelled';
+  note: string | null;
+  created_by: number | null;
+  sent_at: string | null;
+  received_at: string | null;
+  cancelled_at: string | null;
+}
+
+export interface StockTransferItemsTable {
+  id: Generated<number>;
+  transfer_id: number;
+  product_id: number;
+  unit_id: number;
+  factor: number;
+  quantity: number;
+}
+
+export interface PurchasesTable extends Timestamps, SoftDelete {
+  id: Generated<number>;
+  number: string;
+  supplier_id: number;
+  store_id: number;
+  purchase_date: string;
+  notes: string | null;
+  status: 'draft' | 'ordered' | 'partially_received' | 'received' | 'cancelled';
+  subtotal_cents: number;
+  shipping_cents: number;
+  tax_cents: number;
+  grand_total_cents: number;
+  paid_cents: number;
+  payment_status: 'unpaid' | 'partially_paid' | 'paid';
+  items_count: number;
+  created_by: number | null;
+  received_at: string | null;
+  cancelled_at: string | null;
+}
+
+export interface PurchaseItemsTable {
+  id: Generated<number>;
+  purchase_id: number;
+  product_id: number;
+  unit_id: number;
+  factor: number;
+  quantity: number;
+  received_quantity: number;
+  unit_price_cents: number;
+  line_total_cents: number;
+  shipping_share_cents: number;
+  received_value_cents: number;
+  lot: string | null;
+  expiry_date: string | null;
+}
+
+export interface PurchasePaymentsTable {
+  id: Generated<number>;
+  purchase_id: number;
+  amount_cents: number;
+  method: string;
+  paid_at: string;
+  reference: string | null;
+  note: string | null;
+  created_by: number | null;
+  created_at: string;
+}
+
+export interface IdempotencyKeysTable {
+  key: string;
+  user_id: number;
+  route: string;
+  request_hash: string;
+  status_code: number | null;
+  response: string | null;
+  created_at: string;
+}
+
+/** The resource kit's search index (kit/search.ts). */
+export interface SearchTermsTable {
+  resource: string;
+  term: string;
+  record_id: number;
+}
+
+export interface SearchIndexesTable {
+  resource: string;
+  version: number;
+  built_at: string;
+}
+
+/** A discount: `amount` in basis points for a percentage, cents for a value or a fixed price. */
+export interface DiscountsTable extends Timestamps, SoftDelete {
+  id: Generated<number>;
+  name: string;
+  type: 'percentage' | 'value' | 'fixed';
+  amount: number;
+  scope: 'product' | 'category' | 'order';
+  product_id: number | null;
+  category_id: number | null;
+  starts_on: string | null;
+  ends_on: string | null;
+  status: RecordStatus;
+}
+
+/** A combo (bundle): products sold together at one price. */
+export interface CombosTable extends Timestamps, SoftDelete {
+  id: Generated<number>;
+  name_en: string;
+  name_kh: string;
+  description: string | null;
+  sku: string;
+  barcode: string | null;
+  selling_price_cents: number;
+  status: RecordStatus;
+  created_by: number | null;
+}
+
+export interface ComboItemsTable {
+  id: Generated<number>;
+  combo_id: number;
+  product_id: number;
+  unit_id: number;
+  factor: number;
+  quantity: number;
+}
+
+/** The history of exchange rates, riel per dollar; the newest is current. */
+export interface ExchangeRatesTable {
+  id: Generated<number>;
+  rate_khr: number;
+  rate_in_khr: number | null;
+  rate_out_khr: number | null;
+  note: string | null;
+  created_by: number | null;
+  created_at: string;
+}
+
 export interface DB {
   products: ProductsTable;
   customers: CustomersTable;
@@ -221,6 +419,138 @@ export interface DB {
   auth_sessions: AuthSessionsTable;
   auth_tokens: AuthTokensTable;
   settings: SettingsTable;
+  search_terms: SearchTermsTable;
+  sequences: SequencesTable;
+  stock_batches: StockBatchesTable;
+  stock_levels: StockLevelsTable;
+  stock_valuations: StockValuationsTable;
+  stock_movements: StockMovementsTable;
+  stock_adjustments: StockAdjustmentsTable;
+  stock_transfers: StockTransfersTable;
+  stock_transfer_items: StockTransferItemsTable;
+  purchases: PurchasesTable;
+  purchase_items: PurchaseItemsTable;
+  purchase_payments: PurchasePaymentsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  search_indexes: SearchIndexesTable;
+  discounts: DiscountsTable;
+  combos: CombosTable;
+  combo_items: ComboItemsTable;
+  exchange_rates: ExchangeRatesTable;
+  orders: OrdersTable;
+  order_items: OrderItemsTable;
+  order_item_batches: OrderItemBatchesTable;
+  order_payments: OrderPaymentsTable;
+  order_returns: OrderReturnsTable;
+  invoices: InvoicesTable;
+}
+
+export interface OrdersTable extends Timestamps, SoftDelete {
+  id: Generated<number>;
+  number: string;
+  store_id: number;
+  cashier_id: number | null;
+  customer_id: number;
+  order_date: string;
+  status: 'held' | 'confirmed' | 'cancelled';
+  payment_status: 'unpaid' | 'partially_paid' | 'paid' | 'pending' | 'onhold';
+  subtotal_cents: number;
+  discount_cents: number;
+  tax_cents: number;
+  delivery_fee_cents: number;
+  total_cents: number;
+  paid_cents: number;
+  change_cents: number;
+  change_khr: number;
+  exchange_rate_khr: number;
+  rate_in_khr: number | null;
+  rate_out_khr: number | null;
+  khr_step: number;
+  total_khr: number;
+  vat_rate_bp: number;
+  discount_id: number | null;
+  note: string | null;
+  shipping_address: string | null;
+  delivery_status:
+    | 'preparing'
+    | 'preparing_done'
+    | 'ready_for_delivery'
+    | 'shipping'
+    | 'shipped'
+    | 'returned'
+    | 'completed'
+    | null;
+  items_count: number;
+  cancelled_at: string | null;
+  cancelled_by: number | null;
+  cancel_reason: string | null;
+}
+
+export interface OrderItemsTable {
+  id: Generated<number>;
+  order_id: number;
+  kind: 'product' | 'combo';
+  product_id: number | null;
+  combo_id: number | null;
+  name_en: string;
+  name_kh: string;
+  sku: string;
+  unit_id: number | null;
+  factor: number;
+  quantity: number;
+  unit_price_cents: number;
+  discount_id: number | null;
+  discount_name: string | null;
+  line_discount_cents: number;
+  order_discount_cents: number;
+  net_cents: number;
+  tax_cents: number;
+  total_cents: number;
+  taxable: number;
+  returned_quantity: number;
+}
+
+/** The units an order line took, batch by batch: cancels and returns put these back. */
+export interface OrderItemBatchesTable {
+  id: Generated<number>;
+  order_item_id: number;
+  product_id: number;
+  batch_id: number;
+  quantity: number;
+  value_cents: number;
+  returned: number;
+}
+
+export interface OrderPaymentsTable {
+  id: Generated<number>;
+  order_id: number;
+  kind: 'payment' | 'refund';
+  method: string;
+  amount: number;
+  amount_cents: number;
+  transaction_id: string | null;
+  received_by: number | null;
+  created_at: string;
+}
+
+export interface OrderReturnsTable {
+  id: Generated<number>;
+  order_id: number;
+  refund_cents: number;
+  note: string | null;
+  created_by: number | null;
+  created_at: string;
+}
+
+export interface InvoicesTable extends Timestamps, SoftDelete {
+  id: Generated<number>;
+  number: string;
+  order_id: number;
+  store_id: number;
+  total_cents: number;
+  tax_cents: number;
+  items_count: number;
+  paid_at: string;
 }
 
 export type User = Selectable<UsersTable>;

@@ -1,6 +1,7 @@
 import {
   DEFAULT_BUSINESS_SETTINGS,
   DEFAULT_ROLES,
+  DEFAULT_SALE_SETTINGS,
   DEFAULT_SETTINGS,
   PERMISSIONS,
   WALK_IN_CUSTOMER,
@@ -81,9 +82,11 @@ export async function seed(db: Db, options: { adminPassword?: string } = {}): Pr
     }
 
     const settingKeys = new Set((await trx.selectFrom('settings').select('key').execute()).map((s) => s.key));
-    const missingSettings = Object.entries({ ...DEFAULT_SETTINGS, ...DEFAULT_BUSINESS_SETTINGS }).filter(
-      ([key]) => !settingKeys.has(key),
-    );
+    const missingSettings = Object.entries({
+      ...DEFAULT_SETTINGS,
+      ...DEFAULT_BUSINESS_SETTINGS,
+      ...DEFAULT_SALE_SETTINGS,
+    }).filter(([key]) => !settingKeys.has(key));
     if (missingSettings.length) {
       await trx
         .insertInto('settings')

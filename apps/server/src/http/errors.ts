@@ -2,15 +2,18 @@ import { issuesToErrors, type Locale, type MessageKey, type MessageParams, trans
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 
-/** Message parameters; a `{ key }` is itself translated (an entity's name inside a sentence). */
-export type ErrorParams = Record<string, MessageParams[string] | { key: MessageKey }>;
+/**
+ * Message parameters; a `{ key }` is itself translated (an entity's name inside a sentence), and a
+ * `{ en, kh }` pair is a record's own name in both languages (a product's).
+ */
+export type ErrorParams = Record<string, MessageParams[string] | { key: MessageKey } | Record<Locale, string>>;
 
 function resolveParams(params: ErrorParams | undefined, locale: Locale): MessageParams | undefined {
   if (!params) return undefined;
   return Object.fromEntries(
     Object.entries(params).map(([name, value]) => [
       name,
-      typeof value === 'object' ? translate(value.key, locale) : value,
+      typeof value !== 'object' ? value : 'key' in value ? translate(value.key, locale) : value[locale],
     ]),
   );
 }

@@ -17,6 +17,8 @@ import type { Db } from '../db/database.ts';
 import { now } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import { AppError, FieldError, notFound } from '../http/errors.ts';
+import { indexRecords, searchCondition } from './search.ts';
+import { countOf, tableChanged } from './totals.ts';
 
 /** Tables the kit can serve: an integer id, timestamps and soft delete. */
 export type ResourceTable = {
@@ -24,6 +26,7 @@ export type ResourceTable = {
 }[keyof DB];
 
 type Row = { id: number };
+export type KitRoute = 'list' | 'show' | 'create' | 'update' | 'delete' | 'restore';
 // The kit composes queries whose tables it only knows by name; definitions keep their own types.
 // biome-ignore lint/suspicious/noExplicitAny: a definition's query may join any tables
 type AnySelect<O> = SelectQueryBuilder<DB, any, O>;
@@ -46,7 +49,7 @@ export interface ResourceDefinition<T extends ResourceTable, I extends z.ZodType
   output: O;
   /** One row per record, the table under its own name, with whatever joins and counts the output has. */
   query: (db: Db) => AnySelect<z.infer<O>>;
-  /** Columns the `search` parameter looks in (case-insensitive, anywhere in the text). */
+  /** Columns the `search` parameter looks in: each word typed begins a word of them (kit/search.ts). */
   searchable: string[];
   /** API sort names and the columns they sort by; `sort=-name` sorts descending. */
   sortable: Record<string, string>;
@@ -64,6 +67,11 @@ export interface ResourceDefinition<T extends ResourceTable, I extends z.ZodType
   check?: (db: Db, input: z.output<I>, id: number | null) => Promise<Record<string, MessageKey> | null>;
   /** A reason this record may never be deleted (the walk-in customer), or null. */
   guardDelete?: (db: Db, id: number) => Promise<MessageKey | null>;
+  /**
+   * The routes the kit registers, all six by default. A document with rules of its own (a purchase)
+   * takes the list and show from the kit and writes through its own service.
+   */
+  routes?: readonly KitRoute[];
   /** What still uses a record; deleting it is refused while any count is above zero. */
   dependents?: (db: Db, id: number) => Promise<{ entity: MessageKey; count: number }[]>;
 }
@@ -91,10 +99,6 @@ export async function countLive(db: Db, table: ResourceTable, column: string, id
     .where(sql.ref('deleted_at') as Expression<string | null>, 'is', null)
     .executeTakeFirstOrThrow();
   return Number(row.n);
-}
-
-function likePattern(term: string): string {
-  return `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /** The service behind a resource's routes. Tests and other modules may call it directly. */
@@ -152,65 +156,82 @@ export function resourceService<T extends ResourceTable, I extends z.ZodType, O 
       .executeTakeFirst() as Promise<(Record<string, unknown> & { deleted_at: string | null }) | undefined>;
   }
 
+  /** A write in a transaction; once it is over, the table's remembered totals are stale. */
+  function write<T>(work: (trx: Db) => Promise<T>): Promise<T> {
+    return db
+      .transaction()
+      .execute(work)
+      .finally(() => tableChanged(db, def.table));
+  }
+
+  /** What narrows a list: everything but the page. */
+  type Selection = Pick<ListQuery, 'search' | 'sort' | 'trashed'>;
+
+  // The same conditions narrow the count (on the table alone: joins only add columns) and the rows.
+  /** The search's condition, read once for both the count and the page. */
+  const matching = (query: Selection) => (query.search ? searchCondition(db, def, query.search) : null);
+
+  function narrow<Q extends AnySelect<unknown>>(
+    base: Q,
+    query: Selection,
+    filters: Record<string, unknown>,
+    matches: Expression<SqlBool> | null,
+  ): Q {
+    let q = base as AnySelect<unknown>;
+    if (query.trashed === 'only') q = q.where(column('deleted_at') as Expression<string | null>, 'is not', null);
+    else if (query.trashed !== 'with') q = q.where(column('deleted_at') as Expression<string | null>, 'is', null);
+    if (matches) q = q.where(matches);
+    for (const [name, filter] of Object.entries(def.filters ?? {})) {
+      const value = filters[name];
+      if (value === undefined) continue;
+      q =
+        'apply' in filter
+          ? (filter.apply(q as AnySelect<object>, value) as AnySelect<unknown>)
+          : q.where(sql.ref(filter.column) as Expression<unknown>, '=', value);
+    }
+    return q as Q;
+  }
+
+  /**
+   * The records a list shows, narrowed and in its order (id breaks ties, so pages never overlap),
+   * without a page: the list takes one page of it, an export reads it all in chunks.
+   */
+  function ordered(query: Selection, filters: Record<string, unknown>, matches: Expression<SqlBool> | null) {
+    const sort = query.sort ?? def.defaultSort;
+    const desc = sort.startsWith('-');
+    const sortColumn = def.sortable[desc ? sort.slice(1) : sort];
+    if (!sortColumn) throw new FieldError({ sort: [{ key: 'validation.sort' }] });
+    return narrow(def.query(db), query, filters, matches)
+      .orderBy(sql.ref(sortColumn), desc ? 'desc' : 'asc')
+      .orderBy(column('id'), desc ? 'desc' : 'asc');
+  }
+
   return {
+    /**
+     * The records a list shows, narrowed and in its order (id breaks ties, so pages never overlap),
+     * without a page: the list takes one page of it, an export reads it all in chunks.
+     */
+    async select(query: Selection, filters: Record<string, unknown>): Promise<AnySelect<Output>> {
+      return ordered(query, filters, await matching(query));
+    },
+
     async list(query: ListQuery, filters: Record<string, unknown>) {
-      // The same conditions narrow the count (on the table alone: joins only add columns) and the page.
-      const narrow = <Q extends AnySelect<unknown>>(base: Q): Q => {
-        let q = base as AnySelect<unknown>;
-        if (query.trashed === 'only') q = q.where(column('deleted_at') as Expression<string | null>, 'is not', null);
-        else if (query.trashed !== 'with') q = q.where(column('deleted_at') as Expression<string | null>, 'is', null);
-        if (query.search) {
-          const pattern = likePattern(query.search);
-          q = q.where((e) =>
-            e.or(
-              def.searchable.map(
-                (col) => sql<SqlBool>`lower(${sql.ref(col)}) like ${pattern} escape ${'\\'}` as Expression<SqlBool>,
-              ),
-            ),
-          );
-        }
-        for (const [name, filter] of Object.entries(def.filters ?? {})) {
-          const value = filters[name];
-          if (value === undefined) continue;
-          q =
-            'apply' in filter
-              ? (filter.apply(q as AnySelect<object>, value) as AnySelect<unknown>)
-              : q.where(sql.ref(filter.column) as Expression<unknown>, '=', value);
-        }
-        return q as Q;
-      };
-
-      const counted = await narrow(
-        db.selectFrom(def.table as ResourceTable).select(sql<number>`count(*)`.as('n')) as AnySelect<{ n: number }>,
-      ).executeTakeFirstOrThrow();
-      const total = Number(counted.n);
-      const q = narrow(def.query(db));
-
-      const sort = query.sort ?? def.defaultSort;
-      const desc = sort.startsWith('-');
-      const sortColumn = def.sortable[desc ? sort.slice(1) : sort];
-      if (!sortColumn) throw new FieldError({ sort: [{ key: 'validation.sort' }] });
-      const rows = (await q
-        .orderBy(sql.ref(sortColumn), desc ? 'desc' : 'asc')
-        .orderBy(column('id'), desc ? 'desc' : 'asc')
+      const matches = await matching(query);
+      const rows = (await ordered(query, filters, matches)
         .limit(query.per_page)
         .offset((query.page - 1) * query.per_page)
         .execute()) as Output[];
-
-      const lastPage = Math.max(1, Math.ceil(total / query.per_page));
-      const from = rows.length ? (query.page - 1) * query.per_page + 1 : null;
-      return {
-        data: rows,
-        meta: {
-          current_page: query.page,
-          per_page: query.per_page,
-          total,
-          last_page: lastPage,
-          from,
-          to: from === null ? null : from + rows.length - 1,
-        },
-        lastPage,
-      };
+      const total = await countOf(
+        db,
+        def.table,
+        narrow(
+          db.selectFrom(def.table as ResourceTable).select(sql<number>`count(*)`.as('n')) as AnySelect<{ n: number }>,
+          query,
+          filters,
+          matches,
+        ),
+      );
+      return { rows, total };
     },
 
     async show(id: number): Promise<Output> {
@@ -220,7 +241,7 @@ export function resourceService<T extends ResourceTable, I extends z.ZodType, O 
     },
 
     create(input: z.output<I>): Promise<Output> {
-      return db.transaction().execute(async (trx) => {
+      return write(async (trx) => {
         await check(trx, input, null);
         const at = now();
         const inserted = await trx
@@ -228,12 +249,13 @@ export function resourceService<T extends ResourceTable, I extends z.ZodType, O 
           .values({ ...stored(input), created_at: at, updated_at: at } as never)
           .returning(sql<number>`id`.as('id'))
           .executeTakeFirstOrThrow();
+        await indexRecords(trx, def, [(inserted as Row).id]);
         return (await find(trx, (inserted as Row).id)) as Output;
       });
     },
 
     update(id: number, input: z.output<I>): Promise<Output> {
-      return db.transaction().execute(async (trx) => {
+      return write(async (trx) => {
         const row = await liveRow(trx, id);
         if (!row || row.deleted_at !== null) throw notFound();
         await check(trx, input, id);
@@ -242,12 +264,13 @@ export function resourceService<T extends ResourceTable, I extends z.ZodType, O 
           .set({ ...stored(input), updated_at: now() } as never)
           .where(sql.ref('id') as Expression<number>, '=', id)
           .execute();
+        await indexRecords(trx, def, [id]);
         return (await find(trx, id)) as Output;
       });
     },
 
     remove(id: number): Promise<Output> {
-      return db.transaction().execute(async (trx) => {
+      return write(async (trx) => {
         const row = await liveRow(trx, id);
         if (!row || row.deleted_at !== null) throw notFound();
         const refusal = await def.guardDelete?.(trx, id);
@@ -273,7 +296,7 @@ export function resourceService<T extends ResourceTable, I extends z.ZodType, O 
 
     /** Brings a deleted record back, unless a live record has taken one of its unique values. */
     restore(id: number): Promise<Output> {
-      return db.transaction().execute(async (trx) => {
+      return write(async (trx) => {
         const row = await liveRow(trx, id);
         if (!row) throw notFound();
         if (row.deleted_at !== null) {
@@ -290,11 +313,53 @@ export function resourceService<T extends ResourceTable, I extends z.ZodType, O 
   };
 }
 
+/**
+ * A definition's `filter[<name>]` query parameters (zod shape) and how to read their values back
+ * from a parsed query: the list and anything else narrowed like it (an export) take the same ones.
+ */
+export function listFilters(def: { filters?: Record<string, Filter> }) {
+  const names = Object.keys(def.filters ?? {});
+  return {
+    shape: Object.fromEntries(
+      Object.entries(def.filters ?? {}).map(([name, f]) => [`filter[${name}]`, f.schema.optional()]),
+    ) as Record<string, z.ZodOptional<z.ZodType>>,
+    read: (query: Record<string, unknown>) => Object.fromEntries(names.map((name) => [name, query[`filter[${name}]`]])),
+  };
+}
+
 function pageLink(request: FastifyRequest, page: number): string {
   const [pathname, search = ''] = request.url.split('?');
   const params = new URLSearchParams(search);
   params.set('page', String(page));
   return `${pathname}?${params.toString()}`;
+}
+
+/** One page in Laravel's paginator shape (`data`, `meta`, `links`): the kit's lists and any other. */
+export function pageAnswer<T>(
+  request: FastifyRequest,
+  query: { page: number; per_page: number },
+  rows: T[],
+  total: number,
+) {
+  const lastPage = Math.max(1, Math.ceil(total / query.per_page));
+  const from = rows.length ? (query.page - 1) * query.per_page + 1 : null;
+  return {
+    data: rows,
+    meta: {
+      current_page: query.page,
+      per_page: query.per_page,
+      total,
+      last_page: lastPage,
+      from,
+      to: from === null ? null : from + rows.length - 1,
+    },
+    links: {
+      first: pageLink(request, 1),
+      last: pageLink(request, lastPage),
+      prev: query.page > 1 ? pageLink(request, query.page - 1) : null,
+      next: query.page < lastPage ? pageLink(request, query.page + 1) : null,
+    },
+  };
 }
 
 /**
@@ -308,74 +373,73 @@ export function registerResource<T extends ResourceTable, I extends z.ZodType, O
   def: ResourceDefinition<T, I, O>,
 ) {
   const service = resourceService(db, def);
-  const filterShape = Object.fromEntries(
-    Object.entries(def.filters ?? {}).map(([name, f]) => [`filter[${name}]`, f.schema.optional()]),
-  );
-  const query = listQuery.extend(filterShape);
+  const filters = listFilters(def);
+  const query = listQuery.extend(filters.shape);
   const tags = [def.resource];
   const message = (request: FastifyRequest, key: MessageKey) =>
     translate(key, request.locale, { entity: translate(def.entity, request.locale) });
   const access = (action: string) => ({ access: `${def.resource}.${action}` as Permission });
   const idOf = (request: FastifyRequest) => (request.params as { id: number }).id;
   const body = (request: FastifyRequest) => request.body as z.output<I>;
+  const has = (route: KitRoute) => !def.routes || def.routes.includes(route);
 
-  app.get(
-    def.path,
-    { config: access('list'), schema: { tags, querystring: query, response: { 200: paginated(def.output) } } },
-    async (request) => {
-      const q = request.query as ListQuery & Record<string, unknown>;
-      const filters = Object.fromEntries(Object.keys(def.filters ?? {}).map((name) => [name, q[`filter[${name}]`]]));
-      const { lastPage, ...page } = await service.list(q, filters);
-      return {
-        ...page,
-        links: {
-          first: pageLink(request, 1),
-          last: pageLink(request, lastPage),
-          prev: q.page > 1 ? pageLink(request, q.page - 1) : null,
-          next: q.page < lastPage ? pageLink(request, q.page + 1) : null,
-        },
-      };
-    },
-  );
+  if (has('list'))
+    app.get(
+      def.path,
+      { config: access('list'), schema: { tags, querystring: query, response: { 200: paginated(def.output) } } },
+      async (request) => {
+        const q = request.query as ListQuery & Record<string, unknown>;
+        const { rows, total } = await service.list(q, filters.read(q));
+        return pageAnswer(request, q, rows, total);
+      },
+    );
 
-  app.get(
-    `${def.path}/:id`,
-    { config: access('view'), schema: { tags, params: idParams, response: { 200: single(def.output) } } },
-    async (request) => ({ data: await service.show(idOf(request)) }),
-  );
+  if (has('show'))
+    app.get(
+      `${def.path}/:id`,
+      { config: access('view'), schema: { tags, params: idParams, response: { 200: single(def.output) } } },
+      async (request) => ({ data: await service.show(idOf(request)) }),
+    );
 
-  app.post(
-    def.path,
-    { config: access('create'), schema: { tags, body: def.input, response: { 201: written(def.output) } } },
-    async (request, reply) => {
-      const data = await service.create(body(request));
-      return reply.code(201).send({ message: message(request, 'resource.created'), data });
-    },
-  );
+  if (has('create'))
+    app.post(
+      def.path,
+      { config: access('create'), schema: { tags, body: def.input, response: { 201: written(def.output) } } },
+      async (request, reply) => {
+        const data = await service.create(body(request));
+        return reply.code(201).send({ message: message(request, 'resource.created'), data });
+      },
+    );
 
-  app.put(
-    `${def.path}/:id`,
-    {
-      config: access('update'),
-      schema: { tags, params: idParams, body: def.input, response: { 200: written(def.output) } },
-    },
-    async (request) => ({
-      message: message(request, 'resource.updated'),
-      data: await service.update(idOf(request), body(request)),
-    }),
-  );
+  if (has('update'))
+    app.put(
+      `${def.path}/:id`,
+      {
+        config: access('update'),
+        schema: { tags, params: idParams, body: def.input, response: { 200: written(def.output) } },
+      },
+      async (request) => ({
+        message: message(request, 'resource.updated'),
+        data: await service.update(idOf(request), body(request)),
+      }),
+    );
 
-  app.delete(
-    `${def.path}/:id`,
-    { config: access('delete'), schema: { tags, params: idParams, response: { 200: written(def.output) } } },
-    async (request) => ({ message: message(request, 'resource.deleted'), data: await service.remove(idOf(request)) }),
-  );
+  if (has('delete'))
+    app.delete(
+      `${def.path}/:id`,
+      { config: access('delete'), schema: { tags, params: idParams, response: { 200: written(def.output) } } },
+      async (request) => ({ message: message(request, 'resource.deleted'), data: await service.remove(idOf(request)) }),
+    );
 
-  app.post(
-    `${def.path}/:id/restore`,
-    { config: access('restore'), schema: { tags, params: idParams, response: { 200: written(def.output) } } },
-    async (request) => ({ message: message(request, 'resource.restored'), data: await service.restore(idOf(request)) }),
-  );
+  if (has('restore'))
+    app.post(
+      `${def.path}/:id/restore`,
+      { config: access('restore'), schema: { tags, params: idParams, response: { 200: written(def.output) } } },
+      async (request) => ({
+        message: message(request, 'resource.restored'),
+        data: await service.restore(idOf(request)),
+      }),
+    );
 
   return service;
 }

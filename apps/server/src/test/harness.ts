@@ -5,13 +5,14 @@ import path from 'node:path';
 import type { Permission } from '@depot/contracts';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { buildApp } from '../app.ts';
 import { createDatabase, type Database, type Db, now } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { seed } from '../db/seed.ts';
 import type { ThrottleLimits } from '../modules/auth/login-throttle.ts';
 import { hashPassword } from '../modules/auth/passwords.ts';
+import { auditLedger } from '../modules/stock/ledger.ts';
 
 export const ADMIN_PASSWORD = 'admin-pass-123';
 export const TEST_DB = (process.env.DEPOT_TEST_DB ?? 'sqlite') as 'sqlite' | 'postgres';
@@ -90,6 +91,10 @@ export function useTestApp(options: { throttle?: ThrottleLimits; webDist?: strin
       webDist: options.webDist,
       uploadsDir: ctx.uploadsDir,
     });
+  });
+  // the stock ledger's invariant after every test: each level is the sum of its movements, none negative
+  afterEach(async () => {
+    if (ctx.db) expect(await auditLedger(ctx.db)).toEqual([]);
   });
   afterAll(async () => {
     await ctx.app?.close();

@@ -11,6 +11,8 @@ export function columnTypes(db: Kysely<unknown>) {
     date: pg ? ('date' as const) : ('text' as const),
     id: (col: ColumnDefinitionBuilder) =>
       pg ? col.generatedByDefaultAsIdentity().primaryKey() : col.autoIncrement().primaryKey(),
+    /** Text ordered byte by byte (SQLite's default BINARY; "C" on PostgreSQL), for prefix ranges. */
+    bytewiseText: (col: ColumnDefinitionBuilder) => (pg ? col.modifyEnd(sql`collate "C"`) : col),
   };
 }
 

@@ -82,6 +82,7 @@ export const categories: ResourceDefinition<'categories', typeof categoryInput, 
   dependents: async (db, id) => [
     { entity: 'entity.sub_categories', count: await countLive(db, 'sub_categories', 'category_id', id) },
     await productsUsing(db, 'category_id', id),
+    { entity: 'entity.discounts', count: await countLive(db, 'discounts', 'category_id', id) },
   ],
 };
 

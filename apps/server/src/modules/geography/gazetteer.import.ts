@@ -3,6 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { type Db, now } from '../../db/database.ts';
+import { indexRecords } from '../../kit/search.ts';
+import { tableChanged } from '../../kit/totals.ts';
+import { geographyResources } from './geography.resources.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
 
@@ -50,7 +53,7 @@ export interface ImportResult {
  */
 export async function importGazetteer(db: Db, input: unknown): Promise<ImportResult> {
   const units = gazetteerFile.parse(input);
-  return db.transaction().execute(async (trx) => {
+  const imported = db.transaction().execute(async (trx) => {
     const result: ImportResult = { provinces: 0, districts: 0, communes: 0, villages: 0, changed: 0 };
     let parentIds = new Map<string, number>();
     for (const level of levels) {
@@ -79,7 +82,15 @@ export async function importGazetteer(db: Db, input: unknown): Promise<ImportRes
       const ids = await trx.selectFrom(level.table).select(['id', 'code']).execute();
       parentIds = new Map(ids.map((r) => [r.code, r.id]));
     }
+    // names changed: the places are found by their new names (the index of the four levels, rebuilt)
+    if (result.changed > 0) {
+      const tables = new Set<string>(levels.map((level) => level.table));
+      for (const def of geographyResources.filter((d) => tables.has(d.table))) await indexRecords(trx, def, null);
+    }
     return result;
+  });
+  return imported.finally(() => {
+    for (const level of levels) tableChanged(db, level.table);
   });
 }
 

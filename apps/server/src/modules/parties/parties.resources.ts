@@ -86,7 +86,14 @@ export const customers: ResourceDefinition<'customers', typeof customerInput, ty
   searchable: ['customers.name', 'customers.phone'],
   sortable: { name: 'customers.name', status: 'customers.status', created_at: 'customers.created_at' },
   defaultSort: 'name',
-  filters: { status: status('customers') },
+  filters: {
+    status: status('customers'),
+    /** The till looks the walk-in customer up by this. */
+    is_walk_in: {
+      schema: z.enum(['true', 'false']),
+      apply: (query, value) => query.where('customers.is_walk_in', '=', value === 'true' ? 1 : 0),
+    },
+  },
   check: (db, input) => villageExists(db, input.village_id),
   guardDelete: async (db, id) => {
     const row = await db.selectFrom('customers').select('is_walk_in').where('id', '=', id).executeTakeFirst();
@@ -116,7 +123,10 @@ export const suppliers: ResourceDefinition<'suppliers', typeof supplierInput, ty
       'suppliers.created_at',
       'suppliers.updated_at',
       'suppliers.deleted_at',
-      sql<number>`0`.as('total_items'),
+      // base units received from the supplier, over their live purchases
+      sql<number>`(select cast(coalesce(sum(cast(pi.received_quantity as bigint) * pi.factor), 0) as bigint)
+        from purchase_items pi inner join purchases p on p.id = pi.purchase_id
+        where p.supplier_id = suppliers.id and p.deleted_at is null)`.as('total_items'),
     ]),
   searchable: ['suppliers.name', 'suppliers.phone'],
   sortable: { name: 'suppliers.name', type: 'suppliers.type', created_at: 'suppliers.created_at' },

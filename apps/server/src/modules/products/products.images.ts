@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { idParams, product, translate, written } from '@depot/contracts';
+import { idParams, PRODUCT_IMAGE_MAX_MB, product, translate, written } from '@depot/contracts';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
@@ -11,7 +11,7 @@ import { FieldError, notFound } from '../../http/errors.ts';
 import { resourceService } from '../../kit/resource.ts';
 import { products } from './products.resources.ts';
 
-export const IMAGE_MAX_MB = 5;
+export const IMAGE_MAX_MB = PRODUCT_IMAGE_MAX_MB;
 const ACCEPTED = new Set(['jpeg', 'png', 'webp']);
 
 /**

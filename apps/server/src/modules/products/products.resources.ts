@@ -1,13 +1,9 @@
-import { type MessageKey, product, productInput } from '@depot/contracts';
+import { type MessageKey, product, productInput, todayInCambodia } from '@depot/contracts';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { countLive, findLive, type ResourceDefinition } from '../../kit/resource.ts';
-
-/** Today's date where the depots are (UTC+7): a product expiring today is still sellable today. */
-export function todayInCambodia(at = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Phnom_Penh' }).format(at);
-}
+import { combosUsing } from '../combos/combos.usage.ts';
 
 const setting = (key: string) => sql<number>`(select cast(value as integer) from settings where key = ${key})`;
 
@@ -110,8 +106,25 @@ export const products: ResourceDefinition<'products', typeof productInput, typeo
     const unit = await findLive(db, 'units', input.unit_id);
     if (!unit) problems.unit_id = 'validation.exists';
     else if (unit.base_unit_id !== null) problems.unit_id = 'validation.base_unit';
+    // a scanner reads a combo's code as surely as a product's: one code, one thing on the till
+    for (const field of ['sku', 'barcode'] as const) {
+      const code = input[field];
+      if (!code) continue;
+      const combo = await db
+        .selectFrom('combos')
+        .select('id')
+        .where(sql<string>`lower(${sql.ref(field)})`, '=', code.toLowerCase())
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      if (combo) problems[field] = 'validation.unique';
+    }
     return Object.keys(problems).length ? problems : null;
   },
+  /** A product in a live combo, or named by a live discount, stays until they no longer hold it. */
+  dependents: async (db, id) => [
+    await combosUsing(db, id),
+    { entity: 'entity.discounts', count: await countLive(db, 'discounts', 'product_id', id) },
+  ],
 };
 
 /** How many live products use a brand, category, sub-category or unit (deletion is refused while any do). */

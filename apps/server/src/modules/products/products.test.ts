@@ -1,7 +1,6 @@
-import { usdCentsToKhr } from '@depot/contracts';
+import { todayInCambodia, usdCentsToKhr } from '@depot/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, bearer, login, useTestApp } from '../../test/harness.ts';
-import { todayInCambodia } from './products.resources.ts';
 
 const ctx = useTestApp();
 let headers: Record<string, string>;
@@ -90,6 +89,25 @@ describe('products', () => {
     expect(own.status).toBe(201);
   });
 
+  it('asks for a missing price rather than taking it as free, and refuses a price in text or with fractions of a cent', async () => {
+    const { price_usd_cents: _, ...noPrice } = beer({ sku: 'X-0', barcode: null });
+    const missing = await send('POST', '/api/products', noPrice);
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors).toEqual({ price_usd_cents: ['This field is required!'] });
+    const nulls = await send('POST', '/api/products', beer({ sku: 'X-0', barcode: null, price_usd_cents: null }));
+    expect(nulls.body.errors).toEqual({ price_usd_cents: ['This field is required!'] });
+    const text = await send(
+      'POST',
+      '/api/products',
+      beer({ sku: 'X-0', barcode: null, price_usd_cents: '1.26', price_khr: 12.5 }),
+    );
+    expect(text.body.errors).toEqual({
+      price_usd_cents: ['The value is not valid.'],
+      price_khr: ['The value is not valid.'],
+    });
+    expect((await send('GET', '/api/products?search=X-0')).body.meta.total).toBe(0);
+  });
+
   it('refuses a sub-category of another category, a unit that is not a base unit, and a missing brand', async () => {
     const res = await send(
       'POST',
@@ -121,6 +139,30 @@ describe('products', () => {
     await send('POST', '/api/products', beer({ sku: 'TODAY-1', barcode: null, expiry_date: todayInCambodia() }));
     const expired = await send('GET', '/api/products?filter[expired]=true&per_page=100');
     expect(expired.body.data.map((p: { sku: string }) => p.sku)).toEqual(['OLD-1']);
+  });
+
+  it('keeps a combo’s SKU for the combo, and a product a discount names', async () => {
+    const combo = await send('POST', '/api/combos', {
+      name_en: 'Beer pack',
+      name_kh: 'ឈុតស្រាបៀរ',
+      sku: 'PACK-1',
+      selling_price_cents: 500,
+      items: [{ product_id: ids.product, quantity: 4 }],
+    });
+    expect(combo.status).toBe(201);
+    const taken = await send('POST', '/api/products', beer({ sku: 'pack-1', barcode: null }));
+    expect(taken.body.errors).toEqual({ sku: ['This value is already used.'] });
+    const loose = await send('POST', '/api/products', beer({ sku: 'LOOSE-1', barcode: null }));
+    await send('POST', '/api/discounts', {
+      name: 'Loose deal',
+      type: 'value',
+      amount: 10,
+      scope: 'product',
+      product_id: loose.body.data.id,
+    });
+    const kept = await send('DELETE', `/api/products/${loose.body.data.id}`);
+    expect(kept.status).toBe(409);
+    expect(kept.body.message).toBe('Product cannot be deleted: 1 discounts still use it.');
   });
 
   it('keeps a category, sub-category, brand or unit its products use', async () => {

@@ -1,0 +1,102 @@
+import type { DeliveryStatus, OrderDetail, TenderMethod } from '@depot/contracts';
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import { notFound } from '../../http/errors.ts';
+import { orderQuery } from './orders.resources.ts';
+
+/** An order with its lines, tenders and refunds, invoice and store: what a receipt prints. */
+export async function orderDetail(db: Db, id: number): Promise<OrderDetail> {
+  const head = await orderQuery(db)
+    .select(['stores.code as store_code', 'stores.phone as store_phone', 'stores.address as store_address'])
+    .where('orders.id', '=', id)
+    .executeTakeFirst();
+  if (!head) throw notFound();
+  const items = await db
+    .selectFrom('order_items')
+    .leftJoin('units', 'units.id', 'order_items.unit_id')
+    .select([
+      'order_items.id',
+      'order_items.kind',
+      'order_items.product_id',
+      'order_items.combo_id',
+      'order_items.name_en',
+      'order_items.name_kh',
+      'order_items.sku',
+      'order_items.unit_id',
+      'units.name_en as unit_name_en',
+      'units.name_kh as unit_name_kh',
+      'order_items.factor',
+      'order_items.quantity',
+      'order_items.unit_price_cents',
+      'order_items.discount_id',
+      'order_items.discount_name',
+      'order_items.line_discount_cents',
+      'order_items.order_discount_cents',
+      'order_items.net_cents',
+      'order_items.tax_cents',
+      'order_items.total_cents',
+      'order_items.taxable',
+      'order_items.returned_quantity',
+    ])
+    .where('order_items.order_id', '=', id)
+    .orderBy('order_items.id')
+    .execute();
+  const payments = await db
+    .selectFrom('order_payments')
+    .leftJoin('users', 'users.id', 'order_payments.received_by')
+    .select([
+      'order_payments.id',
+      'order_payments.kind',
+      'order_payments.method',
+      'order_payments.amount',
+      'order_payments.amount_cents',
+      'order_payments.transaction_id',
+      sql<string | null>`coalesce(users.full_name, users.name)`.as('received_by_name'),
+      'order_payments.created_at',
+    ])
+    .where('order_payments.order_id', '=', id)
+    .orderBy('order_payments.id')
+    .execute();
+  const invoice = await db
+    .selectFrom('invoices')
+    .select(['id', 'number', 'total_cents', 'items_count', 'paid_at'])
+    .where('order_id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  const n = Number;
+  return {
+    ...head,
+    status: head.status as OrderDetail['status'],
+    payment_status: head.payment_status as OrderDetail['payment_status'],
+    delivery_status: head.delivery_status as DeliveryStatus | null,
+    subtotal_cents: n(head.subtotal_cents),
+    discount_cents: n(head.discount_cents),
+    tax_cents: n(head.tax_cents),
+    delivery_fee_cents: n(head.delivery_fee_cents),
+    total_cents: n(head.total_cents),
+    paid_cents: n(head.paid_cents),
+    due_cents: n(head.due_cents),
+    change_cents: n(head.change_cents),
+    change_khr: n(head.change_khr),
+    total_khr: n(head.total_khr),
+    items: items.map((i) => ({
+      ...i,
+      kind: i.kind as 'product' | 'combo',
+      unit_price_cents: n(i.unit_price_cents),
+      line_discount_cents: n(i.line_discount_cents),
+      order_discount_cents: n(i.order_discount_cents),
+      net_cents: n(i.net_cents),
+      tax_cents: n(i.tax_cents),
+      total_cents: n(i.total_cents),
+      taxable: n(i.taxable) === 1,
+    })),
+    payments: payments.map((p) => ({
+      ...p,
+      kind: p.kind as 'payment' | 'refund',
+      method: p.method as TenderMethod,
+      amount: n(p.amount),
+      amount_cents: n(p.amount_cents),
+    })),
+    invoice: invoice ? { ...invoice, total_cents: n(invoice.total_cents) } : null,
+  };
+}

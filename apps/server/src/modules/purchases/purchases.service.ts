@@ -1,0 +1,354 @@
+import {
+  formatUsd,
+  LINE_TOTAL_MAX_CENTS,
+  type MessageKey,
+  type MessageParams,
+  type PurchaseDetail,
+  paymentStatusOf,
+  type purchaseInput,
+  type purchasePaymentInput,
+  purchaseTotals,
+  QUANTITY_MAX,
+  receiptValueCents,
+  type receiveInput,
+  todayInCambodia,
+} from '@depot/contracts';
+import type { z } from 'zod';
+import { type Db, now } from '../../db/database.ts';
+import { nextDocumentNumber } from '../../db/sequences.ts';
+import { AppError, FieldError, notFound } from '../../http/errors.ts';
+import { findLive } from '../../kit/resource.ts';
+import { indexRecords } from '../../kit/search.ts';
+import { tableChanged } from '../../kit/totals.ts';
+import { lockProducts, receive } from '../stock/ledger.ts';
+import { factorFor } from '../stock/stock.repository.ts';
+import {
+  addReceived,
+  insertPayment,
+  insertPurchase,
+  itemRows,
+  itemsForReceipt,
+  type LineRow,
+  lockPurchase,
+  paymentRows,
+  productsByIds,
+  purchaseRows,
+  receivedQuantity,
+  replaceItems,
+  unitsByIds,
+  updatePurchase,
+} from './purchases.repository.ts';
+import { purchases } from './purchases.resources.ts';
+
+type Input = z.output<typeof purchaseInput>;
+type Receipt = z.output<typeof receiveInput>;
+type Payment = z.output<typeof purchasePaymentInput>;
+type Problems = Record<string, { key: MessageKey; params?: MessageParams }[]>;
+
+/** What the user tried, for "Purchase PO-2026-000001 is received: it cannot be changed." */
+const ACTION = {
+  update: 'action.changed',
+  order: 'action.ordered',
+  receive: 'action.received',
+  pay: 'action.paid',
+  cancel: 'action.cancelled',
+} as const satisfies Record<string, MessageKey>;
+
+type Locked = NonNullable<Awaited<ReturnType<typeof lockPurchase>>>;
+
+function refuse(purchase: Pick<Locked, 'number' | 'status'>, action: keyof typeof ACTION): AppError {
+  return new AppError(409, 'purchase.state', {
+    number: purchase.number,
+    status: { key: `status.${purchase.status}` as MessageKey },
+    action: { key: ACTION[action] },
+  });
+}
+
+/** "PO-2026-000042": counted per year (the year in Cambodia when the purchase is created). */
+function nextNumber(trx: Db): Promise<string> {
+  return nextDocumentNumber(trx, 'PO', todayInCambodia().slice(0, 4));
+}
+
+/** A date's timestamp: now for today, else the start of that day in Cambodia (UTC+7). */
+function stampOf(date: string | null | undefined): string {
+  if (!date || date === todayInCambodia()) return now();
+  return new Date(`${date}T00:00:00+07:00`).toISOString();
+}
+
+function assertNotFuture(field: string, date: string | null | undefined) {
+  if (date && date > todayInCambodia()) throw new FieldError({ [field]: [{ key: 'validation.date_future' }] });
+}
+
+/**
+ * The rules of a purchase's body, all checked before anything is written (one 422 naming every
+ * field at fault): the supplier and the store are live (the store active), each product is live and
+ * active, each unit is the product's own or one made of it (its factor kept on the line). Answers
+ * the lines and money as they are stored, from `purchaseTotals`, the same formula as the web app's
+ * review screen.
+ */
+async function checkInput(trx: Db, input: Input) {
+  const problems: Problems = {};
+  const add = (field: string, key: MessageKey, params?: MessageParams) => {
+    problems[field] = [{ key, params }];
+  };
+  if (!(await findLive(trx, 'suppliers', input.supplier_id))) add('supplier_id', 'validation.exists');
+  const store = await findLive(trx, 'stores', input.store_id);
+  if (!store) add('store_id', 'validation.exists');
+  else if (store.status !== 'active') add('store_id', 'validation.store_inactive');
+
+  const products = await productsByIds(trx, [...new Set(input.items.map((i) => i.product_id))]);
+  const units = await unitsByIds(trx, [...new Set(input.items.map((i) => i.unit_id))]);
+  const factors: number[] = [];
+  for (const [index, item] of input.items.entries()) {
+    const field = `items.${index}`;
+    const product = products.get(item.product_id);
+    if (!product) {
+      add(`${field}.product_id`, 'validation.exists');
+      continue;
+    }
+    if (product.status !== 'active') add(`${field}.product_id`, 'validation.product_inactive');
+    const unit = units.get(item.unit_id);
+    const factor = unit ? factorFor(product.unit_id, unit) : null;
+    if (factor === null) {
+      add(`${field}.unit_id`, 'stock.unit_of_product');
+      continue;
+    }
+    factors[index] = factor;
+    // base units fit the ledger's quantities; a line's money stays an exact integer
+    if (item.quantity * factor > QUANTITY_MAX) {
+      add(`${field}.quantity`, 'validation.number_max', { max: Math.floor(QUANTITY_MAX / factor) });
+    } else if (item.quantity * item.unit_price_cents > LINE_TOTAL_MAX_CENTS) {
+      add(`${field}.unit_price_cents`, 'purchase.line_too_large', { max: formatUsd(LINE_TOTAL_MAX_CENTS) });
+    }
+  }
+  if (Object.keys(problems).length) throw new FieldError(problems);
+
+  const totals = purchaseTotals(input.items, input.shipping_cents, input.tax_cents);
+  const lines: LineRow[] = input.items.map((item, index) => ({
+    product_id: item.product_id,
+    unit_id: item.unit_id,
+    factor: factors[index],
+    quantity: item.quantity,
+    unit_price_cents: item.unit_price_cents,
+    line_total_cents: totals.lines[index].line_total_cents,
+    shipping_share_cents: totals.lines[index].shipping_share_cents,
+    lot: item.lot,
+    expiry_date: item.expiry_date,
+  }));
+  return {
+    lines,
+    values: {
+      supplier_id: input.supplier_id,
+      store_id: input.store_id,
+      purchase_date: input.purchase_date,
+      notes: input.notes,
+      status: input.ordered ? ('ordered' as const) : ('draft' as const),
+      subtotal_cents: totals.subtotal_cents,
+      shipping_cents: input.shipping_cents,
+      tax_cents: input.tax_cents,
+      grand_total_cents: totals.grand_total_cents,
+      items_count: lines.length,
+    },
+  };
+}
+
+export function purchaseService(db: Db) {
+  async function detail(trx: Db, id: number): Promise<PurchaseDetail> {
+    const head = await purchaseRows(trx).where('purchases.id', '=', id).executeTakeFirst();
+    if (!head) throw notFound();
+    return { ...head, items: await itemRows(trx, id), payments: await paymentRows(trx, id) };
+  }
+
+  /** A write in one transaction, then the purchase as it is now; the list's totals follow. */
+  function write(work: (trx: Db, at: string) => Promise<number>): Promise<PurchaseDetail> {
+    return db
+      .transaction()
+      .execute(async (trx) => detail(trx, await work(trx, now())))
+      .finally(() => tableChanged(db, 'purchases'));
+  }
+
+  /** The purchase locked for this transaction, or 404. */
+  async function locked(trx: Db, id: number, at: string): Promise<Locked> {
+    const purchase = await lockPurchase(trx, id, at);
+    if (!purchase) throw notFound();
+    return {
+      ...purchase,
+      grand_total_cents: Number(purchase.grand_total_cents),
+      paid_cents: Number(purchase.paid_cents),
+    };
+  }
+
+  return {
+    show: (id: number) => detail(db, id),
+
+    /** A new purchase, numbered PO-<year>-<6 digits>: ordered, or a draft with `ordered: false`. */
+    create(input: Input, userId: number) {
+      return write(async (trx, at) => {
+        const { lines, values } = await checkInput(trx, input);
+        const id = await insertPurchase(trx, {
+          ...values,
+          number: await nextNumber(trx),
+          payment_status: paymentStatusOf(0, values.grand_total_cents),
+          created_by: userId,
+          created_at: at,
+          updated_at: at,
+        });
+        await replaceItems(trx, id, lines);
+        await indexRecords(trx, purchases, [id]);
+        return id;
+      });
+    },
+
+    /** Replaces the whole purchase, lines included: only a draft or an order of which nothing arrived. */
+    update(id: number, input: Input) {
+      return write(async (trx, at) => {
+        const purchase = await locked(trx, id, at);
+        if (!['draft', 'ordered'].includes(purchase.status) || (await receivedQuantity(trx, id)) > 0) {
+          throw refuse(purchase, 'update');
+        }
+        const { lines, values } = await checkInput(trx, input);
+        if (values.grand_total_cents < purchase.paid_cents) {
+          throw new FieldError({
+            items: [
+              {
+                key: 'purchase.below_paid',
+                params: { total: formatUsd(values.grand_total_cents), paid: formatUsd(purchase.paid_cents) },
+              },
+            ],
+          });
+        }
+        await updatePurchase(trx, id, {
+          ...values,
+          payment_status: paymentStatusOf(purchase.paid_cents, values.grand_total_cents),
+          updated_at: at,
+        });
+        await replaceItems(trx, id, lines);
+        await indexRecords(trx, purchases, [id]);
+        return id;
+      });
+    },
+
+    /** A draft is sent to the supplier. */
+    order(id: number) {
+      return write(async (trx, at) => {
+        const purchase = await locked(trx, id, at);
+        if (purchase.status !== 'draft') throw refuse(purchase, 'order');
+        await updatePurchase(trx, id, { status: 'ordered' });
+        return id;
+      });
+    },
+
+    /**
+     * Goods arrive: each line's quantity (in its unit) goes into the purchase's store through the
+     * stock ledger, as quantity × factor base units in the batch of the line's lot and expiry date,
+     * all in one transaction. What enters stock is the landed cost: the line total plus its share of
+     * the shipping, in proportion to what arrives, the receipt completing a line taking exactly what
+     * is left of it (receiptValueCents). Tax is not stock value: input VAT is claimed back from the
+     * tax office, so it never enters the products' cost.
+     */
+    receive(id: number, input: Receipt, userId: number) {
+      return write(async (trx, at) => {
+        const purchase = await locked(trx, id, at);
+        if (purchase.status !== 'ordered' && purchase.status !== 'partially_received') {
+          throw refuse(purchase, 'receive');
+        }
+        assertNotFuture('received_at', input.received_at);
+        // read after the lock: a receipt that committed meanwhile is counted
+        const items = new Map((await itemsForReceipt(trx, id)).map((item) => [item.id, item]));
+        const problems: Problems = {};
+        const receipts: { item: NonNullable<ReturnType<typeof items.get>>; quantity: number; value: number }[] = [];
+        for (const [index, line] of input.items.entries()) {
+          const item = items.get(line.item_id);
+          if (!item) {
+            problems[`items.${index}.item_id`] = [{ key: 'purchase.not_item' }];
+            continue;
+          }
+          const due = item.quantity - item.received_quantity;
+          if (line.quantity > due) {
+            problems[`items.${index}.quantity`] = [{ key: 'purchase.over_received', params: { due } }];
+            continue;
+          }
+          const value = receiptValueCents(item, line.quantity);
+          receipts.push({ item, quantity: line.quantity, value });
+          // a line named twice: the second receipt counts from where the first left it
+          item.received_quantity += line.quantity;
+          item.received_value_cents += value;
+        }
+        if (Object.keys(problems).length) throw new FieldError(problems);
+
+        await lockProducts(
+          trx,
+          receipts.map((r) => r.item.product_id),
+        );
+        for (const { item, quantity, value } of receipts) {
+          await receive(trx, {
+            storeId: purchase.store_id,
+            productId: item.product_id,
+            type: 'purchase_receipt',
+            batch: { lot: item.lot, expiryDate: item.expiry_date },
+            quantity: quantity * item.factor,
+            valueCents: value,
+            document: { type: 'purchase', id },
+            userId,
+          });
+          if (!(await addReceived(trx, item.id, quantity, value))) {
+            throw new AppError(409, 'resource.conflict');
+          }
+        }
+        const complete = [...items.values()].every((item) => item.received_quantity >= item.quantity);
+        await updatePurchase(trx, id, {
+          status: complete ? 'received' : 'partially_received',
+          received_at: complete ? stampOf(input.received_at) : null,
+        });
+        return id;
+      });
+    },
+
+    /**
+     * A payment to the supplier, up to what is still due; the payment status follows. A draft may
+     * take a deposit; a cancelled purchase takes nothing.
+     */
+    pay(id: number, input: Payment, userId: number) {
+      return write(async (trx, at) => {
+        const purchase = await locked(trx, id, at);
+        if (purchase.status === 'cancelled') throw refuse(purchase, 'pay');
+        assertNotFuture('paid_at', input.paid_at);
+        const due = purchase.grand_total_cents - purchase.paid_cents;
+        if (input.amount_cents > due) {
+          throw new FieldError({ amount_cents: [{ key: 'purchase.over_paid', params: { due: formatUsd(due) } }] });
+        }
+        await insertPayment(trx, {
+          purchase_id: id,
+          amount_cents: input.amount_cents,
+          method: input.method,
+          paid_at: input.paid_at,
+          reference: input.reference,
+          note: input.note,
+          created_by: userId,
+          created_at: at,
+        });
+        const paid = purchase.paid_cents + input.amount_cents;
+        await updatePurchase(trx, id, {
+          paid_cents: paid,
+          payment_status: paymentStatusOf(paid, purchase.grand_total_cents),
+        });
+        return id;
+      });
+    },
+
+    /** A draft or an order of which nothing arrived and nothing was paid. */
+    cancel(id: number) {
+      return write(async (trx, at) => {
+        const purchase = await locked(trx, id, at);
+        if (!['draft', 'ordered'].includes(purchase.status) || (await receivedQuantity(trx, id)) > 0) {
+          throw refuse(purchase, 'cancel');
+        }
+        if (purchase.paid_cents > 0) throw new AppError(409, 'purchase.has_payments', { number: purchase.number });
+        await updatePurchase(trx, id, { status: 'cancelled', cancelled_at: at });
+        return id;
+      });
+    },
+  };
+}
+
+export type PurchaseService = ReturnType<typeof purchaseService>;

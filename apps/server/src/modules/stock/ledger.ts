@@ -1,0 +1,342 @@
+import type { AdjustmentReason, MovementType } from '@depot/contracts';
+import { sql } from 'kysely';
+import { type Db, now } from '../../db/database.ts';
+import { AppError } from '../../http/errors.ts';
+
+/**
+ * The one writer of stock. Every change of a level is a movement row written in the same
+ * transaction, and the product's valuation (quantity and value, all stores together) follows it.
+ * Nothing else in the code base writes `stock_levels`, `stock_movements` or `stock_valuations`.
+ *
+ * Concurrency, on both databases: an operation first locks the product's valuation row (an update
+ * that changes nothing but takes PostgreSQL's row lock; SQLite runs one transaction at a time), so
+ * two sales of the same product take turns; products are locked in id order, so two documents of
+ * several products cannot deadlock. A decrement is still conditional (`quantity >= n`) and a check
+ * constraint refuses a negative level: the level can never go below zero, whatever happens above.
+ */
+
+/** What a movement belongs to: a purchase, a transfer, an adjustment, an order… */
+export interface Document {
+  type: 'purchase' | 'transfer' | 'adjustment' | 'write_off' | 'order' | 'return';
+  id: number;
+}
+
+interface Common {
+  storeId: number;
+  productId: number;
+  type: MovementType;
+  document: Document | null;
+  userId: number | null;
+  reason?: AdjustmentReason | null;
+  note?: string | null;
+}
+
+export interface Receipt extends Common {
+  /** Into this batch, or the product's batch of this lot and expiry date (made if new). */
+  batch: { id: number } | { lot: string | null; expiryDate: string | null };
+  quantity: number;
+  /** What the units are worth together, in cents (a purchase: their landed cost). */
+  valueCents: number;
+}
+
+export interface Issue extends Common {
+  quantity: number;
+  /** Only from this batch; otherwise the first to expire first (FEFO), open batches last. */
+  batchId?: number | null;
+}
+
+/** Where an issue took its units from, and what they were worth. */
+export interface Pick {
+  batchId: number;
+  quantity: number;
+  valueCents: number;
+}
+
+/** The spec's "Not enough stock for the product", naming it in the reader's language (409). */
+export async function notEnoughStock(trx: Db, productId: number): Promise<AppError> {
+  const product = await trx
+    .selectFrom('products')
+    .select(['name_en', 'name_kh'])
+    .where('id', '=', productId)
+    .executeTakeFirst();
+  return new AppError(409, 'stock.not_enough', {
+    product: { en: product?.name_en ?? `#${productId}`, kh: product?.name_kh ?? `#${productId}` },
+  });
+}
+
+/**
+ * Locks the valuation rows of these products, in id order, for the rest of the transaction. Call it
+ * first with every product a document touches; each operation below locks its own product again,
+ * which costs nothing once held.
+ */
+// The products each transaction holds already: locking again would only cost a statement.
+const held = new WeakMap<Db, Set<number>>();
+
+export async function lockProducts(trx: Db, productIds: Iterable<number>): Promise<void> {
+  const at = now();
+  // only a transaction holds locks until it ends; outside one, each statement stands alone
+  let mine = held.get(trx) ?? new Set<number>();
+  if (trx.isTransaction) held.set(trx, mine);
+  else mine = new Set();
+  for (const productId of [...new Set(productIds)].sort((a, b) => a - b)) {
+    if (mine.has(productId)) continue;
+    mine.add(productId);
+    await trx
+      .insertInto('stock_valuations')
+      .values({ product_id: productId, quantity: 0, value_cents: 0, updated_at: at })
+      .onConflict((oc) => oc.column('product_id').doUpdateSet({ updated_at: at }))
+      .execute();
+  }
+}
+
+async function valuationOf(trx: Db, productId: number) {
+  await lockProducts(trx, [productId]);
+  const row = await trx
+    .selectFrom('stock_valuations')
+    .select(['quantity', 'value_cents'])
+    .where('product_id', '=', productId)
+    .executeTakeFirstOrThrow();
+  return { quantity: Number(row.quantity), value: Number(row.value_cents) };
+}
+
+/** `value × part / whole`, rounded half up, in integers of any size. */
+export function share(value: number, part: number, whole: number): number {
+  if (whole === 0) return 0;
+  const n = BigInt(value) * BigInt(part) * 2n + BigInt(whole);
+  const d = BigInt(whole) * 2n;
+  return Number(n >= 0n ? n / d : -((-n + d - 1n) / d));
+}
+
+/** What `quantity` units of the product are worth now: its weighted average cost, exactly. */
+export async function worthNow(trx: Db, productId: number, quantity: number): Promise<number> {
+  const valuation = await valuationOf(trx, productId);
+  if (valuation.quantity > 0) return share(valuation.value, quantity, valuation.quantity);
+  // nothing in stock to average: the product's cost price
+  const product = await trx
+    .selectFrom('products')
+    .select('cost_usd_cents')
+    .where('id', '=', productId)
+    .executeTakeFirst();
+  return (product?.cost_usd_cents ?? 0) * quantity;
+}
+
+/** The batch of a product with this lot and expiry date, made on first use. */
+export async function batchFor(
+  trx: Db,
+  productId: number,
+  lot: string | null,
+  expiryDate: string | null,
+): Promise<number> {
+  const batchKey = `${lot ?? ''}|${expiryDate ?? ''}`;
+  await trx
+    .insertInto('stock_batches')
+    .values({ product_id: productId, lot, expiry_date: expiryDate, batch_key: batchKey, created_at: now() })
+    .onConflict((oc) => oc.columns(['product_id', 'batch_key']).doNothing())
+    .execute();
+  const row = await trx
+    .selectFrom('stock_batches')
+    .select('id')
+    .where('product_id', '=', productId)
+    .where('batch_key', '=', batchKey)
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+async function writeMovement(
+  trx: Db,
+  op: Common,
+  batchId: number,
+  quantity: number,
+  valueCents: number,
+  balance: number,
+  at: string,
+): Promise<number> {
+  const row = await trx
+    .insertInto('stock_movements')
+    .values({
+      type: op.type,
+      store_id: op.storeId,
+      product_id: op.productId,
+      batch_id: batchId,
+      quantity,
+      value_cents: valueCents,
+      balance,
+      reason: op.reason ?? null,
+      note: op.note ?? null,
+      document_type: op.document?.type ?? null,
+      document_id: op.document?.id ?? null,
+      user_id: op.userId,
+      created_at: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Units coming into a store: a receipt, a transfer arriving, a return, stock found. */
+export async function receive(trx: Db, op: Receipt): Promise<Pick> {
+  if (!Number.isSafeInteger(op.quantity) || op.quantity <= 0) throw new RangeError(`quantity ${op.quantity}`);
+  if (!Number.isSafeInteger(op.valueCents) || op.valueCents < 0) throw new RangeError(`value ${op.valueCents}`);
+  await lockProducts(trx, [op.productId]);
+  const batchId = 'id' in op.batch ? op.batch.id : await batchFor(trx, op.productId, op.batch.lot, op.batch.expiryDate);
+  const at = now();
+  const level = await trx
+    .insertInto('stock_levels')
+    .values({
+      store_id: op.storeId,
+      product_id: op.productId,
+      batch_id: batchId,
+      quantity: op.quantity,
+      updated_at: at,
+    })
+    .onConflict((oc) =>
+      oc.columns(['store_id', 'batch_id']).doUpdateSet({
+        quantity: sql<number>`stock_levels.quantity + ${op.quantity}`,
+        updated_at: at,
+      }),
+    )
+    .returning('quantity')
+    .executeTakeFirstOrThrow();
+  await trx
+    .updateTable('stock_valuations')
+    .set({
+      quantity: sql<number>`quantity + ${op.quantity}`,
+      value_cents: sql<number>`value_cents + ${op.valueCents}`,
+      updated_at: at,
+    })
+    .where('product_id', '=', op.productId)
+    .execute();
+  await writeMovement(trx, op, batchId, op.quantity, op.valueCents, Number(level.quantity), at);
+  return { batchId, quantity: op.quantity, valueCents: op.valueCents };
+}
+
+/**
+ * Units leaving a store: a sale, a transfer sent, damage, a write-off. Takes them from the batches
+ * that expire first, at the weighted average cost; refuses with 409 when the store has too few.
+ */
+export async function issue(trx: Db, op: Issue): Promise<Pick[]> {
+  if (!Number.isSafeInteger(op.quantity) || op.quantity <= 0) throw new RangeError(`quantity ${op.quantity}`);
+  const valuation = await valuationOf(trx, op.productId);
+  const at = now();
+  let query = trx
+    .selectFrom('stock_levels')
+    .innerJoin('stock_batches', 'stock_batches.id', 'stock_levels.batch_id')
+    .select(['stock_levels.id', 'stock_levels.batch_id', 'stock_levels.quantity'])
+    .where('stock_levels.store_id', '=', op.storeId)
+    .where('stock_levels.product_id', '=', op.productId)
+    .where('stock_levels.quantity', '>', 0)
+    .orderBy(sql`case when stock_batches.expiry_date is null then 1 else 0 end`)
+    .orderBy('stock_batches.expiry_date')
+    .orderBy('stock_batches.id');
+  if (op.batchId) query = query.where('stock_levels.batch_id', '=', op.batchId);
+  const levels = await query.execute();
+  if (levels.reduce((sum, l) => sum + Number(l.quantity), 0) < op.quantity) {
+    throw await notEnoughStock(trx, op.productId);
+  }
+
+  // the whole issue's value at the average cost; all of it when the last units leave
+  const total =
+    valuation.quantity === op.quantity ? valuation.value : share(valuation.value, op.quantity, valuation.quantity);
+  const picks: Pick[] = [];
+  let left = op.quantity;
+  let valueLeft = total;
+  for (const level of levels) {
+    if (left === 0) break;
+    const take = Math.min(left, Number(level.quantity));
+    const value = take === left ? valueLeft : share(total, take, op.quantity);
+    // conditional: with the product locked this cannot fail, and if it ever did nothing is sold
+    const updated = await trx
+      .updateTable('stock_levels')
+      .set({ quantity: sql<number>`quantity - ${take}`, updated_at: at })
+      .where('id', '=', level.id)
+      .where('quantity', '>=', take)
+      .returning('quantity')
+      .executeTakeFirst();
+    if (!updated) throw await notEnoughStock(trx, op.productId);
+    await writeMovement(trx, op, level.batch_id, -take, -value, Number(updated.quantity), at);
+    picks.push({ batchId: level.batch_id, quantity: take, valueCents: value });
+    left -= take;
+    valueLeft -= value;
+  }
+  await trx
+    .updateTable('stock_valuations')
+    .set({
+      quantity: sql<number>`quantity - ${op.quantity}`,
+      value_cents: sql<number>`value_cents - ${total}`,
+      updated_at: at,
+    })
+    .where('product_id', '=', op.productId)
+    .execute();
+  return picks;
+}
+
+/** A store's quantity of a product (one batch, or all of them). */
+export async function quantityOf(
+  trx: Db,
+  storeId: number,
+  productId: number,
+  batchId?: number | null,
+): Promise<number> {
+  let query = trx
+    .selectFrom('stock_levels')
+    .select(sql<number>`coalesce(sum(quantity), 0)`.as('n'))
+    .where('store_id', '=', storeId)
+    .where('product_id', '=', productId);
+  if (batchId) query = query.where('batch_id', '=', batchId);
+  return Number((await query.executeTakeFirstOrThrow()).n);
+}
+
+/**
+ * What must always hold: each level equals the sum of its movements and is not negative, and each
+ * product's valuation counts the units of all its levels. Empty when the ledger is right.
+ */
+export async function auditLedger(db: Db): Promise<string[]> {
+  const problems: string[] = [];
+  const levels = await db
+    .selectFrom('stock_levels')
+    .select(['store_id', 'batch_id', 'product_id', 'quantity'])
+    .execute();
+  const sums = await db
+    .selectFrom('stock_movements')
+    .select(['store_id', 'batch_id', sql<number>`sum(quantity)`.as('n'), sql<number>`count(*)`.as('c')])
+    .groupBy(['store_id', 'batch_id'])
+    .execute();
+  const moved = new Map(sums.map((s) => [`${s.store_id}/${s.batch_id}`, Number(s.n)]));
+  const perProduct = new Map<number, number>();
+  for (const level of levels) {
+    const key = `${level.store_id}/${level.batch_id}`;
+    const quantity = Number(level.quantity);
+    if (quantity < 0) problems.push(`level ${key} is negative: ${quantity}`);
+    if ((moved.get(key) ?? 0) !== quantity)
+      problems.push(`level ${key} is ${quantity}, its movements sum to ${moved.get(key) ?? 0}`);
+    moved.delete(key);
+    perProduct.set(level.product_id, (perProduct.get(level.product_id) ?? 0) + quantity);
+  }
+  for (const [key, n] of moved) if (n !== 0) problems.push(`movements of ${key} sum to ${n} without a level`);
+  const values = await db
+    .selectFrom('stock_movements')
+    .select(['product_id', sql<number>`sum(value_cents)`.as('v')])
+    .groupBy('product_id')
+    .execute();
+  const valued = new Map(values.map((v) => [v.product_id, Number(v.v)]));
+  const valuations = await db
+    .selectFrom('stock_valuations')
+    .select(['product_id', 'quantity', 'value_cents'])
+    .execute();
+  for (const v of valuations) {
+    if ((valued.get(v.product_id) ?? 0) !== Number(v.value_cents)) {
+      problems.push(
+        `valuation of product ${v.product_id} is worth ${v.value_cents}, its movements ${valued.get(v.product_id) ?? 0}`,
+      );
+    }
+    const quantity = Number(v.quantity);
+    if ((perProduct.get(v.product_id) ?? 0) !== quantity) {
+      problems.push(
+        `valuation of product ${v.product_id} counts ${quantity}, its levels ${perProduct.get(v.product_id) ?? 0}`,
+      );
+    }
+    if (quantity === 0 && Number(v.value_cents) !== 0)
+      problems.push(`product ${v.product_id} has no stock but a value of ${v.value_cents}`);
+  }
+  return problems;
+}

@@ -1,0 +1,258 @@
+import {
+  adjustmentInput,
+  adjustmentResult,
+  DEFAULT_EXPIRING_DAYS,
+  idParams,
+  lowStock,
+  lowStockCount,
+  MOVEMENT_TYPES,
+  paginated,
+  single,
+  stockBatch,
+  stockLevel,
+  stockMovement,
+  todayInCambodia,
+  transferDetail,
+  transferInput,
+  translate,
+  writeOffInput,
+  written,
+} from '@depot/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { authOf } from '../../access/access.ts';
+import type { Db } from '../../db/database.ts';
+import { FieldError } from '../../http/errors.ts';
+import { pageAnswer } from '../../kit/resource.ts';
+import { countLow, levelSorts, listBatches, listLevels, listLow, listMovements } from './stock.repository.ts';
+import { stockService } from './stock.service.ts';
+import { transferService } from './transfers.ts';
+
+const page = {
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  per_page: z.coerce
+    .number()
+    .int()
+    .refine((n) => [10, 20, 50, 100].includes(n), { params: { message: 'validation.choice' } })
+    .default(20),
+};
+const optionalId = z.coerce.number().int().min(1).optional();
+const search = z.string().trim().max(100).optional();
+const tags = ['stock'];
+
+const levelsQuery = z.object({
+  ...page,
+  search,
+  sort: z.string().max(30).optional(),
+  'filter[store_id]': optionalId,
+  'filter[category_id]': optionalId,
+  'filter[low]': z.enum(['true', 'false']).optional(),
+});
+const movementsQuery = z.object({
+  ...page,
+  'filter[product_id]': optionalId,
+  'filter[store_id]': optionalId,
+  'filter[type]': z.enum(MOVEMENT_TYPES).optional(),
+  'filter[document_type]': z.string().max(20).optional(),
+  'filter[document_id]': optionalId,
+});
+const batchesQuery = z.object({
+  ...page,
+  search,
+  'filter[store_id]': optionalId,
+  'filter[expired]': z.enum(['true', 'false']).optional(),
+  'filter[expiring_days]': z.coerce.number().int().min(0).max(3650).optional(),
+});
+const lowQuery = z.object({ ...page, search, 'filter[store_id]': optionalId });
+
+/** `YYYY-MM-DD` plus some days, in calendar arithmetic (no time zone can shift it). */
+function addDays(date: string, days: number): string {
+  const at = new Date(`${date}T00:00:00Z`);
+  at.setUTCDate(at.getUTCDate() + days);
+  return at.toISOString().slice(0, 10);
+}
+
+/**
+ * Stock: levels, movements, batches, low stock, adjustments, expiry write-offs and transfers.
+ * Reads need `stocks.list` (`stocks.view` for a movement history or a transfer); writes that change
+ * stock by hand `stocks.create`; write-offs and every step of a transfer `stocks.update`.
+ */
+export const stockRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  const stock = stockService(db);
+  const moves = transferService(db);
+
+  app.get(
+    '/api/stocks/levels',
+    {
+      config: { access: 'stocks.list' },
+      schema: { tags, querystring: levelsQuery, response: { 200: paginated(stockLevel) } },
+    },
+    async (request) => {
+      const q = request.query;
+      const sort = q.sort ?? (request.locale === 'kh' ? 'name_kh' : 'name_en');
+      if (!levelSorts.includes(sort.replace(/^-/, ''))) throw new FieldError({ sort: [{ key: 'validation.sort' }] });
+      const { data, total } = await listLevels(
+        db,
+        {
+          search: q.search,
+          store_id: q['filter[store_id]'],
+          category_id: q['filter[category_id]'],
+          low: q['filter[low]'] === 'true',
+          sort,
+        },
+        q,
+      );
+      return pageAnswer(request, q, data, total);
+    },
+  );
+
+  app.get(
+    '/api/stocks/movements',
+    {
+      config: { access: 'stocks.view' },
+      schema: { tags, querystring: movementsQuery, response: { 200: paginated(stockMovement) } },
+    },
+    async (request) => {
+      const q = request.query;
+      const { data, total } = await listMovements(
+        db,
+        {
+          product_id: q['filter[product_id]'],
+          store_id: q['filter[store_id]'],
+          type: q['filter[type]'],
+          document_type: q['filter[document_type]'],
+          document_id: q['filter[document_id]'],
+        },
+        q,
+      );
+      return pageAnswer(request, q, data, total);
+    },
+  );
+
+  app.post(
+    '/api/stocks/adjustments',
+    {
+      config: { access: 'stocks.create', idempotent: true },
+      schema: { tags, body: adjustmentInput, response: { 201: adjustmentResult } },
+    },
+    async (request, reply) => {
+      const data = await stock.adjust(request.body, authOf(request).userId);
+      return reply.code(201).send({ message: translate('stock.adjusted', request.locale), data });
+    },
+  );
+
+  app.get(
+    '/api/stocks/batches',
+    {
+      config: { access: 'stocks.list' },
+      schema: { tags, querystring: batchesQuery, response: { 200: paginated(stockBatch) } },
+    },
+    async (request) => {
+      const q = request.query;
+      const today = todayInCambodia();
+      const days = q['filter[expiring_days]'];
+      const { data, total } = await listBatches(
+        db,
+        {
+          search: q.search,
+          store_id: q['filter[store_id]'],
+          expired: q['filter[expired]'] === 'true',
+          expiring_until:
+            days !== undefined
+              ? addDays(today, days)
+              : q['filter[expired]'] === 'true'
+                ? undefined
+                : addDays(today, DEFAULT_EXPIRING_DAYS),
+          today,
+        },
+        q,
+      );
+      return pageAnswer(request, q, data, total);
+    },
+  );
+
+  app.post(
+    '/api/stocks/write-offs',
+    {
+      config: { access: 'stocks.update', idempotent: true },
+      schema: {
+        tags,
+        body: writeOffInput,
+        response: { 201: written(z.object({ movements: z.array(stockMovement) })) },
+      },
+    },
+    async (request, reply) => {
+      const movements = await stock.writeOff(request.body, authOf(request).userId);
+      return reply.code(201).send({ message: translate('stock.written_off', request.locale), data: { movements } });
+    },
+  );
+
+  app.get(
+    '/api/stocks/low',
+    {
+      config: { access: 'stocks.list' },
+      schema: { tags, querystring: lowQuery, response: { 200: paginated(lowStock) } },
+    },
+    async (request) => {
+      const q = request.query;
+      const { data, total } = await listLow(db, { search: q.search, store_id: q['filter[store_id]'] }, q);
+      return pageAnswer(request, q, data, total);
+    },
+  );
+
+  app.get(
+    '/api/stocks/low/count',
+    {
+      config: { access: 'stocks.list' },
+      schema: { tags, querystring: z.object({ 'filter[store_id]': optionalId }), response: { 200: lowStockCount } },
+    },
+    async (request) => ({ data: { count: await countLow(db, request.query['filter[store_id]']) } }),
+  );
+
+  // transfers: the list comes from the resource kit (transfers.ts); the steps are here
+  const transferAnswer = written(transferDetail);
+  app.get(
+    '/api/stock-transfers/:id',
+    {
+      config: { access: 'stocks.view' },
+      schema: { tags, params: idParams, response: { 200: single(transferDetail) } },
+    },
+    async (request) => ({ data: await moves.show(request.params.id) }),
+  );
+  app.post(
+    '/api/stock-transfers',
+    { config: { access: 'stocks.create' }, schema: { tags, body: transferInput, response: { 201: transferAnswer } } },
+    async (request, reply) => {
+      const data = await moves.create(request.body, authOf(request).userId);
+      const message = translate('resource.created', request.locale, {
+        entity: translate('entity.transfer', request.locale),
+      });
+      return reply.code(201).send({ message, data });
+    },
+  );
+  app.put(
+    '/api/stock-transfers/:id',
+    {
+      config: { access: 'stocks.update' },
+      schema: { tags, params: idParams, body: transferInput, response: { 200: transferAnswer } },
+    },
+    async (request) => ({
+      message: translate('resource.updated', request.locale, { entity: translate('entity.transfer', request.locale) }),
+      data: await moves.update(request.params.id, request.body),
+    }),
+  );
+  for (const step of ['send', 'receive', 'cancel'] as const) {
+    const done = { send: 'transfer.sent', receive: 'transfer.received', cancel: 'transfer.cancelled' } as const;
+    app.post(
+      `/api/stock-transfers/:id/${step}`,
+      {
+        config: { access: 'stocks.update', idempotent: true },
+        schema: { tags, params: idParams, response: { 200: transferAnswer } },
+      },
+      async (request) => ({
+        message: translate(done[step], request.locale),
+        data: await moves[step]((request.params as { id: number }).id, authOf(request).userId),
+      }),
+    );
+  }
+};

@@ -1,0 +1,160 @@
+import { type adjustmentInput, todayInCambodia, type writeOffInput } from '@depot/contracts';
+import type { z } from 'zod';
+import { type Db, now } from '../../db/database.ts';
+import { FieldError, notFound } from '../../http/errors.ts';
+import { findLive } from '../../kit/resource.ts';
+import { batchFor, issue, lockProducts, quantityOf, receive, worthNow } from './ledger.ts';
+import { movementRows } from './stock.repository.ts';
+
+type Adjustment = z.output<typeof adjustmentInput>;
+type WriteOff = z.output<typeof writeOffInput>;
+
+async function liveStore(trx: Db, storeId: number, field = 'store_id') {
+  const store = await findLive(trx, 'stores', storeId);
+  if (!store) throw new FieldError({ [field]: [{ key: 'validation.exists' }] });
+  if (store.status !== 'active') throw new FieldError({ [field]: [{ key: 'validation.store_inactive' }] });
+  return store;
+}
+
+/**
+ * The batch a line means: the one named (it must be the product's), or the only batch the product
+ * has in the store, or (nothing there yet) its open batch. Several and none named: the user chooses.
+ */
+async function batchOfLine(
+  trx: Db,
+  storeId: number,
+  item: Adjustment['items'][number],
+  index: number,
+  required: boolean,
+): Promise<number | null> {
+  if (item.batch_id) {
+    const batch = await trx
+      .selectFrom('stock_batches')
+      .select('id')
+      .where('id', '=', item.batch_id)
+      .where('product_id', '=', item.product_id)
+      .executeTakeFirst();
+    if (!batch) throw new FieldError({ [`items.${index}.batch_id`]: [{ key: 'validation.exists' }] });
+    return batch.id;
+  }
+  const held = await trx
+    .selectFrom('stock_levels')
+    .select('batch_id')
+    .where('store_id', '=', storeId)
+    .where('product_id', '=', item.product_id)
+    .where('quantity', '>', 0)
+    .execute();
+  if (held.length === 1) return held[0].batch_id;
+  if (held.length === 0) return required ? batchFor(trx, item.product_id, null, null) : null;
+  if (required) throw new FieldError({ [`items.${index}.batch_id`]: [{ key: 'stock.batch_required' }] });
+  return null;
+}
+
+export function stockService(db: Db) {
+  return {
+    /**
+     * A hand adjustment of one store, all lines in one transaction: a count sets the counted
+     * quantity (the difference is the movement), found adds, damage, loss and expired take away
+     * (from the batch named, else first to expire first).
+     */
+    adjust(input: Adjustment, userId: number) {
+      return db.transaction().execute(async (trx) => {
+        await liveStore(trx, input.store_id);
+        for (const [index, item] of input.items.entries()) {
+          const product = await findLive(trx, 'products', item.product_id);
+          if (!product) throw new FieldError({ [`items.${index}.product_id`]: [{ key: 'validation.exists' }] });
+        }
+        await lockProducts(
+          trx,
+          input.items.map((i) => i.product_id),
+        );
+        const at = now();
+        const { id } = await trx
+          .insertInto('stock_adjustments')
+          .values({
+            store_id: input.store_id,
+            reason: input.reason,
+            note: input.note,
+            created_by: userId,
+            created_at: at,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const common = {
+          storeId: input.store_id,
+          type: 'adjustment' as const,
+          document: { type: 'adjustment' as const, id },
+          userId,
+          reason: input.reason,
+          note: input.note,
+        };
+        let moved = 0;
+        for (const [index, item] of input.items.entries()) {
+          const adding = input.reason === 'found' || input.reason === 'count';
+          const batchId = await batchOfLine(trx, input.store_id, item, index, adding);
+          let change = input.reason === 'found' ? item.quantity : -item.quantity;
+          if (input.reason === 'count') {
+            change = item.quantity - (await quantityOf(trx, input.store_id, item.product_id, batchId));
+          }
+          if (change === 0) continue;
+          const line = { ...common, productId: item.product_id };
+          if (change > 0) {
+            const valueCents = await worthNow(trx, item.product_id, change);
+            await receive(trx, { ...line, batch: { id: batchId as number }, quantity: change, valueCents });
+          } else {
+            await issue(trx, { ...line, quantity: -change, batchId });
+          }
+          moved++;
+        }
+        if (moved === 0) throw new FieldError({ 'items.0.quantity': [{ key: 'stock.nothing_changed' }] });
+        const movements = await movementRows(trx, (q) =>
+          q
+            .where('stock_movements.document_type', '=', 'adjustment')
+            .where('stock_movements.document_id', '=', id)
+            .orderBy('stock_movements.id'),
+        );
+        return { id, movements };
+      });
+    },
+
+    /** Every unit of an expired batch in a store leaves it, at its value (an expiry write-off). */
+    writeOff(input: WriteOff, userId: number) {
+      return db.transaction().execute(async (trx) => {
+        await liveStore(trx, input.store_id);
+        const batch = await trx
+          .selectFrom('stock_batches')
+          .select(['id', 'product_id', 'expiry_date'])
+          .where('id', '=', input.batch_id)
+          .executeTakeFirst();
+        if (!batch) throw notFound();
+        if (!batch.expiry_date || batch.expiry_date >= todayInCambodia()) {
+          throw new FieldError({ batch_id: [{ key: 'stock.not_expired' }] });
+        }
+        await lockProducts(trx, [batch.product_id]);
+        const quantity = await quantityOf(trx, input.store_id, batch.product_id, batch.id);
+        if (quantity === 0) throw new FieldError({ batch_id: [{ key: 'stock.nothing_to_write_off' }] });
+        await issue(trx, {
+          storeId: input.store_id,
+          productId: batch.product_id,
+          type: 'expiry_write_off',
+          batchId: batch.id,
+          quantity,
+          document: { type: 'write_off', id: batch.id },
+          userId,
+          reason: 'expired',
+          note: input.note,
+        });
+        return movementRows(trx, (q) =>
+          q
+            .where('stock_movements.type', '=', 'expiry_write_off')
+            .where('stock_movements.batch_id', '=', batch.id)
+            .where('stock_movements.store_id', '=', input.store_id)
+            .orderBy('stock_movements.id', 'desc')
+            .limit(1),
+        );
+      });
+    },
+  };
+}
+
+export type StockService = ReturnType<typeof stockService>;
