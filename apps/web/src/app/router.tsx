@@ -20,21 +20,37 @@ const notFound: Lazy = () => import('../pages/NotFoundPage.tsx').then((m) => ({ 
 
 type Defs = () => Promise<Record<string, ResourceDef<Row>>>;
 const catalogue: Defs = () => import('../resources/catalogue.tsx') as never;
+const productDefs: Defs = () => import('../resources/products.tsx') as never;
 const parties: Defs = () => import('../resources/parties.tsx') as never;
 const gazetteer: Defs = () => import('../resources/gazetteer.tsx') as never;
+const discountDefs: Defs = () => import('../resources/discounts.tsx') as never;
+const comboDefs: Defs = () => import('../resources/combos.tsx') as never;
 
-/** A resource's three screens from its definition: the kit's list at `/x`, its form at the other two. */
-function crud(screen: string, defs: Defs, name: string): Record<string, Page> {
-  const list: Lazy = () =>
+/** A list of the kit from a definition. */
+function list(defs: Defs, name: string): Lazy {
+  return () =>
     Promise.all([import('../kit/ListPage.tsx'), defs()]).then(([{ ListPage }, all]) => ({
       Component: () => <ListPage def={all[name]} />,
     }));
+}
+
+/** A resource's three screens from its definition: the kit's list at `/x`, its form at the other two. */
+function crud(screen: string, defs: Defs, name: string): Record<string, Page> {
   const form: Lazy = () =>
     Promise.all([import('../kit/FormPage.tsx'), defs()]).then(([{ FormPage }, all]) => ({
       Component: () => <FormPage def={all[name]} />,
     }));
-  return { [screen]: { lazy: list }, [`${screen}/create`]: { lazy: form }, [`${screen}/update/:id`]: { lazy: form } };
+  return {
+    [screen]: { lazy: list(defs, name) },
+    [`${screen}/create`]: { lazy: form },
+    [`${screen}/update/:id`]: { lazy: form },
+  };
 }
+
+const comboForm: Lazy = () => import('../pages/sales/ComboFormPage.tsx').then((m) => ({ Component: m.ComboFormPage }));
+
+const purchaseForm: Lazy = () =>
+  import('../pages/purchases/PurchaseFormPage.tsx').then((m) => ({ Component: m.PurchaseFormPage }));
 
 /** What each screen of SCREENS shows. A new screen is one line here (a test checks none is missing). */
 export type Page = ({ lazy: Lazy } | { Component: ComponentType } | { redirectTo: string }) & { handle?: RouteHandle };
@@ -48,6 +64,45 @@ export const pages: Record<string, Page> = {
     lazy: () => import('../pages/NoPermissionPage.tsx').then((m) => ({ Component: m.NoPermissionPage })),
   },
   '/not-found': { lazy: notFound },
+  // selling: the till fills the window; its review and payment are /orders/review
+  '/pos': {
+    lazy: () => import('../pages/sales/PosPage.tsx').then((m) => ({ Component: m.PosPage })),
+    handle: { fullHeight: true },
+  },
+  '/orders': { lazy: () => import('../pages/sales/OrdersPage.tsx').then((m) => ({ Component: m.OrdersPage })) },
+  '/orders/review': {
+    lazy: () => import('../pages/sales/OrderReviewPage.tsx').then((m) => ({ Component: m.OrderReviewPage })),
+  },
+  '/invoices': { lazy: () => import('../pages/sales/InvoicesPage.tsx').then((m) => ({ Component: m.InvoicesPage })) },
+  ...crud('/discounts', discountDefs, 'discounts'),
+  '/combos': { lazy: list(comboDefs, 'combos') },
+  '/combos/create': { lazy: comboForm },
+  '/combos/update/:id': { lazy: comboForm },
+  '/combos/review': {
+    lazy: () => import('../pages/sales/ComboReviewPage.tsx').then((m) => ({ Component: m.ComboReviewPage })),
+  },
+  '/exchange-rates': {
+    lazy: () => import('../pages/sales/ExchangeRatesPage.tsx').then((m) => ({ Component: m.ExchangeRatesPage })),
+  },
+  ...crud('/products', productDefs, 'products'),
+  '/products/expired': {
+    lazy: () => import('../pages/stock/ExpiredPage.tsx').then((m) => ({ Component: m.ExpiredPage })),
+  },
+  '/stocks/manage': {
+    lazy: () => import('../pages/stock/StockManagePage.tsx').then((m) => ({ Component: m.StockManagePage })),
+  },
+  '/stocks/transfer': {
+    lazy: () => import('../pages/stock/TransfersPage.tsx').then((m) => ({ Component: m.TransfersPage })),
+  },
+  '/stocks/low': { lazy: () => import('../pages/stock/LowStockPage.tsx').then((m) => ({ Component: m.LowStockPage })) },
+  '/purchases': {
+    lazy: () => import('../pages/purchases/PurchasesPage.tsx').then((m) => ({ Component: m.PurchasesPage })),
+  },
+  '/purchases/create': { lazy: purchaseForm },
+  '/purchases/update/:id': { lazy: purchaseForm },
+  '/purchases/review': {
+    lazy: () => import('../pages/purchases/PurchaseReviewPage.tsx').then((m) => ({ Component: m.PurchaseReviewPage })),
+  },
   ...crud('/brands', catalogue, 'brands'),
   ...crud('/categories', catalogue, 'categories'),
   ...crud('/subCategories', catalogue, 'subCategories'),

@@ -2,7 +2,10 @@ import {
   AppstoreOutlined,
   DashboardOutlined,
   EnvironmentOutlined,
+  InboxOutlined,
   ShopOutlined,
+  ShoppingCartOutlined,
+  ShoppingOutlined,
   TagsOutlined,
 } from '@ant-design/icons';
 import { findScreen, SCREENS, type Screen } from '@depot/contracts';
@@ -13,24 +16,31 @@ import { Link, useLocation } from 'react-router';
 import { can, useSession } from '../lib/access.tsx';
 import { localeFromPath, localePath } from '../lib/locale.ts';
 import type { Session } from '../lib/session.ts';
+import { LowStockBadge } from './LowStockBadge.tsx';
 
 /** A screen with a `menu` key appears in the menu; an icon here is optional. */
 const icons: Record<string, ReactNode> = {
   '/dashboards': <DashboardOutlined />,
+  '/pos': <ShoppingCartOutlined />,
+  'menu.group.sales': <ShoppingOutlined />,
   'menu.group.catalogue': <TagsOutlined />,
   'menu.group.partners': <ShopOutlined />,
   'menu.group.gazetteer': <EnvironmentOutlined />,
+  'menu.group.inventory': <InboxOutlined />,
 };
+
+/** The entry that counts products at or under their reorder level (only there for who may list stock). */
+const LOW_STOCK = '/stocks/low';
 
 /** The screens the stored permissions allow, in SCREENS order. */
 export function menuScreens(current: Session): Screen[] {
   return SCREENS.filter((screen) => screen.menu && can(screen.permission, current));
 }
 
-/** `/brands/update/7` is still the brands entry. */
+/** `/brands/update/7` is still the brands entry; `/products/expired` is its own, not the products'. */
 function menuEntryOf(path: string | undefined, entries: Screen[]): Screen | undefined {
   if (!path) return undefined;
-  return entries.find((screen) => path === screen.path || path.startsWith(`${screen.path}/`));
+  return entries.find((screen) => path === screen.path) ?? entries.find((screen) => path.startsWith(`${screen.path}/`));
 }
 
 type Item = Required<MenuProps>['items'][number];
@@ -53,6 +63,7 @@ export function SideMenu() {
       label: (
         <Link to={localePath(screen.path, locale)} data-testid={`menu-${screen.path}`}>
           {t(screen.menu as string)}
+          {screen.path === LOW_STOCK && <LowStockBadge />}
         </Link>
       ),
     };
@@ -67,7 +78,12 @@ export function SideMenu() {
       items.push({
         key: screen.group,
         icon: icons[screen.group] ?? <AppstoreOutlined />,
-        label: <span data-testid={`menu-${screen.group}`}>{t(screen.group)}</span>,
+        label: (
+          <span data-testid={`menu-${screen.group}`}>
+            {t(screen.group)}
+            {entries.some((entry) => entry.path === LOW_STOCK && entry.group === screen.group) && <LowStockBadge dot />}
+          </span>
+        ),
         children,
       });
     }

@@ -1,22 +1,27 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { issuesToErrors } from '@depot/contracts';
-import { Alert, App, Button, Card, Flex, Form, Result, Skeleton, Typography } from 'antd';
+import { Alert, App, Button, Card, Col, Flex, Form, Row as GridRow, Result, Skeleton, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { applyFieldErrors, zodRule } from '../lib/forms.ts';
 import { ApiError } from '../lib/http.ts';
 import { localePath } from '../lib/locale.ts';
 import { failureMessage, useRecord, useWrite } from './queries.ts';
-import type { ResourceDef, Row } from './resource.ts';
+import type { Field, ResourceDef, Row } from './resource.ts';
 import { useCtx } from './useCtx.ts';
 
 type Values = Record<string, unknown>;
 
 /** The form's starting values: the record's writable fields, or the defaults for a new one. */
-function initialValues<R extends Row>(def: ResourceDef<R>, record: R | undefined): Values {
-  const keys = Object.keys(def.input.shape);
+function initialValues<R extends Row>(def: ResourceDef<R>, fields: Field[], record: R | undefined): Values {
   const source = (record ?? def.defaults ?? {}) as Values;
-  return Object.fromEntries(keys.map((key) => [key, source[key] ?? (record ? null : undefined)]));
+  const values: Values = Object.fromEntries(
+    Object.keys(def.input.shape).map((key) => [key, source[key] ?? (record ? null : undefined)]),
+  );
+  for (const field of fields) {
+    if (field.from) values[field.name] = source[field.from] ?? (record ? null : undefined);
+  }
+  return values;
 }
 
 function RecordForm<R extends Row>({ def, record }: { def: ResourceDef<R>; record?: R }) {
@@ -27,14 +32,15 @@ function RecordForm<R extends Row>({ def, record }: { def: ResourceDef<R>; recor
   const { state } = useLocation();
   const [form] = Form.useForm<Values>();
   const [problem, setProblem] = useState<string | null>(null);
-  const { save } = useWrite(def);
+  const { save, refresh } = useWrite(def);
   const texts = def.texts(t);
   const fields = useMemo(() => def.fields(ctx), [def, ctx]);
   const names = fields.map((field) => field.name);
   const shape = def.input.shape as Record<string, Parameters<typeof zodRule>[0]>;
 
-  // The list's page, search and filters as they were, in the page's language.
-  const back = () => navigate(localePath(def.screen, locale) + ((state as { back?: string } | null)?.back ?? ''));
+  // The list that opened the form, at its page, search and filters, in the page's language.
+  const from = state as { back?: string; list?: string } | null;
+  const back = () => navigate(localePath(from?.list ?? def.screen, locale) + (from?.back ?? ''));
 
   // Messages already on screen follow a language switch.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the language is the trigger, not an input
@@ -55,13 +61,27 @@ function RecordForm<R extends Row>({ def, record }: { def: ResourceDef<R>; recor
       return;
     }
     setProblem(null);
+    let saved: R | undefined;
     try {
       const answer = await save.mutateAsync(
         record ? { action: 'update', id: record.id, body: parsed.data } : { action: 'create', body: parsed.data },
       );
+      saved = answer.data;
       void message.success(answer.message);
+      if (def.afterSave) {
+        await def.afterSave(saved, form.getFieldsValue(true), record).finally(refresh);
+      }
       await back();
     } catch (error) {
+      if (saved && !record) {
+        // The record exists now: its own form, so saving again updates it rather than making a second one.
+        void message.error(failureMessage(error, locale));
+        await navigate(localePath(`${def.formScreen ?? def.screen}/update/${saved.id}`, locale), {
+          replace: true,
+          state,
+        });
+        return;
+      }
       if (error instanceof ApiError && error.status === 422 && error.body?.errors) {
         const rest = applyFieldErrors(form, error.body.errors, names);
         setProblem(rest[0] ?? null);
@@ -88,7 +108,7 @@ function RecordForm<R extends Row>({ def, record }: { def: ResourceDef<R>; recor
         data-testid="record-form"
         layout="vertical"
         requiredMark={false}
-        initialValues={initialValues(def, record)}
+        initialValues={initialValues(def, fields, record)}
         onFinish={onFinish}
         onValuesChange={() => setProblem(null)}
         disabled={save.isPending || Boolean(record?.deleted_at)}
@@ -100,17 +120,41 @@ function RecordForm<R extends Row>({ def, record }: { def: ResourceDef<R>; recor
         {problem && (
           <Alert data-testid="form-error" type="error" showIcon title={problem} style={{ marginBottom: 24 }} />
         )}
-        {fields.map((field) => (
-          <Form.Item
-            key={field.name}
-            name={field.name}
-            label={field.label}
-            extra={field.help}
-            rules={shape[field.name] ? [zodRule(shape[field.name], locale)] : undefined}
-          >
-            {field.control}
-          </Form.Item>
-        ))}
+        <GridRow gutter={16}>
+          {fields.map((field) => {
+            const item = (
+              <Form.Item
+                name={field.name}
+                label={field.label}
+                extra={field.help}
+                valuePropName={field.valuePropName}
+                rules={shape[field.name] ? [zodRule(shape[field.name], locale)] : undefined}
+              >
+                {field.control}
+              </Form.Item>
+            );
+            const { when } = field;
+            if (!when) {
+              return (
+                <Col key={field.name} xs={24} md={field.half ? 12 : 24}>
+                  {item}
+                </Col>
+              );
+            }
+            // Follows the values it depends on: a discount's scope shows the product or the category.
+            return (
+              <Form.Item key={field.name} noStyle shouldUpdate>
+                {() =>
+                  when(form.getFieldsValue(true)) ? (
+                    <Col xs={24} md={field.half ? 12 : 24}>
+                      {item}
+                    </Col>
+                  ) : null
+                }
+              </Form.Item>
+            );
+          })}
+        </GridRow>
         <Flex gap={12}>
           <Button type="primary" htmlType="submit" loading={save.isPending} data-testid="save">
             {t('kit.save')}

@@ -1,13 +1,10 @@
-import { DeleteOutlined, EditOutlined, PlusOutlined, SearchOutlined, UndoOutlined } from '@ant-design/icons';
-import { DEFAULT_PER_PAGE, PER_PAGE_OPTIONS } from '@depot/contracts';
+import { DeleteOutlined, EditOutlined, PlusOutlined, UndoOutlined } from '@ant-design/icons';
 import {
   App,
   Button,
   Card,
   Flex,
-  Input,
   Popconfirm,
-  Result,
   Select,
   Space,
   Switch,
@@ -16,56 +13,24 @@ import {
   Tag,
   Typography,
 } from 'antd';
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useMemo } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { useCan } from '../lib/access.tsx';
 import { formatDateTime } from '../lib/dates.ts';
 import { localePath } from '../lib/locale.ts';
+import {
+  LoadFailed,
+  pagination,
+  SearchBox,
+  sortOrder,
+  tableChange,
+  useListState,
+  useStayInRange,
+} from './listState.tsx';
 import { failureMessage, useList, useWrite } from './queries.ts';
 import type { ResourceDef, Row } from './resource.ts';
+import { fitTable, wrap } from './table.ts';
 import { useCtx } from './useCtx.ts';
-import { useDebounced } from './useDebounced.ts';
-
-/**
- * The list's state lives in the address, with the API's own parameter names, so Back, a reload,
- * a language switch and the form's return all land on the same page of the same search.
- */
-function useListState<R extends Row>(def: ResourceDef<R>, filterNames: string[]) {
-  const { locale } = useCtx();
-  const [params, setParams] = useSearchParams();
-  const perPage = Number(params.get('per_page'));
-  const state = {
-    page: Math.max(1, Number(params.get('page')) || 1),
-    perPage: (PER_PAGE_OPTIONS as readonly number[]).includes(perPage) ? perPage : DEFAULT_PER_PAGE,
-    search: params.get('search') ?? '',
-    sort: params.get('sort') ?? def.defaultSort?.(locale) ?? '',
-    trashed: params.get('trashed') === 'only',
-    filters: Object.fromEntries(filterNames.map((name) => [name, params.get(`filter[${name}]`) ?? undefined])),
-  };
-
-  const query = new URLSearchParams({ page: String(state.page), per_page: String(state.perPage) });
-  if (state.search) query.set('search', state.search);
-  if (state.sort) query.set('sort', state.sort);
-  for (const [name, value] of Object.entries(state.filters)) if (value) query.set(`filter[${name}]`, value);
-  if (state.trashed) query.set('trashed', 'only');
-
-  /** Sets or clears parameters; anything but a page change starts again at page 1. */
-  const update = (changes: Record<string, string | undefined>) => {
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        for (const [key, value] of Object.entries(changes)) {
-          if (value) next.set(key, value);
-          else next.delete(key);
-        }
-        if (!('page' in changes)) next.delete('page');
-        return next;
-      },
-      { replace: true },
-    );
-  };
-  return { state, query: query.toString(), update };
-}
 
 export function ListPage<R extends Row>({ def }: { def: ResourceDef<R> }) {
   const ctx = useCtx();
@@ -77,40 +42,22 @@ export function ListPage<R extends Row>({ def }: { def: ResourceDef<R> }) {
   const columns = useMemo(() => def.columns(ctx), [def, ctx]);
   const filters = useMemo(() => def.filters?.(ctx) ?? [], [def, ctx]);
   const { state, query, update } = useListState(
-    def,
     filters.map((f) => f.name),
+    { defaultSort: def.defaultSort?.(locale), params: def.listParams },
   );
   const list = useList(def, query);
   const { remove, restore } = useWrite(def);
 
-  const canCreate = useCan(`${def.resource}.create`);
+  const canCreate = useCan(`${def.resource}.create`) && def.creatable !== false;
   const canUpdate = useCan(`${def.resource}.update`);
   const canDelete = useCan(`${def.resource}.delete`);
-  const canRestore = useCan(`${def.resource}.restore`);
+  const canRestore = useCan(`${def.resource}.restore`) && def.trashable !== false;
+  useStayInRange(state, list.data?.meta.last_page, update);
 
-  const [typed, setTyped] = useState(state.search);
-  const debounced = useDebounced(typed.trim(), 350);
-  // The search this box last put in the address; any other change came from outside (the menu, Back).
-  const written = useRef(state.search);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only a settled change of the text searches
-  useEffect(() => {
-    if (debounced === state.search) return;
-    written.current = debounced;
-    update({ search: debounced || undefined });
-  }, [debounced]);
-  useEffect(() => {
-    if (state.search === written.current) return;
-    written.current = state.search;
-    setTyped(state.search);
-  }, [state.search]);
-
-  // Deleting the last row of the last page leaves an empty page: show the one before it.
-  const lastPage = list.data?.meta.last_page;
-  useEffect(() => {
-    if (lastPage && state.page > lastPage) update({ page: String(lastPage) });
-  });
-
-  const open = (path: string) => navigate(localePath(path, locale), { state: { back: addressSearch } });
+  const formScreen = def.formScreen ?? def.screen;
+  // The form returns to this list (its path and its search), whichever list opened it.
+  const open = (path: string) =>
+    navigate(localePath(path, locale), { state: { back: addressSearch, list: def.screen } });
 
   const run = async (mutation: typeof remove, row: R) => {
     try {
@@ -140,13 +87,14 @@ export function ListPage<R extends Row>({ def }: { def: ResourceDef<R> }) {
     }
     return (
       <Space size={4}>
-        {canUpdate && (
+        {def.rowActions?.(row, ctx)}
+        {canUpdate && (def.editable?.(row) ?? true) && (
           <Button
             type="link"
             size="small"
             icon={<EditOutlined />}
             data-testid={`edit-${row.id}`}
-            onClick={() => open(`${def.screen}/update/${row.id}`)}
+            onClick={() => open(`${formScreen}/update/${row.id}`)}
           >
             {t('kit.edit')}
           </Button>
@@ -172,16 +120,10 @@ export function ListPage<R extends Row>({ def }: { def: ResourceDef<R> }) {
   const tableColumns: TableColumnsType<R> = columns.map((column) => ({
     key: column.key,
     title: column.title,
-    width: column.width,
+    ...(column.wrap ? wrap(column.width ?? 160) : { width: column.width }),
     render: (_: unknown, row: R) => column.render(row),
     sorter: Boolean(column.sort),
-    sortOrder: !column.sort
-      ? undefined
-      : state.sort === column.sort
-        ? 'ascend'
-        : state.sort === `-${column.sort}`
-          ? 'descend'
-          : null,
+    sortOrder: sortOrder(state, column.sort),
   }));
   if (state.trashed) {
     tableColumns.push({
@@ -190,25 +132,14 @@ export function ListPage<R extends Row>({ def }: { def: ResourceDef<R> }) {
       render: (_: unknown, row: R) => (row.deleted_at ? formatDateTime(row.deleted_at, locale) : null),
     });
   }
-  const showActions = state.trashed ? canRestore : canUpdate || canDelete;
+  const showActions = state.trashed ? canRestore : canUpdate || canDelete || Boolean(def.rowActions);
   // Pinned right, so Edit and Delete stay in reach when a wide table scrolls sideways.
   if (showActions) {
     tableColumns.push({ key: 'actions', title: t('kit.actions'), fixed: 'right', render: (_, row) => actions(row) });
   }
 
   if (list.isError && !list.data) {
-    return (
-      <Result
-        status={list.error && 'status' in list.error && list.error.status === 403 ? '403' : 'error'}
-        title={t('errors.loadData')}
-        subTitle={failureMessage(list.error, locale)}
-        extra={
-          <Button type="primary" loading={list.isFetching} onClick={() => void list.refetch()}>
-            {t('common.retry')}
-          </Button>
-        }
-      />
-    );
+    return <LoadFailed error={list.error} retry={list.refetch} retrying={list.isFetching} />;
   }
 
   const meta = list.data?.meta;
@@ -225,34 +156,29 @@ export function ListPage<R extends Row>({ def }: { def: ResourceDef<R> }) {
         </Typography.Title>
       }
       extra={
-        canCreate && (
-          <Button
-            type="primary"
-            icon={<PlusOutlined />}
-            data-testid="create"
-            onClick={() => open(`${def.screen}/create`)}
-          >
-            {texts.create}
-          </Button>
-        )
+        <Space wrap>
+          {def.toolbar?.(ctx, query)}
+          {canCreate && (
+            <Button
+              type="primary"
+              icon={<PlusOutlined />}
+              data-testid="create"
+              onClick={() => open(`${formScreen}/create`)}
+            >
+              {texts.create}
+            </Button>
+          )}
+        </Space>
       }
     >
       <Flex wrap gap={12} align="center" style={{ marginBottom: 16 }}>
-        <Input
-          data-testid="list-search"
-          allowClear
-          prefix={<SearchOutlined />}
-          placeholder={t('kit.search')}
-          aria-label={t('kit.search')}
-          value={typed}
-          onChange={(event) => setTyped(event.target.value)}
-          style={{ width: 280, maxWidth: '100%' }}
-        />
+        <SearchBox state={state} update={update} placeholder={def.searchHint?.(t)} />
         {filters.map((filter) => {
           const value = state.filters[filter.name];
           const onChange = (next: string | undefined) => update({ [`filter[${filter.name}]`]: next });
           return (
-            <div key={filter.name} data-testid={`filter-${filter.name}`} style={{ minWidth: 200 }}>
+            // A long choice (a supplier's full name) is cut short rather than pushing the others aside.
+            <div key={filter.name} data-testid={`filter-${filter.name}`} style={{ minWidth: 200, maxWidth: 280 }}>
               {filter.render ? (
                 filter.render(value, onChange)
               ) : (
@@ -291,31 +217,10 @@ export function ListPage<R extends Row>({ def }: { def: ResourceDef<R> }) {
           columns={tableColumns}
           dataSource={list.data?.data}
           loading={list.isFetching}
-          scroll={{ x: 'max-content' }}
+          {...fitTable}
           locale={{ emptyText: state.trashed ? t('kit.emptyDeleted') : t('kit.empty') }}
-          pagination={{
-            current: state.page,
-            pageSize: state.perPage,
-            total: meta?.total ?? 0,
-            // Wide enough for "20 / ទំព័រ", which antd's default width cuts off.
-            showSizeChanger: { virtual: false, 'aria-label': t('kit.perPage'), style: { minWidth: 124 } },
-            pageSizeOptions: PER_PAGE_OPTIONS.map(String),
-            showTotal: (total) => t('kit.total', { from: meta?.from ?? 0, to: meta?.to ?? 0, total }),
-          }}
-          onChange={(pagination, _filters, sorter, { action }) => {
-            if (action === 'sort') {
-              const one = Array.isArray(sorter) ? sorter[0] : sorter;
-              const column = columns.find((c) => c.key === one?.columnKey);
-              const sort =
-                column?.sort && one?.order ? `${one.order === 'descend' ? '-' : ''}${column.sort}` : undefined;
-              update({ sort });
-              return;
-            }
-            const perPage = pagination.pageSize ?? state.perPage;
-            if (perPage !== state.perPage) update({ per_page: String(perPage) });
-            else
-              update({ page: pagination.current && pagination.current > 1 ? String(pagination.current) : undefined });
-          }}
+          pagination={pagination(t, state, meta)}
+          onChange={tableChange(state, update, (key) => columns.find((c) => c.key === key)?.sort)}
         />
       </div>
       {def.footer && <div style={{ marginTop: 16 }}>{def.footer(ctx)}</div>}

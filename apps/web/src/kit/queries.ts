@@ -1,5 +1,6 @@
 import { type Locale, paginated, single, translate, written } from '@depot/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App } from 'antd';
 import type { z } from 'zod';
 import { ApiError, api } from '../lib/http.ts';
 import type { ResourceDef, Row } from './resource.ts';
@@ -20,13 +21,45 @@ export function recordKey(api: string, id: number) {
 
 /** One page of a list; `query` is the API's query string (`page=1&per_page=20&…`). */
 export function useList<R extends Row>(def: Pick<ResourceDef<R>, 'api' | 'row'>, query: string, enabled = true) {
+  return usePage(def.api, def.row, query, enabled);
+}
+
+/**
+ * One page of any paginated answer, rows with an id or not (a product's stock in a store). Under the
+ * same root as the resources, so every write refreshes it.
+ */
+export function usePage<T>(path: string, row: z.ZodType<T>, query: string, enabled = true) {
   return useQuery({
-    queryKey: listKey(def.api, query),
-    queryFn: ({ signal }) => api(`${def.api}?${query}`, { signal, schema: paginated(def.row) }),
+    queryKey: listKey(path, query),
+    queryFn: ({ signal }) => api(`${path}?${query}`, { signal, schema: paginated(row) }),
     // The table keeps the old page on screen while the next one loads, rather than blinking empty.
     placeholderData: keepPreviousData,
     enabled,
   });
+}
+
+/** A query key under the resources' root: anything a write may change (the low-stock count). */
+export function resourceKey(...parts: (string | number)[]) {
+  return [ROOT, ...parts] as const;
+}
+
+/** Every list and record shown is read again: after a write of a page's own (a transfer sent). */
+export function useRefreshAll() {
+  const client = useQueryClient();
+  return () => client.invalidateQueries({ queryKey: [ROOT] });
+}
+
+/**
+ * A page's own write done (a payment, a transfer sent): the server's message shown and every list
+ * and record read again (the promise ends when they are).
+ */
+export function useWritten() {
+  const { message } = App.useApp();
+  const refresh = useRefreshAll();
+  return (answer: { message: string }) => {
+    void message.success(answer.message);
+    return refresh();
+  };
 }
 
 export function useRecord<R extends Row>(def: Pick<ResourceDef<R>, 'api' | 'row'>, id: number | null | undefined) {
@@ -59,7 +92,9 @@ export function useWrite<R extends Row>(def: Pick<ResourceDef<R>, 'api' | 'row'>
     mutationFn: (id: number) => api(`${def.api}/${id}/restore`, { method: 'POST', schema: answer }),
     onSuccess: done,
   });
-  return { save, remove, restore };
+  /** For writes of its own (a picture, an import): every list and record shown is read again. */
+  const refresh = done;
+  return { save, remove, restore, refresh };
 }
 
 /** What to tell the user when a request failed: the server's own words, else a generic message. */

@@ -22,6 +22,11 @@ export interface Column<R> {
   sort?: string;
   render: (row: R) => ReactNode;
   width?: number;
+  /**
+   * The column's text wraps within `width` (names, a supplier, a store). Other columns keep to one
+   * line, so a money figure or a date never breaks (kit/table.ts).
+   */
+  wrap?: boolean;
 }
 
 /** A `filter[name]=value` control above the table. Values travel as strings, as in the address. */
@@ -38,7 +43,18 @@ export interface Field {
   name: string;
   label: string;
   control: ReactNode;
-  help?: string;
+  help?: ReactNode;
+  /** The control's value property when it is not `value` (a Switch's `checked`). */
+  valuePropName?: string;
+  /** Half the form's width, beside the next half field (SKU beside barcode). */
+  half?: boolean;
+  /** The record's key the field starts from, when not its own name (a picture shows `image_url`). */
+  from?: string;
+  /**
+   * Shown only while the form's values say so (a discount's product, for a product discount). A
+   * hidden field keeps its value; the schema and the server decide what it means.
+   */
+  when?: (values: Record<string, unknown>) => boolean;
 }
 
 /**
@@ -66,8 +82,29 @@ export interface ResourceDef<R extends Row = Row> {
   defaultSort?: (locale: Locale) => string;
   /** False hides Delete for a record the server would refuse anyway (the walk-in customer). */
   deletable?: (row: R) => boolean;
+  /** False hides Edit for a record the server would refuse to change (a purchase partly received). */
+  editable?: (row: R) => boolean;
+  /** False: the API keeps no deleted records to show (no "Show deleted" switch). */
+  trashable?: boolean;
+  /** More buttons in a row's actions, before Edit and Delete (a transfer's details). */
+  rowActions?: (row: R, ctx: Ctx) => ReactNode;
+  /** What the search box searches, when more than names ("Number or note…"). */
+  searchHint?: (t: TFunction) => string;
   /** Shown under the table (the gazetteer's licence asks for its attribution where it is listed). */
   footer?: (ctx: Ctx) => ReactNode;
+  /** Parameters every list request carries: a list that is a fixed view of another (expired products). */
+  listParams?: Record<string, string>;
+  /** Where the create and update screens are when not under `screen` (the expired list edits products). */
+  formScreen?: string;
+  /** False: the list offers no Create button (a view of records made elsewhere). */
+  creatable?: boolean;
+  /** More buttons beside Create, given the list's current query (an export of what is shown). */
+  toolbar?: (ctx: Ctx, query: string) => ReactNode;
+  /**
+   * Runs after the record is saved, with the form's values, for what is not part of the JSON body
+   * (a product's picture is uploaded on its own). A failure is shown; the record stays saved.
+   */
+  afterSave?: (saved: R, values: Record<string, unknown>, before: R | undefined) => Promise<void>;
 }
 
 /** Keeps the row type between the schema and the callbacks. */

@@ -3,6 +3,7 @@ import { App as AntApp, Button, Flex, Grid, Layout, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
+import { useFullHeight } from '../app/routeHandle.ts';
 import { Brand } from '../components/Brand.tsx';
 import { SideMenu } from '../components/SideMenu.tsx';
 import { Toolbar } from '../components/Toolbar.tsx';
@@ -21,6 +22,8 @@ export function DashboardLayout() {
   const [collapsed, setCollapsed] = useState<boolean | null>(null);
   // Until the user chooses, narrow screens start with the menu folded away.
   const folded = collapsed ?? !screens.lg;
+  // The till fills the window on a desk; on a phone its panes stack and the page scrolls.
+  const full = useFullHeight() && !phone;
 
   // Signed out in another tab: leave the screen now rather than at the next click.
   const { token, signedOut } = useSession();
@@ -48,7 +51,7 @@ export function DashboardLayout() {
         </div>
         <SideMenu />
       </Layout.Sider>
-      <Layout>
+      <Layout style={full ? { height: '100vh', overflow: 'hidden' } : undefined}>
         <Layout.Header
           style={{
             display: 'flex',
@@ -80,13 +83,19 @@ export function DashboardLayout() {
             <UserMenu compact={phone} />
           </Flex>
         </Layout.Header>
-        <Layout.Content style={{ padding: phone ? 12 : 24 }}>
+        <Layout.Content
+          style={
+            full
+              ? { padding: 12, flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }
+              : { padding: phone ? 12 : 24 }
+          }
+        >
           {/* Screens get App.useApp() for confirmations and toasts; the sign-in bundle does without. */}
-          <AntApp>
+          <AntApp style={full ? { flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' } : undefined}>
             <Outlet />
           </AntApp>
         </Layout.Content>
-        <AppFooter />
+        {!full && <AppFooter />}
       </Layout>
     </Layout>
   );

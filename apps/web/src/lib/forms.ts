@@ -1,7 +1,10 @@
 import { issuesToErrors, type Locale } from '@depot/contracts';
 import type { FormInstance } from 'antd';
 import type { Rule } from 'antd/es/form/index.js';
+import { useState } from 'react';
 import type { z } from 'zod';
+import { failureMessage } from '../kit/queries.ts';
+import { ApiError } from './http.ts';
 
 /** An antd rule that runs the server's zod schema for one field, with the shared localized messages. */
 export function zodRule(schema: z.ZodType, locale: Locale): Rule {
@@ -15,6 +18,11 @@ export function zodRule(schema: z.ZodType, locale: Locale): Rule {
   };
 }
 
+/** `items.0.quantity` → `['items', 0, 'quantity']`: a list's fields are named by their index, a number. */
+export function namePath(key: string): (string | number)[] {
+  return key.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+}
+
 /**
  * Puts Laravel-style `errors` (from zod in the browser or a 422 from the server) on their fields.
  * Returns the messages that belong to no field, for an Alert. `names` lists the form's fields when
@@ -26,12 +34,68 @@ export function applyFieldErrors(
   names: Iterable<string> = Object.keys(form.getFieldsValue(true)),
 ): string[] {
   const known = new Set(names);
-  const fields: { name: string[]; errors: string[] }[] = [];
+  const fields: { name: (string | number)[]; errors: string[] }[] = [];
   const rest: string[] = [];
   for (const [key, messages] of Object.entries(errors)) {
-    if (known.has(key.split('.')[0])) fields.push({ name: key.split('.'), errors: messages });
+    if (known.has(key.split('.')[0])) fields.push({ name: namePath(key), errors: messages });
     else rest.push(...messages);
   }
   form.setFields(fields);
   return rest;
+}
+
+/** The schema's verdict on a whole form: the data it sends, or the messages keyed by field path. */
+export function parseWith<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  locale: Locale,
+): { data: z.output<S>; errors: null } | { data: null; errors: Record<string, string[]> } {
+  const parsed = schema.safeParse(value, { reportInput: true });
+  if (parsed.success) return { data: parsed.data, errors: null };
+  return { data: null, errors: issuesToErrors(parsed.error.issues, locale) };
+}
+
+/**
+ * Errors of a form whose values live in React state (a purchase's lines), shown on their
+ * Form.Items by key (`items.0.quantity`), each cleared when its field changes.
+ */
+export function useFieldErrors() {
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const item = (key: string): { validateStatus?: 'error'; help?: string } =>
+    errors[key] ? { validateStatus: 'error', help: errors[key].join(' ') } : {};
+  const clear = (...keys: string[]) =>
+    setErrors((current) => {
+      if (!keys.some((key) => key in current)) return current;
+      const next = { ...current };
+      for (const key of keys) delete next[key];
+      return next;
+    });
+  return { errors, setErrors, item, clear };
+}
+
+type Errors = Record<string, string[]>;
+
+/**
+ * `useFieldErrors` and the message above the form. `place` puts errors (the schema's or a 422's)
+ * on the fields the form shows (`known`) and the others, or `otherwise`, above it; `fail` shows a
+ * failed save: a refusal placed (its keys first renamed, when the form names its fields its own
+ * way), anything else above the form in the server's words.
+ */
+export function useFormErrors(known: (key: string) => boolean) {
+  const fields = useFieldErrors();
+  const [problem, setProblem] = useState<string | null>(null);
+  const place = (errors: Errors, otherwise: string | null = null) => {
+    const entries = Object.entries(errors);
+    fields.setErrors(Object.fromEntries(entries.filter(([key]) => known(key))));
+    const rest = entries.filter(([key]) => !known(key)).flatMap(([, messages]) => messages);
+    setProblem(rest.length > 0 ? rest.join(' ') : otherwise);
+  };
+  const fail = (error: unknown, locale: Locale, rename: (key: string) => string = (key) => key) => {
+    if (error instanceof ApiError && error.status === 422 && error.body?.errors) {
+      place(Object.fromEntries(Object.entries(error.body.errors).map(([key, messages]) => [rename(key), messages])));
+      return;
+    }
+    setProblem(failureMessage(error, locale));
+  };
+  return { ...fields, problem, setProblem, place, fail };
 }

@@ -5,6 +5,8 @@ import { session } from './session.ts';
 /** The body of a failed answer: `{message}`, plus `errors` on 422 and `request_id` on 500. */
 export interface ErrorBody {
   status?: string;
+  /** A machine-readable reason, where the server gives one (`idempotency_in_flight`). */
+  code?: string;
   message?: string;
   errors?: Record<string, string[]>;
   request_id?: string;
@@ -51,6 +53,11 @@ interface RequestOptions<S extends z.ZodType | undefined> {
   signal?: AbortSignal;
   /** Checks the answer's shape, so a changed server fails loudly here rather than deep in a page. */
   schema?: S;
+  /**
+   * For a POST that moves stock or money (DESIGN.md section 3): the same key on a retry of the same
+   * action gets the first answer again rather than doing the work twice.
+   */
+  idempotencyKey?: string;
 }
 
 function parseJson(text: string): unknown {
@@ -61,18 +68,28 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** What every request carries: JSON accepted, the bearer token, the page's language. */
+function baseHeaders(): Record<string, string> {
+  const headers: Record<string, string> = { Accept: 'application/json', 'X-Localization': locale };
+  const { token } = session.get();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  return headers;
+}
+
+/** A refusal as an ApiError; a 401 on anything but sign-in and refresh ends the session. */
+function failure(path: string, status: number, text: string): ApiError {
+  if (status === 401 && !OWN_401.has(path)) session.end();
+  const data = parseJson(text);
+  return new ApiError(status, data && typeof data === 'object' ? (data as ErrorBody) : null);
+}
+
 /** The one HTTP client: JSON both ways, the bearer token, the page's language. */
 export async function api<S extends z.ZodType | undefined = undefined>(
   path: string,
-  { method = 'GET', body, signal, schema }: RequestOptions<S> = {},
+  { method = 'GET', body, signal, schema, idempotencyKey }: RequestOptions<S> = {},
 ): Promise<S extends z.ZodType ? z.output<S> : unknown> {
-  const headers: Record<string, string> = {
-    'Content-Type': 'application/json',
-    Accept: 'application/json',
-    'X-Localization': locale,
-  };
-  const { token } = session.get();
-  if (token) headers.Authorization = `Bearer ${token}`;
+  const headers: Record<string, string> = { ...baseHeaders(), 'Content-Type': 'application/json' };
+  if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
 
   let response: Response;
   let text: string;
@@ -89,11 +106,75 @@ export async function api<S extends z.ZodType | undefined = undefined>(
     // A cancelled request stays what it is, so callers that cancel can tell.
     throw signal?.aborted ? error : new NetworkError(error);
   }
+  if (!response.ok) throw failure(path, response.status, text);
   const data = parseJson(text);
-
-  if (!response.ok) {
-    if (response.status === 401 && !OWN_401.has(path)) session.end();
-    throw new ApiError(response.status, data && typeof data === 'object' ? (data as ErrorBody) : null);
-  }
   return (schema ? schema.parse(data) : data) as S extends z.ZodType ? z.output<S> : unknown;
+}
+
+/** A fresh key for one action of the user's (a dialog's Confirm and its retries share it). */
+export function newIdempotencyKey(): string {
+  if (typeof crypto !== 'undefined' && 'randomUUID' in crypto) return crypto.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}-${Math.random().toString(36).slice(2)}`;
+}
+
+/** The file name a download's `Content-Disposition` gives, or the fallback. */
+function fileName(disposition: string | null, fallback: string): string {
+  const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition ?? '');
+  return match ? decodeURIComponent(match[1]) : fallback;
+}
+
+/** A file the server makes (an export): fetched with the session's token, then saved by the browser. */
+export async function download(path: string, fallbackName: string): Promise<void> {
+  let response: Response;
+  let blob: Blob;
+  try {
+    response = await fetch(apiBase() + path, { headers: baseHeaders() });
+    blob = await response.blob();
+  } catch (error) {
+    throw new NetworkError(error);
+  }
+  if (!response.ok) throw failure(path, response.status, await blob.text());
+  saveFile(blob, fileName(response.headers.get('content-disposition'), fallbackName));
+}
+
+/** Hands a file made in the page (or fetched) to the browser's downloads. */
+export function saveFile(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = Object.assign(document.createElement('a'), { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/**
+ * Sends a file as multipart form data, reporting how much has gone (0 to 1). XMLHttpRequest,
+ * because fetch cannot tell upload progress; the headers and errors are the same as `api`'s.
+ */
+export function upload<S extends z.ZodType>(
+  path: string,
+  form: FormData,
+  { schema, onProgress, method = 'POST' }: { schema: S; onProgress?: (sent: number) => void; method?: 'POST' },
+): Promise<z.output<S>> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open(method, apiBase() + path);
+    for (const [name, value] of Object.entries(baseHeaders())) request.setRequestHeader(name, value);
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress?.(event.loaded / event.total);
+    };
+    request.onerror = () => reject(new NetworkError(new Error('upload failed')));
+    request.onload = () => {
+      if (request.status < 200 || request.status >= 300) {
+        reject(failure(path, request.status, request.responseText));
+        return;
+      }
+      try {
+        resolve(schema.parse(parseJson(request.responseText)));
+      } catch (error) {
+        reject(error);
+      }
+    };
+    request.send(form);
+  });
 }

@@ -1,4 +1,5 @@
 import {
+  type Brand,
   brand,
   brandInput,
   type Category,
@@ -71,7 +72,11 @@ export const categories = defineResource({
   defaults: { status: 'active' },
 });
 
-function CategorySelect(props: PickProps) {
+export function BrandSelect(props: PickProps) {
+  return <RemoteSelect<Brand> {...props} api="brands" row={brand} optionLabel={(row) => row.name} />;
+}
+
+export function CategorySelect(props: PickProps) {
   return <RemoteSelect<Category> {...props} api="categories" row={category} optionLabel={localName} />;
 }
 
@@ -108,10 +113,10 @@ export const subCategories = defineResource({
 });
 
 /** "Carton (ctn)": what a unit is called wherever one is picked. */
-const unitLabel = (row: Unit, locale: Ctx['locale']) => `${localName(row, locale)} (${row.short_name})`;
+export const unitLabel = (row: Unit, locale: Ctx['locale']) => `${localName(row, locale)} (${row.short_name})`;
 
 /** Only base units may carry other units (one level: a carton is 24 pieces, never 2 packs of 12). */
-function BaseUnitSelect(props: PickProps) {
+export function BaseUnitSelect(props: PickProps) {
   return (
     <RemoteSelect<Unit>
       {...props}

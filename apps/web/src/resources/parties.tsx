@@ -1,8 +1,22 @@
-import { customer, customerInput, type Supplier, store, storeInput, supplier, supplierInput } from '@depot/contracts';
-import { Input, Radio, Space, Tag } from 'antd';
+import { ShoppingCartOutlined } from '@ant-design/icons';
+import {
+  customer,
+  customerInput,
+  type Store,
+  type Supplier,
+  store,
+  storeInput,
+  supplier,
+  supplierInput,
+} from '@depot/contracts';
+import { Button, Input, Radio, Space, Tag } from 'antd';
+import { useNavigate } from 'react-router';
 import { statusColumn, statusField, statusFilter, textAreaField, textField } from '../kit/common.tsx';
 import { LocationPicker } from '../kit/LocationPicker.tsx';
+import { type PickProps, RemoteSelect } from '../kit/RemoteSelect.tsx';
 import { type Column, type Ctx, defineResource, type Field } from '../kit/resource.ts';
+import { useCan } from '../lib/access.tsx';
+import { localePath } from '../lib/locale.ts';
 
 /** Stores, customers and suppliers share a phone, an address and a place in the gazetteer. */
 
@@ -22,6 +36,9 @@ function locationColumn<R extends { location: string | null; location_kh: string
   return {
     key: 'location',
     title: ctx.t('fields.location'),
+    // "Phnom Penh, Chamkar Mon, Tonle Basak": long, so it wraps.
+    width: 160,
+    wrap: true,
     render: (row) => (ctx.locale === 'kh' ? row.location_kh : row.location) ?? '—',
   };
 }
@@ -92,6 +109,23 @@ export const customers = defineResource({
   deletable: (row) => !row.is_walk_in,
 });
 
+/** A supplier's purchase history: the purchases list narrowed to it, for who may list purchases. */
+function SupplierPurchases({ id, ctx }: { id: number; ctx: Ctx }) {
+  const navigate = useNavigate();
+  if (!useCan('purchases.list')) return null;
+  return (
+    <Button
+      type="link"
+      size="small"
+      icon={<ShoppingCartOutlined />}
+      data-testid={`purchases-${id}`}
+      onClick={() => void navigate(`${localePath('/purchases', ctx.locale)}?filter[supplier_id]=${id}`)}
+    >
+      {ctx.t('menu.purchases')}
+    </Button>
+  );
+}
+
 function supplierTypes({ t }: Ctx): Record<Supplier['type'], string> {
   return { company: t('suppliers.company'), individual: t('suppliers.individual') };
 }
@@ -105,7 +139,7 @@ export const suppliers = defineResource({
   texts: (t) => ({ title: t('menu.suppliers'), create: t('suppliers.create'), edit: t('suppliers.edit') }),
   label: (row) => row.name,
   columns: (ctx) => [
-    { key: 'name', title: ctx.t('fields.name'), sort: 'name', render: (row) => row.name },
+    { key: 'name', title: ctx.t('fields.name'), sort: 'name', width: 180, wrap: true, render: (row) => row.name },
     {
       key: 'type',
       title: ctx.t('fields.type'),
@@ -157,4 +191,14 @@ export const suppliers = defineResource({
     ];
   },
   defaults: { status: 'active', type: 'company', village_id: null },
+  rowActions: (row, ctx) => <SupplierPurchases id={row.id} ctx={ctx} />,
 });
+
+/** "Phnom Penh Depot (PP01)": wherever a store is picked. */
+export function StoreSelect(props: PickProps & { 'data-testid'?: string }) {
+  return <RemoteSelect<Store> {...props} api="stores" row={store} optionLabel={(row) => `${row.name} (${row.code})`} />;
+}
+
+export function SupplierSelect(props: PickProps & { 'data-testid'?: string }) {
+  return <RemoteSelect<Supplier> {...props} api="suppliers" row={supplier} optionLabel={(row) => row.name} />;
+}

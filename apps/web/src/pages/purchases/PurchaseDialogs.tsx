@@ -1,0 +1,273 @@
+import {
+  formatUsd,
+  PAYMENT_METHODS,
+  type PaymentMethod,
+  type PurchaseDetail,
+  purchaseDetail,
+  purchasePaymentInput,
+  receiveInput,
+  todayInCambodia,
+  written,
+} from '@depot/contracts';
+import { useMutation } from '@tanstack/react-query';
+import { Alert, Button, Col, Flex, Form, Input, InputNumber, Modal, Row, Select, Table, Typography } from 'antd';
+import { useState } from 'react';
+import { DateInput, UsdInput } from '../../kit/inputs.tsx';
+import { useWritten } from '../../kit/queries.ts';
+import { fitTable } from '../../kit/table.ts';
+import { useCtx } from '../../kit/useCtx.ts';
+import { parseWith, useFormErrors } from '../../lib/forms.ts';
+import { api, newIdempotencyKey } from '../../lib/http.ts';
+import { paymentMethodLabels } from '../../resources/purchases.tsx';
+import { formatCount, NoteField, productColumn } from '../stock/common.tsx';
+
+const answer = written(purchaseDetail);
+
+/** What is still to arrive on a line, in the line's unit. */
+export function dueOf(item: PurchaseDetail['items'][number]): number {
+  return Math.max(0, item.quantity - item.received_quantity);
+}
+
+/** Receive: each line's due quantity, prefilled and editable; stock arrives with its lot and expiry. */
+export function ReceiveDialog({ detail, onClose }: { detail: PurchaseDetail; onClose: () => void }) {
+  const { t, locale } = useCtx();
+  const written = useWritten();
+  const due = detail.items.filter((item) => dueOf(item) > 0);
+  const all = () => Object.fromEntries(due.map((item) => [item.id, dueOf(item)]));
+  const [quantities, setQuantities] = useState<Record<number, number | null>>(all);
+  const [date, setDate] = useState<string | null>(todayInCambodia());
+  const {
+    item: errorOf,
+    setErrors,
+    clear,
+    problem,
+    setProblem,
+    fail,
+  } = useFormErrors((key) => /^line\.\d+\.quantity$/.test(key));
+  const [key] = useState(newIdempotencyKey);
+  const send = useMutation({
+    mutationFn: (body: unknown) =>
+      api(`purchases/${detail.id}/receive`, { method: 'POST', body, schema: answer, idempotencyKey: key }),
+  });
+
+  const submit = async () => {
+    setProblem(null);
+    // Lines left at 0 are not received this time; the body's indexes are those of the lines sent.
+    const sent = due.filter((item) => (quantities[item.id] ?? 0) > 0);
+    const byIndex = (key: string) => key.replace(/^items\.(\d+)\./, (_, n: string) => `line.${sent[Number(n)]?.id}.`);
+    const body = {
+      received_at: date,
+      items: sent.map((item) => ({ item_id: item.id, quantity: quantities[item.id] })),
+    };
+    if (sent.length === 0) {
+      setProblem(t('purchases.receiveNothing'));
+      return;
+    }
+    const parsed = parseWith(receiveInput, body, locale);
+    if (!parsed.data) {
+      setErrors(Object.fromEntries(Object.entries(parsed.errors).map(([k, v]) => [byIndex(k), v])));
+      return;
+    }
+    try {
+      void written(await send.mutateAsync(parsed.data));
+      onClose();
+    } catch (error) {
+      fail(error, locale, byIndex);
+    }
+  };
+
+  return (
+    <Modal
+      open
+      width={760}
+      title={t('purchases.receiveTitle', { number: detail.number })}
+      okText={t('purchases.receive')}
+      cancelText={t('kit.cancel')}
+      onOk={() => void submit()}
+      onCancel={onClose}
+      confirmLoading={send.isPending}
+      destroyOnHidden
+    >
+      <Flex vertical gap={16} data-testid="receive-form">
+        <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
+          {t('purchases.receiveHelp', { store: detail.store_name })}
+        </Typography.Paragraph>
+        {problem && <Alert type="error" showIcon title={problem} data-testid="receive-error" />}
+        <Flex align="center" gap={12} wrap>
+          <label htmlFor="receive-date">{t('purchases.receivedOn')}</label>
+          <div style={{ width: 180 }}>
+            <DateInput id="receive-date" value={date} onChange={(next) => setDate(next ?? null)} />
+          </div>
+          <Button
+            data-testid="receive-all"
+            onClick={() => {
+              setQuantities(all());
+              setErrors({});
+            }}
+          >
+            {t('purchases.receiveAll')}
+          </Button>
+        </Flex>
+        <Table
+          size="small"
+          rowKey="id"
+          pagination={false}
+          dataSource={due}
+          {...fitTable}
+          columns={[
+            productColumn<PurchaseDetail['items'][number]>(t, locale),
+            {
+              key: 'due',
+              title: t('purchases.stillDue'),
+              align: 'end',
+              render: (_, row) => `${formatCount(dueOf(row))} ${locale === 'kh' ? row.unit_name_kh : row.unit_name_en}`,
+            },
+            {
+              key: 'quantity',
+              title: t('purchases.receiveNow'),
+              width: 160,
+              render: (_, row, index) => (
+                <Form.Item style={{ margin: 0 }} {...errorOf(`line.${row.id}.quantity`)}>
+                  <InputNumber<number>
+                    aria-label={t('lines.quantityOf', { line: index + 1 })}
+                    data-testid={`receive-${row.id}`}
+                    min={0}
+                    max={dueOf(row)}
+                    precision={0}
+                    value={quantities[row.id] ?? null}
+                    onChange={(next) => {
+                      setQuantities((current) => ({ ...current, [row.id]: next ?? null }));
+                      clear(`line.${row.id}.quantity`);
+                    }}
+                    style={{ width: '100%' }}
+                  />
+                </Form.Item>
+              ),
+            },
+          ]}
+        />
+      </Flex>
+    </Modal>
+  );
+}
+
+const PAYMENT_FIELDS = ['amount_cents', 'method', 'paid_at', 'reference', 'note'];
+
+/** Record a payment: the amount starts at what is due, paid today in cash unless said otherwise. */
+export function PaymentDialog({ detail, onClose }: { detail: PurchaseDetail; onClose: () => void }) {
+  const { t, locale } = useCtx();
+  const written = useWritten();
+  const methods = paymentMethodLabels(t);
+  const [amount, setAmount] = useState<number | string | undefined>(detail.due_cents);
+  const [method, setMethod] = useState<PaymentMethod>('cash_usd');
+  const [paidAt, setPaidAt] = useState<string | null>(todayInCambodia());
+  const [reference, setReference] = useState('');
+  const [note, setNote] = useState('');
+  const { item, setErrors, clear, problem, setProblem, fail } = useFormErrors((key) => PAYMENT_FIELDS.includes(key));
+  const [key] = useState(newIdempotencyKey);
+  const send = useMutation({
+    mutationFn: (body: unknown) =>
+      api(`purchases/${detail.id}/payments`, { method: 'POST', body, schema: answer, idempotencyKey: key }),
+  });
+
+  const submit = async () => {
+    setProblem(null);
+    const body = { amount_cents: amount, method, paid_at: paidAt, reference, note };
+    const parsed = parseWith(purchasePaymentInput, body, locale);
+    if (!parsed.data) {
+      setErrors(parsed.errors);
+      return;
+    }
+    try {
+      void written(await send.mutateAsync(parsed.data));
+      onClose();
+    } catch (error) {
+      fail(error, locale);
+    }
+  };
+
+  return (
+    <Modal
+      open
+      title={t('purchases.payTitle', { number: detail.number })}
+      okText={t('purchases.pay')}
+      cancelText={t('kit.cancel')}
+      onOk={() => void submit()}
+      onCancel={onClose}
+      confirmLoading={send.isPending}
+      destroyOnHidden
+    >
+      <Form layout="vertical" requiredMark={false} data-testid="payment-form" disabled={send.isPending}>
+        <Typography.Paragraph>
+          {t('purchases.dueNow')} <Typography.Text strong>{formatUsd(detail.due_cents)}</Typography.Text>
+        </Typography.Paragraph>
+        {problem && (
+          <Alert type="error" showIcon title={problem} style={{ marginBottom: 16 }} data-testid="payment-error" />
+        )}
+        <Row gutter={16}>
+          <Col xs={24} md={12}>
+            <Form.Item label={t('purchases.amount')} htmlFor="payment-amount" {...item('amount_cents')}>
+              <UsdInput
+                id="payment-amount"
+                value={amount}
+                onChange={(next) => {
+                  setAmount(next);
+                  clear('amount_cents');
+                }}
+              />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item label={t('purchases.methodLabel')} htmlFor="payment-method" {...item('method')}>
+              <Select<PaymentMethod>
+                id="payment-method"
+                value={method}
+                onChange={(next) => {
+                  setMethod(next);
+                  clear('method');
+                }}
+                options={PAYMENT_METHODS.map((value) => ({ value, label: methods[value] }))}
+                virtual={false}
+              />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item label={t('purchases.paidOn')} htmlFor="payment-date" {...item('paid_at')}>
+              <DateInput
+                id="payment-date"
+                value={paidAt}
+                onChange={(next) => {
+                  setPaidAt(next ?? null);
+                  clear('paid_at');
+                }}
+              />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item label={t('purchases.reference')} htmlFor="payment-reference" {...item('reference')}>
+              <Input
+                id="payment-reference"
+                maxLength={100}
+                value={reference}
+                onChange={(event) => {
+                  setReference(event.target.value);
+                  clear('reference');
+                }}
+              />
+            </Form.Item>
+          </Col>
+        </Row>
+        <NoteField
+          id="payment-note"
+          max={500}
+          value={note}
+          onChange={(next) => {
+            setNote(next);
+            clear('note');
+          }}
+          error={item('note')}
+        />
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,274 @@
+import { CloseOutlined, DollarOutlined, EditOutlined, InboxOutlined, ShoppingCartOutlined } from '@ant-design/icons';
+import { formatUsd, type PurchaseDetail, purchaseDetail, written } from '@depot/contracts';
+import { useMutation } from '@tanstack/react-query';
+import { Button, Descriptions, Flex, Popconfirm, Space, Table, Typography } from 'antd';
+import { type ReactNode, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { ActionProblem, RecordDrawer, useDocumentAction } from '../../kit/detail.tsx';
+import { ListPage } from '../../kit/ListPage.tsx';
+import { fitTable, wrap } from '../../kit/table.ts';
+import { useCtx } from '../../kit/useCtx.ts';
+import { useCan } from '../../lib/access.tsx';
+import { formatDateTime } from '../../lib/dates.ts';
+import { api, newIdempotencyKey } from '../../lib/http.ts';
+import { localePath } from '../../lib/locale.ts';
+import {
+  isOpen,
+  PaymentStatusTag,
+  PurchaseStatusTag,
+  paymentMethodLabels,
+  purchases,
+} from '../../resources/purchases.tsx';
+import { formatCount, LineBatch, productColumn } from '../stock/common.tsx';
+import { MoneySummary } from './MoneySummary.tsx';
+import { PaymentDialog, ReceiveDialog } from './PurchaseDialogs.tsx';
+
+const answer = written(purchaseDetail);
+
+type Action = 'order' | 'cancel';
+
+function PurchaseDetails({ detail }: { detail: PurchaseDetail }) {
+  const { t, locale } = useCtx();
+  const navigate = useNavigate();
+  const { search } = useLocation();
+  const canUpdate = useCan('purchases.update');
+  const canPay = useCan('purchases.approve');
+  const canCancel = useCan('purchases.cancel');
+  const [dialog, setDialog] = useState<'receive' | 'pay' | null>(null);
+  const [keys] = useState(() => ({ order: newIdempotencyKey(), cancel: newIdempotencyKey() }));
+  const methods = paymentMethodLabels(t);
+  const run = useMutation({
+    mutationFn: (action: Action) =>
+      api(`purchases/${detail.id}/${action}`, { method: 'POST', schema: answer, idempotencyKey: keys[action] }),
+  });
+  // A 409: the purchase moved on in the meantime (received, cancelled): the server says so.
+  const { run: perform, problem, setProblem } = useDocumentAction();
+  const act = (action: Action) => perform(() => run.mutateAsync(action));
+  const unit = (row: PurchaseDetail['items'][number]) => (locale === 'kh' ? row.unit_name_kh : row.unit_name_en);
+
+  const actions: ReactNode[] = [];
+  if (canUpdate && detail.status === 'draft') {
+    actions.push(
+      <Popconfirm
+        key="order"
+        title={t('purchases.order')}
+        description={<div style={{ maxWidth: 320 }}>{t('purchases.orderHelp')}</div>}
+        okText={t('purchases.order')}
+        cancelText={t('kit.cancel')}
+        onConfirm={() => act('order')}
+      >
+        <Button
+          type="primary"
+          icon={<ShoppingCartOutlined />}
+          loading={run.isPending && run.variables === 'order'}
+          data-testid="purchase-order"
+        >
+          {t('purchases.order')}
+        </Button>
+      </Popconfirm>,
+    );
+  }
+  if (canUpdate && isOpen(detail)) {
+    actions.push(
+      <Button
+        key="edit"
+        icon={<EditOutlined />}
+        data-testid="purchase-edit"
+        onClick={() =>
+          navigate(localePath(`/purchases/update/${detail.id}`, locale), {
+            state: { back: search, list: '/purchases' },
+          })
+        }
+      >
+        {t('kit.edit')}
+      </Button>,
+    );
+  }
+  if (canUpdate && (detail.status === 'ordered' || detail.status === 'partially_received')) {
+    actions.push(
+      <Button
+        key="receive"
+        type="primary"
+        icon={<InboxOutlined />}
+        data-testid="purchase-receive"
+        onClick={() => setDialog('receive')}
+      >
+        {t('purchases.receive')}
+      </Button>,
+    );
+  }
+  if (canPay && detail.status !== 'cancelled' && detail.due_cents > 0) {
+    actions.push(
+      <Button key="pay" icon={<DollarOutlined />} data-testid="purchase-pay" onClick={() => setDialog('pay')}>
+        {t('purchases.pay')}
+      </Button>,
+    );
+  }
+  if (canCancel && isOpen(detail)) {
+    actions.push(
+      <Popconfirm
+        key="cancel"
+        title={t('purchases.cancel')}
+        description={<div style={{ maxWidth: 320 }}>{t('purchases.cancelHelp')}</div>}
+        okText={t('purchases.cancel')}
+        okButtonProps={{ danger: true }}
+        cancelText={t('purchases.keep')}
+        onConfirm={() => act('cancel')}
+      >
+        <Button
+          danger
+          icon={<CloseOutlined />}
+          loading={run.isPending && run.variables === 'cancel'}
+          data-testid="purchase-cancel"
+        >
+          {t('purchases.cancel')}
+        </Button>
+      </Popconfirm>,
+    );
+  }
+
+  return (
+    <Flex vertical gap={20} data-testid="purchase-details">
+      <ActionProblem problem={problem} onClose={() => setProblem(null)} testId="purchase-error" />
+      {actions.length > 0 && <Space wrap>{actions}</Space>}
+      <Descriptions
+        size="small"
+        bordered
+        column={{ xs: 1, md: 2 }}
+        items={[
+          { key: 'status', label: t('fields.status'), children: <PurchaseStatusTag status={detail.status} t={t} /> },
+          {
+            key: 'payment',
+            label: t('purchases.paymentStatus'),
+            children: <PaymentStatusTag status={detail.payment_status} t={t} />,
+          },
+          { key: 'supplier', label: t('purchases.supplier'), children: detail.supplier_name },
+          { key: 'store', label: t('stock.store'), children: detail.store_name },
+          { key: 'date', label: t('purchases.date'), children: detail.purchase_date },
+          { key: 'by', label: t('transfers.createdBy'), children: detail.created_by_name ?? '—' },
+          ...(detail.received_at
+            ? [
+                {
+                  key: 'received',
+                  label: t('purchases.receivedOn'),
+                  children: formatDateTime(detail.received_at, locale),
+                },
+              ]
+            : []),
+          { key: 'notes', label: t('purchases.notes'), children: detail.notes ?? '—', span: 'filled' as const },
+        ]}
+      />
+      <div>
+        <Typography.Title level={5}>{t('purchases.itemsTitle')}</Typography.Title>
+        <Table
+          data-testid="purchase-items"
+          size="small"
+          rowKey="id"
+          pagination={false}
+          dataSource={detail.items}
+          {...fitTable}
+          columns={[
+            // The lot and expiry under the names: the money columns keep their room.
+            productColumn<PurchaseDetail['items'][number]>(t, locale, {
+              width: 300,
+              below: (row) => <LineBatch lot={row.lot} date={row.expiry_date} />,
+            }),
+            {
+              key: 'received',
+              title: t('purchases.receivedOfOrdered'),
+              align: 'end',
+              render: (_, row) => (
+                <Typography.Text
+                  type={row.received_quantity >= row.quantity ? 'success' : undefined}
+                  data-testid={`received-${row.id}`}
+                >
+                  {formatCount(row.received_quantity)} / {formatCount(row.quantity)} {unit(row)}
+                </Typography.Text>
+              ),
+            },
+            {
+              key: 'price',
+              title: t('purchases.unitPrice'),
+              align: 'end',
+              render: (_, row) => formatUsd(row.unit_price_cents),
+            },
+            {
+              key: 'total',
+              title: t('purchases.lineTotal'),
+              align: 'end',
+              render: (_, row) => formatUsd(row.line_total_cents),
+            },
+            {
+              key: 'shipping',
+              title: t('purchases.shippingShare'),
+              align: 'end',
+              render: (_, row) => formatUsd(row.shipping_share_cents),
+            },
+          ]}
+        />
+      </div>
+      <MoneySummary
+        rows={[
+          { key: 'subtotal', label: t('purchases.subtotal'), cents: detail.subtotal_cents },
+          { key: 'shipping', label: t('purchases.shipping'), cents: detail.shipping_cents },
+          { key: 'tax', label: t('purchases.tax'), cents: detail.tax_cents },
+          { key: 'grand', label: t('purchases.grandTotal'), cents: detail.grand_total_cents, strong: true },
+          { key: 'paid', label: t('purchases.paid'), cents: detail.paid_cents },
+          {
+            key: 'due',
+            label: t('purchases.due'),
+            cents: detail.due_cents,
+            strong: true,
+            danger: detail.due_cents > 0 && detail.status !== 'cancelled',
+          },
+        ]}
+      />
+      <div>
+        <Typography.Title level={5}>{t('purchases.payments')}</Typography.Title>
+        <Table
+          data-testid="purchase-payments"
+          size="small"
+          rowKey="id"
+          pagination={false}
+          dataSource={detail.payments}
+          {...fitTable}
+          locale={{ emptyText: t('purchases.noPayments') }}
+          columns={[
+            { key: 'date', title: t('purchases.paidOn'), render: (_, row) => row.paid_at },
+            {
+              key: 'amount',
+              title: t('purchases.amount'),
+              align: 'end',
+              render: (_, row) => formatUsd(row.amount_cents),
+            },
+            { key: 'method', title: t('purchases.methodLabel'), render: (_, row) => methods[row.method] },
+            { key: 'reference', title: t('purchases.reference'), render: (_, row) => row.reference ?? '—' },
+            { key: 'by', title: t('stock.by'), ...wrap(100), render: (_, row) => row.created_by_name ?? '—' },
+            { key: 'note', title: t('stock.note'), ...wrap(160), render: (_, row) => row.note ?? '—' },
+          ]}
+        />
+      </div>
+      {dialog === 'receive' && <ReceiveDialog detail={detail} onClose={() => setDialog(null)} />}
+      {dialog === 'pay' && <PaymentDialog detail={detail} onClose={() => setDialog(null)} />}
+    </Flex>
+  );
+}
+
+/** `/purchases`: the kit's list of purchases and each one's details, with what may be done next. */
+export function PurchasesPage() {
+  const { t } = useCtx();
+  return (
+    <>
+      <ListPage def={purchases} />
+      <RecordDrawer
+        api="purchases"
+        row={purchaseDetail}
+        width={960}
+        title={(number) => t('purchases.detailTitle', { number })}
+        loadingTitle={t('purchases.details')}
+      >
+        {(detail) => <PurchaseDetails detail={detail} />}
+      </RecordDrawer>
+    </>
+  );
+}

@@ -1,0 +1,354 @@
+import { DeleteOutlined, MinusOutlined, PlusOutlined, ShoppingCartOutlined } from '@ant-design/icons';
+import {
+  type CurrentRates,
+  type Customer,
+  customer,
+  type Discount,
+  discountApplies,
+  formatUsd,
+  type PricedCart,
+  todayInCambodia,
+} from '@depot/contracts';
+import { Alert, Button, Empty, Flex, Input, InputNumber, Select, Switch, Tag, Typography } from 'antd';
+import { UsdInput } from '../../kit/inputs.tsx';
+import { useRecord } from '../../kit/queries.ts';
+import { RemoteSelect } from '../../kit/RemoteSelect.tsx';
+import { localName } from '../../kit/resource.ts';
+import { useCtx } from '../../kit/useCtx.ts';
+import { useCan } from '../../lib/access.tsx';
+import { discountOption, percentText } from '../../resources/discounts.tsx';
+import { UnitSelect } from '../stock/lines.tsx';
+import { type Cart, type CartLine, lineDiscountApplies, unitPrice } from './cart.ts';
+import { Money } from './rates.tsx';
+
+type SetCart = (change: (cart: Cart) => Cart) => void;
+
+function CustomerSelect({ value, onChange }: { value: number | null; onChange: (id: number | null) => void }) {
+  const { t } = useCtx();
+  return (
+    <RemoteSelect<Customer>
+      api="customers"
+      row={customer}
+      params={{ 'filter[status]': 'active' }}
+      optionLabel={(row) => {
+        // The walk-in customer is named "អតិថិជនទូទៅ" by the seed: its tag would only repeat it in Khmer.
+        if (row.is_walk_in)
+          return row.name === t('customers.walkIn') ? row.name : `${row.name} · ${t('customers.walkIn')}`;
+        return row.phone ? `${row.name} · ${row.phone}` : row.name;
+      }}
+      value={value}
+      onChange={onChange}
+      allowClear
+      placeholder={t('pos.chooseCustomer')}
+      id="pos-customer"
+      data-testid="pos-customer"
+      style={{ width: '100%' }}
+    />
+  );
+}
+
+function LineRow({
+  line,
+  index,
+  priced,
+  discounts,
+  setCart,
+  rate,
+  step,
+}: {
+  line: CartLine;
+  index: number;
+  priced: PricedCart['lines'][number] | undefined;
+  discounts: Discount[];
+  setCart: SetCart;
+  rate: number | undefined;
+  step: number;
+}) {
+  const { t, locale } = useCtx();
+  const canUnits = useCan('units.list');
+  const today = todayInCambodia();
+  const change = (patch: Partial<CartLine>) =>
+    setCart((cart) => ({ ...cart, lines: cart.lines.map((l) => (l.key === line.key ? { ...l, ...patch } : l)) }));
+  const remove = () => setCart((cart) => ({ ...cart, lines: cart.lines.filter((l) => l.key !== line.key) }));
+  const applicable = discounts.filter((d) => lineDiscountApplies(d, line, today));
+  const n = index + 1;
+  const [first, second] = locale === 'kh' ? [line.name_kh, line.name_en] : [line.name_en, line.name_kh];
+
+  return (
+    <div className="pos-line" data-testid={`cart-line-${index}`}>
+      <Flex justify="space-between" gap={8} align="flex-start">
+        <Flex vertical style={{ minWidth: 0 }}>
+          <Typography.Text strong ellipsis>
+            {line.kind === 'combo' && <Tag color="purple">{t('pos.combo')}</Tag>}
+            {first || second}
+          </Typography.Text>
+          <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
+            {first && second ? `${second} · ` : ''}
+            {line.sku} · {formatUsd(unitPrice(line))}
+            {!line.taxable && ` · ${t('pos.noVat')}`}
+          </Typography.Text>
+        </Flex>
+        <Flex align="flex-start" gap={4}>
+          <Money cents={priced?.gross_cents ?? 0} rate={rate} step={step} testId={`line-${index}-gross`} />
+          <Button
+            type="text"
+            danger
+            size="small"
+            icon={<DeleteOutlined />}
+            aria-label={t('pos.removeLine', { line: n })}
+            data-testid={`line-${index}-remove`}
+            onClick={remove}
+          />
+        </Flex>
+      </Flex>
+      <Flex gap={8} wrap align="center" style={{ marginTop: 6 }}>
+        <Flex align="center">
+          <Button
+            size="small"
+            icon={<MinusOutlined />}
+            aria-label={t('pos.less', { line: n })}
+            disabled={line.quantity <= 1}
+            onClick={() => change({ quantity: Math.max(1, line.quantity - 1) })}
+          />
+          <InputNumber<number>
+            size="small"
+            min={1}
+            max={1_000_000}
+            precision={0}
+            value={line.quantity}
+            aria-label={t('lines.quantityOf', { line: n })}
+            data-testid={`line-${index}-quantity`}
+            className="pos-qty"
+            onChange={(next) => {
+              if (typeof next === 'number' && next >= 1) change({ quantity: next });
+            }}
+            style={{ width: 64 }}
+          />
+          <Button
+            size="small"
+            icon={<PlusOutlined />}
+            aria-label={t('pos.more', { line: n })}
+            onClick={() => change({ quantity: line.quantity + 1 })}
+          />
+        </Flex>
+        {line.kind === 'product' && line.unit && (
+          <div style={{ minWidth: 110 }}>
+            {canUnits ? (
+              <UnitSelect
+                item={{
+                  id: line.item_id,
+                  name_en: line.name_en,
+                  name_kh: line.name_kh,
+                  sku: line.sku,
+                  base_unit_id: line.base_unit_id,
+                  cost_cents: null,
+                }}
+                value={line.unit}
+                label={t('lines.unitOf', { line: n })}
+                onChange={(unit) => change({ unit })}
+              />
+            ) : (
+              <Typography.Text type="secondary">{localName(line.unit, locale)}</Typography.Text>
+            )}
+          </div>
+        )}
+        {(applicable.length > 0 || line.discount_id !== null) && (
+          <Select<number>
+            size="small"
+            allowClear
+            placeholder={t('pos.lineDiscount')}
+            aria-label={t('pos.lineDiscountOf', { line: n })}
+            data-testid={`line-${index}-discount`}
+            value={line.discount_id ?? undefined}
+            onChange={(next) => change({ discount_id: next ?? null })}
+            options={applicable.map(discountOption)}
+            virtual={false}
+            popupMatchSelectWidth={false}
+            style={{ minWidth: 140, flex: 1 }}
+          />
+        )}
+      </Flex>
+      {priced && priced.line_discount_cents > 0 && (
+        <Flex justify="space-between">
+          <Typography.Text type="success" style={{ fontSize: 12 }}>
+            {t('pos.discount')}
+          </Typography.Text>
+          <Typography.Text type="success" style={{ fontSize: 12 }} data-testid={`line-${index}-discount-cents`}>
+            −{formatUsd(priced.line_discount_cents)}
+          </Typography.Text>
+        </Flex>
+      )}
+    </div>
+  );
+}
+
+function TotalRow({ label, cents, testId, minus }: { label: string; cents: number; testId: string; minus?: boolean }) {
+  return (
+    <Flex justify="space-between">
+      <Typography.Text type="secondary">{label}</Typography.Text>
+      <Typography.Text data-testid={testId} type={minus && cents > 0 ? 'success' : undefined}>
+        {minus && cents > 0 ? '−' : ''}
+        {formatUsd(cents)}
+      </Typography.Text>
+    </Flex>
+  );
+}
+
+/** The cart's money: subtotal, discounts, VAT, delivery, and the total in dollars and riel. */
+export function CartTotals({ totals, rates }: { totals: PricedCart; rates: CurrentRates }) {
+  const { t } = useCtx();
+  return (
+    <Flex vertical gap={2} data-testid="cart-totals">
+      <TotalRow label={t('purchases.subtotal')} cents={totals.subtotal_cents} testId="cart-subtotal" />
+      <TotalRow label={t('pos.discount')} cents={totals.discount_cents} testId="cart-discount" minus />
+      <TotalRow
+        label={t('pos.vat', { rate: percentText(rates.vat_rate_bp) })}
+        cents={totals.tax_cents}
+        testId="cart-vat"
+      />
+      {totals.delivery_fee_cents > 0 && (
+        <TotalRow label={t('pos.deliveryFee')} cents={totals.delivery_fee_cents} testId="cart-delivery" />
+      )}
+      <Flex justify="space-between" align="flex-end" style={{ marginTop: 4 }}>
+        <Typography.Text strong style={{ fontSize: 18 }}>
+          {t('orders.total')}
+        </Typography.Text>
+        <Money
+          cents={totals.total_cents}
+          rate={rates.rate_khr}
+          step={rates.khr_step}
+          size="large"
+          testId="cart-total"
+        />
+      </Flex>
+    </Flex>
+  );
+}
+
+/** The right pane of the till: who buys, the lines, discounts, delivery, the totals. */
+export function CartPane({
+  cart,
+  setCart,
+  totals,
+  discounts,
+  rates,
+}: {
+  cart: Cart;
+  setCart: SetCart;
+  totals: PricedCart | null;
+  discounts: Discount[];
+  rates: CurrentRates | undefined;
+}) {
+  const { t } = useCtx();
+  const today = todayInCambodia();
+  const orderDiscounts = discounts.filter((d) => discountApplies(d, 'order', today));
+  const step = rates?.khr_step ?? 100;
+  // Delivery starts at the customer's shipping address (or address) when there is one.
+  const buyer = useRecord({ api: 'customers', row: customer }, cart.customer_id);
+  const address = buyer.data && !buyer.data.is_walk_in ? (buyer.data.shipping_address ?? buyer.data.address ?? '') : '';
+
+  return (
+    <Flex vertical gap={8} style={{ flex: 1, minHeight: 0 }}>
+      <div>
+        <label htmlFor="pos-customer">
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {t('orders.customer')}
+          </Typography.Text>
+        </label>
+        <CustomerSelect
+          value={cart.customer_id}
+          onChange={(id) => setCart((current) => ({ ...current, customer_id: id }))}
+        />
+      </div>
+      <div className="pos-lines" data-testid="cart-lines">
+        {cart.lines.length === 0 ? (
+          <Empty image={<ShoppingCartOutlined style={{ fontSize: 40, opacity: 0.4 }} />} description={t('pos.empty')} />
+        ) : (
+          cart.lines.map((line, index) => (
+            <LineRow
+              key={line.key}
+              line={line}
+              index={index}
+              priced={totals?.lines[index]}
+              discounts={discounts}
+              setCart={setCart}
+              rate={rates?.rate_khr}
+              step={step}
+            />
+          ))
+        )}
+      </div>
+      {(orderDiscounts.length > 0 || cart.discount_id !== null) && (
+        <Select<number>
+          allowClear
+          placeholder={t('pos.orderDiscount')}
+          aria-label={t('pos.orderDiscount')}
+          data-testid="order-discount"
+          value={cart.discount_id ?? undefined}
+          onChange={(next) => setCart((current) => ({ ...current, discount_id: next ?? null }))}
+          options={orderDiscounts.map(discountOption)}
+          virtual={false}
+        />
+      )}
+      <Flex align="center" gap={8}>
+        <Switch
+          id="pos-delivery"
+          size="small"
+          checked={cart.delivery !== null}
+          data-testid="pos-delivery"
+          onChange={(on) =>
+            setCart((current) => ({ ...current, delivery: on ? { shipping_address: address, fee_cents: 0 } : null }))
+          }
+        />
+        <label htmlFor="pos-delivery">{t('pos.delivery')}</label>
+      </Flex>
+      {cart.delivery && (
+        <Flex gap={8}>
+          <Input
+            placeholder={t('fields.shipping_address')}
+            aria-label={t('fields.shipping_address')}
+            data-testid="pos-address"
+            maxLength={255}
+            value={cart.delivery.shipping_address}
+            onChange={(event) => {
+              const shipping_address = event.target.value;
+              setCart((current) => ({
+                ...current,
+                delivery: current.delivery ? { ...current.delivery, shipping_address } : null,
+              }));
+            }}
+            style={{ flex: 2 }}
+          />
+          <div style={{ flex: 1 }}>
+            <UsdInput
+              aria-label={t('pos.deliveryFee')}
+              data-testid="pos-fee"
+              value={cart.delivery.fee_cents}
+              onChange={(fee_cents) =>
+                setCart((current) => ({
+                  ...current,
+                  delivery: current.delivery ? { ...current.delivery, fee_cents } : null,
+                }))
+              }
+            />
+          </div>
+        </Flex>
+      )}
+      <Input
+        placeholder={t('pos.note')}
+        aria-label={t('pos.note')}
+        maxLength={500}
+        value={cart.note}
+        onChange={(event) => {
+          const note = event.target.value;
+          setCart((current) => ({ ...current, note }));
+        }}
+      />
+      {totals && rates ? (
+        <CartTotals totals={totals} rates={rates} />
+      ) : (
+        <Alert type="info" showIcon title={t('pos.ratesLoading')} />
+      )}
+    </Flex>
+  );
+}

@@ -1,0 +1,231 @@
+import {
+  type Locale,
+  type OrderDetail,
+  orderDetail,
+  paymentsInput,
+  type Rates,
+  returnInput,
+  written,
+} from '@depot/contracts';
+import { useMutation } from '@tanstack/react-query';
+import { Alert, App, Flex, Input, InputNumber, Modal, Radio, Table, Typography } from 'antd';
+import { useState } from 'react';
+import { failureMessage, useRefreshAll } from '../../kit/queries.ts';
+import { useCtx } from '../../kit/useCtx.ts';
+import { parseWith } from '../../lib/forms.ts';
+import { ApiError, api } from '../../lib/http.ts';
+import { paymentMethodLabels } from '../../resources/purchases.tsx';
+import { formatCount, ProductNames } from '../stock/common.tsx';
+import { outcomeUnknown, retryKeys } from './cart.ts';
+import { emptyTenders, exactTooMuch, TenderPanel, type TenderState, tendersOf, tendersValid } from './Tenders.tsx';
+
+const answer = written(orderDetail);
+
+function refusal(error: unknown, locale: Locale): string {
+  if (error instanceof ApiError && error.status === 422 && error.body?.errors) {
+    return Object.values(error.body.errors).flat().join(' ');
+  }
+  return failureMessage(error, locale);
+}
+
+/** The rates the order was sold at: a later payment settles at them, as the server does. */
+export function orderRates(detail: OrderDetail): Rates {
+  return {
+    rate_khr: detail.exchange_rate_khr,
+    rate_in_khr: detail.rate_in_khr,
+    rate_out_khr: detail.rate_out_khr,
+    khr_step: detail.khr_step,
+  };
+}
+
+/** Confirm payment: what is still due, paid like at the till (cash in either currency, card, KHQR). */
+export function ConfirmPaymentDialog({ detail, onClose }: { detail: OrderDetail; onClose: () => void }) {
+  const { t, locale } = useCtx();
+  const { message } = App.useApp();
+  const refresh = useRefreshAll();
+  const [tenders, setTenders] = useState<TenderState>(emptyTenders);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [keys] = useState(() => retryKeys(`depot.order_payment_key.${detail.id}`));
+  const due = Math.max(0, detail.due_cents);
+  const send = useMutation({
+    mutationFn: ({ body, key }: { body: unknown; key: string }) =>
+      api(`orders/${detail.id}/payments`, { method: 'POST', body, schema: answer, idempotencyKey: key }),
+  });
+  const payments = tendersOf(tenders);
+  const blocked = payments.length === 0 || !tendersValid(tenders) || exactTooMuch(tenders, due);
+
+  const submit = async () => {
+    const parsed = parseWith(paymentsInput, { payments }, locale);
+    if (!parsed.data) {
+      setProblem(Object.values(parsed.errors).flat().join(' '));
+      return;
+    }
+    setProblem(null);
+    try {
+      const done = await send.mutateAsync({ body: parsed.data, key: keys.keyFor(parsed.data) });
+      keys.settle();
+      void message.success(done.message);
+      void refresh();
+      onClose();
+    } catch (error) {
+      const unknown = outcomeUnknown(error);
+      if (!unknown) keys.settle();
+      setProblem(unknown ? t('pay.offline') : refusal(error, locale));
+    }
+  };
+
+  return (
+    <Modal
+      open
+      width={900}
+      title={t('orders.confirmPaymentTitle', { number: detail.number })}
+      okText={t('orders.confirmPayment')}
+      cancelText={t('kit.cancel')}
+      okButtonProps={{ disabled: blocked }}
+      onOk={() => void submit()}
+      onCancel={onClose}
+      confirmLoading={send.isPending}
+      destroyOnHidden
+    >
+      <Flex vertical gap={16} data-testid="confirm-payment">
+        <TenderPanel
+          dueCents={due}
+          rates={orderRates(detail)}
+          value={tenders}
+          onChange={(next) => {
+            setTenders(next);
+            setProblem(null);
+          }}
+          disabled={send.isPending}
+        />
+        {problem && <Alert type="error" showIcon title={problem} data-testid="payment-problem" />}
+      </Flex>
+    </Modal>
+  );
+}
+
+/** Return items: how many of each line come back, and the refund in dollars or in riel. */
+export function ReturnDialog({ detail, onClose }: { detail: OrderDetail; onClose: () => void }) {
+  const { t, locale } = useCtx();
+  const { message } = App.useApp();
+  const refresh = useRefreshAll();
+  const methods = paymentMethodLabels(t);
+  const lines = detail.items.filter((item) => item.quantity > item.returned_quantity);
+  const [quantities, setQuantities] = useState<Record<number, number | null>>({});
+  const [method, setMethod] = useState<'cash_usd' | 'cash_khr'>('cash_usd');
+  const [note, setNote] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [keys] = useState(() => retryKeys(`depot.order_return_key.${detail.id}`));
+  const send = useMutation({
+    mutationFn: ({ body, key }: { body: unknown; key: string }) =>
+      api(`orders/${detail.id}/returns`, { method: 'POST', body, schema: answer, idempotencyKey: key }),
+  });
+
+  const submit = async () => {
+    const items = lines
+      .filter((item) => (quantities[item.id] ?? 0) > 0)
+      .map((item) => ({ order_item_id: item.id, quantity: quantities[item.id] }));
+    if (items.length === 0) {
+      setProblem(t('orders.returnNothing'));
+      return;
+    }
+    const parsed = parseWith(returnInput, { items, refund_method: method, note }, locale);
+    if (!parsed.data) {
+      setProblem(Object.values(parsed.errors).flat().join(' '));
+      return;
+    }
+    setProblem(null);
+    try {
+      const done = await send.mutateAsync({ body: parsed.data, key: keys.keyFor(parsed.data) });
+      keys.settle();
+      void message.success(done.message);
+      void refresh();
+      onClose();
+    } catch (error) {
+      const unknown = outcomeUnknown(error);
+      if (!unknown) keys.settle();
+      setProblem(unknown ? t('pay.offline') : refusal(error, locale));
+    }
+  };
+
+  return (
+    <Modal
+      open
+      width={720}
+      title={t('orders.returnTitle', { number: detail.number })}
+      okText={t('orders.returnItems')}
+      cancelText={t('kit.cancel')}
+      onOk={() => void submit()}
+      onCancel={onClose}
+      confirmLoading={send.isPending}
+      destroyOnHidden
+    >
+      <Flex vertical gap={16} data-testid="return-form">
+        <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
+          {t('orders.returnHelp', { store: detail.store_name })}
+        </Typography.Paragraph>
+        {problem && <Alert type="error" showIcon title={problem} data-testid="return-problem" />}
+        <Table
+          size="small"
+          rowKey="id"
+          pagination={false}
+          dataSource={lines}
+          scroll={{ x: 'max-content' }}
+          columns={[
+            {
+              key: 'item',
+              title: t('stock.product'),
+              render: (_, row) => <ProductNames kh={row.name_kh} en={row.name_en} sku={row.sku} locale={locale} />,
+            },
+            {
+              key: 'left',
+              title: t('orders.returnable'),
+              align: 'end',
+              render: (_, row) =>
+                `${formatCount(row.quantity - row.returned_quantity)} ${(locale === 'kh' ? row.unit_name_kh : row.unit_name_en) ?? ''}`,
+            },
+            {
+              key: 'quantity',
+              title: t('orders.returnNow'),
+              width: 140,
+              render: (_, row, index) => (
+                <InputNumber<number>
+                  aria-label={t('lines.quantityOf', { line: index + 1 })}
+                  data-testid={`return-${row.id}`}
+                  min={0}
+                  max={row.quantity - row.returned_quantity}
+                  precision={0}
+                  value={quantities[row.id] ?? null}
+                  onChange={(next) => setQuantities((current) => ({ ...current, [row.id]: next ?? null }))}
+                  style={{ width: '100%' }}
+                />
+              ),
+            },
+          ]}
+        />
+        <Flex align="center" gap={12} wrap>
+          <Typography.Text>{t('orders.refundIn')}</Typography.Text>
+          <Radio.Group
+            optionType="button"
+            buttonStyle="solid"
+            value={method}
+            onChange={(event) => setMethod(event.target.value)}
+            options={[
+              { value: 'cash_usd', label: methods.cash_usd },
+              { value: 'cash_khr', label: methods.cash_khr },
+            ]}
+          />
+        </Flex>
+        <Input.TextArea
+          rows={2}
+          maxLength={255}
+          placeholder={t('stock.note')}
+          aria-label={t('stock.note')}
+          value={note}
+          onChange={(event) => setNote(event.target.value)}
+        />
+        <Typography.Text type="secondary">{t('orders.refundHelp')}</Typography.Text>
+      </Flex>
+    </Modal>
+  );
+}

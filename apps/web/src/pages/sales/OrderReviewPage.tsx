@@ -1,0 +1,353 @@
+import { ArrowLeftOutlined, CheckOutlined, FileTextOutlined, PrinterOutlined, RedoOutlined } from '@ant-design/icons';
+import {
+  customer,
+  formatKhr,
+  formatUsd,
+  type Locale,
+  type OrderDetail,
+  orderDetail,
+  orderInput,
+  settle,
+  type TenderInput,
+  written,
+} from '@depot/contracts';
+import { useMutation } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Col, Flex, Result, Row, Skeleton, Table, Tag, Typography } from 'antd';
+import { useMemo, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { LoadFailed } from '../../kit/listState.tsx';
+import { failureMessage, useRecord, useRefreshAll } from '../../kit/queries.ts';
+import { localName } from '../../kit/resource.ts';
+import { useCtx } from '../../kit/useCtx.ts';
+import { parseWith } from '../../lib/forms.ts';
+import { ApiError, api } from '../../lib/http.ts';
+import { localePath } from '../../lib/locale.ts';
+import { formatCount, ProductNames } from '../stock/common.tsx';
+import { CartTotals } from './CartPane.tsx';
+import {
+  type Cart,
+  type CartLine,
+  cartFrom,
+  cartTotals,
+  clearCart,
+  loadCart,
+  orderBody,
+  outcomeUnknown,
+  retryKeys,
+  unitPrice,
+} from './cart.ts';
+import { Key, useFunctionKeys } from './keys.tsx';
+import { InvoiceDialog, ReceiptDialog } from './print.tsx';
+import { ratesOf, useCurrentRates, useTodayDiscounts } from './rates.tsx';
+import { emptyTenders, exactTooMuch, TenderPanel, type TenderState, tendersOf, tendersValid } from './Tenders.tsx';
+
+const answer = written(orderDetail);
+/** The sale's key survives a reload: a sale retried after a lost answer is never made twice. */
+const saleKeys = retryKeys('depot.pos_sale_key');
+
+/** The server's refusal in one sentence (a 422's messages, else its message). */
+function refusal(error: unknown, locale: Locale): string {
+  if (error instanceof ApiError && error.status === 422 && error.body?.errors) {
+    return Object.values(error.body.errors).flat().join(' ');
+  }
+  return failureMessage(error, locale);
+}
+
+/** After the sale: the change to hand back, in dollars, in riel, and as both; print; next sale. */
+function Done({ sale, tenders }: { sale: OrderDetail; tenders: TenderInput[] }) {
+  const { t, locale } = useCtx();
+  const navigate = useNavigate();
+  const [printing, setPrinting] = useState<'receipt' | 'invoice' | null>(null);
+  // The split of the change is settle's, at the sale's own rates (the server keeps dollars and riel).
+  const split = settle(sale.total_cents, tenders, {
+    rate_khr: sale.exchange_rate_khr,
+    rate_in_khr: sale.rate_in_khr,
+    rate_out_khr: sale.rate_out_khr,
+    khr_step: sale.khr_step,
+  }).change_split;
+  const change = sale.change_cents > 0 || sale.change_khr > 0;
+  const next = () => navigate(localePath('/pos', locale), { replace: true });
+  useFunctionKeys({ F2: next, F9: next }, printing === null);
+  return (
+    <Card>
+      <Result
+        status="success"
+        title={t('pay.done', { number: sale.number })}
+        subTitle={
+          sale.payment_status === 'paid' ? undefined : (
+            <Tag color="orange">
+              {t('pay.stillDue', { due: formatUsd(Math.max(0, sale.total_cents - sale.paid_cents)) })}
+            </Tag>
+          )
+        }
+        extra={
+          <Flex vertical gap={16} align="center">
+            <div className="pay-change" data-testid="done-change">
+              <Typography.Text type="secondary">{t('pay.change')}</Typography.Text>
+              <div>
+                <Typography.Text strong style={{ fontSize: 32 }} data-testid="done-change-usd">
+                  {formatUsd(sale.change_cents)}
+                </Typography.Text>
+              </div>
+              <Typography.Text strong style={{ fontSize: 20 }}>
+                {t('pay.orRiel')} <span data-testid="done-change-khr">{formatKhr(sale.change_khr)}</span>
+              </Typography.Text>
+              {change && (
+                <div>
+                  <Typography.Text type="secondary">
+                    {t('pay.orSplit')} {formatUsd(split.usd_cents)} + {formatKhr(split.khr)}
+                  </Typography.Text>
+                </div>
+              )}
+            </div>
+            <Flex gap={12} wrap justify="center">
+              <Button
+                size="large"
+                icon={<PrinterOutlined />}
+                onClick={() => setPrinting('receipt')}
+                data-testid="print-receipt"
+              >
+                {t('print.printReceipt')}
+              </Button>
+              {sale.invoice && (
+                <Button
+                  size="large"
+                  icon={<FileTextOutlined />}
+                  onClick={() => setPrinting('invoice')}
+                  data-testid="print-invoice"
+                >
+                  {t('print.printInvoice')}
+                </Button>
+              )}
+              <Button
+                type="primary"
+                size="large"
+                icon={<RedoOutlined />}
+                onClick={() => void next()}
+                data-testid="new-sale"
+              >
+                {t('pay.newSale')} <Key>F9</Key>
+              </Button>
+            </Flex>
+          </Flex>
+        }
+      />
+      {printing === 'receipt' && <ReceiptDialog order={sale} onClose={() => setPrinting(null)} />}
+      {printing === 'invoice' && <InvoiceDialog order={sale} onClose={() => setPrinting(null)} />}
+    </Card>
+  );
+}
+
+function Review({ cart }: { cart: Cart }) {
+  const { t, locale } = useCtx();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const refresh = useRefreshAll();
+  const rates = useCurrentRates();
+  const discounts = useTodayDiscounts();
+  const buyer = useRecord({ api: 'customers', row: customer }, cart.customer_id);
+  const [tenders, setTenders] = useState<TenderState>(emptyTenders);
+  const [problem, setProblem] = useState<{ text: string; retry: boolean } | null>(null);
+  const [done, setDone] = useState<{ sale: OrderDetail; tenders: TenderInput[] } | null>(null);
+  const totals = useMemo(
+    () => (rates.data ? cartTotals(cart, discounts.rows, rates.data.vat_rate_bp) : null),
+    [cart, discounts.rows, rates.data],
+  );
+
+  const sell = useMutation({
+    mutationFn: ({ body, key }: { body: unknown; key: string }) =>
+      cart.order_id
+        ? api(`orders/${cart.order_id}`, { method: 'PUT', body, schema: answer, idempotencyKey: key })
+        : api('orders', { method: 'POST', body, schema: answer, idempotencyKey: key }),
+  });
+
+  const back = () => navigate(localePath('/pos', locale), { state: { cart } });
+
+  const blocked = !totals || !tendersValid(tenders) || (totals !== null && exactTooMuch(tenders, totals.total_cents));
+
+  const complete = async () => {
+    if (blocked || sell.isPending) return;
+    const payments = tendersOf(tenders);
+    const parsed = parseWith(orderInput, orderBody(cart, { hold: false, payments }), locale);
+    if (!parsed.data) {
+      setProblem({ text: Object.values(parsed.errors).flat().join(' '), retry: false });
+      return;
+    }
+    const body = parsed.data;
+    setProblem(null);
+    try {
+      const sold = await sell.mutateAsync({ body, key: saleKeys.keyFor(body) });
+      saleKeys.settle();
+      clearCart();
+      void message.success(sold.message);
+      void refresh();
+      setDone({ sale: sold.data, tenders: payments });
+    } catch (error) {
+      const unknown = outcomeUnknown(error);
+      if (!unknown) saleKeys.settle();
+      // 409: not enough stock for a product (the server names it); 422: a refused field.
+      setProblem({ text: unknown ? t('pay.offline') : refusal(error, locale), retry: unknown });
+    }
+  };
+
+  useFunctionKeys({ F9: () => void complete() }, done === null);
+
+  if (done) return <Done sale={done.sale} tenders={done.tenders} />;
+  if (rates.isError && !rates.data) {
+    return <LoadFailed error={rates.error} retry={rates.refetch} retrying={rates.isFetching} />;
+  }
+  if (!rates.data || !totals) {
+    return (
+      <Card>
+        <Skeleton active paragraph={{ rows: 8 }} />
+      </Card>
+    );
+  }
+
+  const unitOf = (line: CartLine) => (line.unit ? localName(line.unit, locale) : '');
+  return (
+    <Card
+      title={
+        <Flex align="center" gap={8}>
+          <Button
+            type="text"
+            icon={<ArrowLeftOutlined />}
+            aria-label={t('pay.backToCart')}
+            onClick={() => void back()}
+          />
+          <Typography.Title level={4} style={{ margin: 0 }}>
+            {cart.number ? t('pay.titleHeld', { number: cart.number }) : t('pay.title')}
+          </Typography.Title>
+        </Flex>
+      }
+      data-testid="order-review"
+    >
+      <Row gutter={[24, 24]}>
+        <Col xs={24} xl={9}>
+          <Flex vertical gap={12}>
+            <Typography.Text>
+              {t('orders.customer')}:{' '}
+              <Typography.Text strong data-testid="review-customer">
+                {buyer.data?.name ?? '…'}
+              </Typography.Text>
+            </Typography.Text>
+            {cart.delivery && (
+              <Typography.Text type="secondary">
+                {t('pos.delivery')}: {cart.delivery.shipping_address}
+              </Typography.Text>
+            )}
+            <Table<CartLine>
+              size="small"
+              rowKey="key"
+              pagination={false}
+              dataSource={cart.lines}
+              data-testid="review-lines"
+              scroll={{ x: 'max-content' }}
+              columns={[
+                {
+                  key: 'item',
+                  title: t('stock.product'),
+                  render: (_, line) => (
+                    <ProductNames kh={line.name_kh} en={line.name_en} sku={line.sku} locale={locale} />
+                  ),
+                },
+                {
+                  key: 'quantity',
+                  title: t('stock.quantity'),
+                  align: 'end',
+                  render: (_, line) => `${formatCount(line.quantity)} ${unitOf(line)} × ${formatUsd(unitPrice(line))}`,
+                },
+                {
+                  key: 'amount',
+                  title: t('purchases.lineTotal'),
+                  align: 'end',
+                  render: (_, _line, index) => {
+                    const priced = totals.lines[index];
+                    return (
+                      <Flex vertical align="flex-end">
+                        <span>{formatUsd(priced.gross_cents - priced.line_discount_cents)}</span>
+                        {priced.line_discount_cents > 0 && (
+                          <Typography.Text type="success" style={{ fontSize: 12 }}>
+                            −{formatUsd(priced.line_discount_cents)}
+                          </Typography.Text>
+                        )}
+                      </Flex>
+                    );
+                  },
+                },
+              ]}
+            />
+            <CartTotals totals={totals} rates={rates.data} />
+          </Flex>
+        </Col>
+        <Col xs={24} xl={15}>
+          <Flex vertical gap={16}>
+            <TenderPanel
+              dueCents={totals.total_cents}
+              rates={ratesOf(rates.data)}
+              value={tenders}
+              onChange={(next) => {
+                setTenders(next);
+                setProblem(null);
+              }}
+              disabled={sell.isPending}
+            />
+            {problem && (
+              <Alert
+                type="error"
+                showIcon
+                title={problem.text}
+                data-testid="pay-problem"
+                action={
+                  problem.retry ? (
+                    <Button onClick={() => void complete()} loading={sell.isPending} data-testid="pay-retry">
+                      {t('common.retry')}
+                    </Button>
+                  ) : undefined
+                }
+              />
+            )}
+            <Flex gap={12} justify="flex-end" wrap>
+              <Button size="large" onClick={() => void back()} disabled={sell.isPending}>
+                {t('pay.backToCart')}
+              </Button>
+              <Button
+                type="primary"
+                size="large"
+                icon={<CheckOutlined />}
+                loading={sell.isPending}
+                disabled={blocked}
+                onClick={() => void complete()}
+                data-testid="complete-sale"
+              >
+                {t('pay.complete')} <Key>F9</Key>
+              </Button>
+            </Flex>
+          </Flex>
+        </Col>
+      </Row>
+    </Card>
+  );
+}
+
+/** `/orders/review`: the cart from the till (router state, or sessionStorage after a reload), then payment. */
+export function OrderReviewPage() {
+  const { t, locale } = useCtx();
+  const navigate = useNavigate();
+  const { state } = useLocation();
+  const [cart] = useState(() => cartFrom((state as { cart?: unknown } | null)?.cart) ?? loadCart());
+  if (!cart || cart.lines.length === 0) {
+    return (
+      <Result
+        status="info"
+        title={t('pay.nothing')}
+        extra={
+          <Button type="primary" onClick={() => void navigate(localePath('/pos', locale))}>
+            {t('menu.pos')}
+          </Button>
+        }
+      />
+    );
+  }
+  return <Review cart={cart} />;
+}

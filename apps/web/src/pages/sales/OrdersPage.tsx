@@ -1,0 +1,438 @@
+import {
+  CarOutlined,
+  CloseOutlined,
+  DollarOutlined,
+  FileTextOutlined,
+  PlayCircleOutlined,
+  PrinterOutlined,
+  RollbackOutlined,
+} from '@ant-design/icons';
+import {
+  DELIVERY_FLOW,
+  type DeliveryStatus,
+  formatKhr,
+  formatUsd,
+  type OrderDetail,
+  orderDetail,
+  written,
+} from '@depot/contracts';
+import { useMutation } from '@tanstack/react-query';
+import { Button, Descriptions, Flex, Popconfirm, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { type ReactNode, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { ActionProblem, RecordDrawer, useDocumentAction } from '../../kit/detail.tsx';
+import { ListPage } from '../../kit/ListPage.tsx';
+import { failureMessage } from '../../kit/queries.ts';
+import { useCtx } from '../../kit/useCtx.ts';
+import { useCan } from '../../lib/access.tsx';
+import { formatDateTime } from '../../lib/dates.ts';
+import { api, newIdempotencyKey } from '../../lib/http.ts';
+import { localePath } from '../../lib/locale.ts';
+import { DeliveryTag, deliveryLabels, OrderStatusTag, orders } from '../../resources/orders.tsx';
+import { PaymentStatusTag, paymentMethodLabels } from '../../resources/purchases.tsx';
+import { MoneySummary } from '../purchases/MoneySummary.tsx';
+import { formatCount, ProductNames } from '../stock/common.tsx';
+import { loadCart, saveCart } from './cart.ts';
+import { useCatalogue } from './catalogue.ts';
+import { ConfirmPaymentDialog, ReturnDialog } from './OrderDialogs.tsx';
+import { InvoiceDialog, ReceiptDialog } from './print.tsx';
+
+const answer = written(orderDetail);
+
+type Dialog = 'pay' | 'return' | 'receipt' | 'invoice';
+
+/** What may be done with an order now, by its state and the user's permissions. */
+export function OrderDetails({ detail }: { detail: OrderDetail }) {
+  const { t, locale } = useCtx();
+  const navigate = useNavigate();
+  const catalogue = useCatalogue();
+  const canCreate = useCan('orders.create');
+  const canCancel = useCan('orders.cancel');
+  const canDeliver = useCan('orders.update');
+  const canReturn = useCan('orders.approve');
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const [cancelKey] = useState(newIdempotencyKey);
+  const methods = paymentMethodLabels(t);
+  const deliveries = deliveryLabels(t);
+
+  const cancel = useMutation({
+    mutationFn: () =>
+      api(`orders/${detail.id}/cancel`, { method: 'POST', body: {}, schema: answer, idempotencyKey: cancelKey }),
+  });
+  const deliver = useMutation({
+    mutationFn: (status: DeliveryStatus) =>
+      api(`orders/${detail.id}/delivery`, { method: 'POST', body: { status }, schema: answer }),
+  });
+  const [resuming, setResuming] = useState(false);
+
+  // A 409: the order moved on meanwhile (paid, cancelled, delivered): the server says so.
+  const { run, problem, setProblem } = useDocumentAction();
+
+  const resume = async () => {
+    setResuming(true);
+    try {
+      const cart = await catalogue.cartOf(detail);
+      saveCart(cart);
+      await navigate(localePath('/pos', locale), { state: { cart } });
+    } catch (error) {
+      setProblem(failureMessage(error, locale));
+    } finally {
+      setResuming(false);
+    }
+  };
+
+  const confirmed = detail.status === 'confirmed';
+  const returnable = detail.items.some((item) => item.quantity > item.returned_quantity);
+  const nextSteps = confirmed && detail.delivery_status ? DELIVERY_FLOW[detail.delivery_status] : [];
+  const actions: ReactNode[] = [];
+
+  if (detail.status === 'held' && canCreate) {
+    const waiting = loadCart();
+    const button = (
+      <Button
+        type="primary"
+        icon={<PlayCircleOutlined />}
+        loading={resuming}
+        data-testid="order-resume"
+        onClick={waiting?.lines.length ? undefined : () => void resume()}
+      >
+        {t('pos.resume')}
+      </Button>
+    );
+    actions.push(
+      waiting?.lines.length ? (
+        <Popconfirm
+          key="resume"
+          title={t('pos.replaceTitle')}
+          description={<div style={{ maxWidth: 300 }}>{t('pos.replaceHelp')}</div>}
+          okText={t('pos.resume')}
+          cancelText={t('kit.cancel')}
+          onConfirm={() => resume()}
+        >
+          {button}
+        </Popconfirm>
+      ) : (
+        <span key="resume">{button}</span>
+      ),
+    );
+  }
+  if (confirmed && canCreate && detail.due_cents > 0) {
+    actions.push(
+      <Button
+        key="pay"
+        type="primary"
+        icon={<DollarOutlined />}
+        data-testid="order-pay"
+        onClick={() => setDialog('pay')}
+      >
+        {t('orders.confirmPayment')}
+      </Button>,
+    );
+  }
+  if (canDeliver && nextSteps.length > 0) {
+    actions.push(
+      <Space.Compact key="deliver">
+        {nextSteps.map((step) => (
+          <Popconfirm
+            key={step}
+            title={t('orders.confirmDeliveryTitle')}
+            description={t('orders.deliveryTo', { status: deliveries[step] })}
+            okText={t('orders.confirmDelivery')}
+            cancelText={t('kit.cancel')}
+            onConfirm={() => run(() => deliver.mutateAsync(step))}
+          >
+            <Button
+              icon={<CarOutlined />}
+              danger={step === 'returned'}
+              loading={deliver.isPending && deliver.variables === step}
+              data-testid={`deliver-${step}`}
+            >
+              {deliveries[step]}
+            </Button>
+          </Popconfirm>
+        ))}
+      </Space.Compact>,
+    );
+  }
+  if (confirmed && canReturn && detail.payment_status === 'paid' && returnable) {
+    actions.push(
+      <Button key="return" icon={<RollbackOutlined />} data-testid="order-return" onClick={() => setDialog('return')}>
+        {t('orders.returnItems')}
+      </Button>,
+    );
+  }
+  if (detail.status !== 'held') {
+    actions.push(
+      <Button key="receipt" icon={<PrinterOutlined />} data-testid="order-receipt" onClick={() => setDialog('receipt')}>
+        {t('print.printReceipt')}
+      </Button>,
+    );
+  }
+  if (detail.invoice) {
+    actions.push(
+      <Button
+        key="invoice"
+        icon={<FileTextOutlined />}
+        data-testid="order-invoice"
+        onClick={() => setDialog('invoice')}
+      >
+        {t('print.printInvoice')}
+      </Button>,
+    );
+  }
+  if (detail.status !== 'cancelled' && canCancel) {
+    actions.push(
+      <Popconfirm
+        key="cancel"
+        title={t('orders.cancel')}
+        description={
+          <div style={{ maxWidth: 320 }}>{confirmed ? t('orders.cancelHelp') : t('orders.cancelHeldHelp')}</div>
+        }
+        okText={t('orders.cancel')}
+        okButtonProps={{ danger: true }}
+        cancelText={t('orders.keep')}
+        onConfirm={() => run(() => cancel.mutateAsync())}
+      >
+        <Button danger icon={<CloseOutlined />} loading={cancel.isPending} data-testid="order-cancel">
+          {t('orders.cancel')}
+        </Button>
+      </Popconfirm>,
+    );
+  }
+
+  const unit = (row: OrderDetail['items'][number]) => (locale === 'kh' ? row.unit_name_kh : row.unit_name_en) ?? '';
+  const payments = detail.payments.filter((p) => p.kind === 'payment');
+  const refunds = detail.payments.filter((p) => p.kind === 'refund');
+  const handed = (p: OrderDetail['payments'][number]) =>
+    p.method === 'cash_khr' ? formatKhr(p.amount) : formatUsd(p.amount);
+  type Payment = OrderDetail['payments'][number];
+  const paymentColumns: TableColumnsType<Payment> = [
+    { key: 'date', title: t('purchases.paidOn'), render: (_, row) => formatDateTime(row.created_at, locale) },
+    { key: 'method', title: t('purchases.methodLabel'), render: (_, row) => methods[row.method] },
+    { key: 'handed', title: t('orders.handed'), align: 'end', render: (_, row) => handed(row) },
+    { key: 'counts', title: t('orders.countsFor'), align: 'end', render: (_, row) => formatUsd(row.amount_cents) },
+    { key: 'txn', title: t('pay.transactionId'), render: (_, row) => row.transaction_id ?? '—' },
+    { key: 'by', title: t('stock.by'), render: (_, row) => row.received_by_name ?? '—' },
+  ];
+
+  return (
+    <Flex vertical gap={20} data-testid="order-details">
+      <ActionProblem problem={problem} onClose={() => setProblem(null)} testId="order-error" />
+      {actions.length > 0 && (
+        <Space wrap data-testid="order-actions">
+          {actions}
+        </Space>
+      )}
+      <Descriptions
+        size="small"
+        bordered
+        column={{ xs: 1, md: 2 }}
+        items={[
+          { key: 'status', label: t('fields.status'), children: <OrderStatusTag status={detail.status} t={t} /> },
+          {
+            key: 'payment',
+            label: t('purchases.paymentStatus'),
+            children: <PaymentStatusTag status={detail.payment_status} t={t} />,
+          },
+          { key: 'date', label: t('orders.date'), children: formatDateTime(detail.order_date, locale) },
+          { key: 'cashier', label: t('orders.cashier'), children: detail.cashier_name ?? '—' },
+          {
+            key: 'customer',
+            label: t('orders.customer'),
+            children: detail.customer_phone
+              ? `${detail.customer_name} · ${detail.customer_phone}`
+              : detail.customer_name,
+          },
+          { key: 'store', label: t('stock.store'), children: detail.store_name },
+          {
+            key: 'delivery',
+            label: t('orders.deliveryStatus'),
+            children: <DeliveryTag status={detail.delivery_status} t={t} />,
+          },
+          { key: 'address', label: t('fields.shipping_address'), children: detail.shipping_address ?? '—' },
+          {
+            key: 'invoice',
+            label: t('invoices.number'),
+            children: detail.invoice ? (
+              <span>
+                {detail.invoice.number}{' '}
+                <Typography.Text type="secondary">{formatDateTime(detail.invoice.paid_at, locale)}</Typography.Text>
+              </span>
+            ) : (
+              '—'
+            ),
+          },
+          {
+            key: 'rate',
+            label: t('orders.rate'),
+            children: `1 $ = ${formatKhr(detail.exchange_rate_khr)}`,
+          },
+          ...(detail.cancelled_at
+            ? [
+                {
+                  key: 'cancelled',
+                  label: t('orders.cancelledOn'),
+                  children: formatDateTime(detail.cancelled_at, locale),
+                },
+              ]
+            : []),
+          { key: 'note', label: t('pos.note'), children: detail.note ?? '—', span: 'filled' as const },
+        ]}
+      />
+      <div>
+        <Typography.Title level={5}>{t('purchases.itemsTitle')}</Typography.Title>
+        <Table
+          data-testid="order-items"
+          size="small"
+          rowKey="id"
+          pagination={false}
+          dataSource={detail.items}
+          scroll={{ x: 'max-content' }}
+          columns={[
+            {
+              key: 'item',
+              title: t('stock.product'),
+              render: (_, row) => (
+                <Flex vertical>
+                  {row.kind === 'combo' && (
+                    <span>
+                      <Tag color="purple">{t('pos.combo')}</Tag>
+                    </span>
+                  )}
+                  <ProductNames kh={row.name_kh} en={row.name_en} sku={row.sku} locale={locale} />
+                </Flex>
+              ),
+            },
+            {
+              key: 'quantity',
+              title: t('stock.quantity'),
+              align: 'end',
+              render: (_, row) => `${formatCount(row.quantity)} ${unit(row)}`,
+            },
+            {
+              key: 'price',
+              title: t('purchases.unitPrice'),
+              align: 'end',
+              render: (_, row) => formatUsd(row.unit_price_cents),
+            },
+            {
+              key: 'discount',
+              title: t('pos.discount'),
+              align: 'end',
+              render: (_, row) =>
+                row.line_discount_cents + row.order_discount_cents > 0 ? (
+                  <Flex vertical align="flex-end">
+                    <Typography.Text type="success">
+                      −{formatUsd(row.line_discount_cents + row.order_discount_cents)}
+                    </Typography.Text>
+                    {row.discount_name && (
+                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                        {row.discount_name}
+                      </Typography.Text>
+                    )}
+                  </Flex>
+                ) : (
+                  '—'
+                ),
+            },
+            { key: 'tax', title: t('orders.vat'), align: 'end', render: (_, row) => formatUsd(row.tax_cents) },
+            {
+              key: 'total',
+              title: t('purchases.lineTotal'),
+              align: 'end',
+              render: (_, row) => <Typography.Text strong>{formatUsd(row.total_cents)}</Typography.Text>,
+            },
+            {
+              key: 'returned',
+              title: t('orders.returned'),
+              align: 'end',
+              render: (_, row) => (row.returned_quantity > 0 ? formatCount(row.returned_quantity) : '—'),
+            },
+          ]}
+        />
+      </div>
+      <MoneySummary
+        rows={[
+          { key: 'subtotal', label: t('purchases.subtotal'), cents: detail.subtotal_cents },
+          { key: 'discount', label: t('pos.discount'), cents: -detail.discount_cents },
+          { key: 'tax', label: t('orders.vat'), cents: detail.tax_cents },
+          { key: 'delivery', label: t('pos.deliveryFee'), cents: detail.delivery_fee_cents },
+          { key: 'grand', label: t('orders.total'), cents: detail.total_cents, strong: true },
+          { key: 'paid', label: t('purchases.paid'), cents: detail.paid_cents },
+          {
+            key: 'due',
+            label: t('purchases.due'),
+            cents: Math.max(0, detail.due_cents),
+            strong: true,
+            danger: detail.due_cents > 0 && confirmed,
+          },
+        ]}
+      />
+      <Typography.Text type="secondary" style={{ textAlign: 'end' }}>
+        {t('orders.totalKhr', { khr: formatKhr(detail.total_khr), rate: formatKhr(detail.exchange_rate_khr) })}
+      </Typography.Text>
+      <div>
+        <Typography.Title level={5}>{t('purchases.payments')}</Typography.Title>
+        <Table
+          data-testid="order-payments"
+          size="small"
+          rowKey="id"
+          pagination={false}
+          dataSource={payments}
+          scroll={{ x: 'max-content' }}
+          locale={{ emptyText: t('purchases.noPayments') }}
+          columns={paymentColumns}
+        />
+        {(detail.change_cents > 0 || detail.change_khr > 0) && (
+          <Typography.Text type="secondary">
+            {t('orders.changeGiven', { usd: formatUsd(detail.change_cents), khr: formatKhr(detail.change_khr) })}
+          </Typography.Text>
+        )}
+      </div>
+      {refunds.length > 0 && (
+        <div>
+          <Typography.Title level={5}>{t('orders.refunds')}</Typography.Title>
+          <Table
+            data-testid="order-refunds"
+            size="small"
+            rowKey="id"
+            pagination={false}
+            dataSource={refunds}
+            scroll={{ x: 'max-content' }}
+            columns={paymentColumns}
+          />
+        </div>
+      )}
+      {dialog === 'pay' && <ConfirmPaymentDialog detail={detail} onClose={() => setDialog(null)} />}
+      {dialog === 'return' && <ReturnDialog detail={detail} onClose={() => setDialog(null)} />}
+      {dialog === 'receipt' && <ReceiptDialog order={detail} onClose={() => setDialog(null)} />}
+      {dialog === 'invoice' && <InvoiceDialog order={detail} onClose={() => setDialog(null)} />}
+    </Flex>
+  );
+}
+
+/** The order beside its list (`?view=id`): "order details" / "open order". */
+export function OrderDrawer() {
+  const { t } = useCtx();
+  return (
+    <RecordDrawer
+      api="orders"
+      row={orderDetail}
+      width={1000}
+      title={(number) => t('orders.detailTitle', { number })}
+      loadingTitle={t('orders.details')}
+    >
+      {(detail) => <OrderDetails detail={detail} />}
+    </RecordDrawer>
+  );
+}
+
+/** `/orders`: the kit's list of sales and each one's details, with what may be done next. */
+export function OrdersPage() {
+  return (
+    <>
+      <ListPage def={orders} />
+      <OrderDrawer />
+    </>
+  );
+}

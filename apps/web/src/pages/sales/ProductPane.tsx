@@ -1,0 +1,246 @@
+import { AppstoreOutlined, GiftOutlined, PictureOutlined, SearchOutlined } from '@ant-design/icons';
+import {
+  type Category,
+  type Combo,
+  category,
+  combo,
+  formatKhr,
+  formatUsd,
+  type Product,
+  product,
+  usdCentsToKhr,
+} from '@depot/contracts';
+import { App, Button, Card, Empty, Flex, Input, type InputRef, Skeleton, Tag, Typography } from 'antd';
+import { type Ref, useState } from 'react';
+import { LoadFailed } from '../../kit/listState.tsx';
+import { usePage } from '../../kit/queries.ts';
+import { localName } from '../../kit/resource.ts';
+import { useCtx } from '../../kit/useCtx.ts';
+import { useDebounced } from '../../kit/useDebounced.ts';
+import { useCan } from '../../lib/access.tsx';
+import { type CartLine, productLine } from './cart.ts';
+import { comboQuery, productQuery, useCatalogue } from './catalogue.ts';
+import { Key } from './keys.tsx';
+
+/** "Combos" among the category chips: the grid shows bundles instead of products. */
+const COMBOS = 'combos';
+
+function Thumb({ url, combo: isCombo }: { url: string | null; combo?: boolean }) {
+  if (url) return <img src={url} alt="" className="pos-thumb" loading="lazy" />;
+  return (
+    <div className="pos-thumb pos-thumb-empty" aria-hidden>
+      {isCombo ? <GiftOutlined /> : <PictureOutlined />}
+    </div>
+  );
+}
+
+function Tile({
+  names,
+  sku,
+  usd,
+  khr,
+  thumb,
+  onClick,
+  testId,
+  isCombo,
+}: {
+  names: [string, string];
+  sku: string;
+  usd: number;
+  khr: number;
+  thumb: string | null;
+  onClick: () => void;
+  testId: string;
+  isCombo?: boolean;
+}) {
+  return (
+    <button type="button" className="pos-tile" onClick={onClick} data-testid={testId}>
+      <Thumb url={thumb} combo={isCombo} />
+      <span className="pos-tile-name">{names[0] || names[1]}</span>
+      {names[0] && names[1] && <span className="pos-tile-second">{names[1]}</span>}
+      <span className="pos-tile-sku">
+        {isCombo && (
+          <Tag color="purple" style={{ marginInlineEnd: 4 }}>
+            <GiftOutlined />
+          </Tag>
+        )}
+        {sku}
+      </span>
+      <span className="pos-tile-price">
+        <strong>{formatUsd(usd)}</strong>
+        <span>{formatKhr(khr)}</span>
+      </span>
+    </button>
+  );
+}
+
+/**
+ * The left pane of the till: the search (name, SKU or barcode, answered as the cashier types; Enter
+ * adds an exact code), category chips, and the grid of products or combos to tap.
+ */
+export function ProductPane({
+  onAdd,
+  searchRef,
+  rate,
+  step,
+}: {
+  onAdd: (line: CartLine) => void;
+  searchRef: Ref<InputRef>;
+  rate: number | null;
+  step: number;
+}) {
+  const { t, locale } = useCtx();
+  const { message } = App.useApp();
+  const catalogue = useCatalogue();
+  const [text, setText] = useState('');
+  const [chip, setChip] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const search = useDebounced(text.trim(), 250);
+  const canCombos = useCan('combos.list');
+  const showCombos = chip === COMBOS;
+  const categoryId = chip && chip !== COMBOS ? Number(chip) : null;
+
+  const categories = usePage(
+    'categories',
+    category,
+    new URLSearchParams({
+      per_page: '100',
+      'filter[status]': 'active',
+      sort: locale === 'kh' ? 'name_kh' : 'name_en',
+    }).toString(),
+  );
+  const products = usePage('products', product, productQuery(search, categoryId, 50), !showCombos);
+  // Searching shows the combos that match beside the products.
+  const combos = usePage('combos', combo, comboQuery(search, 20), canCombos && (showCombos || search.length > 0));
+
+  const addCombo = async (row: Combo) => {
+    try {
+      onAdd(await catalogue.comboLine(row));
+    } catch {
+      void message.error(t('errors.loadData'));
+    }
+  };
+
+  const enter = async () => {
+    const code = text.trim();
+    if (!code) return;
+    setBusy(true);
+    try {
+      const found = await catalogue.findCode(code, { allowOnly: true });
+      if ('line' in found) {
+        onAdd(found.line);
+        setText('');
+      } else if ('none' in found) void message.warning(t('lines.noProduct', { code }));
+      else void message.info(t('lines.chooseOne'));
+    } catch {
+      void message.error(t('errors.loadData'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const khrOf = (row: Product) => row.price_khr_effective;
+  const comboKhr = (row: Combo) => (rate ? usdCentsToKhr(row.selling_price_cents, rate, step) : 0);
+  const productRows = showCombos ? [] : (products.data?.data ?? []);
+  const comboRows = combos.data?.data ?? [];
+  const loading = (showCombos ? combos.isPending : products.isPending) && !(showCombos ? combos.data : products.data);
+  const failed = showCombos ? combos : products;
+
+  return (
+    <Card
+      className="pos-pane"
+      styles={{ body: { display: 'flex', flexDirection: 'column', gap: 12, flex: 1, minHeight: 0, padding: 12 } }}
+      data-testid="pos-products"
+    >
+      <Input
+        ref={searchRef}
+        size="large"
+        allowClear
+        data-testid="pos-search"
+        prefix={<SearchOutlined />}
+        suffix={busy ? <Typography.Text type="secondary">…</Typography.Text> : <Key>F2</Key>}
+        placeholder={t('pos.searchHint')}
+        aria-label={t('pos.searchHint')}
+        autoComplete="off"
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key !== 'Enter') return;
+          event.preventDefault();
+          void enter();
+        }}
+      />
+      <Flex gap={8} className="pos-chips" role="toolbar" aria-label={t('pos.categories')}>
+        <Button
+          shape="round"
+          type={chip === null ? 'primary' : 'default'}
+          icon={<AppstoreOutlined />}
+          onClick={() => setChip(null)}
+          data-testid="chip-all"
+        >
+          {t('pos.allProducts')}
+        </Button>
+        {canCombos && (
+          <Button
+            shape="round"
+            type={showCombos ? 'primary' : 'default'}
+            icon={<GiftOutlined />}
+            onClick={() => setChip(COMBOS)}
+            data-testid="chip-combos"
+          >
+            {t('menu.combos')}
+          </Button>
+        )}
+        {(categories.data?.data ?? []).map((row: Category) => (
+          <Button
+            key={row.id}
+            shape="round"
+            type={chip === String(row.id) ? 'primary' : 'default'}
+            onClick={() => setChip(String(row.id))}
+            data-testid={`chip-${row.id}`}
+          >
+            {localName(row, locale)}
+          </Button>
+        ))}
+      </Flex>
+      <div className="pos-grid-scroll">
+        {failed.isError && !failed.data ? (
+          <LoadFailed error={failed.error} retry={failed.refetch} retrying={failed.isFetching} />
+        ) : loading ? (
+          <Skeleton active paragraph={{ rows: 6 }} />
+        ) : productRows.length === 0 && comboRows.length === 0 ? (
+          <Empty description={search ? t('pos.nothingFound', { search }) : t('kit.empty')} />
+        ) : (
+          <div className="pos-grid" data-testid="pos-grid">
+            {productRows.map((row) => (
+              <Tile
+                key={`p-${row.id}`}
+                testId={`tile-${row.id}`}
+                names={locale === 'kh' ? [row.name_kh, row.name_en] : [row.name_en, row.name_kh]}
+                sku={row.sku}
+                usd={row.price_usd_cents}
+                khr={khrOf(row)}
+                thumb={row.thumbnail_url}
+                onClick={() => onAdd(productLine(row))}
+              />
+            ))}
+            {(showCombos || search.length > 0) &&
+              comboRows.map((row) => (
+                <Tile
+                  key={`c-${row.id}`}
+                  testId={`combo-tile-${row.id}`}
+                  isCombo
+                  names={locale === 'kh' ? [row.name_kh, row.name_en] : [row.name_en, row.name_kh]}
+                  sku={row.sku}
+                  usd={row.selling_price_cents}
+                  khr={comboKhr(row)}
+                  thumb={null}
+                  onClick={() => void addCombo(row)}
+                />
+              ))}
+          </div>
+        )}
+      </div>
+    </Card>
+  );
+}

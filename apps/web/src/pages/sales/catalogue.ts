@@ -1,0 +1,135 @@
+import {
+  type Combo,
+  combo,
+  comboDetail,
+  type OrderDetail,
+  type Product,
+  paginated,
+  product,
+  single,
+} from '@depot/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { listKey, recordKey } from '../../kit/queries.ts';
+import { api } from '../../lib/http.ts';
+import { lineKey } from '../stock/lines.tsx';
+import { type Cart, type CartLine, cartOfOrder, productLine } from './cart.ts';
+
+/** What the till looks up while selling: products and combos by code, a combo's VAT, a held order's lines. */
+
+export function productQuery(search: string, categoryId?: number | null, perPage = 20): string {
+  const query = new URLSearchParams({ per_page: String(perPage), 'filter[status]': 'active' });
+  if (search) query.set('search', search);
+  if (categoryId) query.set('filter[category_id]', String(categoryId));
+  return query.toString();
+}
+
+export function comboQuery(search: string, perPage = 20): string {
+  const query = new URLSearchParams({ per_page: String(perPage), 'filter[status]': 'active' });
+  if (search) query.set('search', search);
+  return query.toString();
+}
+
+/** A product's or combo's code as typed or scanned: the barcode exactly, or the SKU in any case. */
+export function matchesCode(row: { sku: string; barcode: string | null }, code: string): boolean {
+  return row.barcode === code || row.sku.toLowerCase() === code.toLowerCase();
+}
+
+export type Found = { line: CartLine } | { many: true } | { none: true };
+
+export function useCatalogue() {
+  const client = useQueryClient();
+
+  const list = <T>(path: string, row: z.ZodType<T>, query: string) =>
+    client.fetchQuery({
+      queryKey: listKey(path, query),
+      queryFn: ({ signal }) => api(`${path}?${query}`, { signal, schema: paginated(row) }),
+      staleTime: 30_000,
+    });
+
+  const record = <T>(path: string, row: z.ZodType<T>, id: number) =>
+    client.fetchQuery({
+      queryKey: recordKey(path, id),
+      queryFn: async ({ signal }) => (await api(`${path}/${id}`, { signal, schema: single(row) })).data,
+      staleTime: 60_000,
+    });
+
+  /**
+   * A combo as a line: its selling price, and VAT when any of its products carries VAT (the
+   * server's rule), read from its products.
+   */
+  async function comboLine(row: Combo): Promise<CartLine> {
+    const detail = await record('combos', comboDetail, row.id);
+    const products = await Promise.all(detail.items.map((item) => record('products', product, item.product_id)));
+    return {
+      key: lineKey(),
+      kind: 'combo',
+      item_id: row.id,
+      name_en: row.name_en,
+      name_kh: row.name_kh,
+      sku: row.sku,
+      category_id: null,
+      thumbnail_url: null,
+      base_unit_id: null,
+      unit: null,
+      base_price_cents: row.selling_price_cents,
+      taxable: products.some((p) => p.taxable),
+      quantity: 1,
+      discount_id: null,
+    };
+  }
+
+  /** The product, else the combo, whose barcode or SKU is exactly the code. */
+  async function findCode(code: string, { allowOnly = false } = {}): Promise<Found> {
+    const products = await list('products', product, productQuery(code));
+    const exact = products.data.find((row) => matchesCode(row, code));
+    if (exact) return { line: productLine(exact) };
+    const combos = await list('combos', combo, comboQuery(code));
+    const exactCombo = combos.data.find((row) => matchesCode(row, code));
+    if (exactCombo) return { line: await comboLine(exactCombo) };
+    // Typed in the search box, a single match is meant even without its whole code.
+    const all = products.data.length + combos.data.length;
+    if (allowOnly && all === 1) {
+      return products.data.length === 1
+        ? { line: productLine(products.data[0]) }
+        : { line: await comboLine(combos.data[0]) };
+    }
+    return all === 0 ? { none: true } : { many: true };
+  }
+
+  /** A held order as a cart, its lines completed from today's products and combos. */
+  async function cartOf(detail: OrderDetail): Promise<Cart> {
+    const products = new Map<number, Product>();
+    const taxable = new Map<number, boolean>();
+    await Promise.all(
+      detail.items.map(async (item) => {
+        try {
+          if (item.kind === 'product' && item.product_id) {
+            products.set(item.product_id, await record('products', product, item.product_id));
+          } else if (item.combo_id) {
+            const found = await record('combos', comboDetail, item.combo_id);
+            taxable.set(item.combo_id, (await comboLine(found)).taxable);
+          }
+        } catch {
+          // A product gone since: the line keeps what the order says; the server judges it at checkout.
+        }
+      }),
+    );
+    return cartOfOrder(detail, (item) => {
+      const found = item.product_id ? products.get(item.product_id) : undefined;
+      if (found) {
+        return {
+          category_id: found.category_id,
+          thumbnail_url: found.thumbnail_url,
+          base_unit_id: found.unit_id,
+          base_price_cents: found.price_usd_cents,
+          taxable: found.taxable,
+        };
+      }
+      if (item.combo_id && taxable.has(item.combo_id)) return { taxable: taxable.get(item.combo_id) };
+      return null;
+    });
+  }
+
+  return { comboLine, findCode, cartOf };
+}

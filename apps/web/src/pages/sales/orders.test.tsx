@@ -1,0 +1,192 @@
+import type { OrderDetail } from '@depot/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { listAnswer, popoverWith } from '../../test/inventory.ts';
+import { mockFetch, renderApp, signedIn } from '../../test/render.tsx';
+import { orderRow, SELLING, tillLookups } from '../../test/sales.ts';
+
+const MANAGER = [...SELLING, 'orders.approve'];
+
+const held = orderRow(7, { status: 'held', payment_status: 'onhold', paid_cents: 0, due_cents: 554 });
+const partly = orderRow(8, {
+  payment_status: 'partially_paid',
+  paid_cents: 300,
+  due_cents: 254,
+  shipping_address: 'St. 271, Phnom Penh',
+  delivery_status: 'preparing',
+  payments: [
+    {
+      id: 1,
+      kind: 'payment',
+      method: 'cash_usd',
+      amount: 300,
+      amount_cents: 300,
+      transaction_id: null,
+      received_by_name: 'Sok Dara',
+      created_at: '2026-03-01T03:00:00.000Z',
+    },
+  ],
+});
+const paid = orderRow(9, {
+  invoice_number: 'INV-PP01-2026-000001',
+  invoice: {
+    id: 1,
+    number: 'INV-PP01-2026-000001',
+    total_cents: 554,
+    items_count: 1,
+    paid_at: '2026-03-01T03:00:00.000Z',
+  },
+  payments: [
+    {
+      id: 2,
+      kind: 'payment',
+      method: 'cash_khr',
+      amount: 23_000,
+      amount_cents: 560,
+      transaction_id: null,
+      received_by_name: 'Sok Dara',
+      created_at: '2026-03-01T03:00:00.000Z',
+    },
+  ],
+  change_cents: 6,
+  change_khr: 0,
+});
+const cancelled = orderRow(10, { status: 'cancelled', cancelled_at: '2026-03-01T04:00:00.000Z' });
+const ORDERS: OrderDetail[] = [held, partly, paid, cancelled];
+
+function ordersApi(extra = {}) {
+  const handlers: Record<string, unknown> = {
+    ...tillLookups(),
+    'GET orders': () => ({ body: listAnswer(ORDERS) }),
+    ...extra,
+  };
+  for (const row of ORDERS) handlers[`GET orders/${row.id}`] = () => ({ body: { data: row } });
+  return mockFetch(handlers as Parameters<typeof mockFetch>[0]);
+}
+
+const ACTIONS = [
+  'order-resume',
+  'order-pay',
+  'deliver-preparing_done',
+  'deliver-returned',
+  'order-return',
+  'order-receipt',
+  'order-invoice',
+  'order-cancel',
+];
+
+async function actionsOf(id: number, permissions = MANAGER): Promise<string[]> {
+  signedIn({ permissions });
+  renderApp(`/en/orders?view=${id}`);
+  await screen.findByTestId('order-details');
+  return ACTIONS.filter((testId) => screen.queryByTestId(testId) !== null);
+}
+
+describe('order details', { timeout: 40_000 }, () => {
+  it('a held order: resume it at the till, or cancel it', async () => {
+    ordersApi();
+    expect(await actionsOf(7)).toEqual(['order-resume', 'order-cancel']);
+  });
+
+  it('a partly paid delivery: confirm payment, the next delivery steps, receipt, cancel', async () => {
+    ordersApi();
+    expect(await actionsOf(8)).toEqual([
+      'order-pay',
+      'deliver-preparing_done',
+      'deliver-returned',
+      'order-receipt',
+      'order-cancel',
+    ]);
+  });
+
+  it('a paid order: returns, receipt, invoice, cancel', async () => {
+    ordersApi();
+    expect(await actionsOf(9)).toEqual(['order-return', 'order-receipt', 'order-invoice', 'order-cancel']);
+  });
+
+  it('a cancelled order only reprints', async () => {
+    ordersApi();
+    expect(await actionsOf(10)).toEqual(['order-receipt']);
+  });
+
+  it('hides what the user may not do: a cashier neither takes returns nor cancels without the permission', async () => {
+    ordersApi();
+    expect(
+      await actionsOf(
+        9,
+        SELLING.filter((p) => p !== 'orders.cancel'),
+      ),
+    ).toEqual(['order-receipt', 'order-invoice']);
+  });
+
+  it('moves a delivery one step, cancels with stock going back, and confirms a payment in riel', async () => {
+    const { calls } = ordersApi({
+      'POST orders/8/delivery': () => ({
+        body: { message: 'Delivery updated.', data: { ...partly, delivery_status: 'preparing_done' } },
+      }),
+      'POST orders/8/cancel': () => ({
+        body: { message: 'Order cancelled: its stock is back.', data: { ...partly, status: 'cancelled' } },
+      }),
+      'POST orders/8/payments': () => ({
+        body: { message: 'Payment recorded.', data: { ...partly, payment_status: 'paid', due_cents: 0 } },
+      }),
+    });
+    signedIn({ permissions: MANAGER });
+    const { user } = renderApp('/en/orders?view=8');
+    await screen.findByTestId('order-details');
+
+    await user.click(screen.getByTestId('deliver-preparing_done'));
+    const step = popoverWith(await screen.findByText('The delivery becomes “Prepared”.'));
+    await user.click(within(step).getByRole('button', { name: 'Confirm delivery' }));
+    await waitFor(() => expect(calls('POST orders/8/delivery')).toHaveLength(1));
+    expect(calls('POST orders/8/delivery')[0].body).toEqual({ status: 'preparing_done' });
+
+    await user.click(screen.getByTestId('order-pay'));
+    const dialog = await screen.findByTestId('confirm-payment');
+    await user.click(within(dialog).getByTestId('note-khr-10000'));
+    // $2.54 due at 4,100៛ is 10,414៛: 10,000៛ leaves 11 cents, 20,000៛ pays with change in both
+    expect(within(dialog).getByTestId('due-usd').textContent).toBe('$0.11');
+    expect(within(dialog).getByTestId('due-khr').textContent).toBe('400៛');
+    await user.click(within(dialog).getByTestId('note-khr-10000'));
+    expect(within(dialog).getByTestId('due-usd').textContent).toBe('$0.00');
+    expect(within(dialog).getByTestId('change-khr').textContent).toBe('9,600៛');
+    await user.click(screen.getByRole('button', { name: 'Confirm payment' }));
+    await waitFor(() => expect(calls('POST orders/8/payments')).toHaveLength(1));
+    const [payment] = calls('POST orders/8/payments');
+    expect(payment.body).toEqual({ payments: [{ method: 'cash_khr', amount: 20_000, transaction_id: null }] });
+    expect(payment.headers['idempotency-key']).toBeTruthy();
+
+    await user.click(screen.getByTestId('order-cancel'));
+    const confirm = popoverWith(await screen.findByText(/The stock returns to the store/));
+    await user.click(within(confirm).getByRole('button', { name: 'Cancel order' }));
+    await waitFor(() => expect(calls('POST orders/8/cancel')).toHaveLength(1));
+    expect(calls('POST orders/8/cancel')[0].headers['idempotency-key']).toBeTruthy();
+  });
+
+  it('prints the receipt for 80 mm or 58 mm, in Khmer with English, with the totals in both currencies', async () => {
+    ordersApi();
+    const print = window.print;
+    let printed: string | null = null;
+    window.print = () => {
+      printed = document.querySelector('.print-sheet')?.textContent ?? null;
+    };
+    try {
+      signedIn({ permissions: MANAGER });
+      const { user } = renderApp('/en/orders?view=9');
+      await user.click(await screen.findByTestId('order-receipt'));
+      const receipt = await screen.findByTestId('receipt');
+      expect(receipt.textContent).toContain('បង្កាន់ដៃ');
+      expect(receipt.textContent).toContain('Receipt');
+      expect(within(receipt).getByTestId('receipt-total').textContent).toBe('$5.54');
+      expect(within(receipt).getByTestId('receipt-total-khr').textContent).toBe('22,700៛');
+      expect(receipt.textContent).toContain('23,000៛');
+      await user.click(screen.getByText('58 mm'));
+      expect(screen.getByTestId('receipt').getAttribute('data-paper')).toBe('58');
+      await user.click(screen.getByTestId('print-now'));
+      await waitFor(() => expect(printed).toContain('SO-PP01-000009'));
+      expect(document.querySelector('.print-sheet style')).toBeNull();
+    } finally {
+      window.print = print;
+    }
+  });
+});

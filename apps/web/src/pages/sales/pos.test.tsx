@@ -1,0 +1,205 @@
+import { centsToKhr, formatKhr, formatUsd, priceCart, settle } from '@depot/contracts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { choose, listAnswer } from '../../test/inventory.ts';
+import { mockFetch, renderApp, signedIn } from '../../test/render.tsx';
+import { DARA, orderRow, RATES, SELLING, tillLookups } from '../../test/sales.ts';
+
+const text = (testId: string) => screen.getByTestId(testId).textContent;
+
+/** A scanner: the code typed within microseconds, then Enter, with the focus on no field. */
+function scan(code: string) {
+  for (const key of code) fireEvent.keyDown(document.body, { key });
+  fireEvent.keyDown(document.body, { key: 'Enter' });
+}
+
+describe('the till', { timeout: 40_000 }, () => {
+  it('totals the cart exactly as priceCart does, with a line discount, an order discount and VAT', async () => {
+    mockFetch(tillLookups());
+    signedIn({ permissions: SELLING });
+    const { user } = renderApp('/en/pos');
+    await user.click(await screen.findByTestId('tile-1'));
+    await user.click(screen.getByTestId('tile-2'));
+    await user.click(screen.getByRole('button', { name: 'One more, line 1' }));
+    await user.click(screen.getByRole('button', { name: 'One more, line 1' }));
+    await choose(user, screen.getByRole('combobox', { name: 'Discount, line 1' }), 'Drinks 10% (−10%)');
+    await choose(user, screen.getByRole('combobox', { name: 'Discount on the whole order' }), 'Loyalty $1 (−$1.00)');
+
+    const expected = priceCart({
+      lines: [
+        { unit_price_cents: 126, quantity: 3, taxable: true, discount: { type: 'percentage', amount: 1000 } },
+        { unit_price_cents: 450, quantity: 1, taxable: false },
+      ],
+      order_discount: { type: 'value', amount: 100 },
+      vat_rate_bp: 1000,
+    });
+    await waitFor(() => expect(text('cart-total-usd')).toBe(formatUsd(expected.total_cents)));
+    expect(text('cart-subtotal')).toBe(formatUsd(expected.subtotal_cents));
+    expect(text('cart-discount')).toBe(`−${formatUsd(expected.discount_cents)}`);
+    expect(text('cart-vat')).toBe(formatUsd(expected.tax_cents));
+    expect(text('cart-total-khr')).toBe(formatKhr(centsToKhr(expected.total_cents, RATES.rate_khr, RATES.khr_step)));
+    expect(text('line-0-discount-cents')).toBe(`−${formatUsd(expected.lines[0].line_discount_cents)}`);
+    // the rate the till sells at, and when it was set
+    expect(text('pos-rate')).toContain('1 $ = 4,100៛');
+  });
+
+  it('adds the product a scanner types anywhere on the page, but not keys typed in a field', async () => {
+    mockFetch(tillLookups());
+    signedIn({ permissions: SELLING });
+    renderApp('/en/pos');
+    await screen.findByTestId('tile-1');
+    scan('8851959132012');
+    await waitFor(() => expect(screen.getByTestId('cart-line-0').textContent).toContain('Angkor Beer 330ml'));
+    expect((screen.getByTestId('line-0-quantity') as HTMLInputElement).value).toBe('1');
+
+    // the same burst in the note is the cashier typing there
+    const note = screen.getByRole('textbox', { name: 'Note' });
+    for (const key of '8850000000002') fireEvent.keyDown(note, { key });
+    fireEvent.keyDown(note, { key: 'Enter' });
+    // the same code again is one more of it; the SKU works too, in any case
+    scan('8851959132012');
+    await waitFor(() => expect((screen.getByTestId('line-0-quantity') as HTMLInputElement).value).toBe('2'));
+    // (a lookup started by the note's burst would have answered before the scan's)
+    expect(screen.queryByTestId('cart-line-1')).toBeNull();
+    scan('rice-5');
+    await waitFor(() => expect(screen.getByTestId('cart-line-1').textContent).toContain('Jasmine rice 5kg'));
+    // one bag: the burst in the note added none
+    expect((screen.getByTestId('line-1-quantity') as HTMLInputElement).value).toBe('1');
+    expect(screen.queryByTestId('cart-line-2')).toBeNull();
+  });
+
+  it('asks for a customer and a product before paying (the spec rule)', async () => {
+    mockFetch({ ...tillLookups(), 'GET customers': () => ({ body: listAnswer([DARA]) }) });
+    signedIn({ permissions: SELLING });
+    const { user, path } = renderApp('/en/pos');
+    await screen.findByTestId('tile-1');
+    await user.click(screen.getByTestId('pos-pay'));
+    expect(text('pos-problem')).toBe('Select a customer and at least one product.');
+
+    await user.click(screen.getByTestId('tile-1'));
+    // F9 is Pay
+    fireEvent.keyDown(window, { key: 'F9' });
+    expect(text('pos-problem')).toBe('Select a customer and at least one product.');
+    expect(path()).toBe('/en/pos');
+
+    await choose(user, screen.getByRole('combobox', { name: 'Customer' }), 'Sok Dara · 012 345 678');
+    await user.click(screen.getByTestId('pos-pay'));
+    await waitFor(() => expect(path()).toBe('/en/orders/review'));
+    expect(await screen.findByTestId('review-customer')).toBeTruthy();
+  });
+
+  it('takes part in riel and part in dollars, shows the change in both, and retries a lost sale with the same key', async () => {
+    let attempts = 0;
+    const sold = orderRow(9, { change_cents: 189, change_khr: 7800 });
+    const { calls } = mockFetch({
+      ...tillLookups(),
+      'POST orders': () => {
+        attempts += 1;
+        return attempts === 1
+          ? { networkError: true }
+          : { status: 201, body: { message: 'Sale recorded.', data: sold } };
+      },
+    });
+    signedIn({ permissions: SELLING });
+    const { user, path } = renderApp('/en/pos');
+    await user.click(await screen.findByTestId('tile-1'));
+    for (let i = 0; i < 3; i += 1) await user.click(screen.getByRole('button', { name: 'One more, line 1' }));
+    await user.click(screen.getByTestId('pos-pay'));
+    await waitFor(() => expect(path()).toBe('/en/orders/review'));
+    await screen.findByTestId('tenders');
+
+    const total = priceCart({ lines: [{ unit_price_cents: 126, quantity: 4, taxable: true }], vat_rate_bp: 1000 });
+    await user.click(screen.getByTestId('note-khr-10000'));
+    await user.click(screen.getByTestId('note-usd-5'));
+    const expected = settle(
+      total.total_cents,
+      [
+        { method: 'cash_khr', amount: 10_000 },
+        { method: 'cash_usd', amount: 500 },
+      ],
+      { rate_khr: 4100, khr_step: 100 },
+    );
+    expect(expected.change_cents).toBeGreaterThan(0);
+    expect(text('change-usd')).toBe(formatUsd(expected.change_cents));
+    expect(text('change-khr')).toBe(formatKhr(expected.change_khr));
+    expect(text('change-split')).toBe(
+      `${formatUsd(expected.change_split.usd_cents)} + ${formatKhr(expected.change_split.khr)}`,
+    );
+    expect(text('due-usd')).toBe('$0.00');
+
+    await user.click(screen.getByTestId('complete-sale'));
+    expect(await screen.findByTestId('pay-problem')).toBeTruthy();
+    await user.click(screen.getByTestId('pay-retry'));
+    await screen.findByTestId('done-change');
+
+    const posts = calls('POST orders');
+    expect(posts).toHaveLength(2);
+    const key = posts[0].headers['idempotency-key'];
+    expect(key).toMatch(/^[\w.:-]{8,100}$/);
+    expect(posts[1].headers['idempotency-key']).toBe(key);
+    expect(posts[1].body).toEqual(posts[0].body);
+    expect(posts[0].body).toMatchObject({
+      customer_id: 1,
+      hold: false,
+      items: [{ product_id: 1, unit_id: 5, quantity: 4, discount_id: null }],
+      payments: [
+        { method: 'cash_usd', amount: 500, transaction_id: null },
+        { method: 'cash_khr', amount: 10_000, transaction_id: null },
+      ],
+    });
+    expect(text('done-change-usd')).toBe('$1.89');
+    expect(text('done-change-khr')).toBe('7,800៛');
+    // the cart is gone: a new sale starts empty
+    await user.click(screen.getByTestId('new-sale'));
+    await waitFor(() => expect(path()).toBe('/en/pos'));
+    expect(await screen.findByText('Scan a barcode or tap a product')).toBeTruthy();
+  });
+
+  it('holds a cart, resumes it from the held orders, and checks it out as the same order', async () => {
+    const held = orderRow(7, { status: 'held', payment_status: 'onhold', paid_cents: 0, due_cents: 554 });
+    let parked = false;
+    const { calls } = mockFetch({
+      ...tillLookups(),
+      'POST orders': () => {
+        parked = true;
+        return { status: 201, body: { message: 'Order held: resume it from the order list.', data: held } };
+      },
+      'GET orders': ({ query }) => ({
+        body: listAnswer(parked && query.get('filter[status]') === 'held' ? [held] : []),
+      }),
+      'GET orders/7': () => ({ body: { data: held } }),
+      'PUT orders/7': () => ({ body: { message: 'Sale recorded.', data: orderRow(7) } }),
+    });
+    signedIn({ permissions: SELLING });
+    const { user, path } = renderApp('/en/pos');
+    await user.click(await screen.findByTestId('tile-1'));
+    // F8 is Hold
+    fireEvent.keyDown(window, { key: 'F8' });
+    await waitFor(() => expect(calls('POST orders')).toHaveLength(1));
+    expect(calls('POST orders')[0].body).toMatchObject({ hold: true, payments: [], customer_id: 1 });
+    expect(calls('POST orders')[0].headers['idempotency-key']).toBeTruthy();
+    expect(await screen.findByText('Scan a barcode or tap a product')).toBeTruthy();
+
+    await user.click(screen.getByTestId('open-held'));
+    await user.click(await screen.findByTestId('resume-7'));
+    await waitFor(() => expect(screen.getByTestId('cart-line-0').textContent).toContain('Angkor Beer 330ml'));
+    expect((screen.getByTestId('line-0-quantity') as HTMLInputElement).value).toBe('4');
+    expect(screen.getByText('Till · SO-PP01-000007')).toBeTruthy();
+
+    await user.click(screen.getByTestId('pos-pay'));
+    await waitFor(() => expect(path()).toBe('/en/orders/review'));
+    await user.click(await screen.findByTestId('exact-usd'));
+    expect(text('due-usd')).toBe('$0.00');
+    await user.click(screen.getByTestId('complete-sale'));
+    await screen.findByTestId('done-change');
+    expect(calls('POST orders')).toHaveLength(1);
+    const [put] = calls('PUT orders/7');
+    expect(put.body).toMatchObject({
+      hold: false,
+      items: [{ product_id: 1, unit_id: 5, quantity: 4 }],
+      payments: [{ method: 'cash_usd', amount: 554, transaction_id: null }],
+    });
+    expect(put.headers['idempotency-key']).toBeTruthy();
+    expect(within(screen.getByTestId('done-change')).getByTestId('done-change-usd').textContent).toBe('$0.00');
+  });
+});

@@ -1,0 +1,474 @@
+import { PrinterOutlined } from '@ant-design/icons';
+import { DEFAULT_SALE_SETTINGS, formatKhr, formatUsd, type OrderDetail } from '@depot/contracts';
+import { Button, Flex, Modal, Segmented, Spin } from 'antd';
+import dayjs from 'dayjs';
+import type { TFunction } from 'i18next';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
+import { i18n } from '../../i18n.ts';
+import { useCtx } from '../../kit/useCtx.ts';
+import { useSettings } from '../../lib/settings.ts';
+import { percentText } from '../../resources/discounts.tsx';
+import { formatCount } from '../stock/common.tsx';
+import { useCurrentRates } from './rates.tsx';
+
+/**
+ * Printing: receipts for 80 mm and 58 mm roll printers, and the A4 tax invoice. Not a route of its
+ * own (the screen registry lists no such path, and a till must print without leaving the sale): the
+ * document is drawn into a sheet beside the app, `@page` sized for its paper, and the browser's
+ * print prints that sheet alone (styles.css hides the rest). The same document shows on screen in
+ * the dialog first. Receipts and invoices are in Khmer with English beneath, whatever the page's language.
+ */
+
+export type Paper = '80' | '58' | 'a4';
+
+const PAPER_KEY = 'depot.receipt_paper';
+
+function storedPaper(): '80' | '58' {
+  try {
+    return localStorage.getItem(PAPER_KEY) === '58' ? '58' : '80';
+  } catch {
+    return '80';
+  }
+}
+
+/** One page as long as the receipt (a roll has no page length); A4 with margins for the invoice. */
+function pageRule(paper: Paper, heightMm: number): string {
+  if (paper === 'a4') return '@page { size: A4; margin: 12mm; }';
+  return `@page { size: ${paper}mm ${Math.max(60, Math.ceil(heightMm) + 4)}mm; margin: 0; }`;
+}
+
+/** Draws the document into the print sheet, then opens the browser's print for it. */
+export function usePrint() {
+  const [job, setJob] = useState<{ node: ReactNode; paper: Paper } | null>(null);
+  const sheet = useRef<HTMLDivElement>(null);
+  const [page, setPage] = useState('');
+
+  useEffect(() => {
+    if (!job) return;
+    let cancelled = false;
+    const run = async () => {
+      const element = sheet.current;
+      if (!element) return;
+      // The logo and the Khmer font must be there before the page is laid out for the printer.
+      await Promise.all(
+        [...element.querySelectorAll('img')].map((img) => (img.complete ? null : img.decode().catch(() => null))),
+      );
+      await (document as Document & { fonts?: { ready: Promise<unknown> } }).fonts?.ready;
+      if (cancelled) return;
+      setPage(pageRule(job.paper, (element.scrollHeight * 25.4) / 96));
+      // the rule is in the page once React has drawn it
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      try {
+        window.print();
+      } finally {
+        if (!cancelled) setJob(null);
+      }
+    };
+    void run();
+    return () => {
+      cancelled = true;
+    };
+  }, [job]);
+
+  const portal = job
+    ? createPortal(
+        <div className="print-sheet" data-paper={job.paper} ref={sheet} data-testid="print-sheet">
+          <style>{page}</style>
+          {job.node}
+        </div>,
+        document.body,
+      )
+    : null;
+  return { print: (node: ReactNode, paper: Paper) => setJob({ node, paper }), portal, printing: job !== null };
+}
+
+/** Both catalogues, whatever the page's language: the documents are bilingual. */
+function useBothLanguages(): boolean {
+  const [ready, setReady] = useState(
+    () => i18n.hasResourceBundle('kh', 'translation') && i18n.hasResourceBundle('en', 'translation'),
+  );
+  useEffect(() => {
+    if (ready) return;
+    i18n.loadLanguages(['kh', 'en']).then(
+      () => setReady(true),
+      () => setReady(true),
+    );
+  }, [ready]);
+  return ready;
+}
+
+const KH = { lng: 'kh' } as const;
+const EN = { lng: 'en' } as const;
+
+/** Every label of the documents, as [Khmer, English]. */
+function labels(t: TFunction) {
+  return {
+    receipt: [t('print.receipt', KH), t('print.receipt', EN)],
+    taxInvoice: [t('print.taxInvoice', KH), t('print.taxInvoice', EN)],
+    number: [t('print.number', KH), t('print.number', EN)],
+    invoiceNumber: [t('print.invoiceNumber', KH), t('print.invoiceNumber', EN)],
+    order: [t('print.order', KH), t('print.order', EN)],
+    date: [t('print.date', KH), t('print.date', EN)],
+    cashier: [t('print.cashier', KH), t('print.cashier', EN)],
+    customer: [t('print.customer', KH), t('print.customer', EN)],
+    address: [t('print.address', KH), t('print.address', EN)],
+    phone: [t('print.phone', KH), t('print.phone', EN)],
+    no: [t('print.no', KH), t('print.no', EN)],
+    description: [t('print.description', KH), t('print.description', EN)],
+    quantity: [t('print.quantity', KH), t('print.quantity', EN)],
+    unitPrice: [t('print.unitPrice', KH), t('print.unitPrice', EN)],
+    discount: [t('print.discount', KH), t('print.discount', EN)],
+    amount: [t('print.amount', KH), t('print.amount', EN)],
+    subtotal: [t('print.subtotal', KH), t('print.subtotal', EN)],
+    beforeVat: [t('print.beforeVat', KH), t('print.beforeVat', EN)],
+    vat: [t('print.vat', KH), t('print.vat', EN)],
+    delivery: [t('print.delivery', KH), t('print.delivery', EN)],
+    total: [t('print.total', KH), t('print.total', EN)],
+    totalKhr: [t('print.totalKhr', KH), t('print.totalKhr', EN)],
+    rate: [t('print.rate', KH), t('print.rate', EN)],
+    paid: [t('print.paid', KH), t('print.paid', EN)],
+    due: [t('print.due', KH), t('print.due', EN)],
+    change: [t('print.change', KH), t('print.change', EN)],
+    refund: [t('print.refund', KH), t('print.refund', EN)],
+    cash_usd: [t('print.cashUsd', KH), t('print.cashUsd', EN)],
+    cash_khr: [t('print.cashKhr', KH), t('print.cashKhr', EN)],
+    card: [t('print.card', KH), t('print.card', EN)],
+    bank_transfer: [t('print.bankTransfer', KH), t('print.bankTransfer', EN)],
+    khqr: [t('print.khqr', KH), t('print.khqr', EN)],
+    buyerSign: [t('print.buyerSign', KH), t('print.buyerSign', EN)],
+    sellerSign: [t('print.sellerSign', KH), t('print.sellerSign', EN)],
+    cancelled: [t('print.cancelled', KH), t('print.cancelled', EN)],
+  } as const;
+}
+
+/** A label in Khmer with its English beneath. */
+function Bi({ pair, inline }: { pair: readonly [string, string] | readonly string[]; inline?: boolean }) {
+  if (inline) {
+    return (
+      <span>
+        <span lang="km">{pair[0]}</span> <span className="print-en">{pair[1]}</span>
+      </span>
+    );
+  }
+  return (
+    <span className="print-bi">
+      <span lang="km">{pair[0]}</span>
+      <span className="print-en">{pair[1]}</span>
+    </span>
+  );
+}
+
+function Row({ label, children, strong }: { label: readonly string[]; children: ReactNode; strong?: boolean }) {
+  return (
+    <div className={strong ? 'print-row print-strong' : 'print-row'}>
+      <Bi pair={label} />
+      <span className="print-figure">{children}</span>
+    </div>
+  );
+}
+
+function useDocument() {
+  const { t, locale } = useCtx();
+  const { settings } = useSettings();
+  // the receipt's texts come with the current rates: a cashier holds exchange_rates.view, not settings
+  const rates = useCurrentRates();
+  const ready = useBothLanguages();
+  return {
+    t,
+    locale,
+    ready,
+    logo: settings.logo_url,
+    title: rates.data?.receipt_title || settings.system_title,
+    footer: rates.data?.receipt_footer ?? DEFAULT_SALE_SETTINGS.receipt_footer,
+    l: labels(t),
+  };
+}
+
+/** 01/03/2026 09:30: a date as both languages print it, in the till's time zone. */
+function printedDate(value: string): string {
+  return dayjs(value).format('DD/MM/YYYY HH:mm');
+}
+
+function paymentAmount(p: OrderDetail['payments'][number]): string {
+  return p.method === 'cash_khr' ? formatKhr(p.amount) : formatUsd(p.amount);
+}
+
+/** The till's receipt, for a roll of 80 mm or 58 mm. */
+export function Receipt({ order, paper }: { order: OrderDetail; paper: '80' | '58' }) {
+  const { l, logo, title, footer } = useDocument();
+  const paid = order.payments.filter((p) => p.kind === 'payment');
+  const refunds = order.payments.filter((p) => p.kind === 'refund');
+  const due = Math.max(0, order.total_cents - order.paid_cents);
+  return (
+    <div className="print-doc receipt" data-paper={paper} data-testid="receipt">
+      <div className="print-centre">
+        {logo && <img src={logo} alt="" className="receipt-logo" />}
+        <div className="print-title">{title}</div>
+        <div>{order.store_name}</div>
+        {order.store_address && <div>{order.store_address}</div>}
+        {order.store_phone && <div>{order.store_phone}</div>}
+        <div className="print-heading">
+          <Bi pair={l.receipt} inline />
+        </div>
+        {order.status === 'cancelled' && (
+          <div className="print-heading">
+            <Bi pair={l.cancelled} inline />
+          </div>
+        )}
+      </div>
+      <hr />
+      <Row label={l.number}>{order.number}</Row>
+      <Row label={l.date}>{printedDate(order.order_date)}</Row>
+      {order.cashier_name && <Row label={l.cashier}>{order.cashier_name}</Row>}
+      <Row label={l.customer}>{order.customer_name}</Row>
+      <hr />
+      {order.items.map((item) => (
+        <div key={item.id} className="receipt-item">
+          <div lang="km">{item.name_kh}</div>
+          {item.name_en && item.name_en !== item.name_kh && <div className="print-en">{item.name_en}</div>}
+          <div className="print-row">
+            <span>
+              {formatCount(item.quantity)} {item.unit_name_kh ?? ''} × {formatUsd(item.unit_price_cents)}
+            </span>
+            <span className="print-figure">{formatUsd(item.unit_price_cents * item.quantity)}</span>
+          </div>
+          {item.line_discount_cents > 0 && (
+            <div className="print-row">
+              <span>{item.discount_name ?? ''}</span>
+              <span className="print-figure">−{formatUsd(item.line_discount_cents)}</span>
+            </div>
+          )}
+        </div>
+      ))}
+      <hr />
+      <Row label={l.subtotal}>{formatUsd(order.subtotal_cents)}</Row>
+      {order.discount_cents > 0 && <Row label={l.discount}>−{formatUsd(order.discount_cents)}</Row>}
+      <Row label={[`${l.vat[0]} ${percentText(order.vat_rate_bp)}`, `${l.vat[1]} ${percentText(order.vat_rate_bp)}`]}>
+        {formatUsd(order.tax_cents)}
+      </Row>
+      {order.delivery_fee_cents > 0 && <Row label={l.delivery}>{formatUsd(order.delivery_fee_cents)}</Row>}
+      <Row label={l.total} strong>
+        <span data-testid="receipt-total">{formatUsd(order.total_cents)}</span>
+      </Row>
+      <Row label={l.totalKhr} strong>
+        <span data-testid="receipt-total-khr">{formatKhr(order.total_khr)}</span>
+      </Row>
+      <Row label={l.rate}>1 $ = {formatKhr(order.exchange_rate_khr)}</Row>
+      {paid.length > 0 && <hr />}
+      {paid.map((p) => (
+        <Row key={p.id} label={l[p.method]}>
+          {paymentAmount(p)}
+          {p.transaction_id ? ` (${p.transaction_id})` : ''}
+        </Row>
+      ))}
+      {paid.length > 0 && <Row label={l.paid}>{formatUsd(order.paid_cents)}</Row>}
+      {due > 0 && order.status !== 'cancelled' && (
+        <Row label={l.due} strong>
+          {formatUsd(due)}
+        </Row>
+      )}
+      {(order.change_cents > 0 || order.change_khr > 0) && (
+        <Row label={l.change} strong>
+          <span data-testid="receipt-change">
+            {formatUsd(order.change_cents)} / {formatKhr(order.change_khr)}
+          </span>
+        </Row>
+      )}
+      {refunds.map((p) => (
+        <Row key={p.id} label={l.refund}>
+          −{paymentAmount(p)}
+        </Row>
+      ))}
+      <hr />
+      {footer && <div className="print-centre print-footer">{footer}</div>}
+    </div>
+  );
+}
+
+/** The A4 tax invoice of an invoiced order: Khmer first, English beneath; VAT on its own line. */
+export function TaxInvoice({ order }: { order: OrderDetail }) {
+  const { l, logo, title } = useDocument();
+  const invoice = order.invoice;
+  const beforeVat = order.subtotal_cents - order.discount_cents;
+  return (
+    <div className="print-doc tax-invoice" data-testid="tax-invoice">
+      <div className="invoice-head">
+        <div className="invoice-seller">
+          {logo && <img src={logo} alt="" className="invoice-logo" />}
+          <div>
+            <div className="print-title">{title}</div>
+            <div>{order.store_name}</div>
+            {order.store_address && <div>{order.store_address}</div>}
+            {order.store_phone && <div>{order.store_phone}</div>}
+          </div>
+        </div>
+        <div className="invoice-title">
+          <Bi pair={l.taxInvoice} />
+        </div>
+      </div>
+      <div className="invoice-parties">
+        <div>
+          <Row label={l.invoiceNumber}>
+            <span data-testid="invoice-number">{invoice?.number ?? '—'}</span>
+          </Row>
+          <Row label={l.date}>{invoice ? printedDate(invoice.paid_at) : '—'}</Row>
+          <Row label={l.order}>{order.number}</Row>
+        </div>
+        <div>
+          <Row label={l.customer}>{order.customer_name}</Row>
+          {order.customer_phone && <Row label={l.phone}>{order.customer_phone}</Row>}
+          {order.shipping_address && <Row label={l.address}>{order.shipping_address}</Row>}
+        </div>
+      </div>
+      <table className="invoice-table">
+        <thead>
+          <tr>
+            <th>
+              <Bi pair={l.no} />
+            </th>
+            <th>
+              <Bi pair={l.description} />
+            </th>
+            <th>
+              <Bi pair={l.quantity} />
+            </th>
+            <th>
+              <Bi pair={l.unitPrice} />
+            </th>
+            <th>
+              <Bi pair={l.discount} />
+            </th>
+            <th>
+              <Bi pair={l.amount} />
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {order.items.map((item, index) => (
+            <tr key={item.id}>
+              <td>{index + 1}</td>
+              <td>
+                <div lang="km">{item.name_kh}</div>
+                <div className="print-en">{item.name_en}</div>
+              </td>
+              <td className="print-figure">
+                {formatCount(item.quantity)} {item.unit_name_kh ?? ''}
+              </td>
+              <td className="print-figure">{formatUsd(item.unit_price_cents)}</td>
+              <td className="print-figure">
+                {item.line_discount_cents + item.order_discount_cents > 0
+                  ? `−${formatUsd(item.line_discount_cents + item.order_discount_cents)}`
+                  : '—'}
+              </td>
+              <td className="print-figure">{formatUsd(item.net_cents)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div className="invoice-totals">
+        <Row label={l.subtotal}>{formatUsd(order.subtotal_cents)}</Row>
+        {order.discount_cents > 0 && <Row label={l.discount}>−{formatUsd(order.discount_cents)}</Row>}
+        <Row label={l.beforeVat}>{formatUsd(beforeVat)}</Row>
+        <Row label={[`${l.vat[0]} ${percentText(order.vat_rate_bp)}`, `${l.vat[1]} ${percentText(order.vat_rate_bp)}`]}>
+          <span data-testid="invoice-vat">{formatUsd(order.tax_cents)}</span>
+        </Row>
+        {order.delivery_fee_cents > 0 && <Row label={l.delivery}>{formatUsd(order.delivery_fee_cents)}</Row>}
+        <Row label={l.total} strong>
+          <span data-testid="invoice-total">{formatUsd(order.total_cents)}</span>
+        </Row>
+        <Row label={l.totalKhr} strong>
+          {formatKhr(order.total_khr)}
+        </Row>
+        <Row label={l.rate}>1 USD = {formatKhr(order.exchange_rate_khr)}</Row>
+      </div>
+      <div className="invoice-signatures">
+        <div>
+          <Bi pair={l.buyerSign} />
+        </div>
+        <div>
+          <Bi pair={l.sellerSign} />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** The receipt on screen, its paper chosen, and Print. */
+export function ReceiptDialog({ order, onClose }: { order: OrderDetail; onClose: () => void }) {
+  const { t } = useCtx();
+  const [paper, setPaper] = useState<'80' | '58'>(storedPaper);
+  const printer = usePrint();
+  const ready = useBothLanguages();
+  const choose = (next: '80' | '58') => {
+    setPaper(next);
+    try {
+      localStorage.setItem(PAPER_KEY, next);
+    } catch {
+      // the choice lasts this dialog only
+    }
+  };
+  return (
+    <Modal
+      open
+      title={t('print.receiptTitle', { number: order.number })}
+      onCancel={onClose}
+      width={440}
+      destroyOnHidden
+      footer={
+        <Flex justify="space-between" align="center">
+          <Segmented<'80' | '58'>
+            value={paper}
+            onChange={choose}
+            options={[
+              { value: '80', label: '80 mm' },
+              { value: '58', label: '58 mm' },
+            ]}
+          />
+          <Button
+            type="primary"
+            icon={<PrinterOutlined />}
+            loading={printer.printing}
+            onClick={() => printer.print(<Receipt order={order} paper={paper} />, paper)}
+            data-testid="print-now"
+          >
+            {t('print.print')}
+          </Button>
+        </Flex>
+      }
+    >
+      <div className="print-preview">{ready ? <Receipt order={order} paper={paper} /> : <Spin />}</div>
+      {printer.portal}
+    </Modal>
+  );
+}
+
+/** The A4 tax invoice on screen, and Print. */
+export function InvoiceDialog({ order, onClose }: { order: OrderDetail; onClose: () => void }) {
+  const { t } = useCtx();
+  const printer = usePrint();
+  const ready = useBothLanguages();
+  return (
+    <Modal
+      open
+      title={t('print.invoiceTitle', { number: order.invoice?.number ?? order.number })}
+      onCancel={onClose}
+      width={880}
+      destroyOnHidden
+      footer={
+        <Button
+          type="primary"
+          icon={<PrinterOutlined />}
+          loading={printer.printing}
+          onClick={() => printer.print(<TaxInvoice order={order} />, 'a4')}
+          data-testid="print-now"
+        >
+          {t('print.print')}
+        </Button>
+      }
+    >
+      <div className="print-preview print-preview-a4">{ready ? <TaxInvoice order={order} /> : <Spin />}</div>
+      {printer.portal}
+    </Modal>
+  );
+}

@@ -1,0 +1,194 @@
+import {
+  ADJUSTMENT_REASONS,
+  type AdjustmentReason,
+  adjustmentInput,
+  adjustmentResult,
+  type StockLevel,
+  translate,
+} from '@depot/contracts';
+import { useMutation } from '@tanstack/react-query';
+import { Alert, Descriptions, Form, InputNumber, Modal, Radio, Select, Typography } from 'antd';
+import { useState } from 'react';
+import { useWritten } from '../../kit/queries.ts';
+import { useCtx } from '../../kit/useCtx.ts';
+import { parseWith, useFormErrors } from '../../lib/forms.ts';
+import { api, newIdempotencyKey } from '../../lib/http.ts';
+import { formatCount, NoteField, ProductNames, quantityText, reasonLabels } from './common.tsx';
+
+/** The stock after the adjustment: a count sets it, found adds, the other reasons take away. */
+export function quantityAfter(reason: AdjustmentReason, current: number, quantity: number): number {
+  if (reason === 'count') return quantity;
+  return reason === 'found' ? current + quantity : current - quantity;
+}
+
+function AdjustForm({ level, onClose }: { level: StockLevel; onClose: () => void }) {
+  const { t, locale } = useCtx();
+  const written = useWritten();
+  const [reason, setReason] = useState<AdjustmentReason>('count');
+  const [quantity, setQuantity] = useState<number | null>(null);
+  const [batchId, setBatchId] = useState<number | null>(null);
+  const [note, setNote] = useState('');
+  const { item, clear, setErrors, problem, setProblem, fail } = useFormErrors((key) => FIELDS.includes(key));
+  // One key for this adjustment: pressing Save again after a lost answer does not adjust twice.
+  const [key] = useState(newIdempotencyKey);
+  const labels = reasonLabels(t);
+  const several = level.batches.length > 1;
+  const batch = level.batches.find((b) => b.id === batchId);
+  const current = several ? (batch?.quantity ?? null) : level.quantity;
+
+  const send = useMutation({
+    mutationFn: (body: unknown) =>
+      api('stocks/adjustments', { method: 'POST', body, schema: adjustmentResult, idempotencyKey: key }),
+  });
+
+  const submit = async () => {
+    setProblem(null);
+    const body = {
+      store_id: level.store_id,
+      reason,
+      note,
+      items: [{ product_id: level.product_id, batch_id: several ? batchId : null, quantity }],
+    };
+    const parsed = parseWith(adjustmentInput, body, locale);
+    const errors = { ...parsed.errors };
+    if (several && !batchId) errors['items.0.batch_id'] = [translate('stock.batch_required', locale)];
+    if (!parsed.data || Object.keys(errors).length > 0) {
+      setErrors(errors);
+      return;
+    }
+    try {
+      void written(await send.mutateAsync(parsed.data));
+      onClose();
+    } catch (error) {
+      // A 422 on its fields (`items.0.batch_id`: choose a batch), anything else above the form: a 409
+      // "Not enough stock for the product …" in the server's words, in the page's language.
+      fail(error, locale);
+    }
+  };
+
+  const after = quantity !== null && current !== null ? quantityAfter(reason, current, quantity) : null;
+  const quantityLabel =
+    reason === 'count'
+      ? t('stock.countedQuantity')
+      : reason === 'found'
+        ? t('stock.quantityAdded')
+        : t('stock.quantityRemoved');
+
+  return (
+    <Modal
+      open
+      title={t('stock.adjustTitle')}
+      okText={t('kit.save')}
+      cancelText={t('kit.cancel')}
+      onOk={() => void submit()}
+      onCancel={onClose}
+      confirmLoading={send.isPending}
+      destroyOnHidden
+    >
+      <Form layout="vertical" requiredMark={false} data-testid="adjust-form" disabled={send.isPending}>
+        <Descriptions
+          size="small"
+          column={1}
+          style={{ marginBottom: 16 }}
+          items={[
+            {
+              key: 'product',
+              label: t('stock.product'),
+              children: (
+                <ProductNames kh={level.product_name_kh} en={level.product_name_en} sku={level.sku} locale={locale} />
+              ),
+            },
+            { key: 'store', label: t('stock.store'), children: level.store_name },
+            {
+              key: 'current',
+              label: t('stock.currentQuantity'),
+              children: <span data-testid="adjust-current">{quantityText(level.quantity, level, locale)}</span>,
+            },
+          ]}
+        />
+        {problem && (
+          <Alert type="error" showIcon title={problem} style={{ marginBottom: 16 }} data-testid="adjust-error" />
+        )}
+        <Form.Item label={t('stock.reason.label')} {...item('reason')}>
+          <Radio.Group
+            optionType="button"
+            buttonStyle="solid"
+            value={reason}
+            onChange={(event) => {
+              setReason(event.target.value);
+              clear('reason');
+            }}
+            options={ADJUSTMENT_REASONS.map((value) => ({ value, label: labels[value] }))}
+          />
+        </Form.Item>
+        {several && (
+          <Form.Item label={t('stock.batch')} htmlFor="adjust-batch" {...item('items.0.batch_id')}>
+            <Select<number>
+              id="adjust-batch"
+              data-testid="adjust-batch"
+              placeholder={t('stock.chooseBatch')}
+              value={batchId ?? undefined}
+              onChange={(next) => {
+                setBatchId(next);
+                clear('items.0.batch_id');
+              }}
+              virtual={false}
+              options={level.batches.map((b) => ({
+                value: b.id,
+                label: `${b.lot ?? t('stock.noLot')} · ${b.expiry_date ?? '—'} · ${quantityText(b.quantity, level, locale)}`,
+              }))}
+            />
+          </Form.Item>
+        )}
+        <Form.Item
+          label={quantityLabel}
+          htmlFor="adjust-quantity"
+          extra={
+            current !== null && reason === 'count'
+              ? t('stock.countHelp', { quantity: quantityText(current, level, locale) })
+              : undefined
+          }
+          {...item('items.0.quantity')}
+        >
+          <InputNumber<number>
+            id="adjust-quantity"
+            data-testid="adjust-quantity"
+            min={0}
+            precision={0}
+            style={{ width: 200 }}
+            value={quantity}
+            onChange={(next) => {
+              setQuantity(next ?? null);
+              clear('items.0.quantity');
+            }}
+          />
+        </Form.Item>
+        {after !== null && (
+          <Typography.Paragraph data-testid="adjust-after">
+            {t('stock.quantityAfter')}{' '}
+            <Typography.Text strong type={after < 0 ? 'danger' : undefined}>
+              {formatCount(after)}
+            </Typography.Text>
+          </Typography.Paragraph>
+        )}
+        <NoteField
+          id="adjust-note"
+          value={note}
+          onChange={(next) => {
+            setNote(next);
+            clear('note');
+          }}
+          error={item('note')}
+        />
+      </Form>
+    </Modal>
+  );
+}
+
+const FIELDS = ['reason', 'note', 'items.0.quantity', 'items.0.batch_id'];
+
+/** "Adjust": a count, damage, loss, expiry taken away or stock found, for one product in one store. */
+export function AdjustDialog({ level, onClose }: { level: StockLevel | null; onClose: () => void }) {
+  if (!level) return null;
+  return <AdjustForm key={`${level.store_id}-${level.product_id}`} level={level} onClose={onClose} />;
+}
