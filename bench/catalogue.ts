@@ -12,6 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { gtinCheckDigit } from '@depot/contracts';
 import autocannon from 'autocannon';
+import { sql } from 'kysely';
 import { createDatabase } from '../apps/server/src/db/database.ts';
 import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { seed } from '../apps/server/src/db/seed.ts';
@@ -93,6 +94,8 @@ async function fill(databaseUrl: string) {
     }
     await db.insertInto('products').values(rows).execute();
   }
+  // statistics, as autovacuum would gather them on a live database (a fresh table has none)
+  await sql`analyze`.execute(db);
   await close();
 }
 
@@ -141,6 +144,11 @@ async function main() {
       await measure(
         'search by name prefix',
         `/api/products?search=${englishWords[middle % englishWords.length]}%20${middle}`,
+        auth,
+      ),
+      await measure(
+        'search by Khmer name',
+        `/api/products?search=${encodeURIComponent(`${khmerWords[middle % khmerWords.length]} ${middle}`)}`,
         auth,
       ),
       await measure('search by SKU', `/api/products?search=SKU-${String(middle).padStart(6, '0')}`, auth),

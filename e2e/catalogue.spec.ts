@@ -1,6 +1,17 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { ADMIN_PASSWORD, CASHIER } from './playwright.config.ts';
-import { type Lang, newContext, prefix, setColorMode, shot, signIn } from './support.ts';
+import {
+  confirm,
+  confirmation,
+  type Lang,
+  newContext,
+  pick,
+  prefix,
+  setColorMode,
+  signIn,
+  snap,
+  toast,
+} from './support.ts';
 
 /** The database is shared by every spec of a run: every name this spec creates is its own. */
 const run = Date.now().toString(36).slice(-5);
@@ -14,6 +25,9 @@ const says = {
     subCategoryCreated: 'បានបង្កើតប្រភេទរងដោយជោគជ័យ។',
     unitCreated: 'បានបង្កើតឯកតាដោយជោគជ័យ។',
     storeCreated: 'បានបង្កើតហាងដោយជោគជ័យ។',
+    productCreated: 'បានបង្កើតផលិតផលដោយជោគជ័យ។',
+    productDeleted: 'បានលុបផលិតផលដោយជោគជ័យ។',
+    productRestored: 'បានស្ដារផលិតផលឡើងវិញដោយជោគជ័យ។',
     categoryInUse: 'មិនអាចលុបប្រភេទបានទេ ព្រោះនៅមានប្រភេទរង 1 កំពុងប្រើ។',
     delete: 'លុប',
     restore: 'ស្ដារ',
@@ -27,6 +41,9 @@ const says = {
     subCategoryCreated: 'Sub-category created.',
     unitCreated: 'Unit created.',
     storeCreated: 'Store created.',
+    productCreated: 'Product created.',
+    productDeleted: 'Product deleted.',
+    productRestored: 'Product restored.',
     categoryInUse: 'Category cannot be deleted: 1 sub-categories still use it.',
     delete: 'Delete',
     restore: 'Restore',
@@ -34,46 +51,19 @@ const says = {
   },
 } as const;
 
-/** Waits for antd's fades and slides to end, so a screenshot shows what a user sees, not half of it. */
-async function snap(page: Page, name: string): Promise<void> {
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Number.POSITIVE_INFINITY),
-  );
-  await shot(page, name);
+/** An EAN-13 of the in-store range (prefix 2), unique to this run and language, with its check digit. */
+function ean13(seed: string): string {
+  const body = `20${String(Number.parseInt(seed, 36) % 10_000_000_000).padStart(10, '0')}`;
+  let sum = 0;
+  for (let i = 0; i < 12; i++) sum += Number(body[11 - i]) * (i % 2 === 0 ? 3 : 1);
+  return body + String((10 - (sum % 10)) % 10);
 }
 
-/** The open dropdown of an antd Select (closed ones stay in the page, hidden). */
-const openDropdown = (page: Page) => page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
-
-/** Opens a select, types to search, and takes the first option that matches `text` (or the first). */
-async function pick(page: Page, select: Locator, search?: string, text?: string | RegExp): Promise<string> {
-  await select.click();
-  if (search) await page.keyboard.type(search);
-  const options = openDropdown(page).locator('.ant-select-item-option');
-  const option = text ? options.filter({ hasText: text }).first() : options.first();
-  await expect(option).toBeVisible();
-  const label = (await option.textContent()) ?? '';
-  await option.click();
-  await expect(openDropdown(page)).toHaveCount(0);
-  return label;
-}
-
-async function toast(page: Page, text: string): Promise<void> {
-  await expect(page.locator('.ant-message').getByText(text)).toBeVisible();
-}
-
-/** The open Popconfirm (Delete or Restore asks first). */
-async function confirmation(page: Page): Promise<Locator> {
-  const popup = page.locator('.ant-popconfirm:not(.ant-popover-hidden)');
-  await expect(popup).toBeVisible();
-  return popup;
-}
-
-async function confirm(page: Page, label: string): Promise<void> {
-  await (await confirmation(page)).getByRole('button', { name: label }).click();
-}
+/** A small green square as a PNG: a real picture for the upload, made without any file on disk. */
+const PICTURE_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAEAAAABACAIAAAAlC+aJAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAn0lEQVRoge2SQQkAQRDDqiKianONnoh7hIFCBKSh4fU00Q3YgOoV2YV6l+gGbED1iuxCvUt0AzagekV2od4lugEbUL0iu1DvEt2ADahekV2od4luwAZUr8gu1LtEN2ADqldkF+pdohuwAdUrsgv1LtEN2IDqFdmFepfoBmxA9YrsQr1LdAM2oHpFdqHeJboBG1C9IrtQ7xLdgA2oXvEPH9M3MPHM06BMAAAAAElFTkSuQmCC',
+  'base64',
+);
 
 function row(page: Page, text: string): Locator {
   return page.getByTestId('list-table').locator('tbody tr', { hasText: text });
@@ -187,6 +177,52 @@ for (const lang of ['kh', 'en'] as Lang[]) {
       await expect(row(page, brand)).toHaveCount(1);
     });
 
+    await test.step('a product with a picture, found by its barcode, deleted and restored', async () => {
+      const barcode = ean13(`${run}${lang === 'kh' ? 1 : 2}`);
+      const name = { en: `Soda can ${tag}`, kh: `សូដាកំប៉ុង ${tag}` };
+      await open(page, lang, '/products/create');
+      await page.locator('#record_name_kh').fill(name.kh);
+      await page.locator('#record_name_en').fill(name.en);
+      await page.locator('#record_sku').fill(`SODA-${tag}`);
+      await page.locator('#record_barcode').fill(barcode);
+      await pick(page, page.locator('#record_brand_id'), tag, brand);
+      await pick(page, page.locator('#record_category_id'), tag, shown(category));
+      await pick(page, page.locator('#record_sub_category_id'), undefined, shown(sub));
+      await pick(page, page.locator('#record_unit_id'), tag, shown(base));
+      await page.locator('#record_price_usd_cents').fill('1.26');
+      await page.locator('#record_cost_usd_cents').fill('0.90');
+      await page
+        .locator('input[type=file]')
+        .setInputFiles({ name: 'soda.png', mimeType: 'image/png', buffer: PICTURE_PNG });
+      await expect(page.getByTestId('image-preview')).toBeVisible();
+      await snap(page, `product-form-${lang}-light`);
+      const pictureSent = page.waitForResponse((r) => /\/api\/products\/\d+\/image$/.test(r.url()));
+      await page.getByTestId('save').click();
+      expect((await pictureSent).status()).toBe(200);
+      await toast(page, text.productCreated);
+      await expect(page).toHaveURL(new RegExp(`${prefix(lang)}/products$`));
+
+      // a scanner types the barcode into the search box
+      await search(page, barcode);
+      const found = row(page, name[lang]);
+      await expect(page.getByTestId('list-table').locator('tbody tr.ant-table-row')).toHaveCount(1);
+      await expect(found).toContainText('$1.26');
+      await expect(found).toContainText('5,200៛');
+      await expect(found.locator('img.ant-image-img')).toHaveAttribute('src', /\/uploads\/products\/.+-thumb\.webp$/);
+      await snap(page, `products-${lang}-light`);
+
+      await found.getByRole('button', { name: text.delete }).click();
+      await confirm(page, text.delete);
+      await toast(page, text.productDeleted);
+      await expect(found).toHaveCount(0);
+      await page.getByTestId('show-deleted').click();
+      await row(page, name[lang]).getByRole('button', { name: text.restore }).click();
+      await confirm(page, text.restore);
+      await toast(page, text.productRestored);
+      await page.getByTestId('show-deleted').click();
+      await expect(row(page, name[lang])).toHaveCount(1);
+    });
+
     await test.step('a category still used by a sub-category is not deleted', async () => {
       await open(page, lang, '/categories');
       await search(page, tag);
@@ -233,6 +269,10 @@ for (const lang of ['kh', 'en'] as Lang[]) {
       await search(page, tag);
       await expect(page.locator('html')).toHaveClass(/p-dark/);
       await snap(page, `units-${lang}-dark`);
+      await open(page, lang, '/products');
+      await search(page, tag);
+      await expect(page.getByTestId('list-table').locator('tbody tr.ant-table-row')).toHaveCount(1);
+      await snap(page, `products-${lang}-dark`);
       await open(page, lang, '/stores/create');
       await pick(page, page.getByTestId('location-province'), 'Kampot', lang === 'kh' ? 'កំពត' : 'Kampot');
       await page.getByTestId('save').click();
@@ -271,4 +311,76 @@ test('a cashier sees only what the role allows: no way to add or delete categori
   await page.goto('/en/categories/create');
   await expect(page).toHaveURL(/\/en\/no-permission$/);
   await context.close();
+});
+
+test('products from a spreadsheet: mistakes listed and nothing imported, then imported and exported', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const login = await request.post('/api/login', { data: { name: 'admin', password: ADMIN_PASSWORD } });
+  const { token } = (await login.json()) as { token: string };
+  const headers = { authorization: `Bearer ${token}` };
+  const post = async (url: string, data: object) => {
+    const made = await request.post(url, { headers, data });
+    expect(made.status()).toBe(201);
+  };
+  await post('/api/categories', { name_en: `Noodles ${run}`, name_kh: `មី ${run}` });
+  await post('/api/units', { name_en: `Pack ${run}`, name_kh: `កញ្ចប់ ${run}`, short_name: `p${run}`.slice(0, 10) });
+
+  const header = 'sku,name_kh,name_en,category,unit,price_usd,price_khr';
+  const good = (sku: string, kh: string, en: string) => `${sku},${kh},${en},មី ${run},p${run}`;
+  const csv = (lines: string[]) => Buffer.from(`\uFEFF${[header, ...lines].join('\r\n')}\r\n`);
+  const wrong = csv([
+    `${good(`MAMA-${run}`, `មីម៉ាម៉ា ${run}`, `Mama pork ${run}`)},0.35,`,
+    `YUM-${run},មីយំយំ ${run},Yum yum ${run},Toys ${run},p${run},abc,`,
+  ]);
+  const right = csv([
+    `${good(`MAMA-${run}`, `មីម៉ាម៉ា ${run}`, `Mama pork ${run}`)},0.35,`,
+    `${good(`YUM-${run}`, `មីយំយំ ${run}`, `Yum yum ${run}`)},0.40,1500`,
+  ]);
+
+  for (const lang of ['en', 'kh'] as Lang[]) {
+    const context = await newContext(browser, lang);
+    const page = await context.newPage();
+    await signIn(page, lang);
+    await open(page, lang, '/products');
+    await page.getByTestId('import').click();
+    const dialog = page.getByTestId('import-dialog');
+    await dialog
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'products.csv', mimeType: 'text/csv', buffer: wrong });
+    const result = dialog.getByTestId('import-result');
+    await expect(result).toContainText(lang === 'en' ? 'Nothing was imported' : 'គ្មានអ្វី');
+    await expect(result.locator('tbody tr.ant-table-row')).toHaveCount(2);
+    await expect(result).toContainText(`Toys ${run}`);
+    await expect(result).toContainText('price_usd');
+    await snap(page, `product-import-errors-${lang}`);
+    if (lang === 'kh') {
+      await context.close();
+      continue;
+    }
+    const report = page.waitForEvent('download');
+    await result.getByTestId('import-report').click();
+    const saved = await (await report).path();
+    const text = (await import('node:fs')).readFileSync(saved, 'utf8');
+    expect(text).toMatch(/^\uFEFFRow,Column,Value,Problem\r\n3,category,Toys/);
+    await search(page, run);
+    await expect(row(page, `Mama pork ${run}`)).toHaveCount(0);
+
+    await dialog
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'products.csv', mimeType: 'text/csv', buffer: right });
+    await expect(result).toContainText('Products imported: 2 (2 created, 0 updated).');
+    await snap(page, `product-import-done-${lang}`);
+    await page.getByTestId('import-close').click();
+    await expect(row(page, `Yum yum ${run}`)).toContainText('1,500៛');
+    await expect(row(page, `Mama pork ${run}`)).toContainText('$0.35');
+
+    const exported = page.waitForEvent('download');
+    await page.getByTestId('export').hover();
+    await page.getByText('Excel (.xlsx)').click();
+    expect((await exported).suggestedFilename()).toMatch(/^products-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    await context.close();
+  }
 });

@@ -1,0 +1,131 @@
+/**
+ * The till's checkout: a sale of 5 lines paid in riel and dollars (stock out through the ledger,
+ * tenders, change, the invoice), against the HTTP floor of the same run.
+ *
+ *   npm run bench:selling                  # SQLite
+ *   npm run bench:selling -- --db postgres
+ */
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { createPostgresDatabase, type RunningServer, startServer } from './server.ts';
+
+const { values } = parseArgs({
+  options: {
+    db: { type: 'string', default: 'sqlite' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '32' },
+  },
+});
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+const password = 'bench-password-1';
+
+let server: RunningServer;
+let auth: Record<string, string>;
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${server.url}/api${path}`, {
+    method,
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const answer = (await res.json()) as T;
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+async function measure(name: string, method: 'GET' | 'POST', path: string, body?: unknown) {
+  await autocannon({
+    url: `${server.url}${path}`,
+    method,
+    connections,
+    duration: 2,
+    headers: auth,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const cpu = server.cpuMs();
+  const result = await autocannon({
+    url: `${server.url}${path}`,
+    method,
+    connections,
+    duration,
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return {
+    case: name,
+    'req/s': Math.round(result.requests.average),
+    'p50 ms': result.latency.p50,
+    'p99 ms': result.latency.p99,
+    'server CPU µs/req': Math.round(((server.cpuMs() - cpu) * 1000) / Math.max(1, result.requests.total)),
+    errors: result.errors + result.non2xx,
+  };
+}
+
+async function main() {
+  const pgDb = values.db === 'postgres' ? await createPostgresDatabase() : undefined;
+  server = await startServer({ databaseUrl: pgDb?.url, adminPassword: password });
+  try {
+    const { token } = await (
+      await fetch(`${server.url}/api/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'admin', password }),
+      })
+    ).json();
+    auth = { authorization: `Bearer ${token}` };
+
+    const category = (
+      await call<{ data: { id: number } }>('POST', '/categories', { name_en: 'General', name_kh: 'ទូទៅ' })
+    ).data.id;
+    const unit = (
+      await call<{ data: { id: number } }>('POST', '/units', { name_en: 'Piece', name_kh: 'ដុំ', short_name: 'pc' })
+    ).data.id;
+    const store = (await call<{ data: { id: number }[] }>('GET', '/stores?per_page=10')).data[0].id;
+    const customer = (
+      await call<{ data: { id: number; is_walk_in: boolean }[] }>('GET', '/customers?per_page=10')
+    ).data.find((c) => c.is_walk_in)?.id;
+    const products: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const made = await call<{ data: { id: number } }>('POST', '/products', {
+        name_en: `Bench item ${i}`,
+        name_kh: `ទំនិញ ${i}`,
+        sku: `SELL-${i}`,
+        category_id: category,
+        unit_id: unit,
+        price_usd_cents: 125 + i * 50,
+        cost_usd_cents: 80,
+        taxable: i % 2 === 0,
+      });
+      products.push(made.data.id);
+    }
+    // plenty of stock: the benchmark measures selling, not running out
+    await call('POST', '/stocks/adjustments', {
+      store_id: store,
+      reason: 'found',
+      items: products.map((product_id) => ({ product_id, quantity: 5_000_000 })),
+    });
+    const sale = {
+      customer_id: customer,
+      items: products.map((product_id, i) => ({ product_id, quantity: 1 + i })),
+      payments: [
+        { method: 'cash_khr', amount: 50_000 },
+        { method: 'cash_usd', amount: 2000 },
+      ],
+    };
+    await call('POST', '/orders', sale);
+
+    const floor = await measure('GET /api/health (floor)', 'GET', '/api/health');
+    const rows = [floor, await measure('checkout: 5 lines, riel and dollars', 'POST', '/api/orders', sale)];
+    console.log(`\nSelling: ${values.db}, ${connections} connections, ${duration} s a case`);
+    console.table(rows.map((r) => ({ ...r, 'of floor': `${((r['req/s'] / floor['req/s']) * 100).toFixed(1)} %` })));
+  } finally {
+    await server.stop();
+    await pgDb?.drop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
