@@ -19,9 +19,10 @@ import {
   type tenderInput,
   todayInCambodia,
 } from '@depot/contracts';
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { z } from 'zod';
 import { type Db, now } from '../../db/database.ts';
+import type { OrderItemBatchesTable } from '../../db/schema.ts';
 import { nextDocumentNumber } from '../../db/sequences.ts';
 import { AppError, FieldError, notFound } from '../../http/errors.ts';
 import { findLive } from '../../kit/resource.ts';
@@ -316,38 +317,41 @@ export function orderService(db: Db) {
       await trx.updateTable('orders').set(values).where('id', '=', id).execute();
       await trx.deleteFrom('order_items').where('order_id', '=', id).execute();
     }
-    const itemIds: number[] = [];
-    for (const [i, line] of lines.entries()) {
-      const p = priced.lines[i];
-      const row = await trx
-        .insertInto('order_items')
-        .values({
-          order_id: id,
-          kind: line.kind,
-          product_id: line.product_id,
-          combo_id: line.combo_id,
-          name_en: line.name_en,
-          name_kh: line.name_kh,
-          sku: line.sku,
-          unit_id: line.unit_id,
-          factor: line.factor,
-          quantity: line.quantity,
-          unit_price_cents: line.unit_price_cents,
-          discount_id: line.discount?.id ?? null,
-          discount_name: line.discount?.name ?? null,
-          line_discount_cents: p.line_discount_cents,
-          order_discount_cents: p.order_discount_cents,
-          net_cents: p.net_cents,
-          tax_cents: p.tax_cents,
-          total_cents: p.total_cents,
-          taxable: line.taxable ? 1 : 0,
-          returned_quantity: 0,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      itemIds.push(row.id);
-    }
-    return { id, lines, itemIds, total: priced.total_cents, rates };
+    const rows = await trx
+      .insertInto('order_items')
+      .values(
+        lines.map((line, i) => {
+          const p = priced.lines[i];
+          return {
+            order_id: id,
+            kind: line.kind,
+            product_id: line.product_id,
+            combo_id: line.combo_id,
+            name_en: line.name_en,
+            name_kh: line.name_kh,
+            sku: line.sku,
+            unit_id: line.unit_id,
+            factor: line.factor,
+            quantity: line.quantity,
+            unit_price_cents: line.unit_price_cents,
+            discount_id: line.discount?.id ?? null,
+            discount_name: line.discount?.name ?? null,
+            line_discount_cents: p.line_discount_cents,
+            order_discount_cents: p.order_discount_cents,
+            net_cents: p.net_cents,
+            tax_cents: p.tax_cents,
+            total_cents: p.total_cents,
+            taxable: line.taxable ? 1 : 0,
+            returned_quantity: 0,
+          };
+        }),
+      )
+      .returning('id')
+      .execute();
+    // one statement numbers its rows in the order given, on both databases; RETURNING's own order is
+    // not promised, so the ids are put back in order
+    const itemIds = rows.map((r) => r.id).sort((a, b) => a - b);
+    return { id, storeId: store.id, lines, itemIds, total: priced.total_cents, rates };
   }
 
   /** The stock of a sale leaves the store: each line's units, first to expire first, as sales. */
@@ -363,6 +367,7 @@ export function orderService(db: Db) {
       trx,
       lines.flatMap((l) => l.takes.map((t) => t.product_id)),
     );
+    const taken: Insertable<OrderItemBatchesTable>[] = [];
     for (const [i, line] of lines.entries()) {
       for (const take of line.takes) {
         const picks = await issue(trx, {
@@ -374,19 +379,23 @@ export function orderService(db: Db) {
           userId,
         });
         for (const pick of picks) {
-          await trx
-            .insertInto('order_item_batches')
-            .values({
-              order_item_id: itemIds[i],
-              product_id: take.product_id,
-              batch_id: pick.batchId,
-              quantity: pick.quantity,
-              value_cents: pick.valueCents,
-              returned: 0,
-            })
-            .execute();
+          taken.push({
+            order_item_id: itemIds[i],
+            product_id: take.product_id,
+            batch_id: pick.batchId,
+            quantity: pick.quantity,
+            value_cents: pick.valueCents,
+            returned: 0,
+          });
         }
       }
+    }
+    // which batches each line took, for returns: one statement (6 parameters a row)
+    for (let i = 0; i < taken.length; i += 100) {
+      await trx
+        .insertInto('order_item_batches')
+        .values(taken.slice(i, i + 100))
+        .execute();
     }
   }
 
@@ -410,21 +419,21 @@ export function orderService(db: Db) {
     const s = settle(due, tenders, rates);
     const at = now();
     const rateIn = rates.rate_in_khr || rates.rate_khr;
-    for (const tender of tenders) {
-      await trx
-        .insertInto('order_payments')
-        .values({
+    await trx
+      .insertInto('order_payments')
+      .values(
+        tenders.map((tender) => ({
           order_id: orderId,
-          kind: 'payment',
+          kind: 'payment' as const,
           method: tender.method,
           amount: tender.amount,
           amount_cents: tender.method === 'cash_khr' ? khrToCents(tender.amount, rateIn) : tender.amount,
           transaction_id: tender.transaction_id,
           received_by: userId,
           created_at: at,
-        })
-        .execute();
-    }
+        })),
+      )
+      .execute();
     // paid: what was handed over, up to the total (a riel total rounded down by the step is paid)
     const paid = s.status === 'paid' ? Number(row.total_cents) : Number(row.paid_cents) + s.tendered_cents;
     const status = paymentStatus(Number(row.total_cents), paid, row.shipping_address !== null);
@@ -546,10 +555,7 @@ export function orderService(db: Db) {
         if (input.hold && input.payments.length) throw new FieldError({ payments: [{ key: 'validation.choice' }] });
         const cart = await writeCart(trx, null, input, userId, input.hold);
         if (!input.hold) {
-          const store = (
-            await trx.selectFrom('orders').select('store_id').where('id', '=', cart.id).executeTakeFirstOrThrow()
-          ).store_id;
-          await takeStock(trx, cart.id, store, cart.lines, cart.itemIds, userId);
+          await takeStock(trx, cart.id, cart.storeId, cart.lines, cart.itemIds, userId);
           if (input.payments.length) await pay(trx, cart.id, input.payments, userId);
           else if (cart.total === 0) await issueInvoice(trx, cart.id);
         }
@@ -565,10 +571,7 @@ export function orderService(db: Db) {
         if (input.hold && input.payments.length) throw new FieldError({ payments: [{ key: 'validation.choice' }] });
         const cart = await writeCart(trx, id, input, userId, input.hold);
         if (!input.hold) {
-          const store = (
-            await trx.selectFrom('orders').select('store_id').where('id', '=', id).executeTakeFirstOrThrow()
-          ).store_id;
-          await takeStock(trx, id, store, cart.lines, cart.itemIds, userId);
+          await takeStock(trx, id, cart.storeId, cart.lines, cart.itemIds, userId);
           if (input.payments.length) await pay(trx, id, input.payments, userId);
         }
         return id;

@@ -78,16 +78,20 @@ export async function lockProducts(trx: Db, productIds: Iterable<number>): Promi
   let mine = held.get(trx) ?? new Set<number>();
   if (trx.isTransaction) held.set(trx, mine);
   else mine = new Set();
-  for (const productId of [...new Set(productIds)].sort((a, b) => a - b)) {
-    if (mine.has(productId)) continue;
-    mine.add(productId);
+  const fresh = [...new Set(productIds)].filter((id) => !mine.has(id)).sort((a, b) => a - b);
+  // one statement for many products: its rows are written, and locked, in the order given
+  for (let i = 0; i < fresh.length; i += LOCK_BATCH) {
+    const ids = fresh.slice(i, i + LOCK_BATCH);
     await trx
       .insertInto('stock_valuations')
-      .values({ product_id: productId, quantity: 0, value_cents: 0, updated_at: at })
+      .values(ids.map((product_id) => ({ product_id, quantity: 0, value_cents: 0, updated_at: at })))
       .onConflict((oc) => oc.column('product_id').doUpdateSet({ updated_at: at }))
       .execute();
+    for (const id of ids) mine.add(id);
   }
 }
+// products locked by one statement: 4 parameters each, well under either database's limit
+const LOCK_BATCH = 200;
 
 async function valuationOf(trx: Db, productId: number) {
   await lockProducts(trx, [productId]);
