@@ -210,6 +210,10 @@ export const orderDetail = order.extend({
 });
 export type OrderDetail = z.infer<typeof orderDetail>;
 
+/** Who has sold: the orders list's cashier filter (`GET /api/orders/cashiers`). */
+export const cashier = z.object({ id: z.number().int(), name: z.string() });
+export type Cashier = z.infer<typeof cashier>;
+
 export const invoice = z.object({
   ...recordFields,
   number: z.string(),

@@ -24,12 +24,14 @@ export interface RemoteSelectProps<R extends Row> {
   allowClear?: boolean;
   style?: React.CSSProperties;
   'data-testid'?: string;
+  /** Its name for who cannot see the label (a filter has only a placeholder). */
+  'aria-label'?: string;
 }
 
 /** What a ready-made select (`<CategorySelect>`) takes from a form item or a filter. */
 export type PickProps = Pick<
   RemoteSelectProps<Row>,
-  'value' | 'onChange' | 'id' | 'placeholder' | 'allowClear' | 'style' | 'disabled'
+  'value' | 'onChange' | 'id' | 'placeholder' | 'allowClear' | 'style' | 'disabled' | 'aria-label'
 >;
 
 /**

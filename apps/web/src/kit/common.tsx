@@ -90,6 +90,7 @@ export function selectFilter(name: string, label: string, Picker: ComponentType<
         value={value ? Number(value) : null}
         onChange={(id) => onChange(id ? String(id) : undefined)}
         placeholder={label}
+        aria-label={label}
         allowClear
         style={{ width: '100%' }}
       />

@@ -1,5 +1,6 @@
 import { EyeOutlined, PrinterOutlined, ShoppingCartOutlined } from '@ant-design/icons';
 import {
+  cashier,
   DELIVERY_STATUSES,
   type DeliveryStatus,
   formatUsd,
@@ -11,17 +12,23 @@ import {
   order,
   orderInput,
   type PaymentStatus,
+  single,
 } from '@depot/contracts';
-import { Button, Flex, Tag, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Flex, Select, Tag, Typography } from 'antd';
 import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
 import { selectFilter } from '../kit/common.tsx';
 import { DetailLink } from '../kit/detail.tsx';
 import { DateInput } from '../kit/inputs.tsx';
+import { resourceKey } from '../kit/queries.ts';
+import type { PickProps } from '../kit/RemoteSelect.tsx';
 import { defineResource, type Filter } from '../kit/resource.ts';
 import { useCan } from '../lib/access.tsx';
 import { formatDateTime } from '../lib/dates.ts';
+import { api } from '../lib/http.ts';
 import { localePath } from '../lib/locale.ts';
 import { session } from '../lib/session.ts';
 import { StoreSelect } from './parties.tsx';
@@ -93,16 +100,34 @@ export function dateFilter(name: string, label: string): Filter {
 
 const PAYMENT_FILTER: PaymentStatus[] = ['unpaid', 'partially_paid', 'paid', 'pending', 'onhold'];
 
-function cashierFilter(t: TFunction): Filter[] {
-  const { userId, userName } = session.get();
-  if (!userId) return [];
-  return [
-    {
-      name: 'cashier_id',
-      label: t('orders.cashier'),
-      options: [{ value: String(userId), label: t('orders.mySales', { name: userName ?? '' }) }],
-    },
-  ];
+/**
+ * Who sold: everyone who has recorded a sale (a depot's staff, one short list); the user signed in
+ * shows as "My sales".
+ */
+function CashierSelect(props: PickProps) {
+  const { t } = useTranslation();
+  const { userId } = session.get();
+  const cashiers = useQuery({
+    queryKey: resourceKey('orders', 'cashiers'),
+    queryFn: async ({ signal }) => (await api('orders/cashiers', { signal, schema: single(z.array(cashier)) })).data,
+    staleTime: 60 * 1000,
+  });
+  const options = (cashiers.data ?? []).map((c) => ({
+    value: c.id,
+    label: c.id === userId ? t('orders.mySales', { name: c.name }) : c.name,
+  }));
+  return (
+    <Select<number | null>
+      {...props}
+      value={props.value ?? undefined}
+      onChange={(next) => props.onChange?.(next ?? null)}
+      options={options}
+      loading={cashiers.isFetching}
+      showSearch={{ optionFilterProp: 'label' }}
+      data-testid="cashier-filter"
+      virtual={false}
+    />
+  );
 }
 
 /** "New sale" above the list of orders: the till, for who may sell. */
@@ -215,7 +240,7 @@ export const orders = defineResource<Order>({
       },
       selectFilter('store_id', ctx.t('stock.store'), StoreSelect),
       // The API lists no users to pick a cashier from: the signed-in cashier's own sales.
-      ...cashierFilter(ctx.t),
+      selectFilter('cashier_id', ctx.t('orders.cashier'), CashierSelect),
       dateFilter('date_from', ctx.t('purchases.dateFrom')),
       dateFilter('date_to', ctx.t('purchases.dateTo')),
     ];

@@ -46,6 +46,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('orders_date').on('orders').columns(['order_date']).execute();
   await db.schema.createIndex('orders_store').on('orders').columns(['store_id', 'order_date']).execute();
   await db.schema.createIndex('orders_customer').on('orders').column('customer_id').execute();
+  await db.schema.createIndex('orders_cashier').on('orders').columns(['cashier_id', 'order_date']).execute();
 
   await withId(db, db.schema.createTable('order_items'))
     .addColumn('order_id', 'integer', (c) => c.notNull().references('orders.id'))

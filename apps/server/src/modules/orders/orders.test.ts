@@ -425,6 +425,38 @@ describe('after the sale', () => {
     });
     expect(res.statusCode).toBe(403);
   });
+
+  it('names who has sold, for the cashier filter, and lists one cashier’s sales', async () => {
+    const cashier = await createUser(ctx.db, { roles: ['cashier'] });
+    const mine = { ...bearer((await login(ctx.app, cashier.name, cashier.password)).token), 'x-localization': 'en' };
+    const before = await send('GET', '/api/orders/cashiers');
+    expect(before.status).toBe(200);
+    expect(before.body.data.map((c: { id: number }) => c.id)).not.toContain(cashier.id);
+
+    await stockIn(ids.rice, 1, 100);
+    const sold = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/orders',
+      headers: mine,
+      payload: { customer_id: ids.walkIn, items: [{ product_id: ids.rice, quantity: 1 }] },
+    });
+    expect(sold.statusCode).toBe(201);
+
+    const names = await send('GET', '/api/orders/cashiers');
+    expect(names.body.data).toContainEqual({ id: cashier.id, name: `Test ${cashier.name}` });
+    // the cashier may filter by it too; a user without orders.list may not
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/orders/cashiers', headers: mine })).statusCode).toBe(200);
+    const nobody = await createUser(ctx.db, { permissions: [] });
+    const denied = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/orders/cashiers',
+      headers: bearer((await login(ctx.app, nobody.name, nobody.password)).token),
+    });
+    expect(denied.statusCode).toBe(403);
+
+    const theirs = await send('GET', `/api/orders?filter[cashier_id]=${cashier.id}&per_page=100`);
+    expect(theirs.body.data.map((o: { id: number }) => o.id)).toEqual([sold.json().data.id]);
+  });
 });
 
 describe('retries and races', () => {

@@ -1,7 +1,7 @@
 import type { OrderDetail } from '@depot/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { listAnswer, popoverWith } from '../../test/inventory.ts';
+import { choose, listAnswer, popoverWith } from '../../test/inventory.ts';
 import { mockFetch, renderApp, signedIn } from '../../test/render.tsx';
 import { orderRow, SELLING, tillLookups } from '../../test/sales.ts';
 
@@ -188,5 +188,27 @@ describe('order details', { timeout: 40_000 }, () => {
     } finally {
       window.print = print;
     }
+  });
+});
+
+describe('the orders list', { timeout: 40_000 }, () => {
+  it('filters by who sold, the signed-in user’s own sales named “My sales”', async () => {
+    const { calls } = ordersApi({
+      'GET orders/cashiers': {
+        body: {
+          data: [
+            { id: 5, name: 'Chan Sreyneang' },
+            { id: 1, name: 'Sok Dara' },
+          ],
+        },
+      },
+    });
+    signedIn({ permissions: MANAGER });
+    const { user } = renderApp('/en/orders');
+    await screen.findByText(held.number);
+    await choose(user, screen.getByRole('combobox', { name: 'Cashier' }), 'Chan Sreyneang');
+    await waitFor(() => expect(calls('GET orders').at(-1)?.query.get('filter[cashier_id]')).toBe('5'));
+    await choose(user, screen.getByRole('combobox', { name: 'Cashier' }), 'My sales (Sok Dara)');
+    await waitFor(() => expect(calls('GET orders').at(-1)?.query.get('filter[cashier_id]')).toBe('1'));
   });
 });
