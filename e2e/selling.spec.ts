@@ -382,6 +382,9 @@ for (const lang of ['kh', 'en'] as Lang[]) {
       await expect(page).toHaveURL(new RegExp(`${prefix(lang)}/orders/review$`));
       const review = page.getByTestId('order-review');
       await expect(review.getByTestId('review-lines').locator('tbody tr.ant-table-row')).toHaveCount(3);
+      await expect(review.getByTestId('review-line-quantity').first()).toHaveText(
+        `2 ${shown(can)} × ${formatUsd(coffee.price)}`,
+      );
       await expect(review.getByTestId('cart-total-usd')).toHaveText(formatUsd(priced.total_cents));
       await expect(review.getByTestId('settle-total')).toContainText(formatKhr(settled.total_khr));
       // nothing handed over yet: all of it is due

@@ -87,9 +87,21 @@ export async function toast(page: Page, text: string): Promise<void> {
 export async function confirmation(page: Page): Promise<Locator> {
   const popup = page.locator('.ant-popconfirm:not(.ant-popover-hidden)');
   await expect(popup).toBeVisible();
+  // opened, not still zooming in: a click during the animation can be lost
+  await expect(popup).not.toHaveClass(/-(appear|enter)\b/);
   return popup;
 }
 
+/**
+ * Presses the confirmation's button and waits for it to close (its action done). A press the
+ * browser lost under load is pressed again, as a person would; the actions behind a confirmation
+ * carry an Idempotency-Key or are refused the second time, so a second press never acts twice.
+ */
 export async function confirm(page: Page, label: string): Promise<void> {
-  await (await confirmation(page)).getByRole('button', { name: label, exact: true }).click();
+  const popup = await confirmation(page);
+  const button = popup.getByRole('button', { name: label, exact: true });
+  await expect(async () => {
+    if (await popup.isVisible()) await button.click({ timeout: 2_000 });
+    await expect(popup).toBeHidden({ timeout: 3_000 });
+  }).toPass({ timeout: 20_000 });
 }

@@ -242,20 +242,19 @@ function Review({ cart }: { cart: Cart }) {
               pagination={false}
               dataSource={cart.lines}
               data-testid="review-lines"
-              scroll={{ x: 'max-content' }}
               columns={[
                 {
                   key: 'item',
                   title: t('stock.product'),
+                  // the quantity under the names: the column is a third of the screen, beside the tenders
                   render: (_, line) => (
-                    <ProductNames kh={line.name_kh} en={line.name_en} sku={line.sku} locale={locale} />
+                    <Flex vertical>
+                      <ProductNames kh={line.name_kh} en={line.name_en} sku={line.sku} locale={locale} />
+                      <Typography.Text data-testid="review-line-quantity">
+                        {`${formatCount(line.quantity)} ${unitOf(line)} × ${formatUsd(unitPrice(line))}`}
+                      </Typography.Text>
+                    </Flex>
                   ),
-                },
-                {
-                  key: 'quantity',
-                  title: t('stock.quantity'),
-                  align: 'end',
-                  render: (_, line) => `${formatCount(line.quantity)} ${unitOf(line)} × ${formatUsd(unitPrice(line))}`,
                 },
                 {
                   key: 'amount',
