@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
 import { now } from '../db/database.ts';
+import { prepared } from '../db/prepared.ts';
 import { AppError } from './errors.ts';
 
 declare module 'fastify' {
@@ -23,6 +24,29 @@ function fingerprint(request: FastifyRequest): string {
     .digest('hex');
 }
 
+// Every sale and payment runs these two: compiled once (db/prepared.ts).
+const claim = prepared(
+  (db: Db, p: { key: string; user_id: number; route: string; request_hash: string; created_at: string }) =>
+    db
+      .insertInto('idempotency_keys')
+      .values({
+        key: p.key,
+        user_id: p.user_id,
+        route: p.route,
+        request_hash: p.request_hash,
+        created_at: p.created_at,
+      })
+      .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
+      .returning('key'),
+);
+const answered = prepared((db: Db, p: { userId: number; key: string; statusCode: number; response: string }) =>
+  db
+    .updateTable('idempotency_keys')
+    .set({ status_code: p.statusCode, response: p.response })
+    .where('user_id', '=', p.userId)
+    .where('key', '=', p.key),
+);
+
 /**
  * A till that lost the answer retries with the same key. The first request claims the key (a
  * row, inserted before the work, so two at once cannot both run); its answer is stored when sent.
@@ -39,18 +63,14 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     if (!KEY.test(key)) throw new AppError(422, 'validation.format');
     const userId = request.auth.userId;
     const hash = fingerprint(request);
-    const claimed = await db
-      .insertInto('idempotency_keys')
-      .values({
-        key,
-        user_id: userId,
-        route: request.routeOptions.url ?? request.url,
-        request_hash: hash,
-        created_at: now(),
-      })
-      .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
-      .executeTakeFirst();
-    if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 1) {
+    const claimed = await claim(db, {
+      key,
+      user_id: userId,
+      route: request.routeOptions.url ?? request.url,
+      request_hash: hash,
+      created_at: now(),
+    });
+    if (claimed.length === 1) {
       request.idempotencyKey = key;
       return;
     }
@@ -76,7 +96,6 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
   app.addHook('onSend', async (request, reply, payload) => {
     const key = request.idempotencyKey;
     if (!key || !request.auth) return payload;
-    const query = db.updateTable('idempotency_keys').where('user_id', '=', request.auth.userId).where('key', '=', key);
     if (reply.statusCode >= 500) {
       await db
         .deleteFrom('idempotency_keys')
@@ -84,7 +103,12 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
         .where('key', '=', key)
         .execute();
     } else {
-      await query.set({ status_code: reply.statusCode, response: String(payload) }).execute();
+      await answered(db, {
+        userId: request.auth.userId,
+        key,
+        statusCode: reply.statusCode,
+        response: String(payload),
+      });
     }
     return payload;
   });

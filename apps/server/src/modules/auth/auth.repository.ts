@@ -28,7 +28,7 @@ export function authRepository(db: Db) {
   ] as const;
 
   // Run by every authenticated request: compiled once (see prepared.ts).
-  const findAccess = prepared(db, (p: { tokenHash: string; at: string }) =>
+  const findAccess = prepared((db: Db, p: { tokenHash: string; at: string }) =>
     db
       .selectFrom('auth_tokens')
       .innerJoin('auth_sessions', 'auth_sessions.id', 'auth_tokens.session_id')
@@ -46,7 +46,7 @@ export function authRepository(db: Db) {
       .orderBy('roles.name'),
   );
 
-  const findIdentity = prepared(db, (p: { userId: number }) =>
+  const findIdentity = prepared((db: Db, p: { userId: number }) =>
     db
       .selectFrom('users')
       .leftJoin('stores', (join) => join.onRef('stores.id', '=', 'users.store_id').on('stores.deleted_at', 'is', null))
@@ -70,7 +70,7 @@ export function authRepository(db: Db) {
 
     /** The user's identity rows (see identityColumns); empty when there is no such live user. */
     findIdentity(userId: number) {
-      return findIdentity({ userId });
+      return findIdentity(db, { userId });
     },
 
     async permissionsOfRole(roleId: number): Promise<string[]> {
@@ -111,7 +111,7 @@ export function authRepository(db: Db) {
 
     /** The live session behind an access token as identity rows, or no rows. */
     findAccess(tokenHash: string, at: string) {
-      return findAccess({ tokenHash, at });
+      return findAccess(db, { tokenHash, at });
     },
 
     findRefresh(tokenHash: string) {

@@ -1,17 +1,18 @@
 import type { DeliveryStatus, OrderDetail, TenderMethod } from '@depot/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { prepared } from '../../db/prepared.ts';
 import { notFound } from '../../http/errors.ts';
 import { orderQuery } from './orders.resources.ts';
 
-/** An order with its lines, tenders and refunds, invoice and store: what a receipt prints. */
-export async function orderDetail(db: Db, id: number): Promise<OrderDetail> {
-  const head = await orderQuery(db)
+// Every answer about an order reads these four: compiled once (db/prepared.ts).
+const headOf = prepared((db: Db, p: { id: number }) =>
+  orderQuery(db)
     .select(['stores.code as store_code', 'stores.phone as store_phone', 'stores.address as store_address'])
-    .where('orders.id', '=', id)
-    .executeTakeFirst();
-  if (!head) throw notFound();
-  const items = await db
+    .where('orders.id', '=', p.id),
+);
+const itemsOf = prepared((db: Db, p: { id: number }) =>
+  db
     .selectFrom('order_items')
     .leftJoin('units', 'units.id', 'order_items.unit_id')
     .select([
@@ -38,10 +39,11 @@ export async function orderDetail(db: Db, id: number): Promise<OrderDetail> {
       'order_items.taxable',
       'order_items.returned_quantity',
     ])
-    .where('order_items.order_id', '=', id)
-    .orderBy('order_items.id')
-    .execute();
-  const payments = await db
+    .where('order_items.order_id', '=', p.id)
+    .orderBy('order_items.id'),
+);
+const paymentsOf = prepared((db: Db, p: { id: number }) =>
+  db
     .selectFrom('order_payments')
     .leftJoin('users', 'users.id', 'order_payments.received_by')
     .select([
@@ -54,15 +56,24 @@ export async function orderDetail(db: Db, id: number): Promise<OrderDetail> {
       sql<string | null>`coalesce(users.full_name, users.name)`.as('received_by_name'),
       'order_payments.created_at',
     ])
-    .where('order_payments.order_id', '=', id)
-    .orderBy('order_payments.id')
-    .execute();
-  const invoice = await db
+    .where('order_payments.order_id', '=', p.id)
+    .orderBy('order_payments.id'),
+);
+const invoiceOf = prepared((db: Db, p: { id: number }) =>
+  db
     .selectFrom('invoices')
     .select(['id', 'number', 'total_cents', 'items_count', 'paid_at'])
-    .where('order_id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+    .where('order_id', '=', p.id)
+    .where('deleted_at', 'is', null),
+);
+
+/** An order with its lines, tenders and refunds, invoice and store: what a receipt prints. */
+export async function orderDetail(db: Db, id: number): Promise<OrderDetail> {
+  const [head] = await headOf(db, { id });
+  if (!head) throw notFound();
+  const items = await itemsOf(db, { id });
+  const payments = await paymentsOf(db, { id });
+  const [invoice] = await invoiceOf(db, { id });
   const n = Number;
   return {
     ...head,

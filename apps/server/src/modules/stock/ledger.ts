@@ -1,6 +1,8 @@
 import type { AdjustmentReason, MovementType } from '@depot/contracts';
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import { type Db, now } from '../../db/database.ts';
+import { prepared } from '../../db/prepared.ts';
+import type { StockMovementsTable } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 
 /**
@@ -93,13 +95,88 @@ export async function lockProducts(trx: Db, productIds: Iterable<number>): Promi
 // products locked by one statement: 4 parameters each, well under either database's limit
 const LOCK_BATCH = 200;
 
+// The statements every receipt and issue runs, compiled once (db/prepared.ts).
+const valuationRow = prepared((db: Db, p: { productId: number }) =>
+  db.selectFrom('stock_valuations').select(['quantity', 'value_cents']).where('product_id', '=', p.productId),
+);
+const revalue = prepared((db: Db, p: { productId: number; quantity: number; valueCents: number; at: string }) =>
+  db
+    .updateTable('stock_valuations')
+    .set({
+      quantity: sql<number>`quantity + ${p.quantity}`,
+      value_cents: sql<number>`value_cents + ${p.valueCents}`,
+      updated_at: p.at,
+    })
+    .where('product_id', '=', p.productId),
+);
+/** A store's batches of a product that hold units, the first to expire first, open batches last. */
+const fefo = (db: Db, p: { storeId: number; productId: number }) =>
+  db
+    .selectFrom('stock_levels')
+    .innerJoin('stock_batches', 'stock_batches.id', 'stock_levels.batch_id')
+    .select(['stock_levels.id', 'stock_levels.batch_id', 'stock_levels.quantity'])
+    .where('stock_levels.store_id', '=', p.storeId)
+    .where('stock_levels.product_id', '=', p.productId)
+    .where('stock_levels.quantity', '>', 0)
+    .orderBy(sql`case when stock_batches.expiry_date is null then 1 else 0 end`)
+    .orderBy('stock_batches.expiry_date')
+    .orderBy('stock_batches.id');
+const levelsFefo = prepared(fefo);
+const levelsOfBatch = prepared((db: Db, p: { storeId: number; productId: number; batchId: number }) =>
+  fefo(db, p).where('stock_levels.batch_id', '=', p.batchId),
+);
+const takeFromLevel = prepared((db: Db, p: { id: number; take: number; at: string }) =>
+  db
+    .updateTable('stock_levels')
+    .set({ quantity: sql<number>`quantity - ${p.take}`, updated_at: p.at })
+    .where('id', '=', p.id)
+    .where('quantity', '>=', p.take)
+    .returning('quantity'),
+);
+const addToLevel = prepared(
+  (db: Db, p: { storeId: number; productId: number; batchId: number; quantity: number; at: string }) =>
+    db
+      .insertInto('stock_levels')
+      .values({
+        store_id: p.storeId,
+        product_id: p.productId,
+        batch_id: p.batchId,
+        quantity: p.quantity,
+        updated_at: p.at,
+      })
+      .onConflict((oc) =>
+        oc.columns(['store_id', 'batch_id']).doUpdateSet({
+          quantity: sql<number>`stock_levels.quantity + ${p.quantity}`,
+          updated_at: p.at,
+        }),
+      )
+      .returning('quantity'),
+);
+const movementRow = prepared((db: Db, p: Insertable<StockMovementsTable>) =>
+  db
+    .insertInto('stock_movements')
+    .values({
+      type: p.type,
+      store_id: p.store_id,
+      product_id: p.product_id,
+      batch_id: p.batch_id,
+      quantity: p.quantity,
+      value_cents: p.value_cents,
+      balance: p.balance,
+      reason: p.reason,
+      note: p.note,
+      document_type: p.document_type,
+      document_id: p.document_id,
+      user_id: p.user_id,
+      created_at: p.created_at,
+    })
+    .returning('id'),
+);
+
 async function valuationOf(trx: Db, productId: number) {
   await lockProducts(trx, [productId]);
-  const row = await trx
-    .selectFrom('stock_valuations')
-    .select(['quantity', 'value_cents'])
-    .where('product_id', '=', productId)
-    .executeTakeFirstOrThrow();
+  const [row] = await valuationRow(trx, { productId });
+  if (!row) throw new Error(`no valuation of product ${productId}`);
   return { quantity: Number(row.quantity), value: Number(row.value_cents) };
 }
 
@@ -155,25 +232,21 @@ async function writeMovement(
   balance: number,
   at: string,
 ): Promise<number> {
-  const row = await trx
-    .insertInto('stock_movements')
-    .values({
-      type: op.type,
-      store_id: op.storeId,
-      product_id: op.productId,
-      batch_id: batchId,
-      quantity,
-      value_cents: valueCents,
-      balance,
-      reason: op.reason ?? null,
-      note: op.note ?? null,
-      document_type: op.document?.type ?? null,
-      document_id: op.document?.id ?? null,
-      user_id: op.userId,
-      created_at: at,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const [row] = await movementRow(trx, {
+    type: op.type,
+    store_id: op.storeId,
+    product_id: op.productId,
+    batch_id: batchId,
+    quantity,
+    value_cents: valueCents,
+    balance,
+    reason: op.reason ?? null,
+    note: op.note ?? null,
+    document_type: op.document?.type ?? null,
+    document_id: op.document?.id ?? null,
+    user_id: op.userId,
+    created_at: at,
+  });
   return row.id;
 }
 
@@ -184,32 +257,14 @@ export async function receive(trx: Db, op: Receipt): Promise<Pick> {
   await lockProducts(trx, [op.productId]);
   const batchId = 'id' in op.batch ? op.batch.id : await batchFor(trx, op.productId, op.batch.lot, op.batch.expiryDate);
   const at = now();
-  const level = await trx
-    .insertInto('stock_levels')
-    .values({
-      store_id: op.storeId,
-      product_id: op.productId,
-      batch_id: batchId,
-      quantity: op.quantity,
-      updated_at: at,
-    })
-    .onConflict((oc) =>
-      oc.columns(['store_id', 'batch_id']).doUpdateSet({
-        quantity: sql<number>`stock_levels.quantity + ${op.quantity}`,
-        updated_at: at,
-      }),
-    )
-    .returning('quantity')
-    .executeTakeFirstOrThrow();
-  await trx
-    .updateTable('stock_valuations')
-    .set({
-      quantity: sql<number>`quantity + ${op.quantity}`,
-      value_cents: sql<number>`value_cents + ${op.valueCents}`,
-      updated_at: at,
-    })
-    .where('product_id', '=', op.productId)
-    .execute();
+  const [level] = await addToLevel(trx, {
+    storeId: op.storeId,
+    productId: op.productId,
+    batchId,
+    quantity: op.quantity,
+    at,
+  });
+  await revalue(trx, { productId: op.productId, quantity: op.quantity, valueCents: op.valueCents, at });
   await writeMovement(trx, op, batchId, op.quantity, op.valueCents, Number(level.quantity), at);
   return { batchId, quantity: op.quantity, valueCents: op.valueCents };
 }
@@ -222,18 +277,10 @@ export async function issue(trx: Db, op: Issue): Promise<Pick[]> {
   if (!Number.isSafeInteger(op.quantity) || op.quantity <= 0) throw new RangeError(`quantity ${op.quantity}`);
   const valuation = await valuationOf(trx, op.productId);
   const at = now();
-  let query = trx
-    .selectFrom('stock_levels')
-    .innerJoin('stock_batches', 'stock_batches.id', 'stock_levels.batch_id')
-    .select(['stock_levels.id', 'stock_levels.batch_id', 'stock_levels.quantity'])
-    .where('stock_levels.store_id', '=', op.storeId)
-    .where('stock_levels.product_id', '=', op.productId)
-    .where('stock_levels.quantity', '>', 0)
-    .orderBy(sql`case when stock_batches.expiry_date is null then 1 else 0 end`)
-    .orderBy('stock_batches.expiry_date')
-    .orderBy('stock_batches.id');
-  if (op.batchId) query = query.where('stock_levels.batch_id', '=', op.batchId);
-  const levels = await query.execute();
+  const where = { storeId: op.storeId, productId: op.productId };
+  const levels = op.batchId
+    ? await levelsOfBatch(trx, { ...where, batchId: op.batchId })
+    : await levelsFefo(trx, where);
   if (levels.reduce((sum, l) => sum + Number(l.quantity), 0) < op.quantity) {
     throw await notEnoughStock(trx, op.productId);
   }
@@ -249,28 +296,14 @@ export async function issue(trx: Db, op: Issue): Promise<Pick[]> {
     const take = Math.min(left, Number(level.quantity));
     const value = take === left ? valueLeft : share(total, take, op.quantity);
     // conditional: with the product locked this cannot fail, and if it ever did nothing is sold
-    const updated = await trx
-      .updateTable('stock_levels')
-      .set({ quantity: sql<number>`quantity - ${take}`, updated_at: at })
-      .where('id', '=', level.id)
-      .where('quantity', '>=', take)
-      .returning('quantity')
-      .executeTakeFirst();
+    const [updated] = await takeFromLevel(trx, { id: level.id, take, at });
     if (!updated) throw await notEnoughStock(trx, op.productId);
     await writeMovement(trx, op, level.batch_id, -take, -value, Number(updated.quantity), at);
     picks.push({ batchId: level.batch_id, quantity: take, valueCents: value });
     left -= take;
     valueLeft -= value;
   }
-  await trx
-    .updateTable('stock_valuations')
-    .set({
-      quantity: sql<number>`quantity - ${op.quantity}`,
-      value_cents: sql<number>`value_cents - ${total}`,
-      updated_at: at,
-    })
-    .where('product_id', '=', op.productId)
-    .execute();
+  await revalue(trx, { productId: op.productId, quantity: -op.quantity, valueCents: -total, at });
   return picks;
 }
 

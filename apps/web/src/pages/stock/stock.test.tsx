@@ -41,7 +41,9 @@ describe('stock management', { timeout: 30_000 }, () => {
     await user.click(screen.getByTestId('low-only'));
     await waitFor(() => expect(calls('GET stocks/levels').at(-1)?.query.get('filter[low]')).toBe('true'));
 
-    // the batches: the expired one red, the other plain
+    // the batches: the expired one red, the other plain (once the low-stock list has loaded: while
+    // it loads, antd blurs the table and it takes no clicks)
+    await waitFor(() => expect(table.querySelector('.ant-spin-blur')).toBeNull());
     await user.click(within(table).getByRole('button', { name: /expand row/i }));
     const batches = await screen.findByTestId('batches-1-5');
     expect(within(batches).getByText('L-2025-01')).toBeTruthy();
