@@ -219,18 +219,26 @@ function paymentStatus(total: number, paid: number, delivery: boolean): PaymentS
 
 export function orderService(db: Db) {
   /** A write in one transaction, then the order as it is now; lists and search follow. */
-  function write(work: (trx: Db) => Promise<number>): Promise<OrderDetail> {
-    return db
-      .transaction()
-      .execute(async (trx) => {
-        const id = await work(trx);
-        await indexRecords(trx, orders, [id]);
-        return orderDetail(trx, id);
-      })
-      .finally(() => {
-        tableChanged(db, 'orders');
-        tableChanged(db, 'invoices');
-      });
+  async function write(work: (trx: Db) => Promise<number>): Promise<OrderDetail> {
+    try {
+      const id = await db.transaction().execute(work);
+      // read after the commit: nothing here holds a lock any more
+      return await orderDetail(db, id);
+    } finally {
+      tableChanged(db, 'orders');
+      tableChanged(db, 'invoices');
+    }
+  }
+
+  /**
+   * A sale's money, then its stock. Taking the stock locks the products until the commit (on
+   * PostgreSQL, other tills selling them wait), so it comes last: the locks are held for the ledger's
+   * own statements only. A refusal of either undoes both.
+   */
+  async function sell(trx: Db, cart: Awaited<ReturnType<typeof writeCart>>, payments: Tender[], userId: number) {
+    if (payments.length) await pay(trx, cart.id, payments, userId);
+    else if (cart.total === 0) await issueInvoice(trx, cart.id);
+    await takeStock(trx, cart.id, cart.storeId, cart.lines, cart.itemIds, userId);
   }
 
   /** Takes the order row's lock (PostgreSQL) before anything else: one write per order at a time. */
@@ -351,6 +359,8 @@ export function orderService(db: Db) {
     // one statement numbers its rows in the order given, on both databases; RETURNING's own order is
     // not promised, so the ids are put back in order
     const itemIds = rows.map((r) => r.id).sort((a, b) => a - b);
+    // the order is found by its number, its note and its delivery address
+    await indexRecords(trx, orders, [id]);
     return { id, storeId: store.id, lines, itemIds, total: priced.total_cents, rates };
   }
 
@@ -554,11 +564,7 @@ export function orderService(db: Db) {
       return write(async (trx) => {
         if (input.hold && input.payments.length) throw new FieldError({ payments: [{ key: 'validation.choice' }] });
         const cart = await writeCart(trx, null, input, userId, input.hold);
-        if (!input.hold) {
-          await takeStock(trx, cart.id, cart.storeId, cart.lines, cart.itemIds, userId);
-          if (input.payments.length) await pay(trx, cart.id, input.payments, userId);
-          else if (cart.total === 0) await issueInvoice(trx, cart.id);
-        }
+        if (!input.hold) await sell(trx, cart, input.payments, userId);
         return cart.id;
       });
     },
@@ -570,10 +576,7 @@ export function orderService(db: Db) {
         if (row.status !== 'held') throw refuse(row, input.hold ? 'action.changed' : 'action.checked_out');
         if (input.hold && input.payments.length) throw new FieldError({ payments: [{ key: 'validation.choice' }] });
         const cart = await writeCart(trx, id, input, userId, input.hold);
-        if (!input.hold) {
-          await takeStock(trx, id, cart.storeId, cart.lines, cart.itemIds, userId);
-          if (input.payments.length) await pay(trx, id, input.payments, userId);
-        }
+        if (!input.hold) await sell(trx, cart, input.payments, userId);
         return id;
       });
     },
