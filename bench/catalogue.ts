@@ -16,7 +16,7 @@ import { sql } from 'kysely';
 import { createDatabase } from '../apps/server/src/db/database.ts';
 import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { seed } from '../apps/server/src/db/seed.ts';
-import { createPostgresDatabase, type RunningServer, startServer } from './server.ts';
+import { createPostgresDatabase, type RunningServer, signIn, startServer } from './server.ts';
 
 const { values } = parseArgs({
   options: {
@@ -130,13 +130,7 @@ async function main() {
 
   server = await startServer({ databaseUrl, adminPassword: password, dir });
   try {
-    const res = await fetch(`${server.url}/api/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'admin', password }),
-    });
-    const { token } = (await res.json()) as { token: string };
-    const auth = { authorization: `Bearer ${token}` };
+    const { auth } = await signIn(server, password);
     const middle = Math.floor(count / 2);
     const body = `885${String(middle).padStart(9, '0')}`;
     const rows = [

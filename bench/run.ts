@@ -9,7 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { createPostgresDatabase, type RunningServer, startServer } from './server.ts';
+import { createPostgresDatabase, type RunningServer, signIn, startServer } from './server.ts';
 
 const { values } = parseArgs({
   options: {
@@ -54,13 +54,7 @@ async function main() {
   const pgDb = values.db === 'postgres' ? await createPostgresDatabase() : undefined;
   server = await startServer({ databaseUrl: pgDb?.url, adminPassword: password });
   try {
-    const res = await fetch(`${server.url}/api/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'admin', password }),
-    });
-    const { token } = (await res.json()) as { token: string };
-    const auth = { authorization: `Bearer ${token}`, 'x-localization': 'kh' };
+    const auth = { ...(await signIn(server, password)).auth, 'x-localization': 'kh' };
 
     const floor = await measure('GET /api/health (floor)', `${server.url}/api/health`);
     const cases = [

@@ -15,6 +15,29 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** The administrator signed in: the bearer header, and a JSON call that throws on any refusal. */
+export async function signIn(server: RunningServer, password: string) {
+  const res = await fetch(`${server.url}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'admin', password }),
+  });
+  if (!res.ok) throw new Error(`sign-in: ${res.status}`);
+  const { token } = (await res.json()) as { token: string };
+  const auth = { authorization: `Bearer ${token}` };
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const answer = await fetch(`${server.url}/api${path}`, {
+      method,
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await answer.json()) as T;
+    if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(json)}`);
+    return json;
+  }
+  return { auth, call };
+}
+
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();

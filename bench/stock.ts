@@ -8,7 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { createPostgresDatabase, type RunningServer, startServer } from './server.ts';
+import { createPostgresDatabase, type RunningServer, signIn, startServer } from './server.ts';
 
 const { values } = parseArgs({
   options: {
@@ -24,17 +24,7 @@ const LINES = 50;
 
 let server: RunningServer;
 let auth: Record<string, string>;
-
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${server.url}/api${path}`, {
-    method,
-    headers: { ...auth, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const answer = (await res.json()) as T;
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(answer)}`);
-  return answer;
-}
+let call: Awaited<ReturnType<typeof signIn>>['call'];
 
 /** Each request of a case takes the next path from `paths`: a document is received or sent once. */
 async function measure(name: string, method: 'GET' | 'POST', paths: string[], body?: (i: number) => unknown) {
@@ -71,14 +61,9 @@ async function main() {
   const pgDb = values.db === 'postgres' ? await createPostgresDatabase() : undefined;
   server = await startServer({ databaseUrl: pgDb?.url, adminPassword: password });
   try {
-    const { token } = await (
-      await fetch(`${server.url}/api/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'admin', password }),
-      })
-    ).json();
-    auth = { authorization: `Bearer ${token}` };
+    const session = await signIn(server, password);
+    auth = session.auth;
+    call = session.call;
 
     const category = (
       await call<{ data: { id: number } }>('POST', '/categories', { name_en: 'General', name_kh: 'ទូទៅ' })
