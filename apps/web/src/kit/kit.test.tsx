@@ -1,56 +1,15 @@
 import { type Brand, type Category, GAZETTEER_ATTRIBUTION, type Province, type Store } from '@depot/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
-import type { UserEvent } from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { choose, fieldOf, listAnswer, stamp } from '../test/inventory.ts';
 import { mockFetch, renderApp, signedIn } from '../test/render.tsx';
-
-const stamp = { created_at: '2026-03-01T02:00:00.000Z', updated_at: '2026-03-01T02:00:00.000Z', deleted_at: null };
 
 function brand(id: number, name: string, extra: Partial<Brand> = {}): Brand {
   return { id, name, description: null, status: 'active', ...stamp, ...extra };
 }
 
-/** The list answer of the server's kit. */
-function listAnswer<T>(rows: T[], { total = rows.length, page = 1, perPage = 20 } = {}) {
-  const from = rows.length ? (page - 1) * perPage + 1 : null;
-  return {
-    data: rows,
-    meta: {
-      current_page: page,
-      per_page: perPage,
-      total,
-      last_page: Math.max(1, Math.ceil(total / perPage)),
-      from,
-      to: from === null ? null : from + rows.length - 1,
-    },
-    links: { first: '/api/x?page=1', last: '/api/x?page=1', prev: null, next: null },
-  };
-}
-
 const ALL = ['list', 'view', 'create', 'update', 'delete', 'restore'];
 const allOf = (resource: string) => ALL.map((action) => `${resource}.${action}`);
-
-/**
- * The dropdown that is open now. Closed ones stay in the page, hidden or (jsdom runs no
- * animations) still leaving; antd's ids are all `test-id` under test, so aria-controls cannot tell.
- */
-function openDropdown(): HTMLElement {
-  const open = [...document.querySelectorAll<HTMLElement>('.ant-select-dropdown')].filter(
-    (element) => !/ant-select-dropdown-hidden|-leave/.test(element.className),
-  );
-  if (open.length !== 1) throw new Error(`${open.length} dropdowns are open`);
-  return open[0];
-}
-
-async function choose(user: UserEvent, combobox: HTMLElement, option: string): Promise<void> {
-  await user.click(combobox);
-  const item = await waitFor(() => within(openDropdown()).getByText(option));
-  await user.click(item);
-}
-
-function fieldOf(element: HTMLElement): HTMLElement {
-  return element.closest('.ant-form-item') as HTMLElement;
-}
 
 describe('resource list', { timeout: 20_000 }, () => {
   it('shows the rows and the total of the server page, and asks for page 1 of 20', async () => {

@@ -1,46 +1,11 @@
-import type { Category, Product, SubCategory, Unit } from '@depot/contracts';
+import type { Category, SubCategory } from '@depot/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
-import type { UserEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { choose, listAnswer, productRow as product, stamp, unitRow } from '../test/inventory.ts';
 import { mockFetch, renderApp, signedIn } from '../test/render.tsx';
 
-const stamp = { created_at: '2026-03-01T02:00:00.000Z', updated_at: '2026-03-01T02:00:00.000Z', deleted_at: null };
 const ALL = ['list', 'view', 'create', 'update', 'delete', 'restore'].map((action) => `products.${action}`);
 const LOOKUPS = ['brands', 'categories', 'sub_categories', 'units'].map((resource) => `${resource}.list`);
-
-function product(id: number, extra: Partial<Product> = {}): Product {
-  return {
-    id,
-    name_en: 'Angkor Beer 330ml',
-    name_kh: 'ស្រាបៀរអង្គរ',
-    short_name: null,
-    sku: 'ANG-330',
-    barcode: '8851959132012',
-    brand_id: null,
-    brand_name: null,
-    category_id: 1,
-    category_name_en: 'Drinks',
-    category_name_kh: 'ភេសជ្ជៈ',
-    sub_category_id: null,
-    sub_category_name_en: null,
-    sub_category_name_kh: null,
-    unit_id: 5,
-    unit_name_en: 'Can',
-    unit_name_kh: 'កំប៉ុង',
-    price_usd_cents: 126,
-    price_khr: null,
-    price_khr_effective: 5200,
-    cost_usd_cents: 90,
-    taxable: true,
-    image_url: null,
-    thumbnail_url: null,
-    expiry_date: null,
-    reorder_level: 0,
-    status: 'active',
-    ...stamp,
-    ...extra,
-  };
-}
 
 const category = (id: number, name_en: string, name_kh: string): Category => ({
   id,
@@ -61,8 +26,7 @@ const sub = (id: number, category_id: number, name_en: string): SubCategory => (
   status: 'active',
   ...stamp,
 });
-const can: Unit = {
-  id: 5,
+const can = unitRow(5, {
   name_en: 'Can',
   name_kh: 'កំប៉ុង',
   short_name: 'can',
@@ -70,17 +34,7 @@ const can: Unit = {
   base_unit_name_en: null,
   base_unit_name_kh: null,
   factor: 1,
-  status: 'active',
-  ...stamp,
-};
-
-function listAnswer<T>(rows: T[]) {
-  return {
-    data: rows,
-    meta: { current_page: 1, per_page: 20, total: rows.length, last_page: 1, from: 1, to: rows.length },
-    links: { first: '/', last: '/', prev: null, next: null },
-  };
-}
+});
 
 /** The lists the product form picks from. */
 function lookups() {
@@ -96,20 +50,6 @@ function lookups() {
     }),
     'GET units': { body: listAnswer([can]) },
   };
-}
-
-function openDropdown(): HTMLElement {
-  const open = [...document.querySelectorAll<HTMLElement>('.ant-select-dropdown')].filter(
-    (element) => !/ant-select-dropdown-hidden|-leave/.test(element.className),
-  );
-  if (open.length !== 1) throw new Error(`${open.length} dropdowns are open`);
-  return open[0];
-}
-
-async function choose(user: UserEvent, combobox: HTMLElement, option: string): Promise<void> {
-  await user.click(combobox);
-  const item = await waitFor(() => within(openDropdown()).getByText(option));
-  await user.click(item);
 }
 
 /** Uploads go through XMLHttpRequest (for their progress); this one answers as the server would. */

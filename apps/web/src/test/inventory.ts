@@ -11,7 +11,7 @@ import type {
 import { waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 
-/** Rows as the server answers them, for the stock and purchase screens' tests. */
+/** Rows as the server answers them, and the list and dropdown helpers the component tests share. */
 
 export const stamp = {
   created_at: '2026-03-01T02:00:00.000Z',
