@@ -2,10 +2,9 @@ import { ArrowLeftOutlined } from '@ant-design/icons';
 import { formatUsd, purchaseDetail, purchaseInput } from '@depot/contracts';
 import { Alert, Button, Card, Col, Flex, Form, Input, Row, Switch, Table, Typography } from 'antd';
 import { useEffect, useState } from 'react';
-import { useLocation, useNavigate, useParams } from 'react-router';
-import { Loaded } from '../../kit/detail.tsx';
+import { useLocation, useNavigate } from 'react-router';
+import { DraftFormPage } from '../../kit/DraftPages.tsx';
 import { DateInput, UsdInput } from '../../kit/inputs.tsx';
-import { useRecord } from '../../kit/queries.ts';
 import { fitTable, wrap } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { parseWith, useFormErrors } from '../../lib/forms.ts';
@@ -31,6 +30,7 @@ import {
   draftTotals,
   emptyDraft,
   type PurchaseDraft,
+  purchaseDrafts,
   saveDraft,
 } from './draft.ts';
 import { MoneySummary } from './MoneySummary.tsx';
@@ -317,22 +317,11 @@ function PurchaseForm({
   );
 }
 
-/** `/purchases/update/:id`: the purchase as saved, unless the review sent the user back with changes. */
-function EditPurchase({ id, state }: { id: number; state: DraftState }) {
-  const record = useRecord({ api: 'purchases', row: purchaseDetail }, state.draft ? null : id);
-  if (state.draft) return <PurchaseForm initial={state.draft} errors={state.errors} />;
-  return (
-    <Loaded record={record} card>
-      {(saved) => <PurchaseForm key={saved.id} initial={draftOf(saved)} />}
-    </Loaded>
-  );
-}
+const PURCHASES = { api: 'purchases', row: purchaseDetail };
 
 /** `/purchases/create` and `/purchases/update/:id`: supplier, store, date, lines, shipping and tax. */
 export function PurchaseFormPage() {
-  const { id } = useParams();
-  const { state, key } = useLocation();
-  const from = draftState(state);
-  if (id) return <EditPurchase key={key} id={Number(id)} state={from} />;
-  return <PurchaseForm key={key} initial={from.draft ?? emptyDraft()} errors={from.errors} />;
+  return (
+    <DraftFormPage store={purchaseDrafts} record={PURCHASES} draftOf={draftOf} empty={emptyDraft} Form={PurchaseForm} />
+  );
 }

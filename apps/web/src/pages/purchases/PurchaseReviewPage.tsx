@@ -1,10 +1,11 @@
-import { ArrowLeftOutlined, CheckOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined } from '@ant-design/icons';
 import { formatUsd, purchaseDetail, purchaseInput, store, supplier, written } from '@depot/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { Alert, Button, Card, Descriptions, Flex, Result, Table, Typography } from 'antd';
+import { Alert, Button, Card, Descriptions, Flex, Table, Typography } from 'antd';
 import { useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import type { z } from 'zod';
+import { DraftReviewPage, ReviewButtons } from '../../kit/DraftPages.tsx';
 import { failureMessage, useList, useRecord, useWritten } from '../../kit/queries.ts';
 import { localName } from '../../kit/resource.ts';
 import { fitTable, wrap } from '../../kit/table.ts';
@@ -18,10 +19,9 @@ import {
   type DraftLine,
   type DraftState,
   draftBody,
-  draftState,
   draftTotals,
-  loadDraft,
   type PurchaseDraft,
+  purchaseDrafts,
 } from './draft.ts';
 import { MoneySummary } from './MoneySummary.tsx';
 
@@ -200,21 +200,13 @@ function Review({ draft, from }: { draft: PurchaseDraft; from: DraftState }) {
         <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
           {t('purchases.shippingHelp')}
         </Typography.Paragraph>
-        <Flex gap={12}>
-          <Button
-            type="primary"
-            icon={<CheckOutlined />}
-            data-testid="confirm"
-            loading={save.isPending}
-            disabled={!parsed.data}
-            onClick={() => void confirm()}
-          >
-            {t('purchases.confirm')}
-          </Button>
-          <Button data-testid="back-to-edit" disabled={save.isPending} onClick={() => void edit()}>
-            {t('purchases.backToEdit')}
-          </Button>
-        </Flex>
+        <ReviewButtons
+          label={t('purchases.confirm')}
+          ready={Boolean(parsed.data)}
+          pending={save.isPending}
+          onConfirm={() => void confirm()}
+          onEdit={() => void edit()}
+        />
       </Flex>
     </Card>
   );
@@ -222,23 +214,12 @@ function Review({ draft, from }: { draft: PurchaseDraft; from: DraftState }) {
 
 /** `/purchases/review`: the draft from the form (or, after a reload, from sessionStorage), read-only. */
 export function PurchaseReviewPage() {
-  const { t, locale } = useCtx();
-  const navigate = useNavigate();
-  const { state } = useLocation();
-  const from = draftState(state);
-  const draft = from.draft ?? loadDraft();
-  if (!draft) {
-    return (
-      <Result
-        status="info"
-        title={t('purchases.nothingToReview')}
-        extra={
-          <Button type="primary" onClick={() => void navigate(localePath('/purchases/create', locale))}>
-            {t('purchases.create')}
-          </Button>
-        }
-      />
-    );
-  }
-  return <Review draft={draft} from={from} />;
+  const { t } = useCtx();
+  return (
+    <DraftReviewPage
+      store={purchaseDrafts}
+      Review={Review}
+      nothing={{ title: t('purchases.nothingToReview'), create: t('purchases.create'), path: '/purchases/create' }}
+    />
+  );
 }

@@ -129,11 +129,11 @@ const stored = z.object({
   lines: z.array(storedLine.extend({ unit_price_cents: money, lot: z.string(), expiry_date: z.string().nullable() })),
 });
 
-const store = draftStore<PurchaseDraft>('depot.purchase_draft', stored);
-export const saveDraft = store.save;
-export const loadDraft = store.load;
-export const clearDraft = store.clear;
+/** The purchase's draft between the form and the review. */
+export const purchaseDrafts = draftStore<PurchaseDraft>('depot.purchase_draft', stored);
+export const saveDraft = purchaseDrafts.save;
+export const clearDraft = purchaseDrafts.clear;
 
 /** The router state between the form and the review. */
 export type DraftState = FormDraftState<PurchaseDraft>;
-export const draftState = store.state;
+export const draftState = purchaseDrafts.state;

@@ -2,10 +2,9 @@ import { ArrowLeftOutlined } from '@ant-design/icons';
 import { comboDetail, comboInput } from '@depot/contracts';
 import { Alert, Button, Card, Col, Flex, Form, Input, Radio, Row, Table, Typography } from 'antd';
 import { useEffect, useState } from 'react';
-import { useLocation, useNavigate, useParams } from 'react-router';
-import { Loaded } from '../../kit/detail.tsx';
+import { useLocation, useNavigate } from 'react-router';
+import { DraftFormPage } from '../../kit/DraftPages.tsx';
 import { UsdInput } from '../../kit/inputs.tsx';
-import { useRecord } from '../../kit/queries.ts';
 import { fitTable } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { parseWith, useFormErrors } from '../../lib/forms.ts';
@@ -17,6 +16,7 @@ import {
   type ComboState,
   comboBody,
   comboDraftOf,
+  comboDrafts,
   comboState,
   emptyCombo,
   saveComboDraft,
@@ -180,21 +180,11 @@ function ComboForm({ initial, errors: initialErrors }: { initial: ComboDraft; er
   );
 }
 
-function EditCombo({ id, state }: { id: number; state: ComboState }) {
-  const record = useRecord({ api: 'combos', row: comboDetail }, state.draft ? null : id);
-  if (state.draft) return <ComboForm initial={state.draft} errors={state.errors} />;
-  return (
-    <Loaded record={record} card>
-      {(saved) => <ComboForm key={saved.id} initial={comboDraftOf(saved)} />}
-    </Loaded>
-  );
-}
+const COMBOS = { api: 'combos', row: comboDetail };
 
 /** `/combos/create` and `/combos/update/:id`: names, codes, the selling price and the items. */
 export function ComboFormPage() {
-  const { id } = useParams();
-  const { state, key } = useLocation();
-  const from = comboState(state);
-  if (id) return <EditCombo key={key} id={Number(id)} state={from} />;
-  return <ComboForm key={key} initial={from.draft ?? emptyCombo()} errors={from.errors} />;
+  return (
+    <DraftFormPage store={comboDrafts} record={COMBOS} draftOf={comboDraftOf} empty={emptyCombo} Form={ComboForm} />
+  );
 }

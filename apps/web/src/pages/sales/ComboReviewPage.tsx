@@ -1,9 +1,10 @@
-import { ArrowLeftOutlined, CheckOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined } from '@ant-design/icons';
 import { type ComboItem, comboDetail, comboInput, comboPreview, formatUsd, single, written } from '@depot/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Descriptions, Flex, Result, Skeleton, Table, Typography } from 'antd';
+import { Alert, App, Button, Card, Descriptions, Flex, Skeleton, Table, Typography } from 'antd';
 import { useEffect, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
+import { DraftReviewPage, ReviewButtons } from '../../kit/DraftPages.tsx';
 import { LoadFailed } from '../../kit/listState.tsx';
 import { failureMessage, useRefreshAll } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
@@ -12,14 +13,7 @@ import { ApiError, api } from '../../lib/http.ts';
 import { localePath } from '../../lib/locale.ts';
 import { marginText, Profit } from '../../resources/combos.tsx';
 import { formatCount, ProductNames } from '../stock/common.tsx';
-import {
-  type ComboDraft,
-  type ComboState,
-  clearComboDraft,
-  comboBody,
-  comboState,
-  loadComboDraft,
-} from './comboDraft.ts';
+import { type ComboDraft, type ComboState, clearComboDraft, comboBody, comboDrafts } from './comboDraft.ts';
 
 const answer = written(comboDetail);
 
@@ -230,21 +224,13 @@ function Review({ draft, from }: { draft: ComboDraft; from: ComboState }) {
             <Typography.Text type="secondary">{t('combos.priceHelp')}</Typography.Text>
           </>
         )}
-        <Flex gap={12}>
-          <Button
-            type="primary"
-            icon={<CheckOutlined />}
-            data-testid="confirm"
-            loading={save.isPending}
-            disabled={!data}
-            onClick={() => void confirm()}
-          >
-            {t('kit.save')}
-          </Button>
-          <Button data-testid="back-to-edit" disabled={save.isPending} onClick={() => void edit()}>
-            {t('purchases.backToEdit')}
-          </Button>
-        </Flex>
+        <ReviewButtons
+          label={t('kit.save')}
+          ready={Boolean(data)}
+          pending={save.isPending}
+          onConfirm={() => void confirm()}
+          onEdit={() => void edit()}
+        />
       </Flex>
     </Card>
   );
@@ -252,23 +238,12 @@ function Review({ draft, from }: { draft: ComboDraft; from: ComboState }) {
 
 /** `/combos/review`: the server's preview of the combo (price, cost, profit, margin), then Save. */
 export function ComboReviewPage() {
-  const { t, locale } = useCtx();
-  const navigate = useNavigate();
-  const { state } = useLocation();
-  const from = comboState(state);
-  const draft = from.draft ?? loadComboDraft();
-  if (!draft) {
-    return (
-      <Result
-        status="info"
-        title={t('combos.nothingToReview')}
-        extra={
-          <Button type="primary" onClick={() => void navigate(localePath('/combos/create', locale))}>
-            {t('combos.create')}
-          </Button>
-        }
-      />
-    );
-  }
-  return <Review draft={draft} from={from} />;
+  const { t } = useCtx();
+  return (
+    <DraftReviewPage
+      store={comboDrafts}
+      Review={Review}
+      nothing={{ title: t('combos.nothingToReview'), create: t('combos.create'), path: '/combos/create' }}
+    />
+  );
 }

@@ -80,11 +80,11 @@ const stored = z.object({
   lines: z.array(storedLine),
 });
 
-const store = draftStore<ComboDraft>('depot.combo_draft', stored);
-export const saveComboDraft = store.save;
-export const loadComboDraft = store.load;
-export const clearComboDraft = store.clear;
+/** The combo's draft between the form and the review. */
+export const comboDrafts = draftStore<ComboDraft>('depot.combo_draft', stored);
+export const saveComboDraft = comboDrafts.save;
+export const clearComboDraft = comboDrafts.clear;
 
 /** The router state between the form and the review. */
 export type ComboState = DraftState<ComboDraft>;
-export const comboState = store.state;
+export const comboState = comboDrafts.state;
