@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isValidBarcode } from './barcode.ts';
 import { NAME_MAX, NAME_MIN_SHORT } from './constants.ts';
 import { RECORD_STATUSES, recordFields } from './resources.ts';
+import { productNames } from './stock.ts';
 
 /**
  * Combo sales (bundles): several products sold together at one selling price. Spec fields:
@@ -58,10 +59,7 @@ export const comboInput = z.object({
 export type ComboInput = z.input<typeof comboInput>;
 
 export const comboItem = z.object({
-  product_id: z.number().int(),
-  product_name_en: z.string(),
-  product_name_kh: z.string(),
-  sku: z.string(),
+  ...productNames,
   unit_id: z.number().int(),
   unit_name_en: z.string(),
   unit_name_kh: z.string(),

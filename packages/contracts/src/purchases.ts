@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { recordFields } from './resources.ts';
-import { expiryDate, lot, QUANTITY_MAX } from './stock.ts';
+import { expiryDate, lot, productNames, QUANTITY_MAX } from './stock.ts';
 
 /**
  * A purchase from a supplier into one store. Draft → ordered → partially received → received, or
@@ -81,10 +81,7 @@ export type PurchasePaymentInput = z.input<typeof purchasePaymentInput>;
 
 export const purchaseItem = z.object({
   id: z.number().int(),
-  product_id: z.number().int(),
-  product_name_en: z.string(),
-  product_name_kh: z.string(),
-  sku: z.string(),
+  ...productNames,
   unit_id: z.number().int(),
   unit_name_en: z.string(),
   unit_name_kh: z.string(),

@@ -47,6 +47,14 @@ export const expiryDate = z.iso
   .transform((v) => (v ? v : null));
 
 /** A batch: a lot number and an expiry date. A product without either has one open batch. */
+/** The product a row names, as a document's lines and stock rows show it: its names and SKU. */
+export const productNames = {
+  product_id: z.number().int(),
+  product_name_en: z.string(),
+  product_name_kh: z.string(),
+  sku: z.string(),
+};
+
 export const batch = z.object({
   id: z.number().int(),
   lot: z.string().nullable(),
@@ -58,10 +66,7 @@ export type Batch = z.infer<typeof batch>;
 export const stockLevel = z.object({
   store_id: z.number().int(),
   store_name: z.string(),
-  product_id: z.number().int(),
-  product_name_en: z.string(),
-  product_name_kh: z.string(),
-  sku: z.string(),
+  ...productNames,
   barcode: z.string().nullable(),
   unit_name_en: z.string(),
   unit_name_kh: z.string(),
@@ -79,10 +84,7 @@ export const stockMovement = z.object({
   type: z.enum(MOVEMENT_TYPES),
   store_id: z.number().int(),
   store_name: z.string(),
-  product_id: z.number().int(),
-  product_name_en: z.string(),
-  product_name_kh: z.string(),
-  sku: z.string(),
+  ...productNames,
   batch_id: z.number().int(),
   lot: z.string().nullable(),
   expiry_date: z.string().nullable(),
@@ -134,10 +136,7 @@ export const writeOffInput = z.object({ store_id: id, batch_id: id, note });
 export const stockBatch = z.object({
   store_id: z.number().int(),
   store_name: z.string(),
-  product_id: z.number().int(),
-  product_name_en: z.string(),
-  product_name_kh: z.string(),
-  sku: z.string(),
+  ...productNames,
   unit_name_en: z.string(),
   unit_name_kh: z.string(),
   batch_id: z.number().int(),
@@ -154,10 +153,7 @@ export type StockBatch = z.infer<typeof stockBatch>;
 export const lowStock = z.object({
   store_id: z.number().int(),
   store_name: z.string(),
-  product_id: z.number().int(),
-  product_name_en: z.string(),
-  product_name_kh: z.string(),
-  sku: z.string(),
+  ...productNames,
   unit_name_en: z.string(),
   unit_name_kh: z.string(),
   quantity: z.number().int(),
@@ -198,10 +194,7 @@ export type TransferInput = z.input<typeof transferInput>;
 
 export const transferItem = z.object({
   id: z.number().int(),
-  product_id: z.number().int(),
-  product_name_en: z.string(),
-  product_name_kh: z.string(),
-  sku: z.string(),
+  ...productNames,
   unit_id: z.number().int(),
   unit_name_en: z.string(),
   unit_name_kh: z.string(),
