@@ -111,3 +111,15 @@ export async function orderDetail(db: Db, id: number): Promise<OrderDetail> {
     invoice: invoice ? { ...invoice, total_cents: n(invoice.total_cents) } : null,
   };
 }
+
+/** Everyone who has recorded a sale, by name: the orders list's cashier filter (a depot's staff). */
+export function cashiers(db: Db): Promise<{ id: number; name: string }[]> {
+  return db
+    .selectFrom('users')
+    .select(['users.id', sql<string>`coalesce(users.full_name, users.name)`.as('name')])
+    .where((eb) =>
+      eb.exists(eb.selectFrom('orders').select('orders.id').whereRef('orders.cashier_id', '=', 'users.id')),
+    )
+    .orderBy('name')
+    .execute();
+}

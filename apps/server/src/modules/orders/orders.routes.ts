@@ -13,7 +13,6 @@ import {
   written,
 } from '@depot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { sql } from 'kysely';
 import { z } from 'zod';
 import { authOf } from '../../access/access.ts';
 import type { Db } from '../../db/database.ts';
@@ -31,20 +30,11 @@ export const orderRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
   const answer = written(orderDetail);
   const say = (locale: 'kh' | 'en', key: MessageKey) => translate(key, locale);
 
-  // the orders list's cashier filter: everyone who has recorded a sale, by name (a depot's staff)
+  // the orders list's cashier filter
   app.get(
     '/api/orders/cashiers',
     { config: { access: 'orders.list' }, schema: { tags, response: { 200: single(z.array(cashier)) } } },
-    async () => ({
-      data: await db
-        .selectFrom('users')
-        .select(['users.id', sql<string>`coalesce(users.full_name, users.name)`.as('name')])
-        .where((eb) =>
-          eb.exists(eb.selectFrom('orders').select('orders.id').whereRef('orders.cashier_id', '=', 'users.id')),
-        )
-        .orderBy('name')
-        .execute(),
-    }),
+    async () => ({ data: await service.cashiers() }),
   );
 
   app.get(

@@ -31,7 +31,7 @@ import { tableChanged } from '../../kit/totals.ts';
 import { saleRates } from '../rates/rates.service.ts';
 import { issue, lockProducts, receive, share } from '../stock/ledger.ts';
 import { factorFor } from '../stock/stock.repository.ts';
-import { orderDetail } from './orders.repository.ts';
+import { cashiers, orderDetail } from './orders.repository.ts';
 import { orders } from './orders.resources.ts';
 
 type Input = z.output<typeof orderInput>;
@@ -558,6 +558,7 @@ export function orderService(db: Db) {
 
   return {
     show: (id: number) => orderDetail(db, id),
+    cashiers: () => cashiers(db),
 
     /** A sale from the till: held, or sold at once (stock out, tenders recorded, invoice when paid). */
     create(input: Input, userId: number) {
