@@ -1,4 +1,4 @@
-import { type APIRequestContext, type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test';
+import { type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test';
 import {
   centsToKhr,
   formatKhr,
@@ -8,8 +8,22 @@ import {
   settle,
   type Tender,
 } from '../packages/contracts/src/index.ts';
-import { ADMIN_PASSWORD, CASHIER } from './playwright.config.ts';
-import { confirm, type Lang, newContext, pick, prefix, setColorMode, shotOf, signIn, snap, toast } from './support.ts';
+import { CASHIER } from './playwright.config.ts';
+import {
+  adminApi,
+  confirm,
+  ean13,
+  type Lang,
+  type Made,
+  newContext,
+  pick,
+  prefix,
+  setColorMode,
+  shotOf,
+  signIn,
+  snap,
+  toast,
+} from './support.ts';
 
 /**
  * A day at the till, in Khmer and in English. The cashier scans a can twice, adds a combo from the
@@ -63,41 +77,6 @@ const says = {
     payHeld: (n: string) => `Review and pay · ${n}`,
   },
 } as const;
-
-/**
- * An EAN-13 of the in-store range, unique to this run, product and language, with its check digit
- * (prefix 21: the catalogue spec makes its barcodes with prefix 20 from a run tag like this one's).
- */
-function ean13(seed: string): string {
-  const body = `21${String(Number.parseInt(seed, 36) % 10_000_000_000).padStart(10, '0')}`;
-  let sum = 0;
-  for (let i = 0; i < 12; i++) sum += Number(body[11 - i]) * (i % 2 === 0 ? 3 : 1);
-  return body + String((10 - (sum % 10)) % 10);
-}
-
-interface Made {
-  id: number;
-}
-
-/** The administrator's API: what the story needs but is not about. */
-async function adminApi(request: APIRequestContext) {
-  const login = await request.post('/api/login', { data: { name: 'admin', password: ADMIN_PASSWORD } });
-  const { token } = (await login.json()) as { token: string };
-  const headers = { authorization: `Bearer ${token}` };
-  return {
-    async post<T = Made>(url: string, data: object): Promise<T> {
-      const answer = await request.post(`/api/${url}`, { headers, data });
-      const body = await answer.text();
-      expect(answer.status(), `${url}: ${body}`).toBeLessThan(300);
-      return (JSON.parse(body) as { data: T }).data;
-    },
-    async get<T>(url: string): Promise<T> {
-      const answer = await request.get(`/api/${url}`, { headers });
-      expect(answer.status()).toBe(200);
-      return (await answer.json()) as T;
-    },
-  };
-}
 
 /** The switch's tooltip follows the pointer: move away and let it go before a screenshot. */
 async function colorMode(page: Page, mode: 'light' | 'dark'): Promise<void> {
@@ -227,13 +206,13 @@ for (const lang of ['kh', 'en'] as Lang[]) {
     const coffee = {
       name: { en: `Iced coffee ${tag}`, kh: `កាហ្វេទឹកកក ${tag}` },
       sku: `SELL-COF-${tag}`,
-      barcode: ean13(`${run}${seed}`),
+      barcode: ean13('21', `${run}${seed}`),
       price: 125,
     };
     const water = {
       name: { en: `Still water ${tag}`, kh: `ទឹកសុទ្ធ ${tag}` },
       sku: `SELL-WAT-${tag}`,
-      barcode: ean13(`${run}${seed + 1}`),
+      barcode: ean13('21', `${run}${seed + 1}`),
       price: 80,
     };
     const product = async (p: typeof coffee, taxable: boolean) =>

@@ -1,9 +1,10 @@
-import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
-import { ADMIN_PASSWORD } from './playwright.config.ts';
+import { expect, type Locator, type Page, test } from '@playwright/test';
 import {
+  adminApi,
   confirm,
   confirmation,
   type Lang,
+  type Made,
   newContext,
   pick,
   prefix,
@@ -120,30 +121,6 @@ async function typeDate(page: Page, input: Locator, date: string): Promise<void>
   await input.press('Enter');
   await expect(input).toHaveValue(date);
   await expect(page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)')).toHaveCount(0);
-}
-
-interface Made {
-  id: number;
-}
-
-/** The administrator's API: what the story needs but is not about. */
-async function adminApi(request: APIRequestContext) {
-  const login = await request.post('/api/login', { data: { name: 'admin', password: ADMIN_PASSWORD } });
-  const { token } = (await login.json()) as { token: string };
-  const headers = { authorization: `Bearer ${token}` };
-  return {
-    async post<T = Made>(url: string, data: object): Promise<T> {
-      const answer = await request.post(`/api/${url}`, { headers, data });
-      const body = await answer.text();
-      expect(answer.status(), `${url}: ${body}`).toBeLessThan(300);
-      return (JSON.parse(body) as { data: T }).data;
-    },
-    async get<T>(url: string): Promise<T> {
-      const answer = await request.get(`/api/${url}`, { headers });
-      expect(answer.status()).toBe(200);
-      return (await answer.json()) as T;
-    },
-  };
 }
 
 for (const lang of ['kh', 'en'] as Lang[]) {

@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, expect, type Locator, type Page } from '@playwright/test';
+import {
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  expect,
+  type Locator,
+  type Page,
+} from '@playwright/test';
 import { ADMIN_PASSWORD } from './playwright.config.ts';
 
 const shots = path.join(path.dirname(fileURLToPath(import.meta.url)), 'screenshots');
@@ -104,4 +111,40 @@ export async function confirm(page: Page, label: string): Promise<void> {
     if (await popup.isVisible()) await button.click({ timeout: 2_000 });
     await expect(popup).toBeHidden({ timeout: 3_000 });
   }).toPass({ timeout: 20_000 });
+}
+
+/**
+ * An EAN-13 of the in-store range (prefix 20–29), unique to this run and `seed`, with its check
+ * digit. Each spec keeps a prefix of its own, so runs of several specs never share a barcode.
+ */
+export function ean13(prefix: '20' | '21', seed: string): string {
+  const body = `${prefix}${String(Number.parseInt(seed, 36) % 10_000_000_000).padStart(10, '0')}`;
+  let sum = 0;
+  for (let i = 0; i < 12; i++) sum += Number(body[11 - i]) * (i % 2 === 0 ? 3 : 1);
+  return body + String((10 - (sum % 10)) % 10);
+}
+
+/** A record the API made. */
+export interface Made {
+  id: number;
+}
+
+/** The administrator's API: what a story needs but is not about. */
+export async function adminApi(request: APIRequestContext) {
+  const login = await request.post('/api/login', { data: { name: 'admin', password: ADMIN_PASSWORD } });
+  const { token } = (await login.json()) as { token: string };
+  const headers = { authorization: `Bearer ${token}` };
+  return {
+    async post<T = Made>(url: string, data: object): Promise<T> {
+      const answer = await request.post(`/api/${url}`, { headers, data });
+      const body = await answer.text();
+      expect(answer.status(), `${url}: ${body}`).toBeLessThan(300);
+      return (JSON.parse(body) as { data: T }).data;
+    },
+    async get<T>(url: string): Promise<T> {
+      const answer = await request.get(`/api/${url}`, { headers });
+      expect(answer.status()).toBe(200);
+      return (await answer.json()) as T;
+    },
+  };
 }
