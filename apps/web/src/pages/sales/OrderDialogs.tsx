@@ -10,6 +10,7 @@ import {
 import { useMutation } from '@tanstack/react-query';
 import { Alert, App, Flex, Input, InputNumber, Modal, Radio, Table, Typography } from 'antd';
 import { useState } from 'react';
+import type { z } from 'zod';
 import { failureMessage, useRefreshAll } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { parseWith } from '../../lib/forms.ts';
@@ -38,25 +39,25 @@ export function orderRates(detail: OrderDetail): Rates {
   };
 }
 
-/** Confirm payment: what is still due, paid like at the till (cash in either currency, card, KHQR). */
-export function ConfirmPaymentDialog({ detail, onClose }: { detail: OrderDetail; onClose: () => void }) {
+/**
+ * A dialog's write to `orders/{id}/{action}`: the body checked with `schema` first, sent with a key
+ * kept until the outcome is known (a retry after a lost answer does not pay or refund twice); done,
+ * the message shown, every list refreshed and the dialog closed; refused, the reason in `problem`.
+ */
+function useOrderAction(detail: OrderDetail, action: 'payments' | 'returns', onClose: () => void) {
   const { t, locale } = useCtx();
   const { message } = App.useApp();
   const refresh = useRefreshAll();
-  const [tenders, setTenders] = useState<TenderState>(emptyTenders);
   const [problem, setProblem] = useState<string | null>(null);
-  const [keys] = useState(() => retryKeys(`depot.order_payment_key.${detail.id}`));
-  const due = Math.max(0, detail.due_cents);
+  const [keys] = useState(() => retryKeys(`depot.order_${action}_key.${detail.id}`));
   const send = useMutation({
     mutationFn: ({ body, key }: { body: unknown; key: string }) =>
-      api(`orders/${detail.id}/payments`, { method: 'POST', body, schema: answer, idempotencyKey: key }),
+      api(`orders/${detail.id}/${action}`, { method: 'POST', body, schema: answer, idempotencyKey: key }),
   });
-  const payments = tendersOf(tenders);
-  const blocked = payments.length === 0 || !tendersValid(tenders) || exactTooMuch(tenders, due);
 
-  const submit = async () => {
-    const parsed = parseWith(paymentsInput, { payments }, locale);
-    if (!parsed.data) {
+  const submit = async <S extends z.ZodType>(schema: S, value: unknown) => {
+    const parsed = parseWith(schema, value, locale);
+    if (parsed.errors) {
       setProblem(Object.values(parsed.errors).flat().join(' '));
       return;
     }
@@ -73,6 +74,17 @@ export function ConfirmPaymentDialog({ detail, onClose }: { detail: OrderDetail;
       setProblem(unknown ? t('pay.offline') : refusal(error, locale));
     }
   };
+  return { submit, pending: send.isPending, problem, setProblem };
+}
+
+/** Confirm payment: what is still due, paid like at the till (cash in either currency, card, KHQR). */
+export function ConfirmPaymentDialog({ detail, onClose }: { detail: OrderDetail; onClose: () => void }) {
+  const { t } = useCtx();
+  const [tenders, setTenders] = useState<TenderState>(emptyTenders);
+  const { submit, pending, problem, setProblem } = useOrderAction(detail, 'payments', onClose);
+  const due = Math.max(0, detail.due_cents);
+  const payments = tendersOf(tenders);
+  const blocked = payments.length === 0 || !tendersValid(tenders) || exactTooMuch(tenders, due);
 
   return (
     <Modal
@@ -82,9 +94,9 @@ export function ConfirmPaymentDialog({ detail, onClose }: { detail: OrderDetail;
       okText={t('orders.confirmPayment')}
       cancelText={t('kit.cancel')}
       okButtonProps={{ disabled: blocked }}
-      onOk={() => void submit()}
+      onOk={() => void submit(paymentsInput, { payments })}
       onCancel={onClose}
-      confirmLoading={send.isPending}
+      confirmLoading={pending}
       destroyOnHidden
     >
       <Flex vertical gap={16} data-testid="confirm-payment">
@@ -96,7 +108,7 @@ export function ConfirmPaymentDialog({ detail, onClose }: { detail: OrderDetail;
             setTenders(next);
             setProblem(null);
           }}
-          disabled={send.isPending}
+          disabled={pending}
         />
         {problem && <Alert type="error" showIcon title={problem} data-testid="payment-problem" />}
       </Flex>
@@ -107,21 +119,14 @@ export function ConfirmPaymentDialog({ detail, onClose }: { detail: OrderDetail;
 /** Return items: how many of each line come back, and the refund in dollars or in riel. */
 export function ReturnDialog({ detail, onClose }: { detail: OrderDetail; onClose: () => void }) {
   const { t, locale } = useCtx();
-  const { message } = App.useApp();
-  const refresh = useRefreshAll();
   const methods = paymentMethodLabels(t);
   const lines = detail.items.filter((item) => item.quantity > item.returned_quantity);
   const [quantities, setQuantities] = useState<Record<number, number | null>>({});
   const [method, setMethod] = useState<'cash_usd' | 'cash_khr'>('cash_usd');
   const [note, setNote] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-  const [keys] = useState(() => retryKeys(`depot.order_return_key.${detail.id}`));
-  const send = useMutation({
-    mutationFn: ({ body, key }: { body: unknown; key: string }) =>
-      api(`orders/${detail.id}/returns`, { method: 'POST', body, schema: answer, idempotencyKey: key }),
-  });
+  const { submit, pending, problem, setProblem } = useOrderAction(detail, 'returns', onClose);
 
-  const submit = async () => {
+  const giveBack = () => {
     const items = lines
       .filter((item) => (quantities[item.id] ?? 0) > 0)
       .map((item) => ({ order_item_id: item.id, quantity: quantities[item.id] }));
@@ -129,23 +134,7 @@ export function ReturnDialog({ detail, onClose }: { detail: OrderDetail; onClose
       setProblem(t('orders.returnNothing'));
       return;
     }
-    const parsed = parseWith(returnInput, { items, refund_method: method, note }, locale);
-    if (!parsed.data) {
-      setProblem(Object.values(parsed.errors).flat().join(' '));
-      return;
-    }
-    setProblem(null);
-    try {
-      const done = await send.mutateAsync({ body: parsed.data, key: keys.keyFor(parsed.data) });
-      keys.settle();
-      void message.success(done.message);
-      void refresh();
-      onClose();
-    } catch (error) {
-      const unknown = outcomeUnknown(error);
-      if (!unknown) keys.settle();
-      setProblem(unknown ? t('pay.offline') : refusal(error, locale));
-    }
+    void submit(returnInput, { items, refund_method: method, note });
   };
 
   return (
@@ -155,9 +144,9 @@ export function ReturnDialog({ detail, onClose }: { detail: OrderDetail; onClose
       title={t('orders.returnTitle', { number: detail.number })}
       okText={t('orders.returnItems')}
       cancelText={t('kit.cancel')}
-      onOk={() => void submit()}
+      onOk={giveBack}
       onCancel={onClose}
-      confirmLoading={send.isPending}
+      confirmLoading={pending}
       destroyOnHidden
     >
       <Flex vertical gap={16} data-testid="return-form">
