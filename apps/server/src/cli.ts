@@ -2,7 +2,7 @@
  * Depot's command line, for operators:
  *   npm run cli -- user:create --name dara --password 'secret-123' --role cashier [--role …]
  *   npm run cli -- user:password --name admin --password 'new-secret-123'
- *   npm run cli -- gazetteer:import [--file ../shared/data/cambodia-gazetteer.json]
+ *   npm run cli -- gazetteer:import [--file PATH]   (the copy shipped in apps/server/assets by default)
  *   npm run cli -- migrate
  * Each command migrates and seeds first, as start-up does, against DATABASE_URL.
  */
@@ -15,12 +15,12 @@ import { createDatabase, type Db, now } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seed } from './db/seed.ts';
 import { hashPassword } from './modules/auth/passwords.ts';
-import { gazetteerFilePath, importGazetteer } from './modules/geography/gazetteer.import.ts';
+import { gazetteerFilePath, importGazetteer, readGazetteerFile } from './modules/geography/gazetteer.import.ts';
 
 const usage = `usage:
   user:create --name NAME --password PASSWORD [--role ROLE …] [--full-name TEXT]
   user:password --name NAME --password PASSWORD
-  gazetteer:import [--file PATH]   (default: DEPOT_GAZETTEER_FILE or ../shared/data/cambodia-gazetteer.json)
+  gazetteer:import [--file PATH]   (default: DEPOT_GAZETTEER_FILE or the shipped copy; .json or .json.gz)
   migrate`;
 
 class UsageError extends Error {}
@@ -115,7 +115,7 @@ async function main() {
       const file = path.resolve(values.file ?? gazetteerFilePath());
       if (!fs.existsSync(file)) throw new UsageError(`no such file: ${file}`);
       const started = performance.now();
-      const result = await importGazetteer(database.db, JSON.parse(fs.readFileSync(file, 'utf8')));
+      const result = await importGazetteer(database.db, readGazetteerFile(file));
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       console.log(
         `gazetteer: ${result.provinces} provinces, ${result.districts} districts, ${result.communes} communes, ` +

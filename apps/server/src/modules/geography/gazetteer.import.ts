@@ -1,5 +1,7 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { type Db, now } from '../../db/database.ts';
@@ -7,16 +9,28 @@ import { indexRecords } from '../../kit/search.ts';
 import { tableChanged } from '../../kit/totals.ts';
 import { geographyResources } from './geography.resources.ts';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
+/**
+ * The copy shipped with Depot (gzip of the JSON; source, licence and format in
+ * apps/server/assets/README.md), so a clone anywhere can import it.
+ */
+export const SHIPPED_GAZETTEER = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../assets/cambodia-gazetteer.json.gz',
+);
 
-/** The gazetteer file: DEPOT_GAZETTEER_FILE, else the shared data beside the repository. */
+/** The gazetteer file: DEPOT_GAZETTEER_FILE, else the copy shipped with Depot. */
 export function gazetteerFilePath(): string {
-  return path.resolve(
-    process.env.DEPOT_GAZETTEER_FILE ?? path.join(repoRoot, '../shared/data/cambodia-gazetteer.json'),
-  );
+  return path.resolve(process.env.DEPOT_GAZETTEER_FILE || SHIPPED_GAZETTEER);
 }
 
-/** One unit of `cambodia-gazetteer.json` (format: ../shared/data/README.md). */
+/** The units of a gazetteer file, plain JSON or gzipped (judged by its first bytes, not its name). */
+export function readGazetteerFile(file: string = gazetteerFilePath()): unknown {
+  const bytes = fs.readFileSync(file);
+  const gzipped = bytes[0] === 0x1f && bytes[1] === 0x8b;
+  return JSON.parse((gzipped ? gunzipSync(bytes) : bytes).toString('utf8'));
+}
+
+/** One unit of the gazetteer file (format: apps/server/assets/README.md). */
 const unit = z.object({
   code: z.string().regex(/^\d{2,8}$/),
   type: z.enum(['province', 'municipality', 'district', 'commune', 'village']),

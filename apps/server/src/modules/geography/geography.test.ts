@@ -1,9 +1,18 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, bearer, login, useTestApp } from '../../test/harness.ts';
-import { type GazetteerUnit, gazetteerFilePath, importGazetteer } from './gazetteer.import.ts';
+import {
+  type GazetteerUnit,
+  gazetteerFilePath,
+  importGazetteer,
+  readGazetteerFile,
+  SHIPPED_GAZETTEER,
+} from './gazetteer.import.ts';
 
-const gazetteer: GazetteerUnit[] = JSON.parse(fs.readFileSync(gazetteerFilePath(), 'utf8'));
+const gazetteer: GazetteerUnit[] = readGazetteerFile() as GazetteerUnit[];
 
 const ctx = useTestApp();
 let headers: Record<string, string>;
@@ -11,6 +20,29 @@ beforeAll(async () => {
   headers = { ...bearer((await login(ctx.app, 'admin', ADMIN_PASSWORD)).token), 'x-localization': 'en' };
 });
 const get = async (url: string) => (await ctx.app.inject({ method: 'GET', url, headers })).json();
+
+describe('the gazetteer file', () => {
+  it('ships inside the project, so a clone anywhere (no ../shared beside it) imports it', () => {
+    const repo = path.resolve(import.meta.dirname, '../../../../..');
+    expect(SHIPPED_GAZETTEER.startsWith(`${repo}${path.sep}`)).toBe(true);
+    expect(fs.existsSync(SHIPPED_GAZETTEER)).toBe(true);
+    if (!process.env.DEPOT_GAZETTEER_FILE) expect(gazetteerFilePath()).toBe(SHIPPED_GAZETTEER);
+    expect(gazetteer).toHaveLength(16457);
+  });
+
+  it('reads another copy, plain or gzipped, judged by its bytes', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gazetteer-'));
+    try {
+      const sample = gazetteer.slice(0, 3);
+      fs.writeFileSync(path.join(dir, 'plain.json'), JSON.stringify(sample));
+      fs.writeFileSync(path.join(dir, 'packed.data'), gzipSync(JSON.stringify(sample)));
+      expect(readGazetteerFile(path.join(dir, 'plain.json'))).toEqual(sample);
+      expect(readGazetteerFile(path.join(dir, 'packed.data'))).toEqual(sample);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('gazetteer import', () => {
   it('imports all 16,457 units, and a second run changes nothing', async () => {

@@ -1,9 +1,8 @@
-import fs from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, bearer, login, useTestApp } from '../../test/harness.ts';
-import { type GazetteerUnit, gazetteerFilePath, importGazetteer } from '../geography/gazetteer.import.ts';
+import { type GazetteerUnit, importGazetteer, readGazetteerFile } from '../geography/gazetteer.import.ts';
 
-const gazetteer: GazetteerUnit[] = JSON.parse(fs.readFileSync(gazetteerFilePath(), 'utf8'));
+const gazetteer: GazetteerUnit[] = readGazetteerFile() as GazetteerUnit[];
 
 const ctx = useTestApp();
 let headers: Record<string, string>;
