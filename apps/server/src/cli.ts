@@ -14,6 +14,7 @@ import { loadConfig } from './config.ts';
 import { createDatabase, type Db, now } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seed } from './db/seed.ts';
+import { withStartupLock } from './db/startup-lock.ts';
 import { hashPassword } from './modules/auth/passwords.ts';
 import { gazetteerFilePath, importGazetteer, readGazetteerFile } from './modules/geography/gazetteer.import.ts';
 
@@ -99,8 +100,10 @@ async function main() {
   const config = loadConfig();
   const database = createDatabase(config.DATABASE_URL);
   try {
-    await migrateToLatest(database.db);
-    const seeded = await seed(database.db, { adminPassword: config.DEPOT_ADMIN_PASSWORD });
+    const seeded = await withStartupLock(database, async () => {
+      await migrateToLatest(database.db);
+      return seed(database.db, { adminPassword: config.DEPOT_ADMIN_PASSWORD });
+    });
     if (seeded.generatedAdminPassword) console.log(`First administrator: admin / ${seeded.generatedAdminPassword}`);
     if (command === 'user:create') {
       const name = required(values.name, 'name');

@@ -3,18 +3,23 @@ import { loadConfig } from './config.ts';
 import { createDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seed } from './db/seed.ts';
+import { withStartupLock } from './db/startup-lock.ts';
 
 async function main() {
   const config = loadConfig();
   const database = createDatabase(config.DATABASE_URL);
-  await migrateToLatest(database.db);
-  const seeded = await seed(database.db, { adminPassword: config.DEPOT_ADMIN_PASSWORD });
-  const app = await buildApp({
-    db: database.db,
-    webDist: config.DEPOT_WEB_DIST,
-    uploadsDir: config.DEPOT_UPLOADS_DIR,
-    logLevel: config.LOG_LEVEL,
-    trustProxy: config.TRUST_PROXY,
+  // building the app includes the search indexes' upkeep: under the lock too
+  const { app, seeded } = await withStartupLock(database, async () => {
+    await migrateToLatest(database.db);
+    const seeded = await seed(database.db, { adminPassword: config.DEPOT_ADMIN_PASSWORD });
+    const app = await buildApp({
+      db: database.db,
+      webDist: config.DEPOT_WEB_DIST,
+      uploadsDir: config.DEPOT_UPLOADS_DIR,
+      logLevel: config.LOG_LEVEL,
+      trustProxy: config.TRUST_PROXY,
+    });
+    return { app, seeded };
   });
 
   if (seeded.generatedAdminPassword) {
