@@ -1,8 +1,6 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+import { REPO_ROOT } from './paths.ts';
 
 const env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -12,7 +10,7 @@ const env = z.object({
     .regex(/^(sqlite:|postgres(ql)?:\/\/)/, 'must start with sqlite: or postgres://')
     .default('sqlite:./data/depot.sqlite'),
   DEPOT_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
-  DEPOT_WEB_DIST: z.string().default(path.join(repoRoot, 'apps/web/dist')),
+  DEPOT_WEB_DIST: z.string().default(path.join(REPO_ROOT, 'apps/web/dist')),
   /** Where uploaded pictures are kept (product images and their thumbnails). */
   DEPOT_UPLOADS_DIR: z.string().default('./data/uploads'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
