@@ -4,6 +4,7 @@ import { createDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seed } from './db/seed.ts';
 import { withStartupLock } from './db/startup-lock.ts';
+import { scheduleBackups } from './ops/backup.schedule.ts';
 
 async function main() {
   const config = loadConfig();
@@ -36,9 +37,24 @@ async function main() {
     );
   }
 
+  const backups = config.DEPOT_BACKUP_DIR
+    ? scheduleBackups(
+        database,
+        {
+          dir: config.DEPOT_BACKUP_DIR,
+          uploadsDir: config.DEPOT_UPLOADS_DIR,
+          keep: config.DEPOT_BACKUP_KEEP,
+          intervalHours: config.DEPOT_BACKUP_INTERVAL_HOURS,
+          at: config.DEPOT_BACKUP_AT,
+        },
+        app.log,
+      )
+    : undefined;
+
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     await app.close();
+    await backups?.stop();
     await database.close();
     process.exit(0);
   };
