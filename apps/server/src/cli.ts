@@ -17,6 +17,8 @@ import { createDatabase, type Database, type Db, now } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seed } from './db/seed.ts';
 import { withStartupLock } from './db/startup-lock.ts';
+import { connectRedis } from './kit/redis.ts';
+import { shareTotals } from './kit/totals.ts';
 import { hashPassword } from './modules/auth/passwords.ts';
 import { gazetteerFilePath, importGazetteer, readGazetteerFile } from './modules/geography/gazetteer.import.ts';
 import { BACKUP_COMMANDS, BACKUP_USAGE, runBackupCommand } from './ops/backup.commands.ts';
@@ -122,6 +124,9 @@ async function main() {
   const config = loadConfig();
   if (backupCommand) return runBackupCommand(backupCommand, { ...values, from: positionals[1] }, config, prepare);
   const database = createDatabase(config.DATABASE_URL);
+  // bulk writes tell the servers' shared list totals (REDIS_URL) that their tables changed
+  const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL) : undefined;
+  if (redis) shareTotals(database.db, { redis, prefix: config.REDIS_PREFIX });
   try {
     await prepare(database);
     if (command === 'user:create') {
@@ -149,6 +154,7 @@ async function main() {
     }
   } finally {
     await database.close();
+    await redis?.quit();
   }
 }
 

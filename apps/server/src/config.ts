@@ -24,6 +24,9 @@ const env = z.object({
     .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a time of day, HH:MM (24-hour, the server's time zone)")
     .optional(),
   DEPOT_BACKUP_KEEP: z.coerce.number().int().min(1).default(14),
+  REDIS_URL: z.string().url().optional(),
+  /** The start of Depot's keys in Redis: one per installation sharing a Redis server. */
+  REDIS_PREFIX: z.string().min(1).default('depot:'),
 });
 
 const checked = env.superRefine((config, context) => {

@@ -4,11 +4,23 @@ import { createDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seed } from './db/seed.ts';
 import { withStartupLock } from './db/startup-lock.ts';
+import { connectRedis } from './kit/redis.ts';
 import { scheduleBackups } from './ops/backup.schedule.ts';
 
 async function main() {
   const config = loadConfig();
   const database = createDatabase(config.DATABASE_URL);
+  // Redis's outages are told in the server's log once it has one
+  let log: { warn(details: object, message: string): void; info(details: object, message: string): void } = {
+    warn: (details, message) => console.warn(message, details),
+    info: (details, message) => console.info(message, details),
+  };
+  const redis = config.REDIS_URL
+    ? await connectRedis(config.REDIS_URL, {
+        warn: (details, message) => log.warn(details, message),
+        info: (details, message) => log.info(details, message),
+      })
+    : undefined;
   // building the app includes the search indexes' upkeep: under the lock too
   const { app, seeded } = await withStartupLock(database, async () => {
     await migrateToLatest(database.db);
@@ -19,9 +31,11 @@ async function main() {
       uploadsDir: config.DEPOT_UPLOADS_DIR,
       logLevel: config.LOG_LEVEL,
       trustProxy: config.TRUST_PROXY,
+      shared: redis && { redis, prefix: config.REDIS_PREFIX },
     });
     return { app, seeded };
   });
+  log = app.log;
 
   if (seeded.generatedAdminPassword) {
     console.log(
@@ -56,6 +70,7 @@ async function main() {
     await app.close();
     await backups?.stop();
     await database.close();
+    await redis?.quit();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));

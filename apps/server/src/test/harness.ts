@@ -208,3 +208,9 @@ export async function login(app: FastifyInstance, name: string, password: string
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** The Redis server the tests use (REDIS_URL_TEST, default the local one). */
+export const TEST_REDIS_URL = process.env.REDIS_URL_TEST ?? 'redis://127.0.0.1:6379';
+
+/** A key prefix no other suite or run uses, so suites share one Redis server. */
+export const testRedisPrefix = () => `depot-test:${randomBytes(6).toString('hex')}:`;
