@@ -48,6 +48,9 @@ const checked = env.superRefine((config, context) => {
 
 export type Config = z.infer<typeof env>;
 
+/** The variables Depot reads (deployment files are checked against this list). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(env.shape);
+
 /** Reads and validates the environment; a bad value stops start-up with a message naming it. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const parsed = checked.safeParse(source);
