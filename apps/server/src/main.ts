@@ -23,7 +23,8 @@ async function main() {
     : undefined;
   // building the app includes the search indexes' upkeep: under the lock too
   const { app, seeded } = await withStartupLock(database, async () => {
-    await migrateToLatest(database.db);
+    const migrated = await migrateToLatest(database.db);
+    if (migrated.length) console.log(`Database migrated: ${migrated.join(', ')}`);
     const seeded = await seed(database.db, { adminPassword: config.DEPOT_ADMIN_PASSWORD });
     const app = await buildApp({
       db: database.db,
