@@ -20,7 +20,7 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: { runs: { type: 'string', default: '7' }, db: { type: 'string' } },
 });
-const command = positionals.length ? positionals : ['node', 'apps/server/dist/main.js'];
+const command = positionals.length ? positionals : ['node', '--enable-source-maps', 'apps/server/dist/main.js'];
 
 function rssMb(pid: number): number {
   const line = fs
