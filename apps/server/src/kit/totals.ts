@@ -16,6 +16,7 @@ import type { Shared } from './redis.ts';
  */
 export const TOTAL_TTL_MS = 5_000;
 const MAX_TOTALS = 500;
+const VERSION_TTL_MS = 24 * 3_600_000;
 
 interface Remembered {
   total: number;
@@ -55,10 +56,17 @@ export function tableChanged(db: Db, table: string): Promise<void> {
   const { versions, shared } = totalsOf(db);
   versions.set(table, (versions.get(table) ?? 0) + 1);
   if (!shared) return Promise.resolve();
-  return shared.redis.incr(`${shared.prefix}totals:v:${table}`).then(
-    () => undefined,
-    () => undefined,
-  );
+  const key = `${shared.prefix}totals:v:${table}`;
+  // a version unchanged for a day may go: every total counted under it expired long before
+  return shared.redis
+    .multi()
+    .incr(key)
+    .pexpire(key, VERSION_TTL_MS)
+    .exec()
+    .then(
+      () => undefined,
+      () => undefined,
+    );
 }
 
 /** The count query's answer, remembered under its SQL and parameters while `table` is unchanged. */
