@@ -38,7 +38,7 @@ export async function signIn(server: RunningServer, password: string) {
   return { auth, call };
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.listen(0, '127.0.0.1', () => {

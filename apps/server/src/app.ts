@@ -10,11 +10,13 @@ import { registerIdempotency } from './http/idempotency.ts';
 import { registerLocale } from './http/locale.ts';
 import { registerValidation } from './http/validation.ts';
 import { registerWeb } from './http/web.ts';
+import type { Shared } from './kit/redis.ts';
 import { registerResource } from './kit/resource.ts';
 import { ensureSearchIndexes } from './kit/search.ts';
+import { shareTotals } from './kit/totals.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { authService } from './modules/auth/auth.service.ts';
-import { LoginThrottle, type ThrottleLimits } from './modules/auth/login-throttle.ts';
+import { LoginThrottle, RedisLoginThrottle, type ThrottleLimits } from './modules/auth/login-throttle.ts';
 import { brands, categories, subCategories, units } from './modules/catalogue/catalogue.resources.ts';
 import { combos } from './modules/combos/combos.resources.ts';
 import { comboRoutes } from './modules/combos/combos.routes.ts';
@@ -63,6 +65,8 @@ export interface AppOptions {
   logLevel?: string;
   trustProxy?: boolean;
   throttle?: ThrottleLimits;
+  /** Redis, when several processes serve one database (REDIS_URL): what they must count together. */
+  shared?: Shared;
 }
 
 /** Builds the whole server without listening: tests use `app.inject`, main.ts calls `listen`. */
@@ -102,8 +106,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
-  const { db } = options;
-  const auth = authService(db, new LoginThrottle(options.throttle));
+  const { db, shared } = options;
+  if (shared) shareTotals(db, shared);
+  const throttle = shared ? new RedisLoginThrottle(shared, options.throttle) : new LoginThrottle(options.throttle);
+  const auth = authService(db, throttle);
   const settings = settingsService(db);
   registerAccess(app, auth.authenticate);
   registerIdempotency(app, db);

@@ -4,24 +4,32 @@
  *   npm run cli -- user:password --name admin --password 'new-secret-123'
  *   npm run cli -- gazetteer:import [--file PATH]   (the copy shipped in apps/server/assets by default)
  *   npm run cli -- migrate
- * Each command migrates and seeds first, as start-up does, against DATABASE_URL.
+ *   npm run cli -- backup [--to DIR] | restore FROM [--force] | backup:verify FROM   (ops/backup.commands.ts)
+ * Each command migrates and seeds first, as start-up does, against DATABASE_URL (but the backup ones).
+ * In production, without the sources' loader: node apps/server/dist/cli.js COMMAND …
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PASSWORD_MIN } from '@depot/contracts';
 import { loadConfig } from './config.ts';
-import { createDatabase, type Db, now } from './db/database.ts';
+import { createDatabase, type Database, type Db, now } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seed } from './db/seed.ts';
+import { withStartupLock } from './db/startup-lock.ts';
+import { connectRedis } from './kit/redis.ts';
+import { shareTotals } from './kit/totals.ts';
 import { hashPassword } from './modules/auth/passwords.ts';
 import { gazetteerFilePath, importGazetteer, readGazetteerFile } from './modules/geography/gazetteer.import.ts';
+import { BACKUP_COMMANDS, BACKUP_USAGE, runBackupCommand } from './ops/backup.commands.ts';
+import { BackupError } from './ops/backup.ts';
 
 const usage = `usage:
   user:create --name NAME --password PASSWORD [--role ROLE …] [--full-name TEXT]
   user:password --name NAME --password PASSWORD
   gazetteer:import [--file PATH]   (default: DEPOT_GAZETTEER_FILE or the shipped copy; .json or .json.gz)
-  migrate`;
+  migrate
+${BACKUP_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -82,6 +90,17 @@ async function setPassword(db: Db, name: string, password: string) {
   if (Number(result.numUpdatedRows) !== 1) throw new UsageError(`no user named ${name}`);
 }
 
+/** What a start does first: migrate and seed, one process at a time; returns the migrations run. */
+async function prepare(database: Database): Promise<string[]> {
+  const config = loadConfig();
+  const { migrated, seeded } = await withStartupLock(database, async () => {
+    const migrated = await migrateToLatest(database.db);
+    return { migrated, seeded: await seed(database.db, { adminPassword: config.DEPOT_ADMIN_PASSWORD }) };
+  });
+  if (seeded.generatedAdminPassword) console.log(`First administrator: admin / ${seeded.generatedAdminPassword}`);
+  return migrated;
+}
+
 async function main() {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
@@ -91,17 +110,25 @@ async function main() {
       role: { type: 'string', multiple: true },
       'full-name': { type: 'string' },
       file: { type: 'string' },
+      to: { type: 'string' },
+      keep: { type: 'string' },
+      force: { type: 'boolean' },
     },
   });
   const command = positionals[0];
-  if (!['user:create', 'user:password', 'gazetteer:import', 'migrate'].includes(command)) throw new UsageError(usage);
+  const backupCommand = BACKUP_COMMANDS.find((c) => c === command);
+  if (!['user:create', 'user:password', 'gazetteer:import', 'migrate'].includes(command) && !backupCommand) {
+    throw new UsageError(usage);
+  }
 
   const config = loadConfig();
+  if (backupCommand) return runBackupCommand(backupCommand, { ...values, from: positionals[1] }, config, prepare);
   const database = createDatabase(config.DATABASE_URL);
+  // bulk writes tell the servers' shared list totals (REDIS_URL) that their tables changed
+  const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL) : undefined;
+  if (redis) shareTotals(database.db, { redis, prefix: config.REDIS_PREFIX });
   try {
-    await migrateToLatest(database.db);
-    const seeded = await seed(database.db, { adminPassword: config.DEPOT_ADMIN_PASSWORD });
-    if (seeded.generatedAdminPassword) console.log(`First administrator: admin / ${seeded.generatedAdminPassword}`);
+    await prepare(database);
     if (command === 'user:create') {
       const name = required(values.name, 'name');
       await createUser(database.db, {
@@ -127,10 +154,12 @@ async function main() {
     }
   } finally {
     await database.close();
+    await redis?.quit();
   }
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof UsageError ? error.message : error);
+  const told = error instanceof UsageError || error instanceof BackupError;
+  console.error(told ? error.message : error);
   process.exit(error instanceof UsageError ? 2 : 1);
 });

@@ -18,4 +18,23 @@ describe('loadConfig', () => {
       /PORT[\s\S]*DATABASE_URL: must start with sqlite: or postgres:\/\/[\s\S]*DEPOT_ADMIN_PASSWORD: must be at least 8/,
     );
   });
+
+  it('checks the scheduled backups: off by default, a time of day or an interval, a folder for them', () => {
+    expect(loadConfig({}).DEPOT_BACKUP_DIR).toBeUndefined();
+    expect(loadConfig({ DEPOT_BACKUP_DIR: '/srv/backups' })).toMatchObject({ DEPOT_BACKUP_KEEP: 14 });
+    expect(loadConfig({ DEPOT_BACKUP_DIR: '/b', DEPOT_BACKUP_AT: '02:30', DEPOT_BACKUP_KEEP: '7' })).toMatchObject({
+      DEPOT_BACKUP_AT: '02:30',
+      DEPOT_BACKUP_KEEP: 7,
+    });
+    expect(() => loadConfig({ DEPOT_BACKUP_DIR: '/b', DEPOT_BACKUP_AT: '25:00' })).toThrow(
+      /DEPOT_BACKUP_AT: must be a time of day, HH:MM/,
+    );
+    expect(() =>
+      loadConfig({ DEPOT_BACKUP_DIR: '/b', DEPOT_BACKUP_AT: '02:30', DEPOT_BACKUP_INTERVAL_HOURS: '6' }),
+    ).toThrow(/DEPOT_BACKUP_AT: set either DEPOT_BACKUP_AT or DEPOT_BACKUP_INTERVAL_HOURS, not both/);
+    expect(() => loadConfig({ DEPOT_BACKUP_INTERVAL_HOURS: '6' })).toThrow(
+      /DEPOT_BACKUP_DIR: is needed for scheduled backups/,
+    );
+    expect(() => loadConfig({ DEPOT_BACKUP_DIR: '/b', DEPOT_BACKUP_KEEP: '0' })).toThrow(/DEPOT_BACKUP_KEEP/);
+  });
 });

@@ -3,19 +3,40 @@ import { loadConfig } from './config.ts';
 import { createDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seed } from './db/seed.ts';
+import { withStartupLock } from './db/startup-lock.ts';
+import { connectRedis } from './kit/redis.ts';
+import { scheduleBackups } from './ops/backup.schedule.ts';
 
 async function main() {
   const config = loadConfig();
   const database = createDatabase(config.DATABASE_URL);
-  await migrateToLatest(database.db);
-  const seeded = await seed(database.db, { adminPassword: config.DEPOT_ADMIN_PASSWORD });
-  const app = await buildApp({
-    db: database.db,
-    webDist: config.DEPOT_WEB_DIST,
-    uploadsDir: config.DEPOT_UPLOADS_DIR,
-    logLevel: config.LOG_LEVEL,
-    trustProxy: config.TRUST_PROXY,
+  // Redis's outages are told in the server's log once it has one
+  let log: { warn(details: object, message: string): void; info(details: object, message: string): void } = {
+    warn: (details, message) => console.warn(message, details),
+    info: (details, message) => console.info(message, details),
+  };
+  const redis = config.REDIS_URL
+    ? await connectRedis(config.REDIS_URL, {
+        warn: (details, message) => log.warn(details, message),
+        info: (details, message) => log.info(details, message),
+      })
+    : undefined;
+  // building the app includes the search indexes' upkeep: under the lock too
+  const { app, seeded } = await withStartupLock(database, async () => {
+    const migrated = await migrateToLatest(database.db);
+    if (migrated.length) console.log(`Database migrated: ${migrated.join(', ')}`);
+    const seeded = await seed(database.db, { adminPassword: config.DEPOT_ADMIN_PASSWORD });
+    const app = await buildApp({
+      db: database.db,
+      webDist: config.DEPOT_WEB_DIST,
+      uploadsDir: config.DEPOT_UPLOADS_DIR,
+      logLevel: config.LOG_LEVEL,
+      trustProxy: config.TRUST_PROXY,
+      shared: redis && { redis, prefix: config.REDIS_PREFIX },
+    });
+    return { app, seeded };
   });
+  log = app.log;
 
   if (seeded.generatedAdminPassword) {
     console.log(
@@ -31,10 +52,26 @@ async function main() {
     );
   }
 
+  const backups = config.DEPOT_BACKUP_DIR
+    ? scheduleBackups(
+        database,
+        {
+          dir: config.DEPOT_BACKUP_DIR,
+          uploadsDir: config.DEPOT_UPLOADS_DIR,
+          keep: config.DEPOT_BACKUP_KEEP,
+          intervalHours: config.DEPOT_BACKUP_INTERVAL_HOURS,
+          at: config.DEPOT_BACKUP_AT,
+        },
+        app.log,
+      )
+    : undefined;
+
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     await app.close();
+    await backups?.stop();
     await database.close();
+    await redis?.quit();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));

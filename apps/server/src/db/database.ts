@@ -1,7 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  Kysely,
+  PostgresDialect,
+  SqliteAdapter,
+  type SqliteDatabase,
+  SqliteDialect,
+  SqliteDriver,
+} from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.ts';
 
@@ -11,7 +20,52 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Database {
   db: Db;
   dialect: Dialect;
+  /** The DATABASE_URL it was opened with (pg_dump reads it for a backup). */
+  url: string;
+  /** SQLite's own handle, for its online backup: the copy follows this connection's writes. */
+  sqlite?: SQLite.Database;
   close(): Promise<void>;
+}
+
+/** How long a write waits for another process's write lock on an SQLite file before it fails. */
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * SQLite as Depot uses it, where other processes may write the same file (a CLI command beside the
+ * server, a second server starting):
+ * - every transaction begins IMMEDIATE, taking the write lock first. A deferred one that has read
+ *   and then writes after another process committed fails at once with SQLITE_BUSY (its snapshot
+ *   is stale; the busy timeout does not help); an immediate one waits for the lock and then reads
+ *   fresh. Within one process nothing changes: Kysely runs one transaction at a time on the one
+ *   connection.
+ * - migrations run in one transaction (SQLite's DDL is transactional; Kysely assumes it is not and
+ *   runs each statement on its own), so a failed upgrade leaves nothing half done, and a second
+ *   process starting at the same time waits on the write lock, then finds nothing left to do.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  async beginTransaction(connection: DatabaseConnection) {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class TransactionalSqliteAdapter extends SqliteAdapter {
+  get supportsTransactionalDdl() {
+    return true;
+  }
+}
+
+class DepotSqliteDialect extends SqliteDialect {
+  readonly #database: SqliteDatabase;
+  constructor(database: SqliteDatabase) {
+    super({ database });
+    this.#database = database;
+  }
+  createDriver() {
+    return new ImmediateSqliteDriver({ database: this.#database });
+  }
+  createAdapter() {
+    return new TransactionalSqliteAdapter();
+  }
 }
 
 // PostgreSQL answers in the same shapes as SQLite: timestamps as ISO strings, dates as
@@ -38,9 +92,9 @@ export function createDatabase(url: string, options: { poolSize?: number } = {})
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('busy_timeout = 5000');
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-    return { db, dialect: 'sqlite', close: () => db.destroy() };
+    sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+    const db = new Kysely<DB>({ dialect: new DepotSqliteDialect(withStatementCache(sqlite)) });
+    return { db, dialect: 'sqlite', url, sqlite, close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, types: pgTypes });
   // An idle connection the server closed (a restart, a failover) is an 'error' on the pool; without
@@ -48,7 +102,7 @@ export function createDatabase(url: string, options: { poolSize?: number } = {})
   pool.on('error', (error) => console.warn(`database connection lost: ${error.message}`));
   pool.on('connect', preparedStatements);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  return { db, dialect: 'postgres', url, close: () => db.destroy() };
 }
 
 /**

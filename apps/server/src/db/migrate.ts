@@ -1,4 +1,5 @@
-import { Migrator } from 'kysely/migration';
+import { sql } from 'kysely';
+import { type MigrationResultSet, Migrator } from 'kysely/migration';
 import type { Db } from './database.ts';
 import * as m0001 from './migrations/0001_foundation.ts';
 import * as m0002 from './migrations/0002_catalogue.ts';
@@ -23,9 +24,29 @@ const migrations = {
   '0009_orders': m0009,
 };
 
+/** The migrations this code knows, oldest first: a database at a later one was made by a newer Depot. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations);
+
+/** The last migration a database has run (null: none, an empty database). */
+export async function migrationLevel(db: Db): Promise<string | null> {
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+  if (!tables.some((t) => t.name === 'kysely_migration')) return null;
+  const { rows } = await sql<{ name: string }>`select max(name) as name from kysely_migration`.execute(db);
+  return rows[0]?.name ?? null;
+}
+
+const migrator = (db: Db) => new Migrator({ db, provider: { getMigrations: async () => migrations } });
+
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const { error, results } = await migrator.migrateToLatest();
+  return outcome(await migrator(db).migrateToLatest());
+}
+
+/** Up (or down) to the migration named: a database as an older Depot left it, for tests. */
+export async function migrateTo(db: Db, name: string): Promise<string[]> {
+  return outcome(await migrator(db).migrateTo(name));
+}
+
+function outcome({ error, results }: MigrationResultSet): string[] {
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -28,17 +28,39 @@ export async function freshDatabase(): Promise<Database> {
     await prepare(database.db);
     return database;
   }
-  const name = `depot_test_${randomBytes(6).toString('hex')}`;
-  await pgAdmin(`create database ${name}`);
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  const database = createDatabase(url.toString(), { poolSize: 20 });
+  const empty = await emptyDatabase();
+  const database = createDatabase(empty.url, { poolSize: 20 });
   await prepare(database.db);
   return {
     ...database,
     async close() {
       await database.close();
-      // the pool's connections may still be closing: wait for them rather than cut them off
+      await empty.drop();
+    },
+  };
+}
+
+/**
+ * The address of a database with nothing in it, not opened, for what opens its own (server
+ * processes, a restore): an SQLite file in a new temporary folder, or a new PostgreSQL database.
+ * `drop` removes it.
+ */
+export async function emptyDatabase(): Promise<{ url: string; dir: string; drop(): Promise<void> }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'depot-db-'));
+  const removeDir = () => fs.rmSync(dir, { recursive: true, force: true });
+  if (TEST_DB !== 'postgres') {
+    return { url: `sqlite:${path.join(dir, 'depot.sqlite')}`, dir, drop: async () => removeDir() };
+  }
+  const name = `depot_test_${randomBytes(6).toString('hex')}`;
+  await pgAdmin(`create database ${name}`);
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    dir,
+    async drop() {
+      removeDir();
+      // connections just closed may still be closing: wait for them rather than cut them off
       for (let attempt = 0; ; attempt++) {
         try {
           await pgAdmin(`drop database if exists ${name}`);
@@ -186,3 +208,9 @@ export async function login(app: FastifyInstance, name: string, password: string
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** The Redis server the tests use (REDIS_URL_TEST, default the local one). */
+export const TEST_REDIS_URL = process.env.REDIS_URL_TEST ?? 'redis://127.0.0.1:6379';
+
+/** A key prefix no other suite or run uses, so suites share one Redis server. */
+export const testRedisPrefix = () => `depot-test:${randomBytes(6).toString('hex')}:`;

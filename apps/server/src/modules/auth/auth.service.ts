@@ -10,7 +10,7 @@ import type { AuthContext } from '../../access/access.ts';
 import { type Db, now } from '../../db/database.ts';
 import { AppError } from '../../http/errors.ts';
 import { type AuthRepository, authRepository, type IdentityRow } from './auth.repository.ts';
-import type { LoginThrottle } from './login-throttle.ts';
+import type { Throttle } from './login-throttle.ts';
 import { decoyHash, verifyPassword } from './passwords.ts';
 import { hashToken, newToken } from './tokens.ts';
 
@@ -29,7 +29,7 @@ export interface ClientInfo {
   userAgent: string | null;
 }
 
-export function authService(db: Db, throttle: LoginThrottle) {
+export function authService(db: Db, throttle: Throttle) {
   const repo: AuthRepository = authRepository(db);
 
   async function issueTokens(sessionId: number, at: string) {
@@ -113,7 +113,7 @@ export function authService(db: Db, throttle: LoginThrottle) {
 
   return {
     async login(name: string, password: string, client: ClientInfo): Promise<LoginResponse> {
-      const retryAfter = throttle.retryAfter(name, client.ip);
+      const retryAfter = await throttle.retryAfter(name, client.ip);
       if (retryAfter > 0) {
         throw new AppError(
           429,
@@ -125,11 +125,11 @@ export function authService(db: Db, throttle: LoginThrottle) {
       const user = await repo.findUserByName(name);
       const valid = await verifyPassword(user?.password_hash ?? (await decoyHash()), password);
       if (!user || !valid) {
-        throttle.fail(name, client.ip);
+        await throttle.fail(name, client.ip);
         throw authError(401, 'auth.failed');
       }
       if (user.status !== 'active') throw authError(403, 'auth.disabled');
-      throttle.succeed(name);
+      await throttle.succeed(name);
 
       const at = now();
       const session = await repo.createSession({

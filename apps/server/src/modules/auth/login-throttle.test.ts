@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, useTestApp } from '../../test/harness.ts';
-import { LoginThrottle } from './login-throttle.ts';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectRedis } from '../../kit/redis.ts';
+import { ADMIN_PASSWORD, TEST_REDIS_URL, testRedisPrefix, useTestApp } from '../../test/harness.ts';
+import { DEFAULT_THROTTLE, LoginThrottle, RedisLoginThrottle } from './login-throttle.ts';
 
 describe('LoginThrottle', () => {
   it('blocks a name after its limit of failures until the oldest leaves the window', () => {
@@ -52,5 +54,55 @@ describe('throttled sign-in', () => {
       status: 'error',
       message: `Too many failed sign-in attempts. Try again in ${retry} seconds.`,
     });
+  });
+});
+
+describe('RedisLoginThrottle', () => {
+  let redis: Redis;
+  beforeAll(async () => {
+    redis = await connectRedis(TEST_REDIS_URL);
+  });
+  afterAll(async () => {
+    await redis?.quit();
+  });
+
+  it('counts the failures of every process together, and forgets a name when its owner signs in', async () => {
+    const shared = { redis, prefix: testRedisPrefix() };
+    const limits = { perName: 4, perAddress: 100, windowMs: 60_000 };
+    // two processes: each sees two failures of its own, and the throttle counts four
+    const [one, two] = [new RedisLoginThrottle(shared, limits), new RedisLoginThrottle(shared, limits)];
+    for (const throttle of [one, two, one, two]) {
+      expect(await throttle.retryAfter('Dara', '10.0.0.1')).toBe(0);
+      await throttle.fail('Dara', `10.0.0.${Math.random()}`);
+    }
+    expect(await one.retryAfter('dara', '10.0.0.9')).toBe(60);
+    expect(await two.retryAfter('DARA', '10.0.0.9')).toBe(60);
+    expect(await two.retryAfter('sokha', '10.0.0.9')).toBe(0);
+    await two.succeed('dara');
+    expect(await one.retryAfter('dara', '10.0.0.9')).toBe(0);
+  });
+
+  it('counts per address across names', async () => {
+    const shared = { redis, prefix: testRedisPrefix() };
+    const throttle = new RedisLoginThrottle(shared, { perName: 100, perAddress: 3, windowMs: 60_000 });
+    for (const name of ['a', 'b', 'c']) await throttle.fail(name, '10.1.1.1');
+    expect(await throttle.retryAfter('d', '10.1.1.1')).toBe(60);
+    expect(await throttle.retryAfter('d', '10.1.1.2')).toBe(0);
+  });
+
+  it('counts in this process while Redis cannot be reached', async () => {
+    const unreachable = new Redis({ port: 1, lazyConnect: true, enableOfflineQueue: false, retryStrategy: () => null });
+    try {
+      const throttle = new RedisLoginThrottle(
+        { redis: unreachable, prefix: 'x:' },
+        { ...DEFAULT_THROTTLE, perName: 2 },
+      );
+      await throttle.fail('dara', 'ip');
+      expect(await throttle.retryAfter('dara', 'ip')).toBe(0);
+      await throttle.fail('dara', 'ip');
+      expect(await throttle.retryAfter('dara', 'ip')).toBeGreaterThan(0);
+    } finally {
+      unreachable.disconnect();
+    }
   });
 });

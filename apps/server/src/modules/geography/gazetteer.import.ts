@@ -1,22 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { type Db, now } from '../../db/database.ts';
 import { indexRecords } from '../../kit/search.ts';
 import { tableChanged } from '../../kit/totals.ts';
+import { SERVER_ROOT } from '../../paths.ts';
 import { geographyResources } from './geography.resources.ts';
 
 /**
  * The copy shipped with Depot (gzip of the JSON; source, licence and format in
  * apps/server/assets/README.md), so a clone anywhere can import it.
  */
-export const SHIPPED_GAZETTEER = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../../assets/cambodia-gazetteer.json.gz',
-);
+export const SHIPPED_GAZETTEER = path.join(SERVER_ROOT, 'assets/cambodia-gazetteer.json.gz');
 
 /** The gazetteer file: DEPOT_GAZETTEER_FILE, else the copy shipped with Depot. */
 export function gazetteerFilePath(): string {

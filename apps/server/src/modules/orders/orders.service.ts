@@ -225,8 +225,7 @@ export function orderService(db: Db) {
       // read after the commit: nothing here holds a lock any more
       return await orderDetail(db, id);
     } finally {
-      tableChanged(db, 'orders');
-      tableChanged(db, 'invoices');
+      await Promise.all([tableChanged(db, 'orders'), tableChanged(db, 'invoices')]);
     }
   }
 
