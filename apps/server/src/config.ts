@@ -18,6 +18,11 @@ const env = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Trust X-Forwarded-For from a reverse proxy (needed for per-address login throttling behind one). */
   TRUST_PROXY: z.stringbool().default(false),
+  /** Bakong Open API token: set, the server checks KHQR payments itself; unset, cashiers confirm by hand. */
+  BAKONG_API_TOKEN: z.string().min(1).optional(),
+  BAKONG_API_URL: z.url().default('https://api-bakong.nbc.gov.kh'),
+  /** How long a network printer may take to accept a job before the till is told it did not answer. */
+  PRINTER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
 });
 
 export type Config = z.infer<typeof env>;

@@ -15,6 +15,8 @@ async function main() {
     uploadsDir: config.DEPOT_UPLOADS_DIR,
     logLevel: config.LOG_LEVEL,
     trustProxy: config.TRUST_PROXY,
+    bakong: config.BAKONG_API_TOKEN ? { token: config.BAKONG_API_TOKEN, url: config.BAKONG_API_URL } : null,
+    printerTimeoutMs: config.PRINTER_TIMEOUT_MS,
   });
 
   if (seeded.generatedAdminPassword) {

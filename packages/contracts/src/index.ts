@@ -16,6 +16,7 @@ export * from './orders.ts';
 export * from './parties.ts';
 export * from './permissions.ts';
 export * from './pricing.ts';
+export * from './printing.ts';
 export * from './products.ts';
 export * from './purchases.ts';
 export * from './rates.ts';

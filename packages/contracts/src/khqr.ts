@@ -341,3 +341,18 @@ export const khqrCheck = z.object({
   hash: z.string().nullable(),
 });
 export type KhqrCheck = z.infer<typeof khqrCheck>;
+
+/** A store without a Bakong account (fixtures, and the start of a new store's form). */
+export const NO_KHQR = {
+  khqr_account_id: null,
+  khqr_merchant_name: null,
+  khqr_merchant_city: null,
+  khqr_merchant_id: null,
+  khqr_acquiring_bank: null,
+} as const;
+
+/**
+ * How the QR symbol is drawn (web) and checked (tests): error correction M (15 %) is what bank
+ * apps read comfortably off a screen and off thermal paper, and keeps a KHQR at version 8-9.
+ */
+export const KHQR_QR_ERROR_CORRECTION = 'M';
