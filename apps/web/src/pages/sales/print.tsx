@@ -7,9 +7,11 @@ import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { i18n } from '../../i18n.ts';
 import { useCtx } from '../../kit/useCtx.ts';
+import { PrintControls } from '../../lib/printing/PrintControls.tsx';
 import { useSettings } from '../../lib/settings.ts';
 import { percentText } from '../../resources/discounts.tsx';
 import { formatCount } from '../stock/common.tsx';
+import { ReceiptKhqr } from './khqr/ReceiptKhqr.tsx';
 import { useCurrentRates } from './rates.tsx';
 
 /**
@@ -280,6 +282,7 @@ export function Receipt({ order, paper }: { order: OrderDetail; paper: '80' | '5
           −{paymentAmount(p)}
         </Row>
       ))}
+      <ReceiptKhqr order={order} />
       <hr />
       {footer && <div className="print-centre print-footer">{footer}</div>}
     </div>
@@ -394,12 +397,25 @@ export function TaxInvoice({ order }: { order: OrderDetail }) {
   );
 }
 
-/** The receipt on screen, its paper chosen, and Print. */
-export function ReceiptDialog({ order, onClose }: { order: OrderDetail; onClose: () => void }) {
+/**
+ * The receipt on screen, and Print: through the browser (the paper chosen here), or as a raster on
+ * a network printer or this computer's (the printer's own paper). `drawer`: the receipt of a sale
+ * just made, whose cash opens the drawer.
+ */
+export function ReceiptDialog({
+  order,
+  onClose,
+  drawer,
+}: {
+  order: OrderDetail;
+  onClose: () => void;
+  drawer?: boolean;
+}) {
   const { t } = useCtx();
   const [paper, setPaper] = useState<'80' | '58'>(storedPaper);
   const printer = usePrint();
   const ready = useBothLanguages();
+  const cash = order.payments.some((p) => p.kind === 'payment' && p.method.startsWith('cash_'));
   const choose = (next: '80' | '58') => {
     setPaper(next);
     try {
@@ -413,27 +429,26 @@ export function ReceiptDialog({ order, onClose }: { order: OrderDetail; onClose:
       open
       title={t('print.receiptTitle', { number: order.number })}
       onCancel={onClose}
-      width={440}
+      width={520}
       destroyOnHidden
       footer={
-        <Flex justify="space-between" align="center">
+        <Flex justify="space-between" align="flex-start" gap={8}>
           <Segmented<'80' | '58'>
             value={paper}
             onChange={choose}
+            aria-label={t('printing.paper')}
             options={[
               { value: '80', label: '80 mm' },
               { value: '58', label: '58 mm' },
             ]}
           />
-          <Button
-            type="primary"
-            icon={<PrinterOutlined />}
-            loading={printer.printing}
-            onClick={() => printer.print(<Receipt order={order} paper={paper} />, paper)}
-            data-testid="print-now"
-          >
-            {t('print.print')}
-          </Button>
+          <PrintControls
+            storeId={order.store_id}
+            document={(width) => <Receipt order={order} paper={width} />}
+            onBrowserPrint={() => printer.print(<Receipt order={order} paper={paper} />, paper)}
+            browserBusy={printer.printing}
+            options={drawer ? { drawerOrderId: order.id, cash } : undefined}
+          />
         </Flex>
       }
     >
