@@ -29,10 +29,11 @@ const black = (r: Raster, x: number, y: number) =>
   x >= 0 && y >= 0 && x < r.width && y < r.height && r.bits[Math.floor(y) * r.width + Math.floor(x)] === 1;
 
 /**
- * The top-left finder pattern of a QR symbol: a black ring 7 modules wide with a white ring inside
- * and a black 3 × 3 centre. Answers its corner and the module size in dots.
+ * Places that look like a QR symbol's top-left finder pattern: a black ring 7 modules wide with a
+ * white ring inside and a black 3 × 3 centre. Text can look like one (a letter's bowl in a bold
+ * header), so each is only a candidate until the whole symbol's finders agree (`qrMatch`).
  */
-function findFinder(r: Raster): { x: number; y: number; module: number } | null {
+function* finderCandidates(r: Raster): Generator<{ x: number; y: number; module: number }> {
   for (let y = 0; y < r.height; y++) {
     let x = 0;
     while (x < r.width) {
@@ -51,26 +52,49 @@ function findFinder(r: Raster): { x: number; y: number; module: number } | null 
         const ring = Math.abs(down - y - run) <= 2;
         const inner = [1, 2, 3, 4, 5].every((i) => !at(i, 1) && !at(i, 5) && !at(1, i) && !at(5, i));
         const centre = [2, 3, 4].every((i) => [2, 3, 4].every((j) => at(i, j)));
-        if (ring && inner && centre) return { x, y, module: m };
+        if (ring && inner && centre) yield { x, y, module: m };
       }
       x = end;
     }
   }
-  return null;
 }
 
-/** How many of the symbol's modules the printed picture gets right (1 = every one). */
+/**
+ * How many of the symbol's modules the printed picture gets right (1 = every one), at the first
+ * place where all three finder patterns (and their white separators) are where the symbol has them.
+ */
 export function qrMatch(r: Raster, payload: string): number {
   const symbol = QRCode.create(payload, { errorCorrectionLevel: KHQR_QR_ERROR_CORRECTION });
-  const { size, data } = symbol.modules;
-  const finder = findFinder(r);
-  if (!finder) return 0;
-  let same = 0;
-  for (let j = 0; j < size; j++) {
-    for (let i = 0; i < size; i++) {
-      const dot = black(r, finder.x + (i + 0.5) * finder.module, finder.y + (j + 0.5) * finder.module);
-      if (dot === Boolean(data[j * size + i])) same++;
-    }
+  const { size } = symbol.modules;
+  const dark = (i: number, j: number) => Boolean(symbol.modules.get(i, j));
+  for (const finder of finderCandidates(r)) {
+    // One finder's width gives the module to a dot or so; over 50 modules that drifts by more than
+    // a module. The symbol's full width (the top-right finder's right edge) and height (the
+    // bottom-left finder's bottom edge) give it to a fiftieth of a dot.
+    const reach = Math.ceil(size * finder.module * 1.06);
+    const row = Math.floor(finder.y + finder.module / 2);
+    const column = Math.floor(finder.x + finder.module / 2);
+    let right = finder.x;
+    for (let x = finder.x; x < Math.min(r.width, finder.x + reach); x++) if (black(r, x, row)) right = x;
+    let bottom = finder.y;
+    for (let y = finder.y; y < Math.min(r.height, finder.y + reach); y++) if (black(r, column, y)) bottom = y;
+    const mx = (right - finder.x + 1) / size;
+    const my = (bottom - finder.y + 1) / size;
+    const printed = (i: number, j: number) => black(r, finder.x + (i + 0.5) * mx, finder.y + (j + 0.5) * my);
+    const corners = [
+      [0, 0],
+      [size - 8, 0],
+      [0, size - 8],
+    ];
+    const finders = corners.every(([ci, cj]) =>
+      Array.from({ length: 64 }, (_, k) => [ci + (k % 8), cj + Math.floor(k / 8)]).every(
+        ([i, j]) => printed(i, j) === dark(i, j),
+      ),
+    );
+    if (!finders) continue;
+    let same = 0;
+    for (let j = 0; j < size; j++) for (let i = 0; i < size; i++) if (printed(i, j) === dark(i, j)) same++;
+    return same / (size * size);
   }
-  return same / (size * size);
+  return 0;
 }

@@ -2,11 +2,12 @@ import { encodeEscPos, PAPER_DOTS, type PaperWidth, type Printer, printResult, w
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { api } from '../http.ts';
-import { canvasPng, canvasRaster, captureCanvas } from './capture.ts';
 import { NoDevice, sendLocal } from './devices.ts';
 import { type PrintTarget, storedLocalPrinter } from './targets.ts';
 
 const printAnswer = written(printResult);
+/** The capture (modern-screenshot) loads when something is first printed, not with every page that can print. */
+const capture = () => import('./capture.ts');
 
 /** What a raster job may ask besides the picture: the cash drawer after a cash sale. */
 export interface RasterOptions {
@@ -44,6 +45,7 @@ export function useRasterPrint() {
       const element = sheet.current?.firstElementChild as HTMLElement | null;
       try {
         if (!element) throw new Error('nothing to print');
+        const { captureCanvas } = await capture();
         const canvas = await captureCanvas(element, PAPER_DOTS[job.paper]);
         if (!cancelled) job.done(canvas);
       } catch (error) {
@@ -74,7 +76,7 @@ export function useRasterPrint() {
       const canvas = await render(document(printer.paper), printer.paper);
       const answer = await api(`printers/${printer.id}/print`, {
         method: 'POST',
-        body: { png: await canvasPng(canvas), drawer_order_id: options.drawerOrderId ?? null },
+        body: { png: await (await capture()).canvasPng(canvas), drawer_order_id: options.drawerOrderId ?? null },
         schema: printAnswer,
       });
       return answer.message;
@@ -82,7 +84,7 @@ export function useRasterPrint() {
     const local = storedLocalPrinter();
     if (!local) throw new LocalPrinterMissing('local');
     const canvas = await render(document(local.paper), local.paper);
-    const raster = canvasRaster(canvas, PAPER_DOTS[local.paper]);
+    const raster = (await capture()).canvasRaster(canvas, PAPER_DOTS[local.paper]);
     const kick = local.drawer && options.cash === true;
     try {
       await sendLocal(

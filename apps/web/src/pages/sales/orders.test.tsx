@@ -67,6 +67,7 @@ function ordersApi(extra = {}) {
 const ACTIONS = [
   'order-resume',
   'order-pay',
+  'order-khqr',
   'deliver-preparing_done',
   'deliver-returned',
   'order-return',
@@ -88,10 +89,11 @@ describe('order details', { timeout: 40_000 }, () => {
     expect(await actionsOf(7)).toEqual(['order-resume', 'order-cancel']);
   });
 
-  it('a partly paid delivery: confirm payment, the next delivery steps, receipt, cancel', async () => {
+  it('a partly paid delivery: confirm payment (or by KHQR), the next delivery steps, receipt, cancel', async () => {
     ordersApi();
     expect(await actionsOf(8)).toEqual([
       'order-pay',
+      'order-khqr',
       'deliver-preparing_done',
       'deliver-returned',
       'order-receipt',

@@ -196,6 +196,11 @@ function paymentAmount(p: OrderDetail['payments'][number]): string {
   return p.method === 'cash_khr' ? formatKhr(p.amount) : formatUsd(p.amount);
 }
 
+/** A KHQR's md5 or a bank's hash is 32+ characters: its end identifies it on a roll's narrow line. */
+function shortReference(reference: string): string {
+  return reference.length > 12 ? `…${reference.slice(-8)}` : reference;
+}
+
 /** The till's receipt, for a roll of 80 mm or 58 mm. */
 export function Receipt({ order, paper }: { order: OrderDetail; paper: '80' | '58' }) {
   const { l, logo, title, footer } = useDocument();
@@ -261,7 +266,7 @@ export function Receipt({ order, paper }: { order: OrderDetail; paper: '80' | '5
       {paid.map((p) => (
         <Row key={p.id} label={l[p.method]}>
           {paymentAmount(p)}
-          {p.transaction_id ? ` (${p.transaction_id})` : ''}
+          {p.transaction_id ? ` (${shortReference(p.transaction_id)})` : ''}
         </Row>
       ))}
       {paid.length > 0 && <Row label={l.paid}>{formatUsd(order.paid_cents)}</Row>}
