@@ -201,6 +201,17 @@ for (const lang of ['kh', 'en'] as Lang[]) {
       // the QR on paper is the payload's symbol, module for module
       expect(qrMatch(raster, second.data.payload)).toBeGreaterThan(0.99);
       await context.close();
+
+      // ─── where it is set up: the store's Bakong account and its printers, in its form ─────
+      const admin = await newContext(browser, lang);
+      const manager = await admin.newPage();
+      await signIn(manager, lang);
+      await manager.goto(`${prefix(lang)}/stores/update/${main.id}`);
+      await expect(manager.locator('#record_khqr_account_id')).toHaveValue('depot_main@aclb');
+      await expect(manager.getByTestId('store-printers')).toContainText(printerName);
+      await expect(manager.getByTestId('store-printers')).toContainText(`127.0.0.1:${port}`);
+      await snap(manager, `store-khqr-printers-${lang}`);
+      await admin.close();
     } finally {
       await printer.close();
     }
