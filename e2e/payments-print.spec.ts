@@ -1,8 +1,7 @@
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import { qrMatch, saveRaster } from '../apps/server/src/test/raster.ts';
+import { fakePrinter, qrMatch, saveRaster } from '../apps/server/src/test/printing.ts';
 import { decodeEscPos, decodeKhqr, formatKhr, type Raster } from '../packages/contracts/src/index.ts';
 import { CASHIER } from './playwright.config.ts';
 import {
@@ -44,27 +43,6 @@ const says = {
     scan: 'Paid by KHQR',
   },
 } as const;
-
-/** A printer on port 0 that keeps each job it is sent. */
-function fakePrinter() {
-  const jobs: Buffer[] = [];
-  const server = net.createServer((socket) => {
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('end', () => {
-      jobs.push(Buffer.concat(chunks));
-      socket.end();
-    });
-  });
-  return {
-    jobs,
-    listen: () =>
-      new Promise<number>((resolve) =>
-        server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)),
-      ),
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
-}
 
 for (const lang of ['kh', 'en'] as Lang[]) {
   test(`pay by KHQR, see the QR on screen and on the receipt, print it on a network printer in ${lang}`, async ({
@@ -189,8 +167,7 @@ for (const lang of ['kh', 'en'] as Lang[]) {
       await pick(page, modal.getByTestId('print-target'), undefined, printerName);
       await modal.getByTestId('print-now').click();
       await toast(page, text.sent(printerName));
-      await expect.poll(() => printer.jobs.length).toBe(1);
-      const job = decodeEscPos(printer.jobs[0]);
+      const job = decodeEscPos(await printer.next());
       expect(job.initialized).toBe(true);
       expect(job.cuts).toBe(1);
       expect(job.kicks).toEqual([]); // paid by KHQR: no cash, no drawer

@@ -22,6 +22,7 @@ import type { Ctx } from '../kit/resource.ts';
 import { useCtx } from '../kit/useCtx.ts';
 import { applyFieldErrors } from '../lib/forms.ts';
 import { ApiError } from '../lib/http.ts';
+import { DRAWER_PIN_OPTIONS } from '../lib/printing/targets.ts';
 
 /**
  * A store's network receipt printers, under the store's form (whoever may update the store sets
@@ -103,12 +104,7 @@ function PrinterForm({ store, record, onClose }: { store: Store; record: Printer
             <Switch />
           </Form.Item>
           <Form.Item name="drawer_pin" label={t('printing.pin')}>
-            <Radio.Group
-              options={[
-                { value: 2, label: '2' },
-                { value: 5, label: '5' },
-              ]}
-            />
+            <Radio.Group options={DRAWER_PIN_OPTIONS} />
           </Form.Item>
         </Flex>
       </Form>

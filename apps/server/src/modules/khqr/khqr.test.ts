@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { ADMIN_PASSWORD, bearer, createUser, login, useTestApp } from '../../test/harness.ts';
+import { SAMPLE_KHQR } from '../../test/printing.ts';
 import { sellableProduct } from '../../test/selling.ts';
 
 // The National Bank's SDK, in tests only: our payloads must be the ones it makes.
@@ -57,22 +58,8 @@ beforeAll(async () => {
 });
 
 describe('KHQR payloads', () => {
-  const now = 1_767_225_600_000;
-  const fields: KhqrFields = {
-    account_id: 'depot_pp@aclb',
-    merchant_id: null,
-    acquiring_bank: null,
-    merchant_name: 'Depot Phnom Penh',
-    merchant_city: 'Phnom Penh',
-    mcc: '5999',
-    currency: 'USD',
-    amount: 1250,
-    bill_number: 'ORD-2026-000042',
-    store_label: 'PP01',
-    terminal_label: 'Till 2',
-    created_at: now,
-    expires_at: now + 15 * 60_000,
-  };
+  const now = SAMPLE_KHQR.created_at;
+  const fields: KhqrFields = { ...SAMPLE_KHQR, terminal_label: 'Till 2' };
   const optional = (f: KhqrFields) => ({
     currency: f.currency === 'USD' ? sdk.khqrData.currency.usd : sdk.khqrData.currency.khr,
     // the SDK writes "12.50" from the text; from the number 12.5 too, but "3" from 3: Depot always writes cents

@@ -11,38 +11,10 @@ import QRCode from 'qrcode';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, bearer, createUser, login, useTestApp } from '../../test/harness.ts';
-import { qrMatch, saveRaster } from '../../test/raster.ts';
+import { fakePrinter, qrMatch, SAMPLE_KHQR, saveRaster } from '../../test/printing.ts';
 import { sellableProduct } from '../../test/selling.ts';
 import { sendToPrinter } from './printer.transport.ts';
 import { pngToRaster } from './raster.ts';
-
-/** A printer on port 0 that keeps every job it is sent (one connection, one job). */
-function fakePrinter() {
-  const jobs: Buffer[] = [];
-  const waiting: ((job: Buffer) => void)[] = [];
-  const server = net.createServer((socket) => {
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('end', () => {
-      const job = Buffer.concat(chunks);
-      const next = waiting.shift();
-      if (next) next(job);
-      else jobs.push(job);
-      socket.end();
-    });
-  });
-  return {
-    server,
-    listen: () =>
-      new Promise<number>((resolve) =>
-        server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)),
-      ),
-    /** The next job received (already here, or when it comes). */
-    next: () =>
-      new Promise<Buffer>((resolve) => (jobs.length ? resolve(jobs.shift() as Buffer) : waiting.push(resolve))),
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
-}
 
 const ctx = useTestApp();
 const printer = fakePrinter();
@@ -57,21 +29,7 @@ async function send(method: 'GET' | 'POST' | 'PUT', url: string, payload?: objec
   return { status: res.statusCode, body: res.json() };
 }
 
-const payload = encodeKhqr({
-  account_id: 'depot_pp@aclb',
-  merchant_id: null,
-  acquiring_bank: null,
-  merchant_name: 'Depot Phnom Penh',
-  merchant_city: 'Phnom Penh',
-  mcc: '5999',
-  currency: 'USD',
-  amount: 2000,
-  bill_number: 'ORD-2026-000007',
-  store_label: 'PP01',
-  terminal_label: null,
-  created_at: 1_767_225_600_000,
-  expires_at: 1_767_226_500_000,
-});
+const payload = encodeKhqr({ ...SAMPLE_KHQR, amount: 2000, bill_number: 'ORD-2026-000007' });
 
 /** A receipt-like PNG wider than the paper: text, a rule, and the KHQR (as the browser would draw them). */
 async function receiptPng(): Promise<Buffer> {

@@ -9,6 +9,7 @@ import { useCan } from '../access.tsx';
 import { api } from '../http.ts';
 import { chooseDevice, type LocalKind, localSupport } from './devices.ts';
 import {
+  DRAWER_PIN_OPTIONS,
   type LocalPrinter,
   type PrintTarget,
   storedLocalPrinter,
@@ -114,10 +115,7 @@ function LocalPrinterSetup({ onClose }: { onClose: (saved: boolean) => void }) {
                 value={value.pin}
                 disabled={!value.drawer}
                 onChange={(event) => setValue({ ...value, pin: event.target.value })}
-                options={[
-                  { value: 2, label: '2' },
-                  { value: 5, label: '5' },
-                ]}
+                options={DRAWER_PIN_OPTIONS}
               />
             </Form.Item>
           </Flex>

@@ -1,5 +1,6 @@
 import { fitToPaper, type Raster, rgbaToGray, toRaster, trimBottom } from '@depot/contracts';
 import { domToCanvas } from 'modern-screenshot';
+import { documentReady } from './ready.ts';
 
 /**
  * A document laid out by the browser (so its Khmer is shaped by the browser's text engine, with
@@ -8,10 +9,7 @@ import { domToCanvas } from 'modern-screenshot';
  * browser is needed, and the picture is what the cashier saw in the preview.
  */
 export async function captureCanvas(element: HTMLElement, dots: number): Promise<HTMLCanvasElement> {
-  await Promise.all(
-    [...element.querySelectorAll('img')].map((img) => (img.complete ? null : img.decode().catch(() => null))),
-  );
-  await document.fonts?.ready;
+  await documentReady(element);
   const width = element.getBoundingClientRect().width;
   return domToCanvas(element, { scale: dots / width, backgroundColor: '#ffffff' });
 }

@@ -60,7 +60,8 @@ function api() {
 async function openReceipt() {
   signedIn({ permissions: [...SELLING, 'printers.list', 'printers.generate'] });
   const view = renderApp('/en/orders?view=9');
-  await view.user.click(await screen.findByTestId('order-receipt'));
+  // the first screen of a file loads its lazy chunks: on a busy machine that takes seconds
+  await view.user.click(await screen.findByTestId('order-receipt', {}, { timeout: 15_000 }));
   const controls = await screen.findByTestId('print-controls');
   return { ...view, controls };
 }

@@ -49,3 +49,9 @@ export function targetFrom(value: string): PrintTarget {
   if (value.startsWith('network:')) return { kind: 'network', printerId: Number(value.slice(8)) };
   return value === 'local' ? { kind: 'local' } : { kind: 'browser' };
 }
+
+/** The two pins a cash drawer is wired to, as a choice. */
+export const DRAWER_PIN_OPTIONS = [
+  { value: 2, label: '2' },
+  { value: 5, label: '5' },
+];

@@ -8,6 +8,7 @@ import { createPortal } from 'react-dom';
 import { i18n } from '../../i18n.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { PrintControls } from '../../lib/printing/PrintControls.tsx';
+import { documentReady } from '../../lib/printing/ready.ts';
 import { useSettings } from '../../lib/settings.ts';
 import { percentText } from '../../resources/discounts.tsx';
 import { formatCount } from '../stock/common.tsx';
@@ -53,10 +54,7 @@ export function usePrint() {
       const element = sheet.current;
       if (!element) return;
       // The logo and the Khmer font must be there before the page is laid out for the printer.
-      await Promise.all(
-        [...element.querySelectorAll('img')].map((img) => (img.complete ? null : img.decode().catch(() => null))),
-      );
-      await (document as Document & { fonts?: { ready: Promise<unknown> } }).fonts?.ready;
+      await documentReady(element);
       if (cancelled) return;
       setPage(pageRule(job.paper, (element.scrollHeight * 25.4) / 96));
       // the rule is in the page once React has drawn it

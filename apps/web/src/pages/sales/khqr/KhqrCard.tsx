@@ -21,8 +21,10 @@ export function QrSymbol({ payload, size }: { payload: string; size: number }) {
   const { path, count } = useMemo(() => {
     const { modules } = QRCode.create(payload, { errorCorrectionLevel: KHQR_QR_ERROR_CORRECTION });
     let d = '';
+    // BitMatrix.get takes (row, column): the other way round draws the symbol mirrored on its
+    // diagonal, which some bank apps do not read
     for (let y = 0; y < modules.size; y++) {
-      for (let x = 0; x < modules.size; x++) if (modules.get(x, y)) d += `M${x} ${y}h1v1h-1z`;
+      for (let x = 0; x < modules.size; x++) if (modules.get(y, x)) d += `M${x} ${y}h1v1h-1z`;
     }
     return { path: d, count: modules.size };
   }, [payload]);

@@ -1,15 +1,62 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { KHQR_QR_ERROR_CORRECTION, type Raster } from '@depot/contracts';
+import { KHQR_QR_ERROR_CORRECTION, type KhqrFields, type Raster } from '@depot/contracts';
 import QRCode from 'qrcode';
 import sharp from 'sharp';
 
 /**
- * Test helpers for printed pictures: save a raster as a PNG to look at, and read a QR code's
- * modules off it (no QR decoder is installed here, so the modules are compared with the symbol the
- * payload makes: the same matrix means the same text for any scanner).
+ * Test helpers for KHQR and printing (server tests and e2e): a KHQR's fields, a fake network
+ * printer, saving a raster as a PNG to look at, and reading a QR code's modules off it (no QR
+ * decoder is installed here, so the modules are compared with the symbol the payload makes: the
+ * same matrix means the same text for any scanner).
  */
+
+/** A store's KHQR for an order of $12.50, made at a pinned time. */
+export const SAMPLE_KHQR: KhqrFields = {
+  account_id: 'depot_pp@aclb',
+  merchant_id: null,
+  acquiring_bank: null,
+  merchant_name: 'Depot Phnom Penh',
+  merchant_city: 'Phnom Penh',
+  mcc: '5999',
+  currency: 'USD',
+  amount: 1250,
+  bill_number: 'ORD-2026-000042',
+  store_label: 'PP01',
+  terminal_label: null,
+  created_at: 1_767_225_600_000,
+  expires_at: 1_767_225_600_000 + 15 * 60_000,
+};
+
+/** A receipt printer on port 0 of the loopback that keeps each job it is sent (one connection, one job). */
+export function fakePrinter() {
+  const jobs: Buffer[] = [];
+  const waiting: ((job: Buffer) => void)[] = [];
+  const server = net.createServer((socket) => {
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('end', () => {
+      const job = Buffer.concat(chunks);
+      const next = waiting.shift();
+      if (next) next(job);
+      else jobs.push(job);
+      socket.end();
+    });
+  });
+  return {
+    /** Listens; answers the port. */
+    listen: () =>
+      new Promise<number>((resolve) =>
+        server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)),
+      ),
+    /** The next job received (already here, or when it comes). */
+    next: () =>
+      new Promise<Buffer>((resolve) => (jobs.length ? resolve(jobs.shift() as Buffer) : waiting.push(resolve))),
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 export const ARTIFACTS = path.join(root, 'test-results', 'printing');
@@ -66,7 +113,8 @@ function* finderCandidates(r: Raster): Generator<{ x: number; y: number; module:
 export function qrMatch(r: Raster, payload: string): number {
   const symbol = QRCode.create(payload, { errorCorrectionLevel: KHQR_QR_ERROR_CORRECTION });
   const { size } = symbol.modules;
-  const dark = (i: number, j: number) => Boolean(symbol.modules.get(i, j));
+  // BitMatrix.get takes (row, column)
+  const dark = (i: number, j: number) => Boolean(symbol.modules.get(j, i));
   for (const finder of finderCandidates(r)) {
     // One finder's width gives the module to a dot or so; over 50 modules that drifts by more than
     // a module. The symbol's full width (the top-right finder's right edge) and height (the
