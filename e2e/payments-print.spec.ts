@@ -12,6 +12,7 @@ import {
   newContext,
   pick,
   prefix,
+  setColorMode,
   shotOf,
   signIn,
   snap,
@@ -103,6 +104,8 @@ for (const lang of ['kh', 'en'] as Lang[]) {
       const context = await newContext(browser, lang);
       const page = await context.newPage();
       await signIn(page, lang, CASHIER.name, CASHIER.password);
+      // Khmer in light, English in dark: the KHQR card stays white with its red header in both
+      if (lang === 'en') await setColorMode(page, 'dark');
       await page.goto(`${prefix(lang)}/pos`);
       await page.getByTestId('pos-search').fill(name[lang]);
       const tile = page.getByTestId(`tile-${product.id}`);
