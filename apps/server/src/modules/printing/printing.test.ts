@@ -1,4 +1,5 @@
 import net from 'node:net';
+import zlib from 'node:zlib';
 import {
   decodeEscPos,
   encodeKhqr,
@@ -193,6 +194,31 @@ describe('printing a receipt on a network printer (a fake printer on port 0)', (
     });
     expect(junk.status).toBe(422);
     expect(junk.body.errors.png).toEqual(['The picture could not be read.']);
+    // a PNG of 100 kB that is a picture of 8,000 × 8,000 dots (256 MB decoded) is refused unread
+    const chunk = (type: string, data: Buffer) => {
+      const body = Buffer.concat([Buffer.from(type), data]);
+      const length = Buffer.alloc(4);
+      length.writeUInt32BE(data.length);
+      const crc = Buffer.alloc(4);
+      crc.writeUInt32BE(zlib.crc32(body));
+      return Buffer.concat([length, body, crc]);
+    };
+    const header = Buffer.alloc(13);
+    header.writeUInt32BE(8000, 0);
+    header.writeUInt32BE(8000, 4);
+    header.set([8, 0, 0, 0, 0], 8); // 8-bit grey
+    // each row: filter 0, then 8,000 white dots
+    const white = Buffer.alloc(8001 * 8000, 0xff);
+    for (let row = 0; row < 8000; row++) white[row * 8001] = 0;
+    const bomb = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      chunk('IHDR', header),
+      chunk('IDAT', zlib.deflateSync(white)),
+      chunk('IEND', Buffer.alloc(0)),
+    ]);
+    const huge = await send('POST', `/api/printers/${ids.printer}/print`, { png: bomb.toString('base64') });
+    expect(huge.status).toBe(422);
+    expect(huge.body.errors.png).toEqual(['The picture could not be read.']);
     const rows = await send('POST', `/api/printers/${ids.printer}/print`, {
       raster: { width: 16, height: 2, data: 'AAA=' },
     });

@@ -11,7 +11,9 @@ export class BadImage extends Error {}
 export async function pngToRaster(png: Buffer, dots: number): Promise<Raster> {
   let image: { data: Buffer; info: { width: number; height: number } };
   try {
-    image = await sharp(png, { limitInputPixels: dots * 4 * RASTER_MAX_HEIGHT * 4 })
+    // a PNG of a few megabytes can claim a huge picture: refuse more pixels than twice the paper's
+    // widest job (a browser at device pixel ratio 2) before decoding any
+    image = await sharp(png, { limitInputPixels: dots * 2 * RASTER_MAX_HEIGHT * 2 })
       .toColourspace('srgb')
       .ensureAlpha()
       .resize({ width: dots, fit: 'inside', withoutEnlargement: true, kernel: 'lanczos3' })

@@ -79,7 +79,8 @@ const ACTIONS = [
 async function actionsOf(id: number, permissions = MANAGER): Promise<string[]> {
   signedIn({ permissions });
   renderApp(`/en/orders?view=${id}`);
-  await screen.findByTestId('order-details');
+  // the file's first screen loads the orders page's lazy chunks: on a busy machine that takes seconds
+  await screen.findByTestId('order-details', {}, { timeout: 15_000 });
   return ACTIONS.filter((testId) => screen.queryByTestId(testId) !== null);
 }
 
