@@ -141,6 +141,12 @@ export async function adminApi(request: APIRequestContext) {
       expect(answer.status(), `${url}: ${body}`).toBeLessThan(300);
       return (JSON.parse(body) as { data: T }).data;
     },
+    async put<T = Made>(url: string, data: object): Promise<T> {
+      const answer = await request.put(`/api/${url}`, { headers, data });
+      const body = await answer.text();
+      expect(answer.status(), `${url}: ${body}`).toBeLessThan(300);
+      return (JSON.parse(body) as { data: T }).data;
+    },
     async get<T>(url: string): Promise<T> {
       const answer = await request.get(`/api/${url}`, { headers });
       expect(answer.status()).toBe(200);

@@ -25,9 +25,13 @@ import { dashboardService } from './modules/dashboard/dashboard.service.ts';
 import { discounts } from './modules/discounts/discounts.resources.ts';
 import { geographyResources } from './modules/geography/geography.resources.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import type { BakongConfig } from './modules/khqr/bakong.ts';
+import { khqrRoutes } from './modules/khqr/khqr.routes.ts';
 import { invoices, orders } from './modules/orders/orders.resources.ts';
 import { orderRoutes } from './modules/orders/orders.routes.ts';
 import { partyResources } from './modules/parties/parties.resources.ts';
+import { printers } from './modules/printing/printers.resources.ts';
+import { printingRoutes } from './modules/printing/printing.routes.ts';
 import { registerProductImages } from './modules/products/products.images.ts';
 import { products } from './modules/products/products.resources.ts';
 import { registerProductTransfer } from './modules/products/products.transfer.ts';
@@ -54,6 +58,7 @@ export const resourceDefinitions = [
   combos,
   orders,
   invoices,
+  printers,
 ] as const;
 
 export interface AppOptions {
@@ -67,6 +72,10 @@ export interface AppOptions {
   throttle?: ThrottleLimits;
   /** Redis, when several processes serve one database (REDIS_URL): what they must count together. */
   shared?: Shared;
+  /** Bakong's payment check for KHQR; absent, cashiers confirm KHQR payments by hand. */
+  bakong?: BakongConfig | null;
+  /** How long a network printer may take to accept a job (5 s by default). */
+  printerTimeoutMs?: number;
 }
 
 /** Builds the whole server without listening: tests use `app.inject`, main.ts calls `listen`. */
@@ -127,6 +136,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(comboRoutes, { db });
   await app.register(rateRoutes, { db });
   await app.register(orderRoutes, { db });
+  await app.register(khqrRoutes, { db, bakong: options.bakong ?? null });
+  await app.register(printingRoutes, { db, timeoutMs: options.printerTimeoutMs ?? 5000 });
   await registerProductImages(app, db, options.uploadsDir);
   await registerProductTransfer(app, db);
   await registerWeb(app, options.webDist ?? '', settings);

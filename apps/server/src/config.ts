@@ -27,6 +27,11 @@ const env = z.object({
   REDIS_URL: z.string().url().optional(),
   /** The start of Depot's keys in Redis: one per installation sharing a Redis server. */
   REDIS_PREFIX: z.string().min(1).default('depot:'),
+  /** Bakong Open API token: set, the server checks KHQR payments itself; unset, cashiers confirm by hand. */
+  BAKONG_API_TOKEN: z.string().min(1).optional(),
+  BAKONG_API_URL: z.url().default('https://api-bakong.nbc.gov.kh'),
+  /** How long a network printer may take to accept a job before the till is told it did not answer. */
+  PRINTER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
 });
 
 const checked = env.superRefine((config, context) => {

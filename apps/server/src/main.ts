@@ -33,6 +33,8 @@ async function main() {
       logLevel: config.LOG_LEVEL,
       trustProxy: config.TRUST_PROXY,
       shared: redis && { redis, prefix: config.REDIS_PREFIX },
+      bakong: config.BAKONG_API_TOKEN ? { token: config.BAKONG_API_TOKEN, url: config.BAKONG_API_URL } : null,
+      printerTimeoutMs: config.PRINTER_TIMEOUT_MS,
     });
     return { app, seeded };
   });

@@ -396,6 +396,74 @@ export const messages = {
   'entity.sub_categories': { en: 'sub-categories', kh: 'ប្រភេទរង' },
   'entity.units': { en: 'units', kh: 'ឯកតា' },
 
+  // KHQR and receipt printers
+  'khqr.incomplete': {
+    en: 'A Bakong account needs its account id, merchant name and city together.',
+    kh: 'គណនីបាគងត្រូវការលេខសម្គាល់គណនី ឈ្មោះអាជីវករ និងទីក្រុងជាមួយគ្នា។',
+  },
+  'khqr.bank_needed': {
+    en: 'A merchant account names its acquiring bank.',
+    kh: 'គណនីអាជីវករត្រូវបញ្ជាក់ធនាគារទទួលប្រាក់។',
+  },
+  'khqr.not_set_up': {
+    en: 'Store {store} has no Bakong account for KHQR: set it in the store’s settings.',
+    kh: 'ហាង {store} មិនទាន់មានគណនីបាគងសម្រាប់ KHQR ទេ៖ សូមកំណត់វានៅក្នុងការកំណត់ហាង។',
+  },
+  'khqr.made': { en: 'KHQR ready for {amount}.', kh: 'KHQR សម្រាប់ {amount} រួចរាល់។' },
+  'khqr.too_large': {
+    en: 'The amount is too large for one KHQR.',
+    kh: 'ចំនួនទឹកប្រាក់ធំពេកសម្រាប់ KHQR មួយ។',
+  },
+  'khqr.bakong_off': {
+    en: 'Payment checks through Bakong are not set up: confirm the payment by hand.',
+    kh: 'មិនទាន់បានរៀបចំការពិនិត្យការបង់ប្រាក់តាមបាគងទេ៖ សូមបញ្ជាក់ការបង់ប្រាក់ដោយដៃ។',
+  },
+  'khqr.bakong_unreachable': {
+    en: 'Bakong could not be reached: try again, or confirm the payment by hand.',
+    kh: 'មិនអាចភ្ជាប់ទៅបាគងបានទេ៖ សូមព្យាយាមម្ដងទៀត ឬបញ្ជាក់ការបង់ប្រាក់ដោយដៃ។',
+  },
+  'khqr.not_paid_yet': {
+    en: 'Bakong has no payment for this QR yet.',
+    kh: 'បាគងមិនទាន់មានការបង់ប្រាក់សម្រាប់ QR នេះនៅឡើយទេ។',
+  },
+  'khqr.paid': { en: 'Bakong confirmed the payment.', kh: 'បាគងបានបញ្ជាក់ការបង់ប្រាក់។' },
+  'khqr.mismatch': {
+    en: 'The payment Bakong found does not match this QR (account, amount or currency).',
+    kh: 'ការបង់ប្រាក់ដែលបាគងរកឃើញមិនត្រូវនឹង QR នេះទេ (គណនី ចំនួនទឹកប្រាក់ ឬរូបិយប័ណ្ណ)។',
+  },
+  'khqr.unknown': { en: 'This QR was not made for this order.', kh: 'QR នេះមិនត្រូវបានបង្កើតសម្រាប់ការបញ្ជាទិញនេះទេ។' },
+  'entity.printer': { en: 'Printer', kh: 'ម៉ាស៊ីនបោះពុម្ព' },
+  'printer.not_local': {
+    en: 'A printer must be on the depot’s own network: {host} is not a local address.',
+    kh: 'ម៉ាស៊ីនបោះពុម្ពត្រូវនៅលើបណ្ដាញផ្ទាល់របស់ឃ្លាំង៖ {host} មិនមែនជាអាសយដ្ឋានក្នុងបណ្ដាញទេ។',
+  },
+  'printer.unreachable': {
+    en: 'Printer {name} did not answer: check that it is on and connected, then try again.',
+    kh: 'ម៉ាស៊ីនបោះពុម្ព {name} មិនឆ្លើយតបទេ៖ សូមពិនិត្យថាវាបានបើក និងភ្ជាប់បណ្ដាញ រួចព្យាយាមម្ដងទៀត។',
+  },
+  'printer.printed': { en: 'Sent to printer {name}.', kh: 'បានផ្ញើទៅម៉ាស៊ីនបោះពុម្ព {name}។' },
+  'printer.drawer_opened': { en: 'Cash drawer opened on {name}.', kh: 'បានបើកថតប្រាក់នៅ {name}។' },
+  'printer.no_drawer': {
+    en: 'No cash drawer is wired to printer {name}.',
+    kh: 'គ្មានថតប្រាក់ភ្ជាប់ជាមួយម៉ាស៊ីនបោះពុម្ព {name} ទេ។',
+  },
+  'printer.inactive': {
+    en: 'Printer {name} is switched off in its settings.',
+    kh: 'ម៉ាស៊ីនបោះពុម្ព {name} ត្រូវបានបិទនៅក្នុងការកំណត់។',
+  },
+  'printer.other_store': {
+    en: 'This printer belongs to another store.',
+    kh: 'ម៉ាស៊ីនបោះពុម្ពនេះជារបស់ហាងផ្សេង។',
+  },
+  'printer.image': {
+    en: 'Send the document as one PNG picture or as raster rows.',
+    kh: 'សូមផ្ញើឯកសារជារូបភាព PNG មួយ ឬជាជួររ៉ាស្ទ័រ។',
+  },
+  'printer.bad_image': {
+    en: 'The picture could not be read.',
+    kh: 'មិនអាចអានរូបភាពបានទេ។',
+  },
+
   // generic (spec section 8)
   'error.not_found': { en: 'Not found', kh: 'រកមិនឃើញ' },
   'error.server': { en: 'An error occurred. Please try again.', kh: 'មានបញ្ហាកើតឡើង។ សូមព្យាយាមម្ដងទៀត។' },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NAME_MAX, NAME_MIN_SHORT } from './constants.ts';
+import { storeKhqr, storeKhqrInput } from './khqr.ts';
 import { RECORD_STATUSES, recordFields } from './resources.ts';
 
 /**
@@ -36,17 +37,32 @@ const location = {
   location_kh: z.string().nullable(),
 };
 
-export const storeInput = z.object({
-  name: z.string().trim().min(NAME_MIN_SHORT).max(NAME_MAX),
-  code: z
-    .string()
-    .trim()
-    .regex(/^[A-Za-z0-9-]{2,30}$/),
-  phone,
-  address: text(255),
-  village_id: villageId,
-  status,
-});
+export const storeInput = z
+  .object({
+    name: z.string().trim().min(NAME_MIN_SHORT).max(NAME_MAX),
+    code: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9-]{2,30}$/),
+    phone,
+    address: text(255),
+    village_id: villageId,
+    status,
+    ...storeKhqrInput,
+  })
+  // a Bakong account is whole or absent: the QR needs the account, the name and the city together
+  .superRefine((input, ctx) => {
+    const khqr = [input.khqr_account_id, input.khqr_merchant_name, input.khqr_merchant_city];
+    if (khqr.some((v) => v !== null) || input.khqr_merchant_id !== null) {
+      for (const field of ['khqr_account_id', 'khqr_merchant_name', 'khqr_merchant_city'] as const) {
+        if (input[field] === null)
+          ctx.addIssue({ code: 'custom', path: [field], params: { message: 'khqr.incomplete' } });
+      }
+    }
+    if (input.khqr_merchant_id !== null && input.khqr_acquiring_bank === null) {
+      ctx.addIssue({ code: 'custom', path: ['khqr_acquiring_bank'], params: { message: 'khqr.bank_needed' } });
+    }
+  });
 export const store = z.object({
   ...recordFields,
   name: z.string(),
@@ -56,6 +72,7 @@ export const store = z.object({
   ...location,
   status: z.enum(RECORD_STATUSES),
   users_count: z.number().int(),
+  ...storeKhqr,
 });
 export type Store = z.infer<typeof store>;
 

@@ -51,6 +51,8 @@ export const RESOURCES = {
   purchases: [...CRUD, 'approve', 'cancel'],
   stocks: ['list', 'view', 'create', 'update', 'approve'],
   reports: ['view', 'generate'],
+  /** Receipt printers: listed and printed on by the till; `approve` opens the cash drawer by hand. */
+  printers: ['list', 'view', 'generate', 'approve'],
 } as const satisfies Record<string, readonly Action[]>;
 
 export type Resource = keyof typeof RESOURCES;
@@ -120,6 +122,7 @@ export const DEFAULT_ROLES = [
       ...pick('combos', 'list', 'view'),
       ...pick('stores', 'list', 'view'),
       ...pick('exchange_rates', 'view'),
+      ...pick('printers', 'list', 'view', 'generate'),
     ],
   },
   {

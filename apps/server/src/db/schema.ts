@@ -16,6 +16,12 @@ export interface StoresTable extends Timestamps, SoftDelete {
   address: string | null;
   village_id: number | null;
   status: RecordStatus;
+  /** The store's Bakong receiving account (KHQR), all null when it takes none. */
+  khqr_account_id: string | null;
+  khqr_merchant_name: string | null;
+  khqr_merchant_city: string | null;
+  khqr_merchant_id: string | null;
+  khqr_acquiring_bank: string | null;
 }
 
 export interface UsersTable extends Timestamps, SoftDelete {
@@ -443,6 +449,8 @@ export interface DB {
   order_payments: OrderPaymentsTable;
   order_returns: OrderReturnsTable;
   invoices: InvoicesTable;
+  printers: PrintersTable;
+  khqr_payments: KhqrPaymentsTable;
 }
 
 export interface OrdersTable extends Timestamps, SoftDelete {
@@ -558,3 +566,33 @@ export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type Store = Selectable<StoresTable>;
 export type Role = Selectable<RolesTable>;
+
+/** A store's receipt printer on the network: the server sends it ESC/POS raster over TCP. */
+export interface PrintersTable extends Timestamps, SoftDelete {
+  id: Generated<number>;
+  store_id: number;
+  name: string;
+  host: string;
+  port: number;
+  paper: '80' | '58';
+  /** 0/1: kick the cash drawer wired to the printer after a cash sale's receipt. */
+  drawer_kick: number;
+  drawer_pin: 2 | 5;
+  status: RecordStatus;
+}
+
+/** A KHQR made for an order: what the customer's bank app reads, and how Bakong finds the payment. */
+export interface KhqrPaymentsTable {
+  id: Generated<number>;
+  order_id: number;
+  payload: string;
+  md5: string;
+  currency: 'USD' | 'KHR';
+  amount: number;
+  amount_cents: number;
+  merchant_name: string;
+  expires_at: string;
+  paid_hash: string | null;
+  created_by: number | null;
+  created_at: string;
+}

@@ -72,6 +72,11 @@ export interface ResourceDefinition<T extends ResourceTable, I extends z.ZodType
    * takes the list and show from the kit and writes through its own service.
    */
   routes?: readonly KitRoute[];
+  /**
+   * A permission other than `<resource>.<action>` for some routes: a store's printers are listed
+   * with `printers.list` but written by whoever may update stores.
+   */
+  access?: Partial<Record<KitRoute, Permission>>;
   /** What still uses a record; deleting it is refused while any count is above zero. */
   dependents?: (db: Db, id: number) => Promise<{ entity: MessageKey; count: number }[]>;
 }
@@ -378,7 +383,17 @@ export function registerResource<T extends ResourceTable, I extends z.ZodType, O
   const tags = [def.resource];
   const message = (request: FastifyRequest, key: MessageKey) =>
     translate(key, request.locale, { entity: translate(def.entity, request.locale) });
-  const access = (action: string) => ({ access: `${def.resource}.${action}` as Permission });
+  const permission: Record<KitRoute, string> = {
+    list: 'list',
+    show: 'view',
+    create: 'create',
+    update: 'update',
+    delete: 'delete',
+    restore: 'restore',
+  };
+  const access = (route: KitRoute) => ({
+    access: def.access?.[route] ?? (`${def.resource}.${permission[route]}` as Permission),
+  });
   const idOf = (request: FastifyRequest) => (request.params as { id: number }).id;
   const body = (request: FastifyRequest) => request.body as z.output<I>;
   const has = (route: KitRoute) => !def.routes || def.routes.includes(route);
@@ -397,7 +412,7 @@ export function registerResource<T extends ResourceTable, I extends z.ZodType, O
   if (has('show'))
     app.get(
       `${def.path}/:id`,
-      { config: access('view'), schema: { tags, params: idParams, response: { 200: single(def.output) } } },
+      { config: access('show'), schema: { tags, params: idParams, response: { 200: single(def.output) } } },
       async (request) => ({ data: await service.show(idOf(request)) }),
     );
 

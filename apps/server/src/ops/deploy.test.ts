@@ -97,6 +97,14 @@ const image = stages.at(-1) ?? [];
 const instruction = (name: string) => image.filter((i) => i.name === name).map((i) => i.args);
 const exec = (name: string) => JSON.parse(instruction(name).at(-1) ?? 'null') as string[];
 
+describe('docs/OPERATIONS.md', () => {
+  it('describes every variable Depot reads', () => {
+    const doc = read('docs/OPERATIONS.md');
+    const missing = CONFIG_VARIABLES.filter((name) => !doc.includes(`\`${name}\``));
+    expect(missing).toEqual([]);
+  });
+});
+
 describe('the container image', () => {
   it('is built in stages from Debian, runs as its own user, and starts the built server under tini', () => {
     expect(stages.length).toBeGreaterThan(1);

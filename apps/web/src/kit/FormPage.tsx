@@ -3,6 +3,7 @@ import { issuesToErrors } from '@depot/contracts';
 import { Alert, App, Button, Card, Col, Flex, Form, Row as GridRow, Result, Skeleton, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
+import { Can } from '../lib/access.tsx';
 import { applyFieldErrors, zodRule } from '../lib/forms.ts';
 import { ApiError } from '../lib/http.ts';
 import { localePath } from '../lib/locale.ts';
@@ -201,5 +202,12 @@ export function FormPage<R extends Row>({ def }: { def: ResourceDef<R> }) {
     );
   }
   // Keyed by record, so a refetched record starts the form afresh rather than mixing values.
-  return <RecordForm key={record.data.id} def={def} record={record.data} />;
+  return (
+    <>
+      <RecordForm key={record.data.id} def={def} record={record.data} />
+      {def.below && !record.data.deleted_at && (
+        <Can permission={def.belowPermission ?? ''}>{def.below(record.data)}</Can>
+      )}
+    </>
+  );
 }

@@ -1,4 +1,4 @@
-import { type Brand, type Category, GAZETTEER_ATTRIBUTION, type Province, type Store } from '@depot/contracts';
+import { type Brand, type Category, GAZETTEER_ATTRIBUTION, NO_KHQR, type Province, type Store } from '@depot/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { choose, fieldOf, listAnswer, stamp } from '../test/inventory.ts';
@@ -428,6 +428,7 @@ describe('location picker', { timeout: 20_000 }, () => {
       village_id: 7000,
       location: 'Tuol Sambuor, Angk Sophy, Kampong Trach, Kampot',
       location_kh: 'ភូមិ, ឃុំ, ស្រុក, ខេត្ត',
+      ...NO_KHQR,
       status: 'active',
       users_count: 0,
       ...stamp,

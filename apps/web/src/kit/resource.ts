@@ -105,6 +105,9 @@ export interface ResourceDef<R extends Row = Row> {
    * (a product's picture is uploaded on its own). A failure is shown; the record stays saved.
    */
   afterSave?: (saved: R, values: Record<string, unknown>, before: R | undefined) => Promise<void>;
+  /** Shown under an existing record's form, for who holds `belowPermission` (a store's printers). */
+  below?: (record: R) => ReactNode;
+  belowPermission?: string;
 }
 
 /** Keeps the row type between the schema and the callbacks. */

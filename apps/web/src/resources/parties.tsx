@@ -17,6 +17,7 @@ import { type PickProps, RemoteSelect } from '../kit/RemoteSelect.tsx';
 import { type Column, type Ctx, defineResource, type Field } from '../kit/resource.ts';
 import { useCan } from '../lib/access.tsx';
 import { localePath } from '../lib/locale.ts';
+import { khqrFields, StorePrinters } from './printers.tsx';
 
 /** Stores, customers and suppliers share a phone, an address and a place in the gazetteer. */
 
@@ -67,8 +68,11 @@ export const stores = defineResource({
     textAreaField('address', ctx.t('fields.address')),
     locationField(ctx),
     statusField(ctx),
+    ...khqrFields(ctx),
   ],
   defaults: { status: 'active', village_id: null },
+  below: (record) => <StorePrinters store={record} />,
+  belowPermission: 'stores.update',
 });
 
 export const customers = defineResource({

@@ -8,6 +8,7 @@ import type {
   TransferDetail,
   Unit,
 } from '@depot/contracts';
+import { NO_KHQR } from '@depot/contracts';
 import { waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 
@@ -48,6 +49,7 @@ export function storeRow(id: number, name: string, code: string): Store {
     location_kh: null,
     status: 'active',
     users_count: 1,
+    ...NO_KHQR,
     ...stamp,
   };
 }

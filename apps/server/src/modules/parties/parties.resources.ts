@@ -50,6 +50,11 @@ export const stores: ResourceDefinition<'stores', typeof storeInput, typeof stor
       sql<number>`(select count(*) from users u where u.store_id = stores.id and u.deleted_at is null)`.as(
         'users_count',
       ),
+      'stores.khqr_account_id',
+      'stores.khqr_merchant_name',
+      'stores.khqr_merchant_city',
+      'stores.khqr_merchant_id',
+      'stores.khqr_acquiring_bank',
     ]),
   searchable: ['stores.name', 'stores.code', 'stores.phone'],
   sortable: { name: 'stores.name', code: 'stores.code', status: 'stores.status', created_at: 'stores.created_at' },

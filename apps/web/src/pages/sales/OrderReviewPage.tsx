@@ -37,6 +37,7 @@ import {
   unitPrice,
 } from './cart.ts';
 import { Key, useFunctionKeys } from './keys.tsx';
+import { KhqrButton } from './khqr/KhqrButton.tsx';
 import { InvoiceDialog, ReceiptDialog } from './print.tsx';
 import { ratesOf, useCurrentRates, useTodayDiscounts } from './rates.tsx';
 import { emptyTenders, exactTooMuch, TenderPanel, type TenderState, tendersOf, tendersValid } from './Tenders.tsx';
@@ -132,7 +133,7 @@ function Done({ sale, tenders }: { sale: OrderDetail; tenders: TenderInput[] }) 
           </Flex>
         }
       />
-      {printing === 'receipt' && <ReceiptDialog order={sale} onClose={() => setPrinting(null)} />}
+      {printing === 'receipt' && <ReceiptDialog order={sale} drawer onClose={() => setPrinting(null)} />}
       {printing === 'invoice' && <InvoiceDialog order={sale} onClose={() => setPrinting(null)} />}
     </Card>
   );
@@ -165,13 +166,12 @@ function Review({ cart }: { cart: Cart }) {
 
   const blocked = !totals || !tendersValid(tenders) || (totals !== null && exactTooMuch(tenders, totals.total_cents));
 
-  const complete = async () => {
-    if (blocked || sell.isPending) return;
-    const payments = tendersOf(tenders);
+  /** Sells the cart with these tenders: the order as recorded, or null (the problem shown). */
+  const checkout = async (payments: TenderInput[]): Promise<OrderDetail | null> => {
     const parsed = parseWith(orderInput, orderBody(cart, { hold: false, payments }), locale);
     if (!parsed.data) {
       setProblem({ text: Object.values(parsed.errors).flat().join(' '), retry: false });
-      return;
+      return null;
     }
     const body = parsed.data;
     setProblem(null);
@@ -181,13 +181,21 @@ function Review({ cart }: { cart: Cart }) {
       clearCart();
       void message.success(sold.message);
       void refresh();
-      setDone({ sale: sold.data, tenders: payments });
+      return sold.data;
     } catch (error) {
       const unknown = outcomeUnknown(error);
       if (!unknown) saleKeys.settle();
       // 409: not enough stock for a product (the server names it); 422: a refused field.
       setProblem({ text: unknown ? t('pay.offline') : refusal(error, locale), retry: unknown });
+      return null;
     }
+  };
+
+  const complete = async () => {
+    if (blocked || sell.isPending) return;
+    const payments = tendersOf(tenders);
+    const sale = await checkout(payments);
+    if (sale) setDone({ sale, tenders: payments });
   };
 
   useFunctionKeys({ F9: () => void complete() }, done === null);
@@ -310,6 +318,14 @@ function Review({ cart }: { cart: Cart }) {
               <Button size="large" onClick={() => void back()} disabled={sell.isPending}>
                 {t('pay.backToCart')}
               </Button>
+              <KhqrButton
+                tenders={tenders}
+                totalCents={totals.total_cents}
+                rates={ratesOf(rates.data)}
+                disabled={sell.isPending || !tendersValid(tenders)}
+                checkout={checkout}
+                onDone={(sale, payments) => setDone({ sale, tenders: payments })}
+              />
               <Button
                 type="primary"
                 size="large"

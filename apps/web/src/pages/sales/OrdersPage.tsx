@@ -5,6 +5,7 @@ import {
   FileTextOutlined,
   PlayCircleOutlined,
   PrinterOutlined,
+  QrcodeOutlined,
   RollbackOutlined,
 } from '@ant-design/icons';
 import {
@@ -34,12 +35,13 @@ import { MoneySummary } from '../purchases/MoneySummary.tsx';
 import { formatCount, ProductNames } from '../stock/common.tsx';
 import { loadCart, saveCart } from './cart.ts';
 import { useCatalogue } from './catalogue.ts';
+import { KhqrDialog } from './khqr/KhqrDialog.tsx';
 import { ConfirmPaymentDialog, ReturnDialog } from './OrderDialogs.tsx';
 import { InvoiceDialog, ReceiptDialog } from './print.tsx';
 
 const answer = written(orderDetail);
 
-type Dialog = 'pay' | 'return' | 'receipt' | 'invoice';
+type Dialog = 'pay' | 'return' | 'receipt' | 'invoice' | 'khqr';
 
 /** What may be done with an order now, by its state and the user's permissions. */
 export function OrderDetails({ detail }: { detail: OrderDetail }) {
@@ -126,6 +128,9 @@ export function OrderDetails({ detail }: { detail: OrderDetail }) {
         onClick={() => setDialog('pay')}
       >
         {t('orders.confirmPayment')}
+      </Button>,
+      <Button key="khqr" icon={<QrcodeOutlined />} data-testid="order-khqr" onClick={() => setDialog('khqr')}>
+        {t('khqr.pay')}
       </Button>,
     );
   }
@@ -406,6 +411,9 @@ export function OrderDetails({ detail }: { detail: OrderDetail }) {
       {dialog === 'pay' && <ConfirmPaymentDialog detail={detail} onClose={() => setDialog(null)} />}
       {dialog === 'return' && <ReturnDialog detail={detail} onClose={() => setDialog(null)} />}
       {dialog === 'receipt' && <ReceiptDialog order={detail} onClose={() => setDialog(null)} />}
+      {dialog === 'khqr' && (
+        <KhqrDialog order={detail} onPaid={() => setDialog(null)} onClose={() => setDialog(null)} />
+      )}
       {dialog === 'invoice' && <InvoiceDialog order={detail} onClose={() => setDialog(null)} />}
     </Flex>
   );

@@ -67,6 +67,7 @@ function ordersApi(extra = {}) {
 const ACTIONS = [
   'order-resume',
   'order-pay',
+  'order-khqr',
   'deliver-preparing_done',
   'deliver-returned',
   'order-return',
@@ -78,7 +79,8 @@ const ACTIONS = [
 async function actionsOf(id: number, permissions = MANAGER): Promise<string[]> {
   signedIn({ permissions });
   renderApp(`/en/orders?view=${id}`);
-  await screen.findByTestId('order-details');
+  // the file's first screen loads the orders page's lazy chunks: on a busy machine that takes seconds
+  await screen.findByTestId('order-details', {}, { timeout: 15_000 });
   return ACTIONS.filter((testId) => screen.queryByTestId(testId) !== null);
 }
 
@@ -88,10 +90,11 @@ describe('order details', { timeout: 40_000 }, () => {
     expect(await actionsOf(7)).toEqual(['order-resume', 'order-cancel']);
   });
 
-  it('a partly paid delivery: confirm payment, the next delivery steps, receipt, cancel', async () => {
+  it('a partly paid delivery: confirm payment (or by KHQR), the next delivery steps, receipt, cancel', async () => {
     ordersApi();
     expect(await actionsOf(8)).toEqual([
       'order-pay',
+      'order-khqr',
       'deliver-preparing_done',
       'deliver-returned',
       'order-receipt',

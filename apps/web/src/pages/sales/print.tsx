@@ -7,9 +7,12 @@ import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { i18n } from '../../i18n.ts';
 import { useCtx } from '../../kit/useCtx.ts';
+import { PrintControls } from '../../lib/printing/PrintControls.tsx';
+import { documentReady } from '../../lib/printing/ready.ts';
 import { useSettings } from '../../lib/settings.ts';
 import { percentText } from '../../resources/discounts.tsx';
 import { formatCount } from '../stock/common.tsx';
+import { ReceiptKhqr } from './khqr/ReceiptKhqr.tsx';
 import { useCurrentRates } from './rates.tsx';
 
 /**
@@ -51,10 +54,7 @@ export function usePrint() {
       const element = sheet.current;
       if (!element) return;
       // The logo and the Khmer font must be there before the page is laid out for the printer.
-      await Promise.all(
-        [...element.querySelectorAll('img')].map((img) => (img.complete ? null : img.decode().catch(() => null))),
-      );
-      await (document as Document & { fonts?: { ready: Promise<unknown> } }).fonts?.ready;
+      await documentReady(element);
       if (cancelled) return;
       setPage(pageRule(job.paper, (element.scrollHeight * 25.4) / 96));
       // the rule is in the page once React has drawn it
@@ -194,6 +194,11 @@ function paymentAmount(p: OrderDetail['payments'][number]): string {
   return p.method === 'cash_khr' ? formatKhr(p.amount) : formatUsd(p.amount);
 }
 
+/** A KHQR's md5 or a bank's hash is 32+ characters: its end identifies it on a roll's narrow line. */
+function shortReference(reference: string): string {
+  return reference.length > 12 ? `…${reference.slice(-8)}` : reference;
+}
+
 /** The till's receipt, for a roll of 80 mm or 58 mm. */
 export function Receipt({ order, paper }: { order: OrderDetail; paper: '80' | '58' }) {
   const { l, logo, title, footer } = useDocument();
@@ -259,7 +264,7 @@ export function Receipt({ order, paper }: { order: OrderDetail; paper: '80' | '5
       {paid.map((p) => (
         <Row key={p.id} label={l[p.method]}>
           {paymentAmount(p)}
-          {p.transaction_id ? ` (${p.transaction_id})` : ''}
+          {p.transaction_id ? ` (${shortReference(p.transaction_id)})` : ''}
         </Row>
       ))}
       {paid.length > 0 && <Row label={l.paid}>{formatUsd(order.paid_cents)}</Row>}
@@ -280,6 +285,7 @@ export function Receipt({ order, paper }: { order: OrderDetail; paper: '80' | '5
           −{paymentAmount(p)}
         </Row>
       ))}
+      <ReceiptKhqr order={order} />
       <hr />
       {footer && <div className="print-centre print-footer">{footer}</div>}
     </div>
@@ -394,12 +400,25 @@ export function TaxInvoice({ order }: { order: OrderDetail }) {
   );
 }
 
-/** The receipt on screen, its paper chosen, and Print. */
-export function ReceiptDialog({ order, onClose }: { order: OrderDetail; onClose: () => void }) {
+/**
+ * The receipt on screen, and Print: through the browser (the paper chosen here), or as a raster on
+ * a network printer or this computer's (the printer's own paper). `drawer`: the receipt of a sale
+ * just made, whose cash opens the drawer.
+ */
+export function ReceiptDialog({
+  order,
+  onClose,
+  drawer,
+}: {
+  order: OrderDetail;
+  onClose: () => void;
+  drawer?: boolean;
+}) {
   const { t } = useCtx();
   const [paper, setPaper] = useState<'80' | '58'>(storedPaper);
   const printer = usePrint();
   const ready = useBothLanguages();
+  const cash = order.payments.some((p) => p.kind === 'payment' && p.method.startsWith('cash_'));
   const choose = (next: '80' | '58') => {
     setPaper(next);
     try {
@@ -413,27 +432,26 @@ export function ReceiptDialog({ order, onClose }: { order: OrderDetail; onClose:
       open
       title={t('print.receiptTitle', { number: order.number })}
       onCancel={onClose}
-      width={440}
+      width={520}
       destroyOnHidden
       footer={
-        <Flex justify="space-between" align="center">
+        <Flex justify="space-between" align="flex-start" gap={8}>
           <Segmented<'80' | '58'>
             value={paper}
             onChange={choose}
+            aria-label={t('printing.paper')}
             options={[
               { value: '80', label: '80 mm' },
               { value: '58', label: '58 mm' },
             ]}
           />
-          <Button
-            type="primary"
-            icon={<PrinterOutlined />}
-            loading={printer.printing}
-            onClick={() => printer.print(<Receipt order={order} paper={paper} />, paper)}
-            data-testid="print-now"
-          >
-            {t('print.print')}
-          </Button>
+          <PrintControls
+            storeId={order.store_id}
+            document={(width) => <Receipt order={order} paper={width} />}
+            onBrowserPrint={() => printer.print(<Receipt order={order} paper={paper} />, paper)}
+            browserBusy={printer.printing}
+            options={drawer ? { drawerOrderId: order.id, cash } : undefined}
+          />
         </Flex>
       }
     >

@@ -1,0 +1,81 @@
+import {
+  idParams,
+  khqrCheck,
+  khqrPayment,
+  khqrRequestInput,
+  orderDetail,
+  single,
+  translate,
+  written,
+} from '@depot/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { authOf } from '../../access/access.ts';
+import type { Db } from '../../db/database.ts';
+import { orderService } from '../orders/orders.service.ts';
+import { type BakongConfig, bakongClient } from './bakong.ts';
+import { khqrService } from './khqr.service.ts';
+
+/**
+ * An order's KHQR: made by whoever sells (`orders.create`), read by whoever sees the order (a
+ * receipt prints it), checked with Bakong when a token is configured.
+ */
+export const khqrRoutes: FastifyPluginAsyncZod<{ db: Db; bakong: BakongConfig | null }> = async (
+  app,
+  { db, bakong },
+) => {
+  const orders = orderService(db);
+  const service = khqrService(db, orders, bakong ? bakongClient(bakong) : null);
+  const tags = ['orders'];
+
+  app.post(
+    '/api/orders/:id/khqr',
+    {
+      config: { access: 'orders.create' },
+      schema: { tags, params: idParams, body: khqrRequestInput, response: { 201: written(khqrPayment) } },
+    },
+    async (request, reply) => {
+      const made = await service.make(request.params.id, request.body, authOf(request).userId);
+      return reply
+        .code(201)
+        .send({ message: translate('khqr.made', request.locale, { amount: made.amountText }), data: made.data });
+    },
+  );
+
+  app.get(
+    '/api/orders/:id/khqr',
+    {
+      config: { access: 'orders.view' },
+      schema: { tags, params: idParams, response: { 200: single(khqrPayment.nullable()) } },
+    },
+    async (request) => ({ data: await service.latest(request.params.id) }),
+  );
+
+  app.post(
+    '/api/orders/:id/khqr/check',
+    {
+      config: { access: 'orders.create' },
+      schema: {
+        tags,
+        params: idParams,
+        body: z
+          .object({
+            md5: z
+              .string()
+              .regex(/^[0-9a-f]{32}$/)
+              .optional(),
+          })
+          .nullish()
+          .transform((v) => v ?? {}),
+        response: { 200: written(khqrCheck.extend({ order: orderDetail })) },
+      },
+    },
+    async (request) => {
+      const result = await service.check(request.params.id, request.body.md5, authOf(request).userId);
+      return {
+        message: translate(result.paid ? 'khqr.paid' : 'khqr.not_paid_yet', request.locale),
+        data: { ...result, order: await orders.show(request.params.id) },
+      };
+    },
+  );
+};

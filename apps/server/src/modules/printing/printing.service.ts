@@ -1,0 +1,101 @@
+import { encodeEscPos, PAPER_DOTS, type PrintResult, type printJobInput, type Raster } from '@depot/contracts';
+import type { z } from 'zod';
+import { type AuthContext, can } from '../../access/access.ts';
+import type { Db } from '../../db/database.ts';
+import { AppError, FieldError, notFound } from '../../http/errors.ts';
+import { PrinterNotLocal, PrinterUnreachable, sendToPrinter } from './printer.transport.ts';
+import { BadImage, pngToRaster, rowsToRaster } from './raster.ts';
+
+/** A cash sale's receipt opens the drawer within this time of the payment; later, a manager opens it. */
+export const DRAWER_WINDOW_MS = 10 * 60_000;
+
+type Job = z.output<typeof printJobInput>;
+
+/**
+ * Printing on a store's network printers: "print this picture on this printer", for receipts
+ * today and for any document that is drawn as a picture (a shift's X and Z reports later). The
+ * printer must be one configured for the user's store (or the user may update stores), active, and
+ * on the local network; the server makes the ESC/POS bytes itself.
+ */
+export function printingService(db: Db, options: { timeoutMs: number }) {
+  async function printerFor(id: number, auth: AuthContext) {
+    const row = await db
+      .selectFrom('printers')
+      .selectAll()
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (!row) throw notFound();
+    if (row.store_id !== auth.storeId && !can(auth, 'stores.update')) throw new AppError(403, 'printer.other_store');
+    if (row.status !== 'active') throw new AppError(409, 'printer.inactive', { name: row.name });
+    return row;
+  }
+
+  async function send(row: { name: string; host: string; port: number }, bytes: Uint8Array) {
+    try {
+      await sendToPrinter(row.host, row.port, bytes, options.timeoutMs);
+    } catch (error) {
+      if (error instanceof PrinterNotLocal) throw new AppError(422, 'printer.not_local', { host: row.host });
+      if (error instanceof PrinterUnreachable) throw new AppError(504, 'printer.unreachable', { name: row.name });
+      throw error;
+    }
+  }
+
+  /** Whether this user took cash for the order at this printer's store in the last minutes. */
+  async function cashJustTaken(orderId: number, storeId: number, userId: number): Promise<boolean> {
+    const payment = await db
+      .selectFrom('order_payments')
+      .innerJoin('orders', 'orders.id', 'order_payments.order_id')
+      .select('order_payments.created_at')
+      .where('order_payments.order_id', '=', orderId)
+      .where('orders.store_id', '=', storeId)
+      .where('order_payments.kind', '=', 'payment')
+      .where('order_payments.method', 'in', ['cash_usd', 'cash_khr'])
+      .where('order_payments.received_by', '=', userId)
+      .orderBy('order_payments.id', 'desc')
+      .executeTakeFirst();
+    return payment !== undefined && Date.now() - new Date(payment.created_at).getTime() <= DRAWER_WINDOW_MS;
+  }
+
+  return {
+    async print(id: number, job: Job, auth: AuthContext): Promise<{ name: string; result: PrintResult }> {
+      const row = await printerFor(id, auth);
+      const dots = PAPER_DOTS[row.paper];
+      let raster: Raster;
+      try {
+        raster = job.png
+          ? await pngToRaster(Buffer.from(job.png, 'base64'), dots)
+          : rowsToRaster(job.raster!.width, job.raster!.height, Buffer.from(job.raster!.data, 'base64'), dots);
+      } catch (error) {
+        if (error instanceof BadImage || error instanceof RangeError) {
+          throw new FieldError({ [job.png ? 'png' : 'raster']: [{ key: 'printer.bad_image' }] });
+        }
+        throw error;
+      }
+      const kick =
+        Number(row.drawer_kick) === 1 &&
+        job.drawer_order_id != null &&
+        (await cashJustTaken(job.drawer_order_id, row.store_id, auth.userId));
+      const bytes = encodeEscPos({ raster, cut: job.cut, drawer: kick ? { pin: row.drawer_pin } : null });
+      await send(row, bytes);
+      return {
+        name: row.name,
+        result: {
+          printer_id: row.id,
+          bytes: bytes.length,
+          width: raster.width,
+          height: raster.height,
+          drawer_opened: kick,
+        },
+      };
+    },
+
+    /** A manager's "open the drawer" (change for a customer, a count): the kick alone. */
+    async openDrawer(id: number, auth: AuthContext): Promise<{ name: string }> {
+      const row = await printerFor(id, auth);
+      if (Number(row.drawer_kick) !== 1) throw new AppError(409, 'printer.no_drawer', { name: row.name });
+      await send(row, encodeEscPos({ raster: null, cut: false, drawer: { pin: row.drawer_pin } }));
+      return { name: row.name };
+    },
+  };
+}
