@@ -3,6 +3,7 @@ import { loadConfig } from './config.ts';
 import { createDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seed } from './db/seed.ts';
+import { realtimeSettings } from './realtime/realtime.ts';
 
 async function main() {
   const config = loadConfig();
@@ -15,6 +16,7 @@ async function main() {
     uploadsDir: config.DEPOT_UPLOADS_DIR,
     logLevel: config.LOG_LEVEL,
     trustProxy: config.TRUST_PROXY,
+    realtime: realtimeSettings(config),
   });
 
   if (seeded.generatedAdminPassword) {

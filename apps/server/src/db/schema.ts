@@ -443,6 +443,8 @@ export interface DB {
   order_payments: OrderPaymentsTable;
   order_returns: OrderReturnsTable;
   invoices: InvoicesTable;
+  notifications: NotificationsTable;
+  app_secrets: AppSecretsTable;
 }
 
 export interface OrdersTable extends Timestamps, SoftDelete {
@@ -558,3 +560,24 @@ export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type Store = Selectable<StoresTable>;
 export type Role = Selectable<RolesTable>;
+
+/** Laravel's notifications table (for users only, so no `notifiable_type`), plus `archived_at`. */
+export interface NotificationsTable {
+  /** A uuid. */
+  id: string;
+  type: string;
+  notifiable_id: number;
+  /** JSON text: the kind's data and its link. */
+  data: string;
+  read_at: string | null;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Secrets generated on first start and shared by every process on the database (never sent to a client). */
+export interface AppSecretsTable {
+  name: string;
+  value: string;
+  created_at: string;
+}
