@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { appEvent } from '@depot/contracts';
 import type Pusher from 'pusher-js';
-import type { PresenceChannel } from 'pusher-js';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { now } from '../db/database.ts';
 import { bearer, createUser, login, useTestApp } from '../test/harness.ts';

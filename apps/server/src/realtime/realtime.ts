@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
   BROADCASTING_AUTH_PATH,
@@ -151,12 +151,10 @@ export async function createRealtime(options: {
   const transport = transportFor(settings, key, secret, log);
   const external = settings.driver === 'pusher';
   let hub: Hub | null = null;
-  let onUpgrade: ((request: Parameters<Hub['upgrade']>[0], socket: Duplex, head: Buffer) => void) | null = null;
-
   if (external) {
     await transport.start(() => {});
   } else {
-    const started = new Hub(transport, {
+    hub = new Hub(transport, {
       key,
       secret,
       activityTimeoutMs: settings.activityTimeoutMs,
@@ -164,14 +162,14 @@ export async function createRealtime(options: {
       maxConnections: settings.maxConnections,
       log,
     });
-    await started.start();
-    hub = started;
-    onUpgrade = (request, socket, head) => {
-      if (started.upgrade(request, socket, head)) return;
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-    };
-    options.server.on('upgrade', onUpgrade);
+    await hub.start();
   }
+  // every upgrade comes here: `/app/{key}` to the endpoint (none with an external server), the rest 404
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (hub?.upgrade(request, socket, head)) return;
+    socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  };
+  options.server.on('upgrade', onUpgrade);
 
   return {
     driver: settings.driver,
@@ -225,7 +223,7 @@ export async function createRealtime(options: {
     },
 
     async close() {
-      if (onUpgrade) options.server.off('upgrade', onUpgrade);
+      options.server.off('upgrade', onUpgrade);
       if (hub) await hub.close();
       else await transport.close();
     },

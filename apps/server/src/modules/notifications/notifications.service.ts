@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   appEvent,
   channelNames,
@@ -16,6 +16,35 @@ import { type NotificationFilter, notificationsRepository } from './notification
 
 /** Sent on a user's channel when their notifications change elsewhere (another tab read them). */
 export const NOTIFICATIONS_UPDATED_EVENT = appEvent('NotificationsUpdated');
+
+let lastMs = 0;
+let sequence = 0;
+
+/**
+ * A time-ordered uuid (RFC 9562 version 7, as Laravel's `Str::orderedUuid` keys notifications), with
+ * a counter within the millisecond, so notifications raised together keep their order. Node 20
+ * has no `randomUUIDv7`.
+ */
+export function orderedUuid(at = Date.now()): string {
+  let ms = Math.max(at, lastMs);
+  if (ms === lastMs) {
+    sequence += 1;
+    if (sequence > 0xfff) {
+      ms += 1;
+      sequence = 0;
+    }
+  } else {
+    sequence = 0;
+  }
+  lastMs = ms;
+  const bytes = randomBytes(16);
+  bytes.writeUIntBE(ms, 0, 6);
+  bytes[6] = 0x70 | (sequence >> 8);
+  bytes[7] = sequence & 0xff;
+  bytes[8] = 0x80 | (bytes[8] & 0x3f);
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
 
 export interface StoredNotification {
   userId: number;
@@ -55,7 +84,7 @@ export function notificationService(db: Db, realtime: Realtime) {
       const at = now();
       const users = await repo.recipients(trx, userIds);
       const rows = users.map((userId) => ({
-        id: randomUUID(),
+        id: orderedUuid(),
         type,
         notifiable_id: userId,
         data: payload,
