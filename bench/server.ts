@@ -13,6 +13,8 @@ export interface RunningServer {
   port: number;
   /** CPU time the server process has used so far, in milliseconds (user + system). */
   cpuMs(): number;
+  /** Resident memory of the server process, in kB. */
+  rssKb(): number;
   /** SIGTERM: a clean shutdown; SIGKILL: a crash. */
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
@@ -40,7 +42,21 @@ export async function signIn(server: RunningServer, password: string) {
   return { auth, call };
 }
 
-async function freePort(): Promise<number> {
+/** A process's CPU time so far (user + system, ms) and resident memory (kB), from /proc. */
+export function processStats(pid: number) {
+  const ticksPerSecond = 100; // Linux USER_HZ
+  return {
+    cpuMs() {
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+    },
+    rssKb() {
+      return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    },
+  };
+}
+
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.listen(0, '127.0.0.1', () => {
@@ -92,14 +108,10 @@ export async function startServer(options: {
       }
     });
   });
-  const ticksPerSecond = 100; // Linux USER_HZ
   return {
     url,
     port,
-    cpuMs() {
-      const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
-    },
+    ...processStats(child.pid as number),
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
