@@ -35,7 +35,7 @@ export function ConnectionStatus({ compact = false }: { compact?: boolean }) {
           status={badge[state]}
           text={
             compact ? undefined : (
-              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              <Typography.Text type="secondary" style={{ fontSize: 13 }}>
                 {label}
               </Typography.Text>
             )
