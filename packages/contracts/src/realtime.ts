@@ -77,7 +77,10 @@ export const BROADCASTING_AUTH_PATH = '/broadcasting/auth';
 
 /** `POST /broadcasting/auth`: JSON (the spec) or form-encoded (what pusher-js sends). */
 export const broadcastingAuthBody = z.object({
-  socket_id: z.string().regex(/^\d+\.\d+$/),
+  socket_id: z
+    .string()
+    .max(50)
+    .regex(/^\d+\.\d+$/),
   channel_name: z.string().min(1).max(200),
 });
 

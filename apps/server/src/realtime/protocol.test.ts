@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { appEvent } from '@depot/contracts';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { useTestApp } from '../test/harness.ts';
-import { type Endpoint, listening, RawSocket } from '../test/realtime.ts';
+import { appSecret, type Endpoint, listening, RawSocket } from '../test/realtime.ts';
 import { DEFAULT_REALTIME } from './realtime.ts';
 
 /**
@@ -19,13 +19,7 @@ const sockets: RawSocket[] = [];
 
 beforeAll(async () => {
   endpoint = await listening(ctx.app);
-  secret = (
-    await ctx.db
-      .selectFrom('app_secrets')
-      .select('value')
-      .where('name', '=', 'broadcasting.app_secret')
-      .executeTakeFirstOrThrow()
-  ).value;
+  secret = await appSecret(ctx.db);
 });
 
 // every test starts with no connection (the cap counts them)

@@ -5,6 +5,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { now } from '../db/database.ts';
 import { bearer, createUser, login, useTestApp } from '../test/harness.ts';
 import {
+  appSecret,
   connected,
   type Endpoint,
   listening,
@@ -181,12 +182,7 @@ describe('POST /broadcasting/auth', () => {
     });
   let secret: string;
   beforeAll(async () => {
-    const row = await ctx.db
-      .selectFrom('app_secrets')
-      .select('value')
-      .where('name', '=', 'broadcasting.app_secret')
-      .executeTakeFirstOrThrow();
-    secret = row.value;
+    secret = await appSecret(ctx.db);
   });
   const hmac = (subject: string) => createHmac('sha256', secret).update(subject).digest('hex');
 

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import Pusher, { type Channel, type PresenceChannel } from 'pusher-js';
 import WebSocket from 'ws';
+import type { Db } from '../db/database.ts';
 
 /** A server on a real port, as clients reach it: its HTTP base, its port and the app key. */
 export interface Endpoint {
@@ -15,6 +16,16 @@ export async function listening(app: FastifyInstance): Promise<Endpoint> {
   if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   return { base: `http://127.0.0.1:${port}`, port, key: app.realtime.clientConfig().key };
+}
+
+/** The app secret the server generated and signs with (for tests that sign what no client would). */
+export async function appSecret(db: Db): Promise<string> {
+  const row = await db
+    .selectFrom('app_secrets')
+    .select('value')
+    .where('name', '=', 'broadcasting.app_secret')
+    .executeTakeFirstOrThrow();
+  return row.value;
 }
 
 /**

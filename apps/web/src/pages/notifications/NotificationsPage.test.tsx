@@ -1,6 +1,7 @@
 import type { Notification } from '@depot/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { listAnswer } from '../../test/inventory.ts';
 import { mockFetch, renderApp, signedIn } from '../../test/render.tsx';
 
 const LOW = '0190a1b2-0000-7000-8000-000000000001';
@@ -65,21 +66,6 @@ const items: Notification[] = [
   },
 ];
 
-function page(rows: Notification[]) {
-  return {
-    data: rows,
-    meta: {
-      current_page: 1,
-      per_page: 20,
-      total: rows.length,
-      last_page: 1,
-      from: rows.length ? 1 : null,
-      to: rows.length || null,
-    },
-    links: { first: '', last: '', prev: null, next: null },
-  };
-}
-
 function server() {
   return mockFetch({
     'GET notifications': ({ query }) => {
@@ -88,7 +74,7 @@ function server() {
       const rows = archived
         ? []
         : items.filter((n) => (status === 'unread' ? !n.read_at : status === 'read' ? Boolean(n.read_at) : true));
-      return { body: page(rows) };
+      return { body: listAnswer(rows) };
     },
     'GET notifications/unread-count': { body: { data: { unread: 2 } } },
     [`POST notifications/${LOW}/read`]: { body: { message: 'Marked as read.', data: { ...items[0], read_at: 'x' } } },
@@ -96,7 +82,7 @@ function server() {
       body: { message: 'Notification archived.', data: { ...items[0], archived_at: 'x' } },
     },
     'POST notifications/read-all': { body: { message: 'All notifications marked as read (2).', data: { updated: 2 } } },
-    'GET stocks/low': { body: page([]) },
+    'GET stocks/low': { body: listAnswer([]) },
   });
 }
 

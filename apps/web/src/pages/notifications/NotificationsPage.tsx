@@ -21,6 +21,7 @@ import {
   Tooltip,
   Typography,
 } from 'antd';
+import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
 import { LoadFailed, pagination, tableChange, useListState, useStayInRange } from '../../kit/listState.tsx';
@@ -124,26 +125,20 @@ export function NotificationsPage() {
       render: (_, item) => (
         <Flex gap={4} justify="flex-end">
           {canUpdate && (
-            <Tooltip title={item.read_at ? t('notifications.markUnread') : t('notifications.markRead')}>
-              <Button
-                type="text"
-                aria-label={item.read_at ? t('notifications.markUnread') : t('notifications.markRead')}
-                data-testid={`${item.read_at ? 'unread' : 'read'}-${item.id}`}
-                icon={item.read_at ? <EyeInvisibleOutlined /> : <CheckOutlined />}
-                onClick={() => mark.mutate({ id: item.id, action: item.read_at ? 'unread' : 'read' })}
-              />
-            </Tooltip>
+            <IconAction
+              title={item.read_at ? t('notifications.markUnread') : t('notifications.markRead')}
+              testId={`${item.read_at ? 'unread' : 'read'}-${item.id}`}
+              icon={item.read_at ? <EyeInvisibleOutlined /> : <CheckOutlined />}
+              onClick={() => mark.mutate({ id: item.id, action: item.read_at ? 'unread' : 'read' })}
+            />
           )}
           {canUpdate && (
-            <Tooltip title={item.archived_at ? t('notifications.unarchive') : t('notifications.archive')}>
-              <Button
-                type="text"
-                aria-label={item.archived_at ? t('notifications.unarchive') : t('notifications.archive')}
-                data-testid={`${item.archived_at ? 'unarchive' : 'archive'}-${item.id}`}
-                icon={item.archived_at ? <RollbackOutlined /> : <InboxOutlined />}
-                onClick={() => mark.mutate({ id: item.id, action: item.archived_at ? 'unarchive' : 'archive' })}
-              />
-            </Tooltip>
+            <IconAction
+              title={item.archived_at ? t('notifications.unarchive') : t('notifications.archive')}
+              testId={`${item.archived_at ? 'unarchive' : 'archive'}-${item.id}`}
+              icon={item.archived_at ? <RollbackOutlined /> : <InboxOutlined />}
+              onClick={() => mark.mutate({ id: item.id, action: item.archived_at ? 'unarchive' : 'archive' })}
+            />
           )}
           {canDelete && (
             <Popconfirm
@@ -225,5 +220,24 @@ export function NotificationsPage() {
         />
       </div>
     </Card>
+  );
+}
+
+/** A row's icon button, named for screen readers and explained on hover. */
+function IconAction({
+  title,
+  testId,
+  icon,
+  onClick,
+}: {
+  title: string;
+  testId: string;
+  icon: ReactNode;
+  onClick: () => void;
+}) {
+  return (
+    <Tooltip title={title}>
+      <Button type="text" aria-label={title} data-testid={testId} icon={icon} onClick={onClick} />
+    </Tooltip>
   );
 }
