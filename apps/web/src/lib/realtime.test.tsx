@@ -46,7 +46,7 @@ describe('the broadcaster configuration (spec sections 5, 8 and 9)', () => {
   });
 });
 
-describe('the connection in the signed-in layout', () => {
+describe('the connection in the signed-in layout', { timeout: 30_000 }, () => {
   beforeEach(() => {
     window.__DEPOT__ = { apiBase: '/api/', broadcasting: REVERB_CONFIG };
     FakePusher.instances = [];

@@ -97,7 +97,7 @@ const signIn = () =>
     ],
   });
 
-describe('the notifications inbox', () => {
+describe('the notifications inbox', { timeout: 30_000 }, () => {
   it('writes each notification from its type and data, in English and in Khmer', async () => {
     server();
     signIn();
