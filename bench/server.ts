@@ -10,9 +10,13 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface RunningServer {
   url: string;
+  port: number;
   /** CPU time the server process has used so far, in milliseconds (user + system). */
   cpuMs(): number;
-  stop(): Promise<void>;
+  /** Resident memory of the server process, in kB. */
+  rssKb(): number;
+  /** SIGTERM: a clean shutdown; SIGKILL: a crash. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
 /** The administrator signed in: the bearer header, and a JSON call that throws on any refusal. */
@@ -38,6 +42,20 @@ export async function signIn(server: RunningServer, password: string) {
   return { auth, call };
 }
 
+/** A process's CPU time so far (user + system, ms) and resident memory (kB), from /proc. */
+export function processStats(pid: number) {
+  const ticksPerSecond = 100; // Linux USER_HZ
+  return {
+    cpuMs() {
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+    },
+    rssKb() {
+      return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    },
+  };
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
@@ -58,6 +76,8 @@ export async function startServer(options: {
   adminPassword: string;
   /** Prepared beforehand (an SQLite file already filled); otherwise a fresh one in a temporary folder. */
   dir?: string;
+  /** More environment (the real-time driver, Redis). */
+  env?: Record<string, string>;
 }): Promise<RunningServer> {
   const port = await freePort();
   const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'depot-bench-'));
@@ -68,6 +88,7 @@ export async function startServer(options: {
     DATABASE_URL: options.databaseUrl ?? `sqlite:${path.join(dir, 'bench.sqlite')}`,
     DEPOT_ADMIN_PASSWORD: options.adminPassword,
     LOG_LEVEL: 'warn',
+    ...options.env,
   };
   // BENCH_CPU_PROF=<folder>: the server writes a V8 CPU profile there when it stops (open it in Chrome's DevTools)
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
@@ -87,17 +108,16 @@ export async function startServer(options: {
       }
     });
   });
-  const ticksPerSecond = 100; // Linux USER_HZ
   return {
     url,
-    cpuMs() {
-      const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
-    },
-    async stop() {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
+    port,
+    ...processStats(child.pid as number),
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill(signal);
+        await exited;
+      }
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -57,5 +57,8 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
+    // a file's first test compiles the lazy screens, on a machine that also runs the other suites:
+    // a slow test is a benchmark's business (bench/), not a failure here
+    testTimeout: 20_000,
   },
 });

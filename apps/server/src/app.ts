@@ -27,6 +27,8 @@ import { geographyResources } from './modules/geography/geography.resources.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import type { BakongConfig } from './modules/khqr/bakong.ts';
 import { khqrRoutes } from './modules/khqr/khqr.routes.ts';
+import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
+import { notificationService } from './modules/notifications/notifications.service.ts';
 import { invoices, orders } from './modules/orders/orders.resources.ts';
 import { orderRoutes } from './modules/orders/orders.routes.ts';
 import { partyResources } from './modules/parties/parties.resources.ts';
@@ -42,6 +44,8 @@ import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { settingsService } from './modules/settings/settings.service.ts';
 import { stockRoutes } from './modules/stock/stock.routes.ts';
 import { transfers } from './modules/stock/transfers.ts';
+import { broadcastingRoutes } from './realtime/broadcasting.routes.ts';
+import { createRealtime, type Realtime, type RealtimeSettings } from './realtime/realtime.ts';
 
 /** Every resource the kit serves (their routes, and their search indexes kept at start-up). */
 export const resourceDefinitions = [
@@ -76,6 +80,15 @@ export interface AppOptions {
   bakong?: BakongConfig | null;
   /** How long a network printer may take to accept a job (5 s by default). */
   printerTimeoutMs?: number;
+  /** Real time (driver, keys, timeouts); absent, the embedded endpoint with generated keys. */
+  realtime?: RealtimeSettings;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Real time: `broadcast(channels, event, payload)` for the rest of the server. */
+    realtime: Realtime;
+  }
 }
 
 /** Builds the whole server without listening: tests use `app.inject`, main.ts calls `listen`. */
@@ -123,6 +136,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerAccess(app, auth.authenticate);
   registerIdempotency(app, db);
 
+  const realtime = await createRealtime({ db, server: app.server, settings: options.realtime, log: app.log });
+  app.decorate('realtime', realtime);
+  // before the HTTP server closes: clients are told to reconnect (to another process) and presence is left
+  app.addHook('preClose', () => realtime.close());
+
   await app.register(healthRoutes);
   await app.register(authRoutes, { auth });
   await app.register(settingsRoutes, { settings });
@@ -138,9 +156,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(orderRoutes, { db });
   await app.register(khqrRoutes, { db, bakong: options.bakong ?? null });
   await app.register(printingRoutes, { db, timeoutMs: options.printerTimeoutMs ?? 5000 });
+  await app.register(broadcastingRoutes, { realtime });
+  await app.register(notificationRoutes, { notifications: notificationService(db, realtime) });
   await registerProductImages(app, db, options.uploadsDir);
   await registerProductTransfer(app, db);
-  await registerWeb(app, options.webDist ?? '', settings);
+  await registerWeb(app, options.webDist ?? '', settings, realtime);
 
   return app;
 }

@@ -37,4 +37,22 @@ describe('loadConfig', () => {
     );
     expect(() => loadConfig({ DEPOT_BACKUP_DIR: '/b', DEPOT_BACKUP_KEEP: '0' })).toThrow(/DEPOT_BACKUP_KEEP/);
   });
+
+  it('runs real time embedded unless told, and names what a driver lacks', () => {
+    expect(loadConfig({})).toMatchObject({ BROADCAST_DRIVER: 'embedded', REALTIME_ACTIVITY_TIMEOUT: 120 });
+    expect(() => loadConfig({ BROADCAST_DRIVER: 'redis' })).toThrow(/REDIS_URL: required when BROADCAST_DRIVER=redis/);
+    expect(() => loadConfig({ BROADCAST_DRIVER: 'pusher', PUSHER_APP_KEY: 'k' })).toThrow(
+      /PUSHER_APP_ID: required when BROADCAST_DRIVER=pusher[\s\S]*PUSHER_APP_SECRET: required/,
+    );
+    expect(() => loadConfig({ BROADCAST_DRIVER: 'socket.io' })).toThrow(/BROADCAST_DRIVER/);
+    expect(
+      loadConfig({
+        BROADCAST_DRIVER: 'pusher',
+        PUSHER_APP_ID: '1',
+        PUSHER_APP_KEY: 'key',
+        PUSHER_APP_SECRET: 'a-secret-of-16-chars',
+        PUSHER_PORT: '6001',
+      }),
+    ).toMatchObject({ PUSHER_PORT: 6001, PUSHER_SCHEME: 'https', PUSHER_CLUSTER: 'mt1' });
+  });
 });

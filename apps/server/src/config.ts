@@ -2,7 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { REPO_ROOT } from './paths.ts';
 
-const env = z.object({
+const variables = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z
@@ -24,6 +24,7 @@ const env = z.object({
     .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a time of day, HH:MM (24-hour, the server's time zone)")
     .optional(),
   DEPOT_BACKUP_KEEP: z.coerce.number().int().min(1).default(14),
+  /** Redis for several processes: sign-in throttle, list totals, real-time fan-out and presence. */
   REDIS_URL: z.string().url().optional(),
   /** The start of Depot's keys in Redis: one per installation sharing a Redis server. */
   REDIS_PREFIX: z.string().min(1).default('depot:'),
@@ -32,9 +33,30 @@ const env = z.object({
   BAKONG_API_URL: z.url().default('https://api-bakong.nbc.gov.kh'),
   /** How long a network printer may take to accept a job before the till is told it did not answer. */
   PRINTER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  /** Real time: `embedded` (this process), `redis` (several processes, REDIS_URL) or `pusher` (an external server). */
+  BROADCAST_DRIVER: z.enum(['embedded', 'redis', 'pusher']).default('embedded'),
+  /** The Pusher app: required for `pusher`; key and secret optional otherwise (generated and kept). */
+  PUSHER_APP_ID: z.string().min(1).optional(),
+  PUSHER_APP_KEY: z
+    .string()
+    .regex(/^[\w.-]{1,100}$/, 'letters, digits, _ . - only')
+    .optional(),
+  PUSHER_APP_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** An external Pusher-compatible server's host and port (Reverb, soketi); absent, Pusher's own for the cluster. */
+  PUSHER_HOST: z.string().min(1).optional(),
+  PUSHER_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  PUSHER_SCHEME: z.enum(['http', 'https']).default('https'),
+  PUSHER_CLUSTER: z.string().min(1).default('mt1'),
+  /** Seconds of silence after which the server pings a real-time client. */
+  REALTIME_ACTIVITY_TIMEOUT: z.coerce.number().int().min(1).max(3600).default(120),
+  /** Real-time connections one process holds at most. */
+  REALTIME_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(10_000),
+  /** Seconds after which a silent process is taken for gone, with its presence members (redis). */
+  REALTIME_NODE_TTL: z.coerce.number().int().min(1).max(600).default(15),
 });
 
-const checked = env.superRefine((config, context) => {
+/** Variables that only mean something together. */
+const env = variables.superRefine((config, context) => {
   if (config.DEPOT_BACKUP_INTERVAL_HOURS !== undefined && config.DEPOT_BACKUP_AT !== undefined) {
     context.addIssue({
       code: 'custom',
@@ -49,16 +71,25 @@ const checked = env.superRefine((config, context) => {
       message: 'is needed for scheduled backups (DEPOT_BACKUP_AT or DEPOT_BACKUP_INTERVAL_HOURS is set)',
     });
   }
+  if (config.BROADCAST_DRIVER === 'redis' && !config.REDIS_URL) {
+    context.addIssue({ code: 'custom', path: ['REDIS_URL'], message: 'required when BROADCAST_DRIVER=redis' });
+  }
+  if (config.BROADCAST_DRIVER === 'pusher') {
+    for (const name of ['PUSHER_APP_ID', 'PUSHER_APP_KEY', 'PUSHER_APP_SECRET'] as const) {
+      if (!config[name])
+        context.addIssue({ code: 'custom', path: [name], message: 'required when BROADCAST_DRIVER=pusher' });
+    }
+  }
 });
 
 export type Config = z.infer<typeof env>;
 
 /** The variables Depot reads (deployment files are checked against this list). */
-export const CONFIG_VARIABLES: readonly string[] = Object.keys(env.shape);
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(variables.shape);
 
 /** Reads and validates the environment; a bad value stops start-up with a message naming it. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = checked.safeParse(source);
+  const parsed = env.safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);

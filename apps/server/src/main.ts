@@ -6,6 +6,7 @@ import { seed } from './db/seed.ts';
 import { withStartupLock } from './db/startup-lock.ts';
 import { connectRedis } from './kit/redis.ts';
 import { scheduleBackups } from './ops/backup.schedule.ts';
+import { realtimeSettings } from './realtime/realtime.ts';
 
 async function main() {
   const config = loadConfig();
@@ -35,6 +36,7 @@ async function main() {
       shared: redis && { redis, prefix: config.REDIS_PREFIX },
       bakong: config.BAKONG_API_TOKEN ? { token: config.BAKONG_API_TOKEN, url: config.BAKONG_API_URL } : null,
       printerTimeoutMs: config.PRINTER_TIMEOUT_MS,
+      realtime: realtimeSettings(config),
     });
     return { app, seeded };
   });

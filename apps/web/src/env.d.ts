@@ -6,6 +6,8 @@ declare const __BUILD_ID__: string;
 interface DepotRuntimeConfig {
   /** Where the API lives, ending in a slash. */
   apiBase?: string;
+  /** The broadcaster (`reverb`: Depot's own endpoint; `pusher`: an external server); never its secret. */
+  broadcasting?: import('@depot/contracts').BroadcastingConfig;
 }
 
 interface Window {

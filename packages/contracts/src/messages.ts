@@ -355,6 +355,26 @@ export const messages = {
     kh: 'អ្នកមិនមានសិទ្ធិធ្វើសកម្មភាពនេះទេ។',
   },
 
+  // real time (spec sections 7 and 8): a channel the user may not listen to
+  'broadcasting.forbidden': {
+    en: 'You may not listen to this channel.',
+    kh: 'អ្នកមិនមានសិទ្ធិទទួលព័ត៌មានពីប៉ុស្តិ៍នេះទេ។',
+  },
+
+  // notifications (the inbox)
+  'notification.read': { en: 'Marked as read.', kh: 'បានសម្គាល់ថាបានអាន។' },
+  'notification.unread': { en: 'Marked as unread.', kh: 'បានសម្គាល់ថាមិនទាន់អាន។' },
+  'notification.read_all': {
+    en: 'All notifications marked as read ({count}).',
+    kh: 'បានសម្គាល់ការជូនដំណឹងទាំងអស់ថាបានអាន ({count})។',
+  },
+  'notification.archived': { en: 'Notification archived.', kh: 'បានទុកការជូនដំណឹងក្នុងបណ្ណសារ។' },
+  'notification.unarchived': {
+    en: 'Notification moved back to the inbox.',
+    kh: 'បានយកការជូនដំណឹងត្រឡប់ទៅប្រអប់ទទួលវិញ។',
+  },
+  'notification.deleted': { en: 'Notification deleted.', kh: 'បានលុបការជូនដំណឹង។' },
+
   // records (spec section 8: each entity has success messages for created, updated, deleted, restored)
   'resource.created': { en: '{entity} created.', kh: 'បានបង្កើត{entity}ដោយជោគជ័យ។' },
   'resource.updated': { en: '{entity} updated.', kh: 'បានកែប្រែ{entity}ដោយជោគជ័យ។' },

@@ -108,6 +108,9 @@ export const SCREENS: readonly Screen[] = [
   ...crud('/districts', 'districts', 'menu.group.gazetteer'),
   ...crud('/communes', 'communes', 'menu.group.gazetteer'),
   ...crud('/villages', 'villages', 'menu.group.gazetteer'),
+  // the inbox (spec section 1: notifications with archive and unread / read filters); the header's
+  // bell opens it, so it has no menu entry
+  { path: '/notifications', layout: 'dashboard', permission: 'notifications.list' },
   { path: '/no-permission', layout: 'default' },
   { path: '/not-found', layout: 'default' },
 ];

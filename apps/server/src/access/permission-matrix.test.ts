@@ -39,6 +39,11 @@ describe('permission matrix', () => {
         'POST /api/exchange-rates',
         'GET /api/settings/sale',
         'PUT /api/settings/sale',
+        'GET /api/notifications',
+        'GET /api/notifications/unread-count',
+        'POST /api/notifications/read-all',
+        'POST /api/notifications/:id/archive',
+        'DELETE /api/notifications/:id',
       ]),
     );
   });

@@ -451,6 +451,8 @@ export interface DB {
   invoices: InvoicesTable;
   printers: PrintersTable;
   khqr_payments: KhqrPaymentsTable;
+  notifications: NotificationsTable;
+  app_secrets: AppSecretsTable;
 }
 
 export interface OrdersTable extends Timestamps, SoftDelete {
@@ -594,5 +596,26 @@ export interface KhqrPaymentsTable {
   expires_at: string;
   paid_hash: string | null;
   created_by: number | null;
+  created_at: string;
+}
+
+/** Laravel's notifications table (for users only, so no `notifiable_type`), plus `archived_at`. */
+export interface NotificationsTable {
+  /** A uuid. */
+  id: string;
+  type: string;
+  notifiable_id: number;
+  /** JSON text: the kind's data and its link. */
+  data: string;
+  read_at: string | null;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Secrets generated on first start and shared by every process on the database (never sent to a client). */
+export interface AppSecretsTable {
+  name: string;
+  value: string;
   created_at: string;
 }

@@ -83,7 +83,24 @@ describe('the web app', () => {
     const html = await res.text();
     expect(html).toContain('<html lang="km">');
     expect(html).toContain('<title>ឃ្លាំង &lt;Depot&gt;</title>');
-    expect(html).toContain('<script>window.__DEPOT__={"apiBase":"/api/"}</script>');
+    // the broadcaster settings: Depot's own endpoint on this host, with the generated key, never the secret
+    const injected = /<script>window\.__DEPOT__=(.*?)<\/script>/.exec(html)?.[1] ?? '';
+    const secrets = await ctx.db.selectFrom('app_secrets').select(['name', 'value']).execute();
+    const stored = Object.fromEntries(secrets.map((row) => [row.name, row.value]));
+    expect(JSON.parse(injected)).toEqual({
+      apiBase: '/api/',
+      broadcasting: {
+        broadcaster: 'reverb',
+        key: stored['broadcasting.app_key'],
+        host: null,
+        port: null,
+        scheme: null,
+        cluster: null,
+        authEndpoint: '/broadcasting/auth',
+      },
+    });
+    expect(stored['broadcasting.app_secret']).toMatch(/^[0-9a-f]{64}$/);
+    expect(html).not.toContain(stored['broadcasting.app_secret']);
 
     const en = await fetch(`${base}/en/dashboards`);
     expect(en.status).toBe(200);

@@ -4,6 +4,7 @@ import { findScreen } from '@depot/contracts';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { SettingsService } from '../modules/settings/settings.service.ts';
+import type { Realtime } from '../realtime/realtime.ts';
 import { notFound } from './errors.ts';
 
 const escapeHtml = (s: string) =>
@@ -14,7 +15,12 @@ const escapeHtml = (s: string) =>
  * index.html for every screen path with the run-time configuration injected. A path that is no
  * screen gets the same page with status 404, and the app shows its "Page Not Found".
  */
-export async function registerWeb(app: FastifyInstance, distDir: string, settings: SettingsService): Promise<void> {
+export async function registerWeb(
+  app: FastifyInstance,
+  distDir: string,
+  settings: SettingsService,
+  realtime: Realtime,
+): Promise<void> {
   const indexFile = path.join(distDir, 'index.html');
   const template = fs.existsSync(indexFile) ? fs.readFileSync(indexFile, 'utf8') : null;
   if (template) {
@@ -42,7 +48,7 @@ export async function registerWeb(app: FastifyInstance, distDir: string, setting
     }
     const { system_title } = await settings.publicSettings();
     const english = pathname === '/en' || pathname.startsWith('/en/');
-    const config = JSON.stringify({ apiBase: '/api/' }).replace(/</g, '\\u003c');
+    const config = JSON.stringify({ apiBase: '/api/', broadcasting: realtime.clientConfig() }).replace(/</g, '\\u003c');
     const html = template
       .replace('<html lang="km">', `<html lang="${english ? 'en' : 'km'}">`)
       .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(system_title)}</title>`)

@@ -13,6 +13,7 @@ import { seed } from '../db/seed.ts';
 import type { ThrottleLimits } from '../modules/auth/login-throttle.ts';
 import { hashPassword } from '../modules/auth/passwords.ts';
 import { auditLedger } from '../modules/stock/ledger.ts';
+import type { RealtimeSettings } from '../realtime/realtime.ts';
 
 export const ADMIN_PASSWORD = 'admin-pass-123';
 export const TEST_DB = (process.env.DEPOT_TEST_DB ?? 'sqlite') as 'sqlite' | 'postgres';
@@ -100,7 +101,9 @@ export interface TestContext {
  * The whole server on a fresh database for the enclosing suite, for `app.inject`. Call it where
  * `describe` bodies run (not inside a hook); the fields are set before the suite's first test.
  */
-export function useTestApp(options: { throttle?: ThrottleLimits; webDist?: string } = {}): TestContext {
+export function useTestApp(
+  options: { throttle?: ThrottleLimits; webDist?: string; realtime?: RealtimeSettings } = {},
+): TestContext {
   const ctx = {} as TestContext;
   let database: Database | undefined;
   beforeAll(async () => {
@@ -112,6 +115,7 @@ export function useTestApp(options: { throttle?: ThrottleLimits; webDist?: strin
       throttle: options.throttle,
       webDist: options.webDist,
       uploadsDir: ctx.uploadsDir,
+      realtime: options.realtime,
     });
   });
   // the stock ledger's invariant after every test: each level is the sum of its movements, none negative

@@ -103,6 +103,10 @@ export const pages: Record<string, Page> = {
   '/purchases/review': {
     lazy: () => import('../pages/purchases/PurchaseReviewPage.tsx').then((m) => ({ Component: m.PurchaseReviewPage })),
   },
+  '/notifications': {
+    lazy: () =>
+      import('../pages/notifications/NotificationsPage.tsx').then((m) => ({ Component: m.NotificationsPage })),
+  },
   ...crud('/brands', catalogue, 'brands'),
   ...crud('/categories', catalogue, 'categories'),
   ...crud('/subCategories', catalogue, 'subCategories'),

@@ -5,11 +5,14 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { useFullHeight } from '../app/routeHandle.ts';
 import { Brand } from '../components/Brand.tsx';
+import { ConnectionStatus } from '../components/ConnectionStatus.tsx';
+import { NotificationBell } from '../components/NotificationBell.tsx';
 import { SideMenu } from '../components/SideMenu.tsx';
 import { Toolbar } from '../components/Toolbar.tsx';
 import { UserMenu } from '../components/UserMenu.tsx';
 import { useSession } from '../lib/access.tsx';
 import { localeFromPath, localePath } from '../lib/locale.ts';
+import { useRealtimeConnection } from '../lib/realtime.ts';
 import { useSettings } from '../lib/settings.ts';
 import { AppFooter } from './CentredLayout.tsx';
 
@@ -27,6 +30,7 @@ export function DashboardLayout() {
 
   // Signed out in another tab: leave the screen now rather than at the next click.
   const { token, signedOut } = useSession();
+  useRealtimeConnection();
   const { pathname } = useLocation();
   const navigate = useNavigate();
   useEffect(() => {
@@ -79,6 +83,8 @@ export function DashboardLayout() {
           </Typography.Title>
           {phone && <div style={{ flex: 1 }} />}
           <Flex align="center" gap={phone ? 8 : 12}>
+            <ConnectionStatus compact={phone} />
+            <NotificationBell />
             <Toolbar />
             <UserMenu compact={phone} />
           </Flex>

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { SCREENS } from '@depot/contracts';
+import { CONNECTION_STATES, NOTIFICATION_STATUSES, NOTIFICATION_TYPES, SCREENS } from '@depot/contracts';
 import { describe, expect, it } from 'vitest';
 import en from './en.json';
 import kh from './kh.json';
@@ -52,6 +52,15 @@ describe('message catalogues', () => {
     ...SCREENS.flatMap((screen) => (screen.group ? [screen.group] : [])),
     ...['light', 'dark', 'system'].map((mode) => `colorMode.${mode}`),
     ...['name', 'password'].flatMap((field) => [`login.${field}`, `login.${field}Placeholder`]),
+    ...CONNECTION_STATES.flatMap((state) => [`realtime.state.${state}`, `realtime.help.${state}`]),
+    ...NOTIFICATION_STATUSES.map((status) => `notifications.status.${status}`),
+    ...[...NOTIFICATION_STATUSES, 'archive'].map((view) => `notifications.empty.${view}`),
+    ...NOTIFICATION_TYPES.flatMap((type) => [`notifications.types.${type}.title`, `notifications.types.${type}.text`]),
+    'notifications.types.unknown.title',
+    // sentences with an optional part, chosen by i18next's context
+    ...['batch_expiring.text_lot', 'delivery_to_prepare.text_customer', 'purchase_received.text_supplier'].map(
+      (key) => `notifications.types.${key}`,
+    ),
   ];
 
   it('have a translation for every key the code uses', () => {

@@ -51,7 +51,7 @@ if (!('ResizeObserver' in window)) {
 }
 
 // The first render of a file compiles the lazy screens; give it time on a slow machine.
-configure({ asyncUtilTimeout: 5000 });
+configure({ asyncUtilTimeout: 10_000 });
 
 await initI18n('kh');
 

@@ -1,0 +1,60 @@
+import type { AuthContext } from '../access/access.ts';
+
+/** The stores a user's work covers: all of them, or these. */
+export interface StoreCoverage {
+  all: boolean;
+  storeIds: readonly number[];
+}
+
+/** Who asks to listen to a channel (from the bearer token of `/broadcasting/auth`). */
+export interface ChannelAsker {
+  userId: number;
+  name: string;
+  fullName: string | null;
+  coverage: StoreCoverage;
+}
+
+/**
+ * The asker from the access hook's context. Today a user works in one store (`users.store_id`);
+ * when the policy module gives `request.auth` its coverage, it replaces the line below.
+ */
+export function askerOf(auth: AuthContext): ChannelAsker {
+  return {
+    userId: auth.userId,
+    name: auth.name,
+    fullName: auth.profile.full_name,
+    coverage: { all: false, storeIds: auth.storeId === null ? [] : [auth.storeId] },
+  };
+}
+
+const covers = (coverage: StoreCoverage, storeId: number) => coverage.all || coverage.storeIds.includes(storeId);
+
+/**
+ * Every channel a client may be signed into, with who may (as Laravel's `routes/channels.php`).
+ * The names are laravel-echo's (`contracts/realtime.ts` `channelNames`) with their wire prefix. A
+ * channel that matches none is refused, so a new channel is a line here.
+ */
+const CHANNELS: { pattern: RegExp; allows: (asker: ChannelAsker, id: number) => boolean }[] = [
+  // one user's own: notifications, their permissions
+  { pattern: /^private-App\.Models\.User\.(\d+)$/, allows: (asker, id) => asker.userId === id },
+  // one store's documents and stock, for those whose coverage includes the store
+  { pattern: /^private-stores\.(\d+)$/, allows: (asker, id) => covers(asker.coverage, id) },
+  // who is working in a store right now (presence: members are users, counted once however many tabs)
+  { pattern: /^presence-stores\.(\d+)$/, allows: (asker, id) => covers(asker.coverage, id) },
+  // what every signed-in user sees change: the exchange rate, the settings
+  { pattern: /^private-depot$/, allows: () => true },
+];
+
+/** Whether the asker may listen to the channel (its wire name, `private-…` or `presence-…`). */
+export function mayListen(asker: ChannelAsker, channel: string): boolean {
+  for (const { pattern, allows } of CHANNELS) {
+    const match = pattern.exec(channel);
+    if (match) return allows(asker, Number(match[1] ?? 0));
+  }
+  return false;
+}
+
+/** What a presence channel says about a member (`here()`, `joining()`, `leaving()` in laravel-echo). */
+export function presenceMember(asker: ChannelAsker) {
+  return { user_id: asker.userId, user_info: { id: asker.userId, name: asker.name, full_name: asker.fullName } };
+}
