@@ -36,6 +36,7 @@ import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { settingsService } from './modules/settings/settings.service.ts';
 import { stockRoutes } from './modules/stock/stock.routes.ts';
 import { transfers } from './modules/stock/transfers.ts';
+import { approvalService } from './policies/approval.ts';
 
 /** Every resource the kit serves (their routes, and their search indexes kept at start-up). */
 export const resourceDefinitions = [
@@ -103,7 +104,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   const { db } = options;
+  // sign-ins and managers' approvals at the till share one throttle of failed passwords
   const auth = authService(db, new LoginThrottle(options.throttle));
+  const approvals = approvalService(auth);
   const settings = settingsService(db);
   registerAccess(app, auth.authenticate);
   registerIdempotency(app, db);
@@ -120,7 +123,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(purchaseRoutes, { db });
   await app.register(comboRoutes, { db });
   await app.register(rateRoutes, { db });
-  await app.register(orderRoutes, { db });
+  await app.register(orderRoutes, { db, approvals });
   await registerProductImages(app, db, options.uploadsDir);
   await registerProductTransfer(app, db);
   await registerWeb(app, options.webDist ?? '', settings);

@@ -9,6 +9,7 @@ import * as m0006 from './migrations/0006_search.ts';
 import * as m0007 from './migrations/0007_stock.ts';
 import * as m0008 from './migrations/0008_selling.ts';
 import * as m0009 from './migrations/0009_orders.ts';
+import * as m0010 from './migrations/0010_trust.ts';
 
 /** Migrations in order. A new one is a new file added here: the list is explicit, not a directory scan. */
 const migrations = {
@@ -21,6 +22,7 @@ const migrations = {
   '0007_stock': m0007,
   '0008_selling': m0008,
   '0009_orders': m0009,
+  '0010_trust': m0010,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

@@ -1,8 +1,11 @@
 import { type adjustmentInput, todayInCambodia, type writeOffInput } from '@depot/contracts';
 import type { z } from 'zod';
 import { type Db, now } from '../../db/database.ts';
+import { transaction } from '../../db/transaction.ts';
 import { FieldError, notFound } from '../../http/errors.ts';
 import { findLive } from '../../kit/resource.ts';
+import type { Actor } from '../../policies/policy.ts';
+import { authorizeStockWrite } from '../../policies/stock.ts';
 import { batchFor, issue, lockProducts, quantityOf, receive, worthNow } from './ledger.ts';
 import { movementRows } from './stock.repository.ts';
 
@@ -57,9 +60,11 @@ export function stockService(db: Db) {
      * quantity (the difference is the movement), found adds, damage, loss and expired take away
      * (from the batch named, else first to expire first).
      */
-    adjust(input: Adjustment, userId: number) {
-      return db.transaction().execute(async (trx) => {
+    adjust(actor: Actor, input: Adjustment) {
+      const userId = actor.userId;
+      return transaction(db, async (trx) => {
         await liveStore(trx, input.store_id);
+        authorizeStockWrite(actor, input.store_id);
         for (const [index, item] of input.items.entries()) {
           const product = await findLive(trx, 'products', item.product_id);
           if (!product) throw new FieldError({ [`items.${index}.product_id`]: [{ key: 'validation.exists' }] });
@@ -118,9 +123,11 @@ export function stockService(db: Db) {
     },
 
     /** Every unit of an expired batch in a store leaves it, at its value (an expiry write-off). */
-    writeOff(input: WriteOff, userId: number) {
-      return db.transaction().execute(async (trx) => {
+    writeOff(actor: Actor, input: WriteOff) {
+      const userId = actor.userId;
+      return transaction(db, async (trx) => {
         await liveStore(trx, input.store_id);
+        authorizeStockWrite(actor, input.store_id);
         const batch = await trx
           .selectFrom('stock_batches')
           .select(['id', 'product_id', 'expiry_date'])
