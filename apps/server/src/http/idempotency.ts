@@ -18,6 +18,10 @@ declare module 'fastify' {
     /** The key of an idempotent request that carries one, and its claim. */
     idempotency: { key: string; claim: Claim } | null;
   }
+  interface FastifyInstance {
+    /** Every idempotent route, `METHOD /path` (walked by the idempotency guard test). */
+    idempotentRoutes: string[];
+  }
 }
 
 const HEADER = 'idempotency-key';
@@ -81,10 +85,13 @@ const resultOf = (stored: string) => ({ result: (JSON.parse(stored) as { value?:
  */
 export function registerIdempotency(app: FastifyInstance, db: Db): void {
   app.decorateRequest('idempotency', null);
+  const routes: string[] = [];
+  app.decorate('idempotentRoutes', routes);
 
   // The claim travels with the handler's asynchronous context, down to the transaction helper.
   app.addHook('onRoute', (route) => {
     if (!route.config?.idempotent) return;
+    for (const method of [route.method].flat()) routes.push(`${method} ${route.url}`);
     const handler = route.handler as RouteHandlerMethod;
     route.handler = function keyed(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
       const claim = request.idempotency?.claim;
