@@ -329,10 +329,6 @@ export const messages = {
     en: 'This Idempotency-Key was used for another request.',
     kh: 'Idempotency-Key នេះត្រូវបានប្រើសម្រាប់សំណើផ្សេងរួចហើយ។',
   },
-  'idempotency.in_flight': {
-    en: 'The same request is still being processed.',
-    kh: 'សំណើដូចគ្នានេះកំពុងដំណើរការនៅឡើយ។',
-  },
 
   // authentication (spec sections 4 and 8)
   'auth.failed': { en: 'Username or password is incorrect.', kh: 'ឈ្មោះអ្នកប្រើ ឬពាក្យសម្ងាត់មិនត្រឹមត្រូវ។' },

@@ -20,8 +20,8 @@ export interface AuthContext {
   permissions: ReadonlySet<string>;
   /** The stores the user sees and acts in (policies/coverage.ts). */
   coverage: Coverage;
-  /** The user as GET /api/me shows them, read by the same query. */
-  profile: Me;
+  /** The user as GET /api/me shows them (but for the coverage above), read by the same query. */
+  profile: Omit<Me, 'coverage'>;
 }
 
 declare module 'fastify' {

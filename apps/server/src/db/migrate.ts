@@ -25,9 +25,10 @@ const migrations = {
   '0010_trust': m0010,
 };
 
-export async function migrateToLatest(db: Db): Promise<string[]> {
+/** Migrates to the newest migration, or (`upTo`, for upgrade tests) to the one named. */
+export async function migrateToLatest(db: Db, upTo?: keyof typeof migrations): Promise<string[]> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = upTo ? await migrator.migrateTo(upTo) : await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

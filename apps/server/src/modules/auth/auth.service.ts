@@ -106,7 +106,7 @@ export function authService(db: Db, throttle: LoginThrottle) {
         label_en: r.role_label_en as string,
         label_kh: r.role_label_kh as string,
       }));
-    const profile: Me = {
+    const profile: Omit<Me, 'coverage'> = {
       id: user.user_id,
       name: user.name,
       full_name: user.full_name,
