@@ -1,5 +1,6 @@
 import type { Me, Permission, RoleSummary } from '@depot/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Claim } from '../db/transaction.ts';
 import { forbidden, unauthenticated } from '../http/errors.ts';
 import type { Coverage } from '../policies/coverage.ts';
 
@@ -20,6 +21,8 @@ export interface AuthContext {
   permissions: ReadonlySet<string>;
   /** The stores the user sees and acts in (policies/coverage.ts). */
   coverage: Coverage;
+  /** The request's idempotency claim (http/idempotency.ts), taken by its write's transaction. */
+  claim?: Claim | null;
   /** The user as GET /api/me shows them (but for the coverage above), read by the same query. */
   profile: Omit<Me, 'coverage'>;
 }

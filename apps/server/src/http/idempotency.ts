@@ -1,16 +1,17 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
 import { now } from '../db/database.ts';
 import { prepared } from '../db/prepared.ts';
-import { type Claim, withClaim } from '../db/transaction.ts';
+import type { Claim } from '../db/transaction.ts';
 import { AppError } from './errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * A POST that moves stock or money: an `Idempotency-Key` makes a retry safe (DESIGN.md section 3).
-     * Its handler must write through `transaction()` (db/transaction.ts), which claims the key.
+     * Its handler must write through `transaction(db, work, actor)` (db/transaction.ts), which
+     * claims the key the actor carries.
      */
     idempotent?: boolean;
   }
@@ -88,15 +89,9 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
   const routes: string[] = [];
   app.decorate('idempotentRoutes', routes);
 
-  // The claim travels with the handler's asynchronous context, down to the transaction helper.
   app.addHook('onRoute', (route) => {
     if (!route.config?.idempotent) return;
     for (const method of [route.method].flat()) routes.push(`${method} ${route.url}`);
-    const handler = route.handler as RouteHandlerMethod;
-    route.handler = function keyed(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
-      const claim = request.idempotency?.claim;
-      return claim ? withClaim(claim, () => handler.call(this, request, reply)) : handler.call(this, request, reply);
-    };
   });
 
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -138,6 +133,8 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
       },
     };
     request.idempotency = { key, claim };
+    // the claim travels with the request's actor, down to the transaction helper
+    request.auth.claim = claim;
     if (claim.replay) reply.header('idempotent-replayed', 'true');
   });
 

@@ -121,12 +121,16 @@ export function documentService<T extends DocumentTable, D, A extends string>(
      */
     async create(actor: Actor, steps: (ctx: StepContext) => Promise<number>): Promise<Presented<D, A>> {
       let ran = false;
-      const id = await transaction(db, async (trx) => {
-        ran = true;
-        const made = await steps({ trx, at: now(), actor });
-        await indexRecords(trx, def.list, [made]);
-        return made;
-      });
+      const id = await transaction(
+        db,
+        async (trx) => {
+          ran = true;
+          const made = await steps({ trx, at: now(), actor });
+          await indexRecords(trx, def.list, [made]);
+          return made;
+        },
+        actor,
+      );
       return after(actor, id, 'create', ran);
     },
 
@@ -142,16 +146,20 @@ export function documentService<T extends DocumentTable, D, A extends string>(
       approver: Approver | null = null,
     ): Promise<Presented<D, A>> {
       let ran = false;
-      await transaction(db, async (trx) => {
-        ran = true;
-        const at = now();
-        const [row] = await lockOf(def.table, def.onDeleted?.includes(action) ?? false)(trx, { id, at });
-        if (!row) throw notFound();
-        const { approvedBy } = def.policy.authorize(actor, row, action, approver);
-        await steps({ trx, at, actor, row, approvedBy });
-        if (def.reindex?.includes(action)) await indexRecords(trx, def.list, [id]);
-        return id;
-      });
+      await transaction(
+        db,
+        async (trx) => {
+          ran = true;
+          const at = now();
+          const [row] = await lockOf(def.table, def.onDeleted?.includes(action) ?? false)(trx, { id, at });
+          if (!row) throw notFound();
+          const { approvedBy } = def.policy.authorize(actor, row, action, approver);
+          await steps({ trx, at, actor, row, approvedBy });
+          if (def.reindex?.includes(action)) await indexRecords(trx, def.list, [id]);
+          return id;
+        },
+        actor,
+      );
       return after(actor, id, action, ran);
     },
   };

@@ -191,8 +191,8 @@ export function resourceService<T extends ResourceTable, I extends z.ZodType, O 
   }
 
   /** A write in a transaction; once it is over, the table's remembered totals are stale. */
-  function write<T>(work: (trx: Db) => Promise<T>): Promise<T> {
-    return transaction(db, work).finally(() => tableChanged(db, def.table));
+  function write<T>(actor: Actor, work: (trx: Db) => Promise<T>): Promise<T> {
+    return transaction(db, work, actor).finally(() => tableChanged(db, def.table));
   }
 
   /** A record the actor may write: live (or deleted, to restore), in their scope, allowed by the policy. */
@@ -303,7 +303,7 @@ export function resourceService<T extends ResourceTable, I extends z.ZodType, O 
     },
 
     create(actor: Actor, input: z.output<I>): Promise<Output> {
-      return write(async (trx) => {
+      return write(actor, async (trx) => {
         const allowed = await checkWrite(trx, actor, input, null);
         const at = now();
         const inserted = await trx
@@ -317,7 +317,7 @@ export function resourceService<T extends ResourceTable, I extends z.ZodType, O 
     },
 
     update(actor: Actor, id: number, input: z.output<I>): Promise<Output> {
-      return write(async (trx) => {
+      return write(actor, async (trx) => {
         const row = await writable(trx, actor, id, 'update');
         const allowed = await checkWrite(trx, actor, input, row);
         await trx
@@ -331,7 +331,7 @@ export function resourceService<T extends ResourceTable, I extends z.ZodType, O 
     },
 
     remove(actor: Actor, id: number): Promise<Output> {
-      return write(async (trx) => {
+      return write(actor, async (trx) => {
         await writable(trx, actor, id, 'delete');
         const refusal = await def.guardDelete?.(trx, id);
         if (refusal) throw new AppError(409, refusal);
@@ -356,7 +356,7 @@ export function resourceService<T extends ResourceTable, I extends z.ZodType, O 
 
     /** Brings a deleted record back, unless a live record has taken one of its unique values. */
     restore(actor: Actor, id: number): Promise<Output> {
-      return write(async (trx) => {
+      return write(actor, async (trx) => {
         const row = await writable(trx, actor, id, 'restore');
         if (row.deleted_at !== null) {
           await assertUnique(trx, row, id);

@@ -1,5 +1,6 @@
 import type { Ability, MessageKey, Permission } from '@depot/contracts';
 import { type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import type { Writer } from '../db/transaction.ts';
 import { AppError, FieldError, notFound } from '../http/errors.ts';
 import { type Coverage, coversStore } from './coverage.ts';
 
@@ -15,8 +16,11 @@ import { type Coverage, coversStore } from './coverage.ts';
  * - scopes for list queries (`storeScope`), added in the query itself so totals and pages agree.
  */
 
-/** Who acts: the signed-in user (`request.auth` is one), or a manager approving at the till. */
-export interface Actor {
+/**
+ * Who acts: the signed-in user (`request.auth` is one), or a manager approving at the till. A
+ * request's actor also carries its idempotency claim (a Writer), which its transaction takes.
+ */
+export interface Actor extends Writer {
   userId: number;
   /** The home store: the till's default. */
   storeId: number | null;

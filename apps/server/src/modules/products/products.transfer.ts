@@ -716,48 +716,52 @@ export async function importProducts(
     return [...new Set(sheet.lines.map((l) => cleanCell(l.cells[position]).toLowerCase()).filter((v) => v !== ''))];
   };
 
-  const written = transaction(db, async (trx) => {
-    const [refs, existing, owners] = await Promise.all([
-      loadReferences(trx),
-      liveBySku(trx, values('sku')),
-      barcodeOwners(trx, values('barcode')),
-    ]);
-    const checked = checkRows(sheet, index, { refs, existing, owners, ...options });
-    if (checked.errors.length) throw rowsRefusal(options.locale, checked.errors);
+  const written = transaction(
+    db,
+    async (trx) => {
+      const [refs, existing, owners] = await Promise.all([
+        loadReferences(trx),
+        liveBySku(trx, values('sku')),
+        barcodeOwners(trx, values('barcode')),
+      ]);
+      const checked = checkRows(sheet, index, { refs, existing, owners, ...options });
+      if (checked.errors.length) throw rowsRefusal(options.locale, checked.errors);
 
-    const at = now();
-    const stored = (input: Input) => products.toRow?.(input) ?? input;
-    for (const batch of batches(checked.creates, INSERT_BATCH)) {
-      await trx
-        .insertInto('products')
-        .values(batch.map((input) => ({ ...stored(input), created_at: at, updated_at: at }) as never))
-        .execute();
-    }
-    for (const { current, input } of checked.updates) {
-      const values = stored(input) as Record<string, unknown>;
-      // a row that changes nothing is counted but not written: the product keeps its updated_at
-      const same = Object.entries(values).every(([k, v]) => (current as Record<string, unknown>)[k] === (v ?? null));
-      if (same) continue;
-      await trx
-        .updateTable('products')
-        .set({ ...values, updated_at: at } as never)
-        .where('id', '=', current.id)
-        .execute();
-    }
-    // the search finds them by their new names and codes
-    const saved = await liveBySku(
-      trx,
-      [...checked.creates, ...checked.updates.map((u) => u.input)].map((p) => p.sku.toLowerCase()),
-    );
-    await indexRecords(
-      trx,
-      products,
-      [...saved.values()].map((row) => row.id),
-    );
-    const created = checked.creates.length;
-    const updated = checked.updates.length;
-    return { created, updated, total: created + updated };
-  });
+      const at = now();
+      const stored = (input: Input) => products.toRow?.(input) ?? input;
+      for (const batch of batches(checked.creates, INSERT_BATCH)) {
+        await trx
+          .insertInto('products')
+          .values(batch.map((input) => ({ ...stored(input), created_at: at, updated_at: at }) as never))
+          .execute();
+      }
+      for (const { current, input } of checked.updates) {
+        const values = stored(input) as Record<string, unknown>;
+        // a row that changes nothing is counted but not written: the product keeps its updated_at
+        const same = Object.entries(values).every(([k, v]) => (current as Record<string, unknown>)[k] === (v ?? null));
+        if (same) continue;
+        await trx
+          .updateTable('products')
+          .set({ ...values, updated_at: at } as never)
+          .where('id', '=', current.id)
+          .execute();
+      }
+      // the search finds them by their new names and codes
+      const saved = await liveBySku(
+        trx,
+        [...checked.creates, ...checked.updates.map((u) => u.input)].map((p) => p.sku.toLowerCase()),
+      );
+      await indexRecords(
+        trx,
+        products,
+        [...saved.values()].map((row) => row.id),
+      );
+      const created = checked.creates.length;
+      const updated = checked.updates.length;
+      return { created, updated, total: created + updated };
+    },
+    options.actor,
+  );
   return written.finally(() => tableChanged(db, 'products'));
 }
 

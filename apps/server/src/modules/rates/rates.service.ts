@@ -88,6 +88,7 @@ export function rateService(db: Db) {
         const rate = await insertRate(trx, { ...input, created_by: userId, created_at: at });
         await writeSettings(trx, { exchange_rate_khr: input.rate_khr }, at);
         emit(
+          trx,
           event('ExchangeRateChanged', {
             rate_khr: input.rate_khr,
             rate_in_khr: input.rate_in_khr ?? null,
@@ -104,7 +105,7 @@ export function rateService(db: Db) {
     async updateSaleSettings(input: z.output<typeof saleSettingsInput>): Promise<SaleSettings> {
       await transaction(db, async (trx) => {
         await writeSettings(trx, input, now());
-        emit(event('SettingsChanged', { keys: Object.keys(input) }));
+        emit(trx, event('SettingsChanged', { keys: Object.keys(input) }));
       });
       return readSaleSettings(db);
     },

@@ -251,7 +251,7 @@ async function writeMovement(
     created_at: at,
   });
   // announced once the transaction commits (db/transaction.ts), merged per store
-  emit(event('StockChanged', { store_id: op.storeId, product_ids: [op.productId] }));
+  emit(trx, event('StockChanged', { store_id: op.storeId, product_ids: [op.productId] }));
   return row.id;
 }
 
