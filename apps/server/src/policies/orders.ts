@@ -1,6 +1,6 @@
 import type { MessageKey, OrderAction } from '@depot/contracts';
 import { AppError, FieldError } from '../http/errors.ts';
-import { type Actor, assertStoreInput, can, covers, definePolicy, rule, storeScoped } from './policy.ts';
+import { type Actor, assertStoreInput, can, covers, definePolicy, rule, stateRefusal, storeScoped } from './policy.ts';
 
 /** What the rules read of an order: its row, its list entry and its detail all carry it. */
 export interface OrderFacts {
@@ -15,13 +15,7 @@ export interface OrderFacts {
 }
 
 /** "Order ORD-2026-000001 is cancelled: it cannot be paid." */
-export function orderState(order: Pick<OrderFacts, 'number' | 'status'>, action: MessageKey): AppError {
-  return new AppError(409, 'order.state', {
-    number: order.number,
-    status: { key: `status.${order.status}` as MessageKey },
-    action: { key: action },
-  });
-}
+const orderState = (order: OrderFacts, action: MessageKey) => stateRefusal('order.state', order, action);
 
 const held = (order: OrderFacts) => order.status === 'held';
 const sold = (order: OrderFacts) => order.status === 'confirmed';
@@ -42,31 +36,31 @@ export const orderPolicy = definePolicy<OrderFacts, OrderAction>({
     update: (actor, order) =>
       rule(actor)
         .permission('orders.create')
-        .state(held(order), () => orderState(order, 'action.changed'))
+        .state(held(order), orderState(order, 'action.changed'))
         .unless(mayChange(actor, order), 'policy.not_yours')
         .done(),
     pay: (actor, order) =>
       rule(actor)
         .permission('orders.create')
-        .state(sold(order), () => orderState(order, 'action.paid'))
+        .state(sold(order), orderState(order, 'action.paid'))
         .state(order.paid_cents < order.total_cents, () => new FieldError({ payments: [{ key: 'order.nothing_due' }] }))
         .done(),
     cancel: (actor, order) =>
       rule(actor)
         .permission('orders.cancel')
-        .state(order.status !== 'cancelled', () => orderState(order, 'action.cancelled'))
+        .state(order.status !== 'cancelled', orderState(order, 'action.cancelled'))
         .unless(!held(order) || mayChange(actor, order), 'policy.not_yours')
         .approval(sold(order) && order.paid_cents > 0, 'orders.approve', order.store_id),
     return: (actor, order) =>
       rule(actor)
         .permission('orders.cancel')
-        .state(sold(order), () => orderState(order, 'action.returned'))
+        .state(sold(order), orderState(order, 'action.returned'))
         .state(order.payment_status === 'paid', () => new AppError(409, 'order.not_paid'))
         .approval(true, 'orders.approve', order.store_id),
     deliver: (actor, order) =>
       rule(actor)
         .permission('orders.update')
-        .state(sold(order), () => orderState(order, 'action.changed'))
+        .state(sold(order), orderState(order, 'action.changed'))
         .state(order.delivery_status !== null, () => new AppError(409, 'order.no_delivery'))
         .done(),
   },

@@ -85,6 +85,23 @@ export function hideCosts<T extends object>(actor: Actor, record: T, fields: rea
   return shown;
 }
 
+/**
+ * The refusal of a document's state, for `Rule.state`: "Purchase PO-2026-000001 is received: it
+ * cannot be changed." (409), from the document's message (`order.state`, `purchase.state`, …).
+ */
+export function stateRefusal(
+  message: MessageKey,
+  record: { number: string; status: string },
+  action: MessageKey,
+): () => AppError {
+  return () =>
+    new AppError(409, message, {
+      number: record.number,
+      status: { key: `status.${record.status}` as MessageKey },
+      action: { key: action },
+    });
+}
+
 /** What a rule decided about one action on one record. */
 export type Decision =
   | { allow: true }

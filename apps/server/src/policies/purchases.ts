@@ -1,6 +1,6 @@
 import { formatUsd, type MessageKey, type PurchaseAction, type PurchaseStatus } from '@depot/contracts';
 import { AppError, FieldError } from '../http/errors.ts';
-import { type Actor, can, covers, definePolicy, rule, storeScoped } from './policy.ts';
+import { type Actor, can, covers, definePolicy, rule, stateRefusal, storeScoped } from './policy.ts';
 
 /** What the rules read of a purchase: its row, its list entry and its detail all carry it. */
 export interface PurchaseFacts {
@@ -12,14 +12,7 @@ export interface PurchaseFacts {
 }
 
 /** "Purchase PO-2026-000001 is received: it cannot be changed." */
-function purchaseState(purchase: PurchaseFacts, action: MessageKey): () => AppError {
-  return () =>
-    new AppError(409, 'purchase.state', {
-      number: purchase.number,
-      status: { key: `status.${purchase.status}` as MessageKey },
-      action: { key: action },
-    });
-}
+const purchaseState = (purchase: PurchaseFacts, action: MessageKey) => stateRefusal('purchase.state', purchase, action);
 
 const is = (purchase: PurchaseFacts, ...statuses: PurchaseStatus[]) => (statuses as string[]).includes(purchase.status);
 

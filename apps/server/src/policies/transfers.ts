@@ -1,6 +1,5 @@
 import type { MessageKey, TransferAction, TransferStatus } from '@depot/contracts';
-import { AppError } from '../http/errors.ts';
-import { covers, definePolicy, rule, storeScoped } from './policy.ts';
+import { covers, definePolicy, rule, stateRefusal, storeScoped } from './policy.ts';
 
 /** What the rules read of a transfer: its row, its list entry and its detail all carry it. */
 export interface TransferFacts {
@@ -11,14 +10,7 @@ export interface TransferFacts {
 }
 
 /** "Transfer TR-2026-000001 is received: it cannot be sent." */
-function transferState(transfer: TransferFacts, action: MessageKey): () => AppError {
-  return () =>
-    new AppError(409, 'transfer.state', {
-      number: transfer.number,
-      status: { key: `status.${transfer.status}` as MessageKey },
-      action: { key: action },
-    });
-}
+const transferState = (transfer: TransferFacts, action: MessageKey) => stateRefusal('transfer.state', transfer, action);
 
 const is = (transfer: TransferFacts, ...statuses: TransferStatus[]) => (statuses as string[]).includes(transfer.status);
 

@@ -12,10 +12,12 @@ import { movementRows } from './stock.repository.ts';
 type Adjustment = z.output<typeof adjustmentInput>;
 type WriteOff = z.output<typeof writeOffInput>;
 
-async function liveStore(trx: Db, storeId: number, field = 'store_id') {
+/** The store an adjustment or a write-off happens in: live, active, and one the actor covers. */
+async function storeOfWrite(trx: Db, actor: Actor, storeId: number) {
   const store = await findLive(trx, 'stores', storeId);
-  if (!store) throw new FieldError({ [field]: [{ key: 'validation.exists' }] });
-  if (store.status !== 'active') throw new FieldError({ [field]: [{ key: 'validation.store_inactive' }] });
+  if (!store) throw new FieldError({ store_id: [{ key: 'validation.exists' }] });
+  if (store.status !== 'active') throw new FieldError({ store_id: [{ key: 'validation.store_inactive' }] });
+  authorizeStockWrite(actor, storeId);
   return store;
 }
 
@@ -65,8 +67,7 @@ export function stockService(db: Db) {
       return transaction(
         db,
         async (trx) => {
-          await liveStore(trx, input.store_id);
-          authorizeStockWrite(actor, input.store_id);
+          await storeOfWrite(trx, actor, input.store_id);
           for (const [index, item] of input.items.entries()) {
             const product = await findLive(trx, 'products', item.product_id);
             if (!product) throw new FieldError({ [`items.${index}.product_id`]: [{ key: 'validation.exists' }] });
@@ -132,8 +133,7 @@ export function stockService(db: Db) {
       return transaction(
         db,
         async (trx) => {
-          await liveStore(trx, input.store_id);
-          authorizeStockWrite(actor, input.store_id);
+          await storeOfWrite(trx, actor, input.store_id);
           const batch = await trx
             .selectFrom('stock_batches')
             .select(['id', 'product_id', 'expiry_date'])
