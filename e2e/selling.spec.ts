@@ -113,11 +113,14 @@ async function scan(page: Page, code: string): Promise<void> {
   // A scanner's keys arrive in one burst, as the browser queues them: dispatched here in one go.
   // Typed one by one through the driver, each key waits on a round trip, and on a busy machine they
   // arrive further apart than the till's 50 ms, read as a person typing (and the scan is lost).
-  await page.evaluate((keys) => {
-    for (const key of keys) {
-      document.body.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
-    }
-  }, [...code, 'Enter']);
+  await page.evaluate(
+    (keys) => {
+      for (const key of keys) {
+        document.body.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+      }
+    },
+    [...code, 'Enter'],
+  );
 }
 
 /** The answer to the next write of an order (a sale, a hold, a held order checked out). */
