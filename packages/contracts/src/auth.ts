@@ -67,8 +67,6 @@ export const meResponse = z.object({
     roles: z.array(z.string()),
     role_details: z.array(roleSummary),
     permissions: z.array(z.string()),
-    /** Where the user sees and acts: every store, or these (their home store among them). */
-    coverage: z.object({ all: z.boolean(), store_ids: z.array(z.number().int()) }),
   }),
 });
 export type Me = z.infer<typeof meResponse>['data'];

@@ -23,8 +23,8 @@ export interface AuthContext {
   coverage: Coverage;
   /** The request's idempotency claim (http/idempotency.ts), taken by its write's transaction. */
   claim?: Claim | null;
-  /** The user as GET /api/me shows them (but for the coverage above), read by the same query. */
-  profile: Omit<Me, 'coverage'>;
+  /** The user as GET /api/me shows them, read by the same query. */
+  profile: Me;
 }
 
 declare module 'fastify' {

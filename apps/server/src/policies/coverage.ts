@@ -41,18 +41,25 @@ const storesOf = prepared((db: Db, p: { userId: number }) =>
 
 const MAX_REMEMBERED = 10_000;
 
-/** Resolves users' coverage, remembering each one until the user's version changes. */
+/**
+ * Resolves users' coverage, remembering each one until the user's version changes. Answers at once
+ * (no promise) when it needs no query: every request authenticates, and an await costs there.
+ */
 export function coverageResolver(db: Db) {
   const remembered = new Map<number, { version: string; coverage: Coverage }>();
-  return async function coverageOf(user: CoveredUser): Promise<Coverage> {
-    if (user.permissions.has('all_stores.view')) return EVERY_STORE;
-    const known = remembered.get(user.userId);
-    if (known?.version === user.version) return known.coverage;
+
+  async function read(user: CoveredUser): Promise<Coverage> {
     const ids = new Set((await storesOf(db, { userId: user.userId })).map((row) => row.store_id));
     if (user.homeStoreId !== null) ids.add(user.homeStoreId);
     const coverage: Coverage = { all: false, storeIds: [...ids].sort((a, b) => a - b) };
     if (remembered.size >= MAX_REMEMBERED) remembered.clear();
     remembered.set(user.userId, { version: user.version, coverage });
     return coverage;
+  }
+
+  return function coverageOf(user: CoveredUser): Coverage | Promise<Coverage> {
+    if (user.permissions.has('all_stores.view')) return EVERY_STORE;
+    const known = remembered.get(user.userId);
+    return known?.version === user.version ? known.coverage : read(user);
   };
 }

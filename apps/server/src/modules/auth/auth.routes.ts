@@ -67,9 +67,6 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
         response: { 200: meResponse },
       },
     },
-    async (request) => {
-      const { profile, coverage } = authOf(request);
-      return { data: { ...profile, coverage: { all: coverage.all, store_ids: [...coverage.storeIds] } } };
-    },
+    async (request) => ({ data: authOf(request).profile }),
   );
 };

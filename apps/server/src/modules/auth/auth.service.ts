@@ -106,7 +106,7 @@ export function authService(db: Db, throttle: LoginThrottle) {
         label_en: r.role_label_en as string,
         label_kh: r.role_label_kh as string,
       }));
-    const profile: Omit<Me, 'coverage'> = {
+    const profile: Me = {
       id: user.user_id,
       name: user.name,
       full_name: user.full_name,
@@ -235,6 +235,12 @@ export function authService(db: Db, throttle: LoginThrottle) {
       }
       const { profile, permissions } = await identity(rows);
       const storeId = profile.store?.id ?? null;
+      const coverage = coverageOf({
+        userId: profile.id,
+        version: first.user_version,
+        homeStoreId: storeId,
+        permissions: permissions.set,
+      });
       return {
         userId: profile.id,
         sessionId: first.session_id,
@@ -242,12 +248,7 @@ export function authService(db: Db, throttle: LoginThrottle) {
         storeId,
         roles: profile.role_details,
         permissions: permissions.set,
-        coverage: await coverageOf({
-          userId: profile.id,
-          version: first.user_version,
-          homeStoreId: storeId,
-          permissions: permissions.set,
-        }),
+        coverage: coverage instanceof Promise ? await coverage : coverage,
         profile,
       };
     },
