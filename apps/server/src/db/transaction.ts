@@ -11,11 +11,10 @@ export interface Claim {
   /** Set once a transaction has taken the claim: a request's later transactions leave it alone. */
   consumed: boolean;
   /**
-   * A result to answer without running the work again: the key's work committed before (a retry
-   * after the answer was lost, or a duplicate that waited for the first to commit).
+   * Claims the key in `trx`. When the key's work committed before (a retry after the answer was
+   * lost, or a duplicate that waited for the first to commit), answers that work's result instead,
+   * and the work is not run again.
    */
-  replay: { result: unknown } | null;
-  /** Claims the key in `trx`; answers the committed result instead when another request claimed it. */
   take(trx: Db): Promise<{ result: unknown } | null>;
   /** Stores the work's result with the claim, in the work's transaction. */
   keep(trx: Db, result: unknown): Promise<void>;
@@ -50,7 +49,6 @@ export function emit(trx: Db, event: DomainEvent): void {
 export async function transaction<T>(db: Db, work: (trx: Db) => Promise<T>, writer?: Writer | null): Promise<T> {
   const claim = writer?.claim && !writer.claim.consumed ? writer.claim : null;
   if (claim) claim.consumed = true;
-  if (claim?.replay) return claim.replay.result as T;
   let events: DomainEvent[] = [];
   const result = await db.transaction().execute(async (trx) => {
     units.set(trx, events);

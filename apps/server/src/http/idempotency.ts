@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
 import { now } from '../db/database.ts';
 import { prepared } from '../db/prepared.ts';
 import type { Claim } from '../db/transaction.ts';
-import { AppError } from './errors.ts';
+import { AppError, StoredAnswer } from './errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -16,8 +16,8 @@ declare module 'fastify' {
     idempotent?: boolean;
   }
   interface FastifyRequest {
-    /** The key of an idempotent request that carries one, and its claim. */
-    idempotency: { key: string; claim: Claim } | null;
+    /** The key of an idempotent request that carries one, its claim, and whether it was answered before. */
+    idempotency: { key: string; claim: Claim; replayed: boolean } | null;
   }
   interface FastifyInstance {
     /** Every idempotent route, `METHOD /path` (walked by the idempotency guard test). */
@@ -79,10 +79,11 @@ const resultOf = (stored: string) => ({ result: (JSON.parse(stored) as { value?:
  * result beside it before the commit, so the claim and the work commit together or not at all. A
  * crash before the commit leaves nothing (the retry does the work); a crash after it leaves the
  * result (the retry's answer is rebuilt from it: the handler runs with the result and reads the
- * record it names). The answer, once sent, is stored too and replayed as it was. Two requests with
- * one key at once: the second's claim waits for the first's commit (PostgreSQL's unique index; on
- * SQLite transactions run one at a time) and answers its result. Nothing is ever "in flight" after
- * a crash. The same key with another body is 422.
+ * record it names). The answer, once sent, is stored too and replayed as it was (the claim finds
+ * it, and the error handler sends it: StoredAnswer). Two requests with one key at once: the
+ * second's claim waits for the first's commit (PostgreSQL's unique index; on SQLite transactions
+ * run one at a time) and answers its result. Nothing is ever "in flight" after a crash. The same
+ * key with another body is 422. No query before the handler: the claim is the only look-up.
  */
 export function registerIdempotency(app: FastifyInstance, db: Db): void {
   app.decorateRequest('idempotency', null);
@@ -94,48 +95,43 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     for (const method of [route.method].flat()) routes.push(`${method} ${route.url}`);
   });
 
-  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+  app.addHook('preHandler', async (request: FastifyRequest) => {
     if (!request.routeOptions.config?.idempotent) return;
     const key = request.headers[HEADER];
     if (typeof key !== 'string' || !request.auth) return;
     if (!KEY.test(key)) throw new AppError(422, 'validation.format');
     const userId = request.auth.userId;
     const hash = fingerprint(request);
-    const [first] = await findClaim(db, { userId, key });
-    if (first && first.request_hash !== hash) throw mismatch();
-    if (first?.response != null && first.status_code !== null) {
-      return reply
-        .code(first.status_code)
-        .header('content-type', 'application/json; charset=utf-8')
-        .header('idempotent-replayed', 'true')
-        .send(first.response);
-    }
-    const claim: Claim = {
-      consumed: false,
-      // the work committed but its answer was never stored (a crash in between): rebuilt from its result
-      replay: first?.result ? resultOf(first.result) : null,
-      async take(trx) {
-        const claimed = await insertClaim(trx, {
-          key,
-          user_id: userId,
-          route: request.routeOptions.url ?? request.url,
-          request_hash: hash,
-          created_at: now(),
-        });
-        if (claimed.length) return null;
-        // another request with this key committed first (this claim waited for it)
-        const [row] = await findClaim(trx, { userId, key });
-        if (!row || row.request_hash !== hash) throw mismatch();
-        return resultOf(row.result ?? '{}');
-      },
-      async keep(trx, result) {
-        await keepResult(trx, { userId, key, result: JSON.stringify({ value: result }) });
-      },
+    const keyed = {
+      key,
+      replayed: false,
+      claim: {
+        consumed: false,
+        async take(trx: Db) {
+          const claimed = await insertClaim(trx, {
+            key,
+            user_id: userId,
+            route: request.routeOptions.url ?? request.url,
+            request_hash: hash,
+            created_at: now(),
+          });
+          if (claimed.length) return null;
+          // the key was used before, or by a request that has just committed (this claim waited for it)
+          const [row] = await findClaim(trx, { userId, key });
+          if (!row || row.request_hash !== hash) throw mismatch();
+          if (row.response !== null && row.status_code !== null) throw new StoredAnswer(row.status_code, row.response);
+          // its work committed, its answer was lost (a crash in between): rebuilt from its result
+          keyed.replayed = true;
+          return resultOf(row.result ?? '{}');
+        },
+        async keep(trx: Db, result: unknown) {
+          await keepResult(trx, { userId, key, result: JSON.stringify({ value: result }) });
+        },
+      } satisfies Claim,
     };
-    request.idempotency = { key, claim };
+    request.idempotency = keyed;
     // the claim travels with the request's actor, down to the transaction helper
-    request.auth.claim = claim;
-    if (claim.replay) reply.header('idempotent-replayed', 'true');
+    request.auth.claim = keyed.claim;
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
@@ -146,6 +142,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
       request.log.error({ route: request.routeOptions.url }, 'idempotent route did not claim its key');
       return payload;
     }
+    if (keyed.replayed) reply.header('idempotent-replayed', 'true');
     // a refusal rolled the claim back with the work: only a success has a claim to answer for
     await storeAnswer(db, {
       userId: request.auth.userId,
