@@ -17,7 +17,7 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     /** The key of an idempotent request that carries one, its claim, and whether it was answered before. */
-    idempotency: { key: string; claim: Claim; replayed: boolean } | null;
+    idempotency: { key: string; claim: Claim; replayed: boolean; stored: boolean } | null;
   }
   interface FastifyInstance {
     /** Every idempotent route, `METHOD /path` (walked by the idempotency guard test). */
@@ -104,7 +104,10 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     const hash = fingerprint(request);
     const keyed = {
       key,
+      /** Its answer is rebuilt from the committed result (and stored once sent). */
       replayed: false,
+      /** Its stored answer is sent again as it was. */
+      stored: false,
       claim: {
         consumed: false,
         async take(trx: Db) {
@@ -119,7 +122,10 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
           // the key was used before, or by a request that has just committed (this claim waited for it)
           const [row] = await findClaim(trx, { userId, key });
           if (!row || row.request_hash !== hash) throw mismatch();
-          if (row.response !== null && row.status_code !== null) throw new StoredAnswer(row.status_code, row.response);
+          if (row.response !== null && row.status_code !== null) {
+            keyed.stored = true;
+            throw new StoredAnswer(row.status_code, row.response);
+          }
           // its work committed, its answer was lost (a crash in between): rebuilt from its result
           keyed.replayed = true;
           return resultOf(row.result ?? '{}');
@@ -136,7 +142,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
 
   app.addHook('onSend', async (request, reply, payload) => {
     const keyed = request.idempotency;
-    if (!keyed || !request.auth || reply.statusCode >= 300) return payload;
+    if (!keyed || keyed.stored || !request.auth || reply.statusCode >= 300) return payload;
     if (!keyed.claim.consumed) {
       // a keyed route that wrote outside transaction(): its key guards nothing (the guard test walks them)
       request.log.error({ route: request.routeOptions.url }, 'idempotent route did not claim its key');

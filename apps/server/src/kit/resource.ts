@@ -38,13 +38,13 @@ export type Filter =
   | { column: string; schema: z.ZodType }
   | { schema: z.ZodType; apply: (query: AnySelect<object>, value: unknown) => AnySelect<object> };
 
+/** A record as the resource's query reads it: without the abilities its policy adds. */
+export type Read<O> = Omit<O, 'abilities'>;
+
 /**
  * What a resource's policy (policies/*.ts) tells the kit: every list, count, export, show and
  * write of the resource goes through it.
  */
-/** A record as the resource's query reads it: without the abilities its policy adds. */
-export type Read<O> = Omit<O, 'abilities'>;
-
 export interface ResourcePolicy<O, In> {
   /** Refuses the whole resource to an actor (by throwing), before any list or record. */
   require?: (actor: Actor) => void;
