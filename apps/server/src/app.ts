@@ -44,6 +44,7 @@ import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { settingsService } from './modules/settings/settings.service.ts';
 import { stockRoutes } from './modules/stock/stock.routes.ts';
 import { transfers } from './modules/stock/transfers.ts';
+import { approvalService } from './policies/approval.ts';
 import { broadcastingRoutes } from './realtime/broadcasting.routes.ts';
 import { createRealtime, type Realtime, type RealtimeSettings } from './realtime/realtime.ts';
 
@@ -130,8 +131,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const { db, shared } = options;
   if (shared) shareTotals(db, shared);
+  // sign-ins and managers' approvals at the till share one throttle of failed passwords
   const throttle = shared ? new RedisLoginThrottle(shared, options.throttle) : new LoginThrottle(options.throttle);
   const auth = authService(db, throttle);
+  const approvals = approvalService(auth);
   const settings = settingsService(db);
   registerAccess(app, auth.authenticate);
   registerIdempotency(app, db);
@@ -153,7 +156,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(purchaseRoutes, { db });
   await app.register(comboRoutes, { db });
   await app.register(rateRoutes, { db });
-  await app.register(orderRoutes, { db });
+  await app.register(orderRoutes, { db, approvals });
   await app.register(khqrRoutes, { db, bakong: options.bakong ?? null });
   await app.register(printingRoutes, { db, timeoutMs: options.printerTimeoutMs ?? 5000 });
   await app.register(broadcastingRoutes, { realtime });

@@ -71,6 +71,7 @@ async function createUser(db: Db, args: { name: string; password: string; roles:
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    if (store) await trx.insertInto('user_stores').values({ user_id: user.id, store_id: store.id }).execute();
     if (roles.length) {
       await trx
         .insertInto('user_roles')

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { abilitiesOf } from './abilities.ts';
 import { isValidBarcode } from './barcode.ts';
 import { NAME_MAX, NAME_MIN_SHORT } from './constants.ts';
 import { RECORD_STATUSES, recordFields } from './resources.ts';
@@ -15,6 +16,14 @@ import { productNames } from './stock.ts';
 export const COMBO_ITEMS_MAX = 50;
 /** The most of one item in a combo, in its unit. */
 export const COMBO_QUANTITY_MAX = 10_000;
+
+/** What may be done with a combo (its `abilities`): edit, delete, restore. */
+export const COMBO_ACTIONS = ['update', 'delete', 'restore'] as const;
+export type ComboAction = (typeof COMBO_ACTIONS)[number];
+export const comboAbilities = abilitiesOf(COMBO_ACTIONS);
+
+/** Money a combo shows only to users with `costs.view` (its cost and what it makes). */
+export const COMBO_COST_FIELDS = ['total_cost_cents', 'profit_cents', 'margin_bp'] as const;
 
 const id = z.coerce.number().int().min(1);
 const cents = z.number().int().min(0).max(100_000_000);
@@ -71,8 +80,8 @@ export const comboItem = z.object({
   /** The product's price for one unit of the line (price × factor). */
   unit_price_cents: z.number().int(),
   price_cents: z.number().int(),
-  /** What the line's base units are worth now. */
-  cost_cents: z.number().int(),
+  /** What the line's base units are worth now (sent only to users with `costs.view`). */
+  cost_cents: z.number().int().optional(),
 });
 export type ComboItem = z.infer<typeof comboItem>;
 
@@ -89,11 +98,13 @@ export const combo = z.object({
   items_count: z.number().int(),
   total_quantity: z.number().int(),
   price_cents: z.number().int(),
-  total_cost_cents: z.number().int(),
-  profit_cents: z.number().int(),
-  margin_bp: z.number().int(),
+  /** The cost, profit and margin are sent only to users with `costs.view`. */
+  total_cost_cents: z.number().int().optional(),
+  profit_cents: z.number().int().optional(),
+  margin_bp: z.number().int().optional(),
   created_by: z.number().int().nullable(),
   created_by_name: z.string().nullable(),
+  abilities: comboAbilities,
 });
 export type Combo = z.infer<typeof combo>;
 
@@ -101,7 +112,13 @@ export const comboDetail = combo.extend({ items: z.array(comboItem) });
 export type ComboDetail = z.infer<typeof comboDetail>;
 
 /** `POST /api/combos/preview`: the combo a body would make, computed by the server, nothing saved. */
-export const comboPreview = comboDetail.omit({ id: true, created_at: true, updated_at: true, deleted_at: true });
+export const comboPreview = comboDetail.omit({
+  id: true,
+  created_at: true,
+  updated_at: true,
+  deleted_at: true,
+  abilities: true,
+});
 export type ComboPreview = z.infer<typeof comboPreview>;
 
 /** `?combo_id=` on a preview: the combo being edited, whose own SKU and barcode are not a conflict. */

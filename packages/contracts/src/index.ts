@@ -1,3 +1,4 @@
+export * from './abilities.ts';
 export * from './auth.ts';
 export * from './barcode.ts';
 export * from './catalogue.ts';

@@ -329,10 +329,6 @@ export const messages = {
     en: 'This Idempotency-Key was used for another request.',
     kh: 'Idempotency-Key នេះត្រូវបានប្រើសម្រាប់សំណើផ្សេងរួចហើយ។',
   },
-  'idempotency.in_flight': {
-    en: 'The same request is still being processed.',
-    kh: 'សំណើដូចគ្នានេះកំពុងដំណើរការនៅឡើយ។',
-  },
 
   // authentication (spec sections 4 and 8)
   'auth.failed': { en: 'Username or password is incorrect.', kh: 'ឈ្មោះអ្នកប្រើ ឬពាក្យសម្ងាត់មិនត្រឹមត្រូវ។' },
@@ -374,6 +370,22 @@ export const messages = {
     kh: 'បានយកការជូនដំណឹងត្រឡប់ទៅប្រអប់ទទួលវិញ។',
   },
   'notification.deleted': { en: 'Notification deleted.', kh: 'បានលុបការជូនដំណឹង។' },
+
+  // policies: who may do what, in which store (apps/server/src/policies)
+  'policy.store': { en: 'You do not work in this store.', kh: 'អ្នកមិនបានធ្វើការនៅហាងនេះទេ។' },
+  'policy.not_yours': {
+    en: 'Only the cashier who held this order, or a manager, may change it.',
+    kh: 'មានតែអ្នកគិតលុយដែលបានផ្អាកការបញ្ជាទិញនេះ ឬអ្នកគ្រប់គ្រងប៉ុណ្ណោះ ដែលអាចកែប្រែវាបាន។',
+  },
+  'policy.prices': { en: 'You may not change selling prices.', kh: 'អ្នកមិនមានសិទ្ធិកែប្រែតម្លៃលក់ទេ។' },
+  'approval.required': {
+    en: 'A manager’s approval is needed: enter a manager’s name and password.',
+    kh: 'ត្រូវការការអនុម័តពីអ្នកគ្រប់គ្រង៖ សូមបញ្ចូលឈ្មោះ និងពាក្យសម្ងាត់របស់អ្នកគ្រប់គ្រង។',
+  },
+  'approval.not_allowed': {
+    en: 'This user may not approve this in this store.',
+    kh: 'អ្នកប្រើប្រាស់នេះមិនមានសិទ្ធិអនុម័តការនេះនៅហាងនេះទេ។',
+  },
 
   // records (spec section 8: each entity has success messages for created, updated, deleted, restored)
   'resource.created': { en: '{entity} created.', kh: 'បានបង្កើត{entity}ដោយជោគជ័យ។' },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { abilitiesOf, approvalInput } from './abilities.ts';
 import { TENDER_METHODS } from './pricing.ts';
 import { PAYMENT_STATUSES } from './purchases.ts';
 import { recordFields } from './resources.ts';
@@ -36,7 +37,17 @@ export const DELIVERY_FLOW: Record<DeliveryStatus, readonly DeliveryStatus[]> = 
   completed: [],
 };
 
+/**
+ * What may be done with an order (its `abilities`): change the held cart or check it out, take a
+ * payment, cancel (void), return lines for a refund, move its delivery on.
+ */
+export const ORDER_ACTIONS = ['update', 'pay', 'cancel', 'return', 'deliver'] as const;
+export type OrderAction = (typeof ORDER_ACTIONS)[number];
+export const orderAbilities = abilitiesOf(ORDER_ACTIONS);
+
 const id = z.number().int().min(1);
+/** A manager's approval, where the write needs one and the user is not a manager. */
+const approval = approvalInput.nullish().transform((v) => v ?? null);
 const optionalId = id.nullish().transform((v) => v ?? null);
 const text = (max: number) =>
   z
@@ -104,14 +115,15 @@ export const returnInput = z.object({
     .max(200),
   refund_method: z.enum(['cash_usd', 'cash_khr']),
   note: text(255),
+  approval,
 });
 export type ReturnInput = z.input<typeof returnInput>;
 
 /** Why an order was cancelled; the body may be left out. */
 export const cancelInput = z
-  .object({ reason: text(255) })
+  .object({ reason: text(255), approval })
   .nullish()
-  .transform((v) => v ?? { reason: null });
+  .transform((v) => v ?? { reason: null, approval: null });
 
 export const orderItem = z.object({
   id: z.number().int(),
@@ -197,6 +209,7 @@ export const order = z.object({
   invoice_number: z.string().nullable(),
   cancelled_at: z.string().nullable(),
   cancel_reason: z.string().nullable(),
+  abilities: orderAbilities,
 });
 export type Order = z.infer<typeof order>;
 
@@ -207,6 +220,8 @@ export const orderDetail = order.extend({
   store_code: z.string(),
   store_phone: z.string().nullable(),
   store_address: z.string().nullable(),
+  /** The manager whose approval, entered at the till, allowed the void. */
+  approved_by_name: z.string().nullable(),
 });
 export type OrderDetail = z.infer<typeof orderDetail>;
 

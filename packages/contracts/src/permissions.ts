@@ -53,6 +53,12 @@ export const RESOURCES = {
   reports: ['view', 'generate'],
   /** Receipt printers: listed and printed on by the till; `approve` opens the cash drawer by hand. */
   printers: ['list', 'view', 'generate', 'approve'],
+  /** See and act in every store; without it a user sees and acts only in the stores they cover. */
+  all_stores: ['view'],
+  /** Cost prices, margins, stock values and purchase costs; without it they are left out of answers. */
+  costs: ['view'],
+  /** Change a product's selling prices (its other fields need products.update only). */
+  prices: ['update'],
 } as const satisfies Record<string, readonly Action[]>;
 
 export type Resource = keyof typeof RESOURCES;
@@ -96,8 +102,9 @@ export const DEFAULT_ROLES = [
     group: 'management',
     label_en: 'Manager',
     label_kh: 'អ្នកគ្រប់គ្រង',
+    // a manager runs the stores they cover: every store needs all_stores.view, an owner's grant
     permissions: [
-      ...PERMISSIONS.filter((p) => !ADMIN_ONLY.includes(p.split('.')[0] as Resource)),
+      ...PERMISSIONS.filter((p) => !ADMIN_ONLY.includes(p.split('.')[0] as Resource) && p !== 'all_stores.view'),
       ...pick('users', 'list', 'view'),
       ...pick('roles', 'list', 'view'),
       ...pick('settings', 'view'),
@@ -110,7 +117,8 @@ export const DEFAULT_ROLES = [
     label_kh: 'អ្នកគិតលុយ',
     permissions: [
       ...everyoneGets,
-      // delivery steps are the till's too: the cashier hands the parcel to the driver
+      // delivery steps are the till's too: the cashier hands the parcel to the driver. `cancel` voids
+      // a held or unpaid sale; a paid one, and returns, need a manager (policies/orders.ts)
       ...pick('orders', 'list', 'view', 'create', 'update', 'cancel'),
       ...pick('invoices', 'list', 'view', 'generate'),
       ...pick('customers', 'list', 'view', 'create', 'update'),
@@ -139,6 +147,8 @@ export const DEFAULT_ROLES = [
       ...pick('units', 'list', 'view', 'create', 'update'),
       ...all('stocks'),
       ...pick('purchases', 'list', 'view', 'create', 'update'),
+      // they enter what the goods cost; selling prices are a manager's (prices.update)
+      ...pick('costs', 'view'),
       ...pick('suppliers', 'list', 'view', 'create', 'update'),
       ...pick('stores', 'list', 'view'),
       ...pick('reports', 'view'),

@@ -81,7 +81,8 @@ export const product = z.object({
   price_khr: z.number().int().nullable(),
   /** The override where set, else the USD price at today's rate, rounded to the riel step. */
   price_khr_effective: z.number().int(),
-  cost_usd_cents: z.number().int(),
+  /** Sent only to users with `costs.view`. */
+  cost_usd_cents: z.number().int().optional(),
   taxable: z.coerce.boolean(),
   image_url: z.string().nullable(),
   thumbnail_url: z.string().nullable(),

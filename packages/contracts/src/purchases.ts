@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { abilitiesOf } from './abilities.ts';
 import { recordFields } from './resources.ts';
 import { expiryDate, lot, productNames, QUANTITY_MAX } from './stock.ts';
 
@@ -10,6 +11,11 @@ import { expiryDate, lot, productNames, QUANTITY_MAX } from './stock.ts';
  */
 export const PURCHASE_STATUSES = ['draft', 'ordered', 'partially_received', 'received', 'cancelled'] as const;
 export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
+
+/** What may be done with a purchase (its `abilities`): edit, send to the supplier, receive, pay, cancel. */
+export const PURCHASE_ACTIONS = ['update', 'order', 'receive', 'pay', 'cancel'] as const;
+export type PurchaseAction = (typeof PURCHASE_ACTIONS)[number];
+export const purchaseAbilities = abilitiesOf(PURCHASE_ACTIONS);
 
 /** Spec section 4: payment statuses (a purchase uses the first three). */
 export const PAYMENT_STATUSES = ['unpaid', 'partially_paid', 'paid', 'pending', 'onhold'] as const;
@@ -131,6 +137,7 @@ export const purchase = z.object({
   created_by_name: z.string().nullable(),
   received_at: z.string().nullable(),
   cancelled_at: z.string().nullable(),
+  abilities: purchaseAbilities,
 });
 export type Purchase = z.infer<typeof purchase>;
 

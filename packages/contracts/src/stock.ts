@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { abilitiesOf } from './abilities.ts';
 import { recordFields } from './resources.ts';
 
 /**
@@ -72,9 +73,12 @@ export const stockLevel = z.object({
   unit_name_kh: z.string(),
   quantity: z.number().int(),
   reorder_level: z.number().int(),
-  /** Weighted average cost of one base unit, in cents (rounded for display; values are exact sums). */
-  average_cost_cents: z.number().int(),
-  value_cents: z.number().int(),
+  /**
+   * Weighted average cost of one base unit, in cents (rounded for display; values are exact sums).
+   * This and the value are sent only to users with `costs.view`.
+   */
+  average_cost_cents: z.number().int().optional(),
+  value_cents: z.number().int().optional(),
   batches: z.array(batch.extend({ quantity: z.number().int() })),
 });
 export type StockLevel = z.infer<typeof stockLevel>;
@@ -90,7 +94,8 @@ export const stockMovement = z.object({
   expiry_date: z.string().nullable(),
   /** Signed: + into the store, − out of it. */
   quantity: z.number().int(),
-  value_cents: z.number().int(),
+  /** What the units were worth (sent only to users with `costs.view`). */
+  value_cents: z.number().int().optional(),
   /** The level of that store and batch right after this movement. */
   balance: z.number().int(),
   reason: z.enum(ADJUSTMENT_REASONS).nullable(),
@@ -143,7 +148,8 @@ export const stockBatch = z.object({
   lot: z.string().nullable(),
   expiry_date: z.string().nullable(),
   quantity: z.number().int(),
-  value_cents: z.number().int(),
+  /** Sent only to users with `costs.view`. */
+  value_cents: z.number().int().optional(),
   /** Days from today (Cambodia) to the expiry date; negative once expired. */
   days_left: z.number().int().nullable(),
 });
@@ -168,6 +174,11 @@ export const lowStockCount = z.object({ data: z.object({ count: z.number().int()
 
 export const TRANSFER_STATUSES = ['draft', 'sent', 'received', 'cancelled'] as const;
 export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
+
+/** What may be done with a transfer (its `abilities`): edit the draft, send, receive, cancel. */
+export const TRANSFER_ACTIONS = ['update', 'send', 'receive', 'cancel'] as const;
+export type TransferAction = (typeof TRANSFER_ACTIONS)[number];
+export const transferAbilities = abilitiesOf(TRANSFER_ACTIONS);
 
 export const transferInput = z
   .object({
@@ -218,6 +229,7 @@ export const transfer = z.object({
   sent_at: z.string().nullable(),
   received_at: z.string().nullable(),
   cancelled_at: z.string().nullable(),
+  abilities: transferAbilities,
 });
 export type Transfer = z.infer<typeof transfer>;
 

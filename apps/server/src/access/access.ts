@@ -1,6 +1,8 @@
 import type { Me, Permission, RoleSummary } from '@depot/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Claim } from '../db/transaction.ts';
 import { forbidden, unauthenticated } from '../http/errors.ts';
+import type { Coverage } from '../policies/coverage.ts';
 
 /**
  * What a route needs, declared in its config: `{ config: { access: 'products.list' } }`.
@@ -17,6 +19,10 @@ export interface AuthContext {
   storeId: number | null;
   roles: RoleSummary[];
   permissions: ReadonlySet<string>;
+  /** The stores the user sees and acts in (policies/coverage.ts). */
+  coverage: Coverage;
+  /** The request's idempotency claim (http/idempotency.ts), taken by its write's transaction. */
+  claim?: Claim | null;
   /** The user as GET /api/me shows them, read by the same query. */
   profile: Me;
 }

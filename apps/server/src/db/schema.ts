@@ -339,7 +339,15 @@ export interface IdempotencyKeysTable {
   request_hash: string;
   status_code: number | null;
   response: string | null;
+  /** What the keyed work answered (JSON), written in its transaction: a lost answer is rebuilt from it. */
+  result: string | null;
   created_at: string;
+}
+
+/** The stores a user covers: sees and acts in (policies/coverage.ts). */
+export interface UserStoresTable {
+  user_id: number;
+  store_id: number;
 }
 
 /** The resource kit's search index (kit/search.ts). */
@@ -438,6 +446,7 @@ export interface DB {
   purchase_items: PurchaseItemsTable;
   purchase_payments: PurchasePaymentsTable;
   idempotency_keys: IdempotencyKeysTable;
+  user_stores: UserStoresTable;
   search_indexes: SearchIndexesTable;
   discounts: DiscountsTable;
   combos: CombosTable;
@@ -494,6 +503,8 @@ export interface OrdersTable extends Timestamps, SoftDelete {
   cancelled_at: string | null;
   cancelled_by: number | null;
   cancel_reason: string | null;
+  /** The manager whose approval, entered at the till, allowed a void of a paid sale. */
+  approved_by: number | null;
 }
 
 export interface OrderItemsTable {
@@ -549,6 +560,8 @@ export interface OrderReturnsTable {
   refund_cents: number;
   note: string | null;
   created_by: number | null;
+  /** The manager whose approval, entered at the till, allowed the refund. */
+  approved_by: number | null;
   created_at: string;
 }
 

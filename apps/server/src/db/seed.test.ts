@@ -1,8 +1,9 @@
 import { DEFAULT_ROLES, PERMISSIONS } from '@depot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../modules/auth/passwords.ts';
-import { freshDatabase } from '../test/harness.ts';
-import type { Database } from './database.ts';
+import { emptyDatabase, freshDatabase } from '../test/harness.ts';
+import { createDatabase, type Database, now } from './database.ts';
+import { migrateTo, migrateToLatest } from './migrate.ts';
 import { seed } from './seed.ts';
 
 let database: Database;
@@ -66,6 +67,67 @@ describe('seed', () => {
     expect(cashierNow).not.toContain('products.list');
     expect(await rolePermissions('administrator')).toEqual([...PERMISSIONS].sort());
     expect(await rolePermissions('stock_keeper')).not.toContain('orders.cancel');
+  });
+});
+
+describe('upgrading to issue 9 (trust)', () => {
+  it('gives each user their home store to cover, and the new permissions to the roles that hold them by default', async () => {
+    const target = await emptyDatabase();
+    const database = createDatabase(target.url);
+    try {
+      const { db } = database;
+      await migrateTo(db, '0009_orders');
+      const at = now();
+      const store = await db
+        .insertInto('stores')
+        .values({ name: 'Old store', code: 'OLD', status: 'active', created_at: at, updated_at: at })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const user = await db
+        .insertInto('users')
+        .values({
+          name: 'old-cashier',
+          password_hash: 'x',
+          status: 'active',
+          store_id: store.id,
+          created_at: at,
+          updated_at: at,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await migrateToLatest(db);
+      expect(await db.selectFrom('user_stores').selectAll().execute()).toEqual([
+        { user_id: user.id, store_id: store.id },
+      ]);
+
+      // an installation seeded before the three permissions existed
+      await seed(db);
+      await db
+        .deleteFrom('permissions')
+        .where('name', 'in', ['all_stores.view', 'costs.view', 'prices.update'])
+        .execute();
+      await seed(db);
+      const held = async (role: string) =>
+        (
+          await db
+            .selectFrom('role_permissions')
+            .innerJoin('roles', 'roles.id', 'role_permissions.role_id')
+            .innerJoin('permissions', 'permissions.id', 'role_permissions.permission_id')
+            .select('permissions.name')
+            .where('roles.name', '=', role)
+            .where('permissions.name', 'in', ['all_stores.view', 'costs.view', 'prices.update'])
+            .execute()
+        )
+          .map((r) => r.name)
+          .sort();
+      expect(await held('administrator')).toEqual(['all_stores.view', 'costs.view', 'prices.update']);
+      expect(await held('manager')).toEqual(['costs.view', 'prices.update']);
+      expect(await held('stock_keeper')).toEqual(['costs.view']);
+      expect(await held('cashier')).toEqual([]);
+    } finally {
+      await database.close();
+      await target.drop();
+    }
   });
 });
 

@@ -21,6 +21,15 @@ export interface SeedResult {
  * existing installations without undoing an administrator's own changes to a role), keeps the
  * administrator role complete, fills in missing settings, keeps a walk-in customer, and creates
  * the first store and the first administrator when there is no user at all.
+ *
+ * It never takes a permission away from a role, default or not, even where the defaults changed:
+ * an administrator may have granted it on purpose, and a seed cannot tell a deliberate grant from
+ * an old default. The least-privilege limits of issue 9 therefore live in the policies, not in
+ * the roles: a cashier keeps `orders.cancel`, and policies/orders.ts lets it void only held or
+ * unpaid sales; a stock keeper keeps `products.update`, and policies/products.ts refuses a change of
+ * selling prices without `prices.update`. Those hold on an upgraded database the moment it starts.
+ * The new permissions (`all_stores.view`, `costs.view`, `prices.update`) reach the default roles
+ * that hold them by default, like any permission new to the database.
  */
 export async function seed(db: Db, options: { adminPassword?: string } = {}): Promise<SeedResult> {
   return db.transaction().execute(async (trx) => {
@@ -140,6 +149,7 @@ export async function seed(db: Db, options: { adminPassword?: string } = {}): Pr
       .where('name', '=', 'administrator')
       .executeTakeFirstOrThrow();
     await trx.insertInto('user_roles').values({ user_id: admin.id, role_id: adminRole.id }).execute();
+    await trx.insertInto('user_stores').values({ user_id: admin.id, store_id: store.id }).execute();
     return {
       createdAdmin: true,
       generatedAdminPassword: options.adminPassword ? undefined : password,

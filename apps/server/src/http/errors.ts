@@ -45,6 +45,16 @@ export class RequestValidationError extends Error {
   }
 }
 
+/** An answer given before to the same request (an idempotent retry), sent again as it was. */
+export class StoredAnswer extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly body: string,
+  ) {
+    super('stored answer');
+  }
+}
+
 export const notFound = () => new AppError(404, 'error.not_found');
 export const forbidden = () => new AppError(403, 'auth.forbidden');
 export const unauthenticated = () => new AppError(401, 'auth.unauthenticated');
@@ -67,6 +77,13 @@ const clientErrors: Record<number, MessageKey> = {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError | FieldError | RequestValidationError, request, reply) => {
     const locale = request.locale;
+    if (error instanceof StoredAnswer) {
+      return reply
+        .code(error.statusCode)
+        .header('content-type', 'application/json; charset=utf-8')
+        .header('idempotent-replayed', 'true')
+        .send(error.body);
+    }
     if (error instanceof RequestValidationError) {
       return reply.code(422).send(validationBody(issuesToErrors(error.issues, locale), locale));
     }

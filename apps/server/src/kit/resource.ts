@@ -13,10 +13,13 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Expression, type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { z } from 'zod';
+import { authOf } from '../access/access.ts';
 import type { Db } from '../db/database.ts';
 import { now } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
+import { transaction } from '../db/transaction.ts';
 import { AppError, FieldError, notFound } from '../http/errors.ts';
+import type { Actor, Scope } from '../policies/policy.ts';
 import { indexRecords, searchCondition } from './search.ts';
 import { countOf, tableChanged } from './totals.ts';
 
@@ -35,6 +38,31 @@ export type Filter =
   | { column: string; schema: z.ZodType }
   | { schema: z.ZodType; apply: (query: AnySelect<object>, value: unknown) => AnySelect<object> };
 
+/** A record as the resource's query reads it: without the abilities its policy adds. */
+export type Read<O> = Omit<O, 'abilities'>;
+
+/**
+ * What a resource's policy (policies/*.ts) tells the kit: every list, count, export, show and
+ * write of the resource goes through it.
+ */
+export interface ResourcePolicy<O, In> {
+  /** Refuses the whole resource to an actor (by throwing), before any list or record. */
+  require?: (actor: Actor) => void;
+  /** Narrows the list, its count and exports to what the actor may see (the table's own columns). */
+  scope?: Scope;
+  /** A record as the actor may see it: fields they may not see dropped, abilities added. */
+  present?: (actor: Actor, record: Read<O>) => O;
+  /** Sort names the actor may not use: those of fields hidden from them. */
+  hiddenSorts?: (actor: Actor) => readonly string[];
+  /** Refuses a write of an existing record (by throwing): a store the actor does not cover. */
+  authorize?: (actor: Actor, action: 'update' | 'delete' | 'restore', row: Record<string, unknown>) => void;
+  /**
+   * The input as the actor may write it (a field they may not see keeps its stored value), or a
+   * refusal (a field they may not change). `existing` is the stored row, null on create.
+   */
+  write?: (actor: Actor, input: In, existing: Record<string, unknown> | null) => In;
+}
+
 export interface ResourceDefinition<T extends ResourceTable, I extends z.ZodType, O extends z.ZodType<Row>> {
   table: T;
   /** API path, kebab-case plural: `/api/sub-categories`. */
@@ -48,7 +76,7 @@ export interface ResourceDefinition<T extends ResourceTable, I extends z.ZodType
   /** The record as the API shows it. */
   output: O;
   /** One row per record, the table under its own name, with whatever joins and counts the output has. */
-  query: (db: Db) => AnySelect<z.infer<O>>;
+  query: (db: Db) => AnySelect<Read<z.infer<O>>>;
   /** Columns the `search` parameter looks in: each word typed begins a word of them (kit/search.ts). */
   searchable: string[];
   /** API sort names and the columns they sort by; `sort=-name` sorts descending. */
@@ -79,6 +107,8 @@ export interface ResourceDefinition<T extends ResourceTable, I extends z.ZodType
   access?: Partial<Record<KitRoute, Permission>>;
   /** What still uses a record; deleting it is refused while any count is above zero. */
   dependents?: (db: Db, id: number) => Promise<{ entity: MessageKey; count: number }[]>;
+  /** Who sees which records and fields, and who may write them (the resource's policy). */
+  policy?: ResourcePolicy<z.infer<O>, z.output<I>>;
 }
 
 /** The live (not deleted) record of a table, or undefined: for rules about referenced records. */
@@ -122,11 +152,15 @@ export function resourceService<T extends ResourceTable, I extends z.ZodType, O 
   const column = (name: string) => sql.ref(`${def.table}.${name}`);
   const stored = (input: z.output<I>) => def.toRow?.(input) ?? (input as Record<string, unknown>);
 
-  async function find(trx: Db, id: number): Promise<Output | undefined> {
-    return (await def
-      .query(trx)
-      .where(column('id') as Expression<number>, '=', id)
-      .executeTakeFirst()) as Output | undefined;
+  const policy = def.policy ?? {};
+  const scoped = <Q extends AnySelect<unknown>>(query: Q, actor: Actor): Q =>
+    policy.scope ? policy.scope(query, actor) : query;
+  const present = (actor: Actor, record: Read<Output>): Output =>
+    policy.present ? policy.present(actor, record) : (record as Output);
+
+  async function find(trx: Db, id: number, actor?: Actor): Promise<Read<Output> | undefined> {
+    const query = def.query(trx).where(column('id') as Expression<number>, '=', id);
+    return (await (actor ? scoped(query, actor) : query).executeTakeFirst()) as Read<Output> | undefined;
   }
 
   async function assertUnique(trx: Db, values: Record<string, unknown>, id: number | null) {
@@ -162,11 +196,17 @@ export function resourceService<T extends ResourceTable, I extends z.ZodType, O 
   }
 
   /** A write in a transaction; once it is over, the table's remembered totals are stale. */
-  function write<T>(work: (trx: Db) => Promise<T>): Promise<T> {
-    return db
-      .transaction()
-      .execute(work)
-      .finally(() => tableChanged(db, def.table));
+  function write<T>(actor: Actor, work: (trx: Db) => Promise<T>): Promise<T> {
+    return transaction(db, work, actor).finally(() => tableChanged(db, def.table));
+  }
+
+  /** A record the actor may write: live (or deleted, to restore), in their scope, allowed by the policy. */
+  async function writable(trx: Db, actor: Actor, id: number, action: 'update' | 'delete' | 'restore') {
+    const row = await liveRow(trx, id);
+    if (!row || (action !== 'restore' && row.deleted_at !== null)) throw notFound();
+    if (policy.scope && !(await find(trx, id, actor))) throw notFound();
+    policy.authorize?.(actor, action, row);
+    return row;
   }
 
   /** What narrows a list: everything but the page. */
@@ -198,86 +238,106 @@ export function resourceService<T extends ResourceTable, I extends z.ZodType, O 
   }
 
   /**
-   * The records a list shows, narrowed and in its order (id breaks ties, so pages never overlap),
-   * without a page: the list takes one page of it, an export reads it all in chunks.
+   * The records a list shows, narrowed to the actor's scope and in its order (id breaks ties, so
+   * pages never overlap), without a page: the list takes one page of it, an export reads it all.
    */
-  function ordered(query: Selection, filters: Record<string, unknown>, matches: Expression<SqlBool> | null) {
+  function ordered(
+    actor: Actor,
+    query: Selection,
+    filters: Record<string, unknown>,
+    matches: Expression<SqlBool> | null,
+  ) {
     const sort = query.sort ?? def.defaultSort;
     const desc = sort.startsWith('-');
-    const sortColumn = def.sortable[desc ? sort.slice(1) : sort];
-    if (!sortColumn) throw new FieldError({ sort: [{ key: 'validation.sort' }] });
-    return narrow(def.query(db), query, filters, matches)
+    const name = desc ? sort.slice(1) : sort;
+    policy.require?.(actor);
+    const sortColumn = def.sortable[name];
+    if (!sortColumn || policy.hiddenSorts?.(actor).includes(name)) {
+      throw new FieldError({ sort: [{ key: 'validation.sort' }] });
+    }
+    return scoped(narrow(def.query(db), query, filters, matches), actor)
       .orderBy(sql.ref(sortColumn), desc ? 'desc' : 'asc')
       .orderBy(column('id'), desc ? 'desc' : 'asc');
   }
 
+  async function checkWrite(trx: Db, actor: Actor, input: z.output<I>, existing: Record<string, unknown> | null) {
+    const allowed = policy.write ? policy.write(actor, input, existing) : input;
+    await check(trx, allowed, existing ? (existing.id as number) : null);
+    return allowed;
+  }
+
   return {
     /**
-     * The records a list shows, narrowed and in its order (id breaks ties, so pages never overlap),
-     * without a page: the list takes one page of it, an export reads it all in chunks.
+     * The records a list shows to the actor, narrowed and in its order, without a page: an export
+     * reads it in chunks. Each record read from it goes through `present`.
      */
-    async select(query: Selection, filters: Record<string, unknown>): Promise<AnySelect<Output>> {
-      return ordered(query, filters, await matching(query));
+    async select(actor: Actor, query: Selection, filters: Record<string, unknown>): Promise<AnySelect<Read<Output>>> {
+      return ordered(actor, query, filters, await matching(query));
     },
 
-    async list(query: ListQuery, filters: Record<string, unknown>) {
+    /** A record as the actor may see it (see ResourcePolicy.present). */
+    present,
+
+    async list(actor: Actor, query: ListQuery, filters: Record<string, unknown>) {
       const matches = await matching(query);
-      const rows = (await ordered(query, filters, matches)
+      const rows = (await ordered(actor, query, filters, matches)
         .limit(query.per_page)
         .offset((query.page - 1) * query.per_page)
-        .execute()) as Output[];
+        .execute()) as Read<Output>[];
       const total = await countOf(
         db,
         def.table,
-        narrow(
-          db.selectFrom(def.table as ResourceTable).select(sql<number>`count(*)`.as('n')) as AnySelect<{ n: number }>,
-          query,
-          filters,
-          matches,
+        scoped(
+          narrow(
+            db.selectFrom(def.table as ResourceTable).select(sql<number>`count(*)`.as('n')) as AnySelect<{ n: number }>,
+            query,
+            filters,
+            matches,
+          ),
+          actor,
         ),
       );
-      return { rows, total };
+      return { rows: rows.map((row) => present(actor, row)), total };
     },
 
-    async show(id: number): Promise<Output> {
-      const record = await find(db, id);
+    async show(actor: Actor, id: number): Promise<Output> {
+      policy.require?.(actor);
+      const record = await find(db, id, actor);
       if (!record) throw notFound();
-      return record;
+      return present(actor, record);
     },
 
-    create(input: z.output<I>): Promise<Output> {
-      return write(async (trx) => {
-        await check(trx, input, null);
+    create(actor: Actor, input: z.output<I>): Promise<Output> {
+      return write(actor, async (trx) => {
+        const allowed = await checkWrite(trx, actor, input, null);
         const at = now();
         const inserted = await trx
           .insertInto(def.table as ResourceTable)
-          .values({ ...stored(input), created_at: at, updated_at: at } as never)
+          .values({ ...stored(allowed), created_at: at, updated_at: at } as never)
           .returning(sql<number>`id`.as('id'))
           .executeTakeFirstOrThrow();
         await indexRecords(trx, def, [(inserted as Row).id]);
-        return (await find(trx, (inserted as Row).id)) as Output;
+        return present(actor, (await find(trx, (inserted as Row).id)) as Read<Output>);
       });
     },
 
-    update(id: number, input: z.output<I>): Promise<Output> {
-      return write(async (trx) => {
-        const row = await liveRow(trx, id);
-        if (!row || row.deleted_at !== null) throw notFound();
-        await check(trx, input, id);
+    update(actor: Actor, id: number, input: z.output<I>): Promise<Output> {
+      return write(actor, async (trx) => {
+        const row = await writable(trx, actor, id, 'update');
+        const allowed = await checkWrite(trx, actor, input, row);
         await trx
           .updateTable(def.table as ResourceTable)
-          .set({ ...stored(input), updated_at: now() } as never)
+          .set({ ...stored(allowed), updated_at: now() } as never)
           .where(sql.ref('id') as Expression<number>, '=', id)
           .execute();
         await indexRecords(trx, def, [id]);
-        return (await find(trx, id)) as Output;
+        return present(actor, (await find(trx, id)) as Read<Output>);
       });
     },
 
-    remove(id: number): Promise<Output> {
-      return write(async (trx) => {
-        const row = await liveRow(trx, id);
-        if (!row || row.deleted_at !== null) throw notFound();
+    remove(actor: Actor, id: number): Promise<Output> {
+      return write(actor, async (trx) => {
+        await writable(trx, actor, id, 'delete');
         const refusal = await def.guardDelete?.(trx, id);
         if (refusal) throw new AppError(409, refusal);
         for (const dependent of (await def.dependents?.(trx, id)) ?? []) {
@@ -295,15 +355,14 @@ export function resourceService<T extends ResourceTable, I extends z.ZodType, O 
           .set({ deleted_at: at, updated_at: at } as never)
           .where(sql.ref('id') as Expression<number>, '=', id)
           .execute();
-        return (await find(trx, id)) as Output;
+        return present(actor, (await find(trx, id)) as Read<Output>);
       });
     },
 
     /** Brings a deleted record back, unless a live record has taken one of its unique values. */
-    restore(id: number): Promise<Output> {
-      return write(async (trx) => {
-        const row = await liveRow(trx, id);
-        if (!row) throw notFound();
+    restore(actor: Actor, id: number): Promise<Output> {
+      return write(actor, async (trx) => {
+        const row = await writable(trx, actor, id, 'restore');
         if (row.deleted_at !== null) {
           await assertUnique(trx, row, id);
           await trx
@@ -312,7 +371,7 @@ export function resourceService<T extends ResourceTable, I extends z.ZodType, O 
             .where(sql.ref('id') as Expression<number>, '=', id)
             .execute();
         }
-        return (await find(trx, id)) as Output;
+        return present(actor, (await find(trx, id)) as Read<Output>);
       });
     },
   };
@@ -404,7 +463,7 @@ export function registerResource<T extends ResourceTable, I extends z.ZodType, O
       { config: access('list'), schema: { tags, querystring: query, response: { 200: paginated(def.output) } } },
       async (request) => {
         const q = request.query as ListQuery & Record<string, unknown>;
-        const { rows, total } = await service.list(q, filters.read(q));
+        const { rows, total } = await service.list(authOf(request), q, filters.read(q));
         return pageAnswer(request, q, rows, total);
       },
     );
@@ -413,7 +472,7 @@ export function registerResource<T extends ResourceTable, I extends z.ZodType, O
     app.get(
       `${def.path}/:id`,
       { config: access('show'), schema: { tags, params: idParams, response: { 200: single(def.output) } } },
-      async (request) => ({ data: await service.show(idOf(request)) }),
+      async (request) => ({ data: await service.show(authOf(request), idOf(request)) }),
     );
 
   if (has('create'))
@@ -421,7 +480,7 @@ export function registerResource<T extends ResourceTable, I extends z.ZodType, O
       def.path,
       { config: access('create'), schema: { tags, body: def.input, response: { 201: written(def.output) } } },
       async (request, reply) => {
-        const data = await service.create(body(request));
+        const data = await service.create(authOf(request), body(request));
         return reply.code(201).send({ message: message(request, 'resource.created'), data });
       },
     );
@@ -435,7 +494,7 @@ export function registerResource<T extends ResourceTable, I extends z.ZodType, O
       },
       async (request) => ({
         message: message(request, 'resource.updated'),
-        data: await service.update(idOf(request), body(request)),
+        data: await service.update(authOf(request), idOf(request), body(request)),
       }),
     );
 
@@ -443,7 +502,10 @@ export function registerResource<T extends ResourceTable, I extends z.ZodType, O
     app.delete(
       `${def.path}/:id`,
       { config: access('delete'), schema: { tags, params: idParams, response: { 200: written(def.output) } } },
-      async (request) => ({ message: message(request, 'resource.deleted'), data: await service.remove(idOf(request)) }),
+      async (request) => ({
+        message: message(request, 'resource.deleted'),
+        data: await service.remove(authOf(request), idOf(request)),
+      }),
     );
 
   if (has('restore'))
@@ -452,7 +514,7 @@ export function registerResource<T extends ResourceTable, I extends z.ZodType, O
       { config: access('restore'), schema: { tags, params: idParams, response: { 200: written(def.output) } } },
       async (request) => ({
         message: message(request, 'resource.restored'),
-        data: await service.restore(idOf(request)),
+        data: await service.restore(authOf(request), idOf(request)),
       }),
     );
 

@@ -141,13 +141,19 @@ export async function createUser(
     roles?: string[];
     permissions?: Permission[];
     status?: 'active' | 'inactive';
+    /** The home store (the first store by default). */
+    store?: number;
+    /** Stores covered besides the home store. */
+    covers?: number[];
   } = {},
 ) {
   serial += 1;
   const at = now();
   const name = options.name ?? `user${serial}_${randomBytes(3).toString('hex')}`;
   const password = options.password ?? 'password-123';
-  const store = await db.selectFrom('stores').select('id').orderBy('id').executeTakeFirstOrThrow();
+  const store = options.store
+    ? { id: options.store }
+    : await db.selectFrom('stores').select('id').orderBy('id').executeTakeFirstOrThrow();
   const user = await db
     .insertInto('users')
     .values({
@@ -161,6 +167,10 @@ export async function createUser(
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  await db
+    .insertInto('user_stores')
+    .values([...new Set([store.id, ...(options.covers ?? [])])].map((store_id) => ({ user_id: user.id, store_id })))
+    .execute();
   const roleIds: number[] = [];
   for (const roleName of options.roles ?? []) {
     const role = await db.selectFrom('roles').select('id').where('name', '=', roleName).executeTakeFirstOrThrow();
@@ -196,6 +206,17 @@ export async function createUser(
       .execute();
   }
   return { id: user.id, name, password };
+}
+
+/** A store of its own (active), for tests of coverage: users of the first store do not cover it. */
+export async function createStore(db: Db, code: string): Promise<number> {
+  const at = now();
+  const row = await db
+    .insertInto('stores')
+    .values({ name: `Store ${code}`, code, status: 'active', created_at: at, updated_at: at })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
 export interface LoginResult {

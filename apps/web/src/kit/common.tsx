@@ -1,10 +1,18 @@
-import type { RecordStatus } from '@depot/contracts';
+import { formatUsd, type RecordStatus } from '@depot/contracts';
 import { Input, Radio, Tag } from 'antd';
 import type { ComponentType } from 'react';
 import type { PickProps } from './RemoteSelect.tsx';
 import type { Column, Ctx, Field, Filter } from './resource.ts';
 
 /** Pieces most definitions share: status, names in both languages, dates. */
+
+/**
+ * Money the server leaves out for users without `costs.view` (costs, margins, stock values): a dash
+ * where it would stand, never a made-up $0.00.
+ */
+export function costText(cents: number | undefined, format: (cents: number) => string = formatUsd): string {
+  return cents === undefined ? '—' : format(cents);
+}
 
 function statusLabels({ t }: Ctx): Record<RecordStatus, string> {
   return { active: t('status.active'), inactive: t('status.inactive') };

@@ -5,7 +5,7 @@ import { session } from './session.ts';
 /** The body of a failed answer: `{message}`, plus `errors` on 422 and `request_id` on 500. */
 export interface ErrorBody {
   status?: string;
-  /** A machine-readable reason, where the server gives one (`idempotency_in_flight`). */
+  /** A machine-readable reason, where the server gives one (`approval_required`, `idempotency_mismatch`). */
   code?: string;
   message?: string;
   errors?: Record<string, string[]>;

@@ -1,17 +1,19 @@
 import { type Combo, combo, comboInput, formatUsd } from '@depot/contracts';
 import { Typography } from 'antd';
-import { statusColumn, statusFilter } from '../kit/common.tsx';
+import { costText, statusColumn, statusFilter } from '../kit/common.tsx';
 import { defineResource, localName } from '../kit/resource.ts';
 import { formatCount, ProductNames } from '../pages/stock/common.tsx';
 import { percentText } from './discounts.tsx';
 
 /** "25%", "−3.5%": a margin in basis points. */
-export function marginText(bp: number): string {
+export function marginText(bp: number | undefined): string {
+  if (bp === undefined) return '—';
   return bp < 0 ? `−${percentText(-bp)}` : percentText(bp);
 }
 
-/** Profit and margin, red when the combo sells at a loss. */
-export function Profit({ cents }: { cents: number }) {
+/** Profit and margin, red when the combo sells at a loss (a dash for users who may not see costs). */
+export function Profit({ cents }: { cents: number | undefined }) {
+  if (cents === undefined) return <Typography.Text type="secondary">—</Typography.Text>;
   return <Typography.Text type={cents < 0 ? 'danger' : 'success'}>{formatUsd(cents)}</Typography.Text>;
 }
 
@@ -49,7 +51,7 @@ export const combos = defineResource<Combo>({
         key: 'total_cost',
         title: t('combos.totalCost'),
         sort: 'total_cost',
-        render: (row) => formatUsd(row.total_cost_cents),
+        render: (row) => costText(row.total_cost_cents),
       },
       {
         key: 'profit',
@@ -62,7 +64,9 @@ export const combos = defineResource<Combo>({
         title: t('combos.margin'),
         sort: 'margin',
         render: (row) => (
-          <Typography.Text type={row.margin_bp < 0 ? 'danger' : undefined}>{marginText(row.margin_bp)}</Typography.Text>
+          <Typography.Text type={(row.margin_bp ?? 0) < 0 ? 'danger' : undefined}>
+            {marginText(row.margin_bp)}
+          </Typography.Text>
         ),
       },
       {

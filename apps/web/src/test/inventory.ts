@@ -166,8 +166,33 @@ export function batchRow(extra: Partial<StockBatch> = {}): StockBatch {
   };
 }
 
-export function transferRow(id: number, extra: Partial<TransferDetail> = {}): TransferDetail {
+/**
+ * The abilities an administrator gets from the server for a document in this state (the server's
+ * policies decide; these fixtures stand in for its answer): a test of a user who may do less
+ * passes `abilities`.
+ */
+function transferAbilities(t: Omit<TransferDetail, 'abilities'>): TransferDetail['abilities'] {
   return {
+    update: t.status === 'draft',
+    send: t.status === 'draft',
+    receive: t.status === 'sent',
+    cancel: t.status === 'draft' || t.status === 'sent',
+  };
+}
+
+function purchaseAbilities(p: Omit<PurchaseDetail, 'abilities'>): PurchaseDetail['abilities'] {
+  const open = p.status === 'draft' || p.status === 'ordered';
+  return {
+    update: open,
+    order: p.status === 'draft',
+    receive: p.status === 'ordered' || p.status === 'partially_received',
+    pay: p.status !== 'cancelled' && (p.paid_cents ?? 0) < (p.grand_total_cents ?? 0),
+    cancel: open && p.paid_cents === 0,
+  };
+}
+
+export function transferRow(id: number, extra: Partial<TransferDetail> = {}): TransferDetail {
+  const row: Omit<TransferDetail, 'abilities'> = {
     id,
     number: `TR-${String(id).padStart(4, '0')}`,
     from_store_id: 1,
@@ -199,10 +224,11 @@ export function transferRow(id: number, extra: Partial<TransferDetail> = {}): Tr
     ...stamp,
     ...extra,
   };
+  return { ...row, abilities: extra.abilities ?? transferAbilities(row) };
 }
 
 export function purchaseRow(id: number, extra: Partial<PurchaseDetail> = {}): PurchaseDetail {
-  return {
+  const row: Omit<PurchaseDetail, 'abilities'> = {
     id,
     number: `PO-${String(id).padStart(4, '0')}`,
     supplier_id: 1,
@@ -248,6 +274,7 @@ export function purchaseRow(id: number, extra: Partial<PurchaseDetail> = {}): Pu
     ...stamp,
     ...extra,
   };
+  return { ...row, abilities: extra.abilities ?? purchaseAbilities(row) };
 }
 
 /**

@@ -101,7 +101,7 @@ export const RICE = productRow(2, {
 });
 
 export function comboRow(id: number, extra: Partial<Combo> = {}): Combo {
-  return {
+  const row: Omit<Combo, 'abilities'> = {
     id,
     name_en: 'Party pack',
     name_kh: 'កញ្ចប់ពិធីជប់លៀង',
@@ -121,10 +121,13 @@ export function comboRow(id: number, extra: Partial<Combo> = {}): Combo {
     ...stamp,
     ...extra,
   };
+  // an administrator's abilities, as the server's policies answer them for this state
+  const live = row.deleted_at === null;
+  return { ...row, abilities: extra.abilities ?? { update: live, delete: live, restore: !live } };
 }
 
 export function orderRow(id: number, extra: Partial<OrderDetail> = {}): OrderDetail {
-  return {
+  const row: Omit<OrderDetail, 'abilities'> = {
     id,
     number: `SO-PP01-${String(id).padStart(6, '0')}`,
     store_id: 1,
@@ -191,13 +194,26 @@ export function orderRow(id: number, extra: Partial<OrderDetail> = {}): OrderDet
     ],
     payments: [],
     invoice: null,
+    approved_by_name: null,
     ...stamp,
     ...extra,
+  };
+  // an administrator's abilities, as the server's policies answer them for this state
+  const sold = row.status === 'confirmed';
+  return {
+    ...row,
+    abilities: extra.abilities ?? {
+      update: row.status === 'held',
+      pay: sold && row.paid_cents < row.total_cents,
+      cancel: row.status !== 'cancelled',
+      return: sold && row.payment_status === 'paid',
+      deliver: sold && row.delivery_status !== null,
+    },
   };
 }
 
 export function previewOf(extra: Partial<ComboPreview> = {}): ComboPreview {
-  const { id: _id, created_at: _c, updated_at: _u, deleted_at: _d, ...rest } = comboRow(0);
+  const { id: _id, created_at: _c, updated_at: _u, deleted_at: _d, abilities: _a, ...rest } = comboRow(0);
   return {
     ...rest,
     items: [

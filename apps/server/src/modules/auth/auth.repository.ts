@@ -16,6 +16,8 @@ export function authRepository(db: Db) {
     'users.position',
     'users.status',
     'users.profile_image',
+    // versions the user's remembered coverage (policies/coverage.ts)
+    'users.updated_at as user_version',
     'stores.id as store_id',
     'stores.name as store_name',
     'stores.code as store_code',

@@ -9,6 +9,8 @@ import {
 import type { AuthContext } from '../../access/access.ts';
 import { type Db, now } from '../../db/database.ts';
 import { AppError } from '../../http/errors.ts';
+import { coverageResolver } from '../../policies/coverage.ts';
+import type { Actor } from '../../policies/policy.ts';
 import { type AuthRepository, authRepository, type IdentityRow } from './auth.repository.ts';
 import type { Throttle } from './login-throttle.ts';
 import { decoyHash, verifyPassword } from './passwords.ts';
@@ -24,6 +26,16 @@ function addSeconds(iso: string, seconds: number): string {
   return new Date(Date.parse(iso) + seconds * 1000).toISOString();
 }
 
+/** "Too many failed sign-in attempts. Try again in N seconds." (429 with Retry-After) */
+export function throttled(seconds: number, body: Record<string, unknown> = {}): AppError {
+  return new AppError(429, 'auth.throttled', { seconds }, { headers: { 'retry-after': String(seconds) }, body });
+}
+
+export type Credentials =
+  | { ok: true; userId: number }
+  | { ok: false; reason: 'throttled'; retryAfter: number }
+  | { ok: false; reason: 'failed' | 'disabled' };
+
 export interface ClientInfo {
   ip: string;
   userAgent: string | null;
@@ -31,6 +43,7 @@ export interface ClientInfo {
 
 export function authService(db: Db, throttle: Throttle) {
   const repo: AuthRepository = authRepository(db);
+  const coverageOf = coverageResolver(db);
 
   async function issueTokens(sessionId: number, at: string) {
     const token = newToken();
@@ -111,35 +124,42 @@ export function authService(db: Db, throttle: Throttle) {
     return { profile, permissions };
   }
 
-  return {
-    async login(name: string, password: string, client: ClientInfo): Promise<LoginResponse> {
-      const retryAfter = await throttle.retryAfter(name, client.ip);
-      if (retryAfter > 0) {
-        throw new AppError(
-          429,
-          'auth.throttled',
-          { seconds: retryAfter },
-          { headers: { 'retry-after': String(retryAfter) }, body: { status: 'error' } },
-        );
-      }
-      const user = await repo.findUserByName(name);
-      const valid = await verifyPassword(user?.password_hash ?? (await decoyHash()), password);
-      if (!user || !valid) {
-        await throttle.fail(name, client.ip);
-        throw authError(401, 'auth.failed');
-      }
-      if (user.status !== 'active') throw authError(403, 'auth.disabled');
-      await throttle.succeed(name);
+  /**
+   * A name and a password checked behind the sign-in throttle (failures counted per name and per
+   * address): sign-in and a manager's approval at the till both ask it.
+   */
+  async function checkCredentials(name: string, password: string, ip: string): Promise<Credentials> {
+    const retryAfter = await throttle.retryAfter(name, ip);
+    if (retryAfter > 0) return { ok: false, reason: 'throttled', retryAfter };
+    const user = await repo.findUserByName(name);
+    const valid = await verifyPassword(user?.password_hash ?? (await decoyHash()), password);
+    if (!user || !valid) {
+      await throttle.fail(name, ip);
+      return { ok: false, reason: 'failed' };
+    }
+    if (user.status !== 'active') return { ok: false, reason: 'disabled' };
+    await throttle.succeed(name);
+    return { ok: true, userId: user.id };
+  }
 
+  return {
+    checkCredentials,
+
+    async login(name: string, password: string, client: ClientInfo): Promise<LoginResponse> {
+      const checked = await checkCredentials(name, password, client.ip);
+      if (!checked.ok) {
+        if (checked.reason === 'throttled') throw throttled(checked.retryAfter, { status: 'error' });
+        throw checked.reason === 'failed' ? authError(401, 'auth.failed') : authError(403, 'auth.disabled');
+      }
       const at = now();
       const session = await repo.createSession({
-        user_id: user.id,
+        user_id: checked.userId,
         ip: client.ip,
         user_agent: client.userAgent?.slice(0, 255) ?? null,
         at,
       });
       const tokens = await issueTokens(session.id, at);
-      const { profile } = await identity(await repo.findIdentity(user.id));
+      const { profile } = await identity(await repo.findIdentity(checked.userId));
       return {
         status: 'success',
         ...tokens,
@@ -181,6 +201,29 @@ export function authService(db: Db, throttle: Throttle) {
       await repo.revokeSession(sessionId, now());
     },
 
+    /**
+     * A live, active user as an actor (permissions and coverage), or null: a manager approving at
+     * the till is checked against the record as the signed-in user is.
+     */
+    async actorOf(userId: number): Promise<Actor | null> {
+      const rows = await repo.findIdentity(userId);
+      const [first] = rows;
+      if (first?.status !== 'active') return null;
+      const { profile, permissions } = await identity(rows);
+      const storeId = profile.store?.id ?? null;
+      return {
+        userId,
+        storeId,
+        permissions: permissions.set,
+        coverage: await coverageOf({
+          userId,
+          version: first.user_version,
+          homeStoreId: storeId,
+          permissions: permissions.set,
+        }),
+      };
+    },
+
     /** One query: the token's live session, its user, store and roles; permissions from the cache. */
     async authenticate(token: string): Promise<AuthContext | null> {
       const at = now();
@@ -191,13 +234,21 @@ export function authService(db: Db, throttle: Throttle) {
         await repo.touchSession(first.session_id, at);
       }
       const { profile, permissions } = await identity(rows);
+      const storeId = profile.store?.id ?? null;
+      const coverage = coverageOf({
+        userId: profile.id,
+        version: first.user_version,
+        homeStoreId: storeId,
+        permissions: permissions.set,
+      });
       return {
         userId: profile.id,
         sessionId: first.session_id,
         name: profile.name,
-        storeId: profile.store?.id ?? null,
+        storeId,
         roles: profile.role_details,
         permissions: permissions.set,
+        coverage: coverage instanceof Promise ? await coverage : coverage,
         profile,
       };
     },

@@ -1,6 +1,6 @@
 import { loginResponse, meResponse, SESSION_LIFETIME_SECONDS } from '@depot/contracts';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, bearer, createUser, login, useTestApp } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, bearer, createStore, createUser, login, useTestApp } from '../../test/harness.ts';
 
 const ctx = useTestApp();
 
@@ -80,6 +80,26 @@ describe('GET /api/me', () => {
     expect(data.role_details[0]).toMatchObject({ label_en: 'Stock keeper', label_kh: 'អ្នកថែរក្សាស្តុក' });
     expect(data.permissions).toContain('stocks.update');
     expect(data.permissions).not.toContain('users.create');
+  });
+
+  it('follows a change of the stores a user works in on the next request, without signing in again', async () => {
+    const storesCounted = async (token: string) =>
+      (await ctx.app.inject({ method: 'GET', url: '/api/dashboard', headers: bearer(token) })).json().data.counts
+        .stores;
+    const admin = await login(ctx.app, 'admin', ADMIN_PASSWORD);
+    const user = await createUser(ctx.db, { roles: ['cashier'] });
+    const { token } = await login(ctx.app, user.name, user.password);
+    const other = await createStore(ctx.db, 'COVER');
+    expect(await storesCounted(token)).toBe(1);
+    expect(await storesCounted(admin.token)).toBeGreaterThan(1);
+    // what changes a user's stores touches the user: it versions the coverage remembered
+    await ctx.db.insertInto('user_stores').values({ user_id: user.id, store_id: other }).execute();
+    await ctx.db
+      .updateTable('users')
+      .set({ updated_at: new Date(Date.now() + 1000).toISOString() })
+      .where('id', '=', user.id)
+      .execute();
+    expect(await storesCounted(token)).toBe(2);
   });
 
   it('answers 401 "Unauthenticated." without a token, with an unknown one, or with an expired one', async () => {

@@ -2,6 +2,7 @@ import { combo, comboInput, RECORD_STATUSES } from '@depot/contracts';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { ResourceDefinition } from '../../kit/resource.ts';
+import { comboPolicy, hiddenComboSorts, presentCombo } from '../../policies/combos.ts';
 import { comboRows } from './combos.repository.ts';
 
 /**
@@ -18,6 +19,10 @@ export const combos: ResourceDefinition<'combos', typeof comboInput, typeof comb
   output: combo,
   routes: ['list'],
   query: comboRows,
+  policy: {
+    present: (actor, row) => ({ ...presentCombo(actor, row), abilities: comboPolicy.abilities(actor, row) }),
+    hiddenSorts: hiddenComboSorts,
+  },
   searchable: ['combos.name_en', 'combos.name_kh', 'combos.sku', 'combos.barcode'],
   sortable: {
     name_en: 'combos.name_en',

@@ -41,21 +41,21 @@ export const comboRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       },
     },
     async (request) => ({
-      data: await combos.preview(request.body, authOf(request).userId, request.query.combo_id),
+      data: await combos.preview(authOf(request), request.body, request.query.combo_id),
     }),
   );
 
   app.get(
     '/api/combos/:id',
     { config: { access: 'combos.view' }, schema: { tags, params: idParams, response: { 200: single(comboDetail) } } },
-    async (request) => ({ data: await combos.show(request.params.id) }),
+    async (request) => ({ data: await combos.show(authOf(request), request.params.id) }),
   );
 
   app.post(
     '/api/combos',
     { config: { access: 'combos.create' }, schema: { tags, body: comboInput, response: { 201: answer } } },
     async (request, reply) => {
-      const data = await combos.create(request.body, authOf(request).userId);
+      const data = await combos.create(authOf(request), request.body);
       return reply.code(201).send({ message: say(request, 'resource.created'), data });
     },
   );
@@ -68,19 +68,25 @@ export const comboRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
     },
     async (request) => ({
       message: say(request, 'resource.updated'),
-      data: await combos.update(request.params.id, request.body),
+      data: await combos.update(authOf(request), request.params.id, request.body),
     }),
   );
 
   app.delete(
     '/api/combos/:id',
     { config: { access: 'combos.delete' }, schema: { tags, params: idParams, response: { 200: answer } } },
-    async (request) => ({ message: say(request, 'resource.deleted'), data: await combos.remove(request.params.id) }),
+    async (request) => ({
+      message: say(request, 'resource.deleted'),
+      data: await combos.remove(authOf(request), request.params.id),
+    }),
   );
 
   app.post(
     '/api/combos/:id/restore',
     { config: { access: 'combos.restore' }, schema: { tags, params: idParams, response: { 200: answer } } },
-    async (request) => ({ message: say(request, 'resource.restored'), data: await combos.restore(request.params.id) }),
+    async (request) => ({
+      message: say(request, 'resource.restored'),
+      data: await combos.restore(authOf(request), request.params.id),
+    }),
   );
 };

@@ -1,4 +1,5 @@
 import {
+  type ComboAction,
   type ComboDetail,
   type ComboItem,
   type ComboPreview,
@@ -11,11 +12,12 @@ import {
   QUANTITY_MAX,
 } from '@depot/contracts';
 import type { z } from 'zod';
-import { type Db, now } from '../../db/database.ts';
+import type { Db } from '../../db/database.ts';
 import { AppError, FieldError, notFound } from '../../http/errors.ts';
-import { resourceService } from '../../kit/resource.ts';
-import { indexRecords } from '../../kit/search.ts';
-import { tableChanged } from '../../kit/totals.ts';
+import { type DocumentDefinition, documentService } from '../../kit/document.ts';
+import type { Read } from '../../kit/resource.ts';
+import { comboPolicy, presentCombo } from '../../policies/combos.ts';
+import type { Actor } from '../../policies/policy.ts';
 import { share } from '../stock/ledger.ts';
 import { factorFor } from '../stock/stock.repository.ts';
 import {
@@ -59,7 +61,7 @@ type Valuations = Awaited<ReturnType<typeof valuationsOf>>;
  * base units are worth now, as the ledger's `worthNow` reckons it (the weighted average cost of the
  * stock, or the product's cost price when none is in stock), read without locking the product.
  */
-function itemOf(source: ItemSource, valuations: Valuations): ComboItem {
+function itemOf(source: ItemSource, valuations: Valuations): ComboItem & { cost_cents: number } {
   const factor = Number(source.factor);
   const quantity = Number(source.quantity);
   const baseQuantity = quantity * factor;
@@ -170,90 +172,95 @@ const valuesOf = (input: Input) => ({
 const itemRowsOf = (sources: ItemSource[]): ItemRow[] =>
   sources.map((s) => ({ product_id: s.product_id, unit_id: s.unit_id, factor: s.factor, quantity: s.quantity }));
 
+/** The combo with its items, priced now (a deleted combo too: its detail stays readable). */
+async function detail(db: Db, id: number): Promise<Read<ComboDetail>> {
+  const head = await comboRows(db).where('combos.id', '=', id).executeTakeFirst();
+  if (!head) throw notFound();
+  const sources = (await itemRows(db, id)).map((row) => ({
+    ...row,
+    price_usd_cents: Number(row.price_usd_cents),
+    cost_usd_cents: Number(row.cost_usd_cents),
+  }));
+  return { ...head, ...(await priced(db, sources, head.selling_price_cents)) };
+}
+
+/** A combo as a document (kit/document.ts): its list, policy and detail, what the actor sees of it. */
+export const comboDocument: DocumentDefinition<'combos', Read<ComboDetail>, ComboAction> = {
+  table: 'combos',
+  list: combos,
+  reindex: ['update'],
+  onDeleted: ['restore'],
+  policy: comboPolicy,
+  detail,
+  present: presentCombo,
+};
+
 export function comboService(db: Db) {
-  const kit = resourceService(db, combos);
-
-  /** The combo with its items, priced now (a deleted combo too: its detail stays readable). */
-  async function detail(trx: Db, id: number): Promise<ComboDetail> {
-    const head = await comboRows(trx).where('combos.id', '=', id).executeTakeFirst();
-    if (!head) throw notFound();
-    const sources = (await itemRows(trx, id)).map((row) => ({
-      ...row,
-      price_usd_cents: Number(row.price_usd_cents),
-      cost_usd_cents: Number(row.cost_usd_cents),
-    }));
-    return { ...head, ...(await priced(trx, sources, head.selling_price_cents)) };
-  }
-
-  /** A write in one transaction, then the combo as it is now; the list's totals follow. */
-  function write(work: (trx: Db, at: string) => Promise<number>): Promise<ComboDetail> {
-    return db
-      .transaction()
-      .execute(async (trx) => detail(trx, await work(trx, now())))
-      .finally(() => tableChanged(db, 'combos'));
-  }
+  const documents = documentService(db, comboDocument);
 
   return {
-    show: (id: number) => detail(db, id),
+    show: (actor: Actor, id: number) => documents.show(actor, id),
 
     /**
      * The combo a body would make, priced as the saved one would be, nothing written: the review
      * screen shows the server's numbers. With `comboId`, the combo being edited (its own SKU and
      * barcode are no conflict, and its creator stays).
      */
-    async preview(input: Input, userId: number, comboId?: number): Promise<ComboPreview> {
-      let createdBy: number | null = userId;
+    async preview(actor: Actor, input: Input, comboId?: number): Promise<ComboPreview> {
+      let createdBy: number | null = actor.userId;
       if (comboId !== undefined) {
         const existing = await comboRow(db, comboId);
         if (!existing || existing.deleted_at !== null) throw notFound();
         createdBy = existing.created_by;
       }
       const sources = await checkInput(db, input, comboId ?? null);
-      return {
+      return presentCombo(actor, {
         ...valuesOf(input),
         ...(await priced(db, sources, input.selling_price_cents)),
         created_by: createdBy,
         created_by_name: await userName(db, createdBy),
-      };
+      });
     },
 
-    create(input: Input, userId: number) {
-      return write(async (trx, at) => {
+    create(actor: Actor, input: Input) {
+      return documents.create(actor, async ({ trx, at }) => {
         const sources = await checkInput(trx, input, null);
-        const id = await insertCombo(trx, { ...valuesOf(input), created_by: userId, created_at: at, updated_at: at });
+        const id = await insertCombo(trx, {
+          ...valuesOf(input),
+          created_by: actor.userId,
+          created_at: at,
+          updated_at: at,
+        });
         await replaceItems(trx, id, itemRowsOf(sources));
-        await indexRecords(trx, combos, [id]);
         return id;
       });
     },
 
     /** Replaces the whole combo, items included. */
-    update(id: number, input: Input) {
-      return write(async (trx, at) => {
-        if (!(await updateCombo(trx, id, { updated_at: at }))) throw notFound();
+    update(actor: Actor, id: number, input: Input) {
+      return documents.act(actor, id, 'update', async ({ trx }) => {
         const sources = await checkInput(trx, input, id);
         await updateCombo(trx, id, valuesOf(input));
         await replaceItems(trx, id, itemRowsOf(sources));
-        await indexRecords(trx, combos, [id]);
-        return id;
       });
     },
 
-    /** Soft delete, through the kit (404 for a combo already deleted). */
-    async remove(id: number) {
-      await kit.remove(id);
-      return detail(db, id);
+    /** Soft delete (404 for a combo already deleted). */
+    remove(actor: Actor, id: number) {
+      return documents.act(actor, id, 'delete', async ({ trx, at }) => {
+        await updateCombo(trx, id, { deleted_at: at });
+      });
     },
 
     /**
      * Brings a deleted combo back, unless its SKU or barcode has been taken meanwhile (by a combo
-     * or a product: 422 on the field) or one of its products has been deleted (409).
+     * or a product: 422 on the field) or one of its products has been deleted (409). A live combo
+     * is answered as it is.
      */
-    restore(id: number) {
-      return write(async (trx, at) => {
-        const row = await comboRow(trx, id);
-        if (!row) throw notFound();
-        if (row.deleted_at === null) return id;
+    async restore(actor: Actor, id: number) {
+      const row = await comboRow(db, id);
+      if (row && row.deleted_at === null) return documents.show(actor, id);
+      return documents.act(actor, id, 'restore', async ({ trx, row }) => {
         const problems: Problems = {};
         for (const field of ['sku', 'barcode'] as const) {
           const value = row[field];
@@ -268,8 +275,7 @@ export function comboService(db: Db) {
           throw new AppError(409, 'combo.product_deleted', {
             product: { en: gone.product_name_en, kh: gone.product_name_kh },
           });
-        await trx.updateTable('combos').set({ deleted_at: null, updated_at: at }).where('id', '=', id).execute();
-        return id;
+        await trx.updateTable('combos').set({ deleted_at: null }).where('id', '=', id).execute();
       });
     },
   };

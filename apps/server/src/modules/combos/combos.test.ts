@@ -212,7 +212,8 @@ describe('a combo’s money', () => {
     expect(preview.status).toBe(200);
     expect(await ctx.db.selectFrom('combos').select('id').where('sku', '=', 'COMBO-PREVIEW').execute()).toEqual([]);
     const saved = await create(body);
-    const { id, created_at, updated_at, deleted_at, ...same } = saved;
+    const { id, created_at, updated_at, deleted_at, abilities, ...same } = saved;
+    expect(abilities).toEqual({ update: true, delete: true, restore: false });
     expect(preview.body.data).toEqual(same);
     // 24 and 5 of 30 cans worth 1311 (1048.8 and 218.5, each rounded half up), 2 kg of rice at cost 90
     expect(numbers(preview.body.data)).toEqual({

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import { type Actor, inStores } from '../../policies/policy.ts';
 
 export function dashboardRepository(db: Db) {
   const live = (table: 'users' | 'roles' | 'stores') =>
@@ -10,15 +11,17 @@ export function dashboardRepository(db: Db) {
     Number((await query.executeTakeFirstOrThrow()).n);
 
   return {
-    async counts() {
-      const [users, activeUsers, roles, stores, permissions] = await Promise.all([
-        n(live('users')),
-        n(live('users').where('status', '=', 'active')),
+    /** Stores and their staff are counted in the actor's stores (their coverage); roles and permissions are every store's. */
+    async counts(actor: Actor) {
+      const users = inStores(live('users'), actor, 'users.store_id');
+      const [userCount, activeUsers, roles, stores, permissions] = await Promise.all([
+        n(users),
+        n(users.where('status', '=', 'active')),
         n(live('roles')),
-        n(live('stores')),
+        n(inStores(live('stores'), actor, 'stores.id')),
         n(db.selectFrom('permissions').select((e) => e.fn.countAll<number>().as('n'))),
       ]);
-      return { users, active_users: activeUsers, roles, stores, permissions };
+      return { users: userCount, active_users: activeUsers, roles, stores, permissions };
     },
 
     recentSignIns(limit: number) {

@@ -14,7 +14,7 @@ export function dashboardService(db: Db) {
         store: me.store,
         roles: me.role_details,
         permission_count: me.permissions.length,
-        counts: await repo.counts(),
+        counts: await repo.counts(ctx),
         recent_sign_ins: can(ctx, 'users.list') ? await repo.recentSignIns(8) : null,
         server_time: now(),
       };

@@ -100,9 +100,7 @@ export async function importGazetteer(db: Db, input: unknown): Promise<ImportRes
     }
     return result;
   });
-  return imported.finally(() => {
-    for (const level of levels) tableChanged(db, level.table);
-  });
+  return imported.finally(() => Promise.all(levels.map((level) => tableChanged(db, level.table))));
 }
 
 async function upsert(trx: Db, level: Level, rows: Record<string, unknown>[]): Promise<number> {

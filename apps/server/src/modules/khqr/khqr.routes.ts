@@ -35,7 +35,7 @@ export const khqrRoutes: FastifyPluginAsyncZod<{ db: Db; bakong: BakongConfig | 
       schema: { tags, params: idParams, body: khqrRequestInput, response: { 201: written(khqrPayment) } },
     },
     async (request, reply) => {
-      const made = await service.make(request.params.id, request.body, authOf(request).userId);
+      const made = await service.make(authOf(request), request.params.id, request.body);
       return reply
         .code(201)
         .send({ message: translate('khqr.made', request.locale, { amount: made.amountText }), data: made.data });
@@ -48,7 +48,7 @@ export const khqrRoutes: FastifyPluginAsyncZod<{ db: Db; bakong: BakongConfig | 
       config: { access: 'orders.view' },
       schema: { tags, params: idParams, response: { 200: single(khqrPayment.nullable()) } },
     },
-    async (request) => ({ data: await service.latest(request.params.id) }),
+    async (request) => ({ data: await service.latest(authOf(request), request.params.id) }),
   );
 
   app.post(
@@ -71,10 +71,10 @@ export const khqrRoutes: FastifyPluginAsyncZod<{ db: Db; bakong: BakongConfig | 
       },
     },
     async (request) => {
-      const result = await service.check(request.params.id, request.body.md5, authOf(request).userId);
+      const result = await service.check(authOf(request), request.params.id, request.body.md5);
       return {
         message: translate(result.paid ? 'khqr.paid' : 'khqr.not_paid_yet', request.locale),
-        data: { ...result, order: await orders.show(request.params.id) },
+        data: { ...result, order: await orders.show(authOf(request), request.params.id) },
       };
     },
   );

@@ -14,6 +14,8 @@ import {
 import type { Db } from '../../db/database.ts';
 import { now } from '../../db/database.ts';
 import { AppError, FieldError, notFound } from '../../http/errors.ts';
+import { orderPolicy } from '../../policies/orders.ts';
+import type { Actor } from '../../policies/policy.ts';
 import type { OrderService } from '../orders/orders.service.ts';
 import { type BakongClient, BakongUnreachable } from './bakong.ts';
 import { findKhqr, insertKhqr, markPaid, orderForKhqr, paymentRecorded } from './khqr.repository.ts';
@@ -36,9 +38,21 @@ export function khqrService(db: Db, orders: OrderService, bakong: BakongClient |
     };
   }
 
+  /**
+   * The order as the actor may see it (404 outside their stores, through the orders' policy); a
+   * QR is made and checked only by whoever may take a payment on it now.
+   */
+  async function payable(actor: Actor, orderId: number) {
+    const seen = await orders.show(actor, orderId);
+    // nothing due is the QR's own refusal (on its currency field, below), not the payment's
+    if (seen.status === 'confirmed' && seen.paid_cents >= seen.total_cents) return;
+    orderPolicy.authorize(actor, seen, 'pay');
+  }
+
   return {
     /** A new dynamic KHQR for what the order still owes. */
-    async make(orderId: number, input: Required<KhqrRequestInput>, userId: number) {
+    async make(actor: Actor, orderId: number, input: Required<KhqrRequestInput>) {
+      await payable(actor, orderId);
       const order = await orderForKhqr(db, orderId);
       if (!order) throw notFound();
       if (order.status !== 'confirmed') {
@@ -96,7 +110,7 @@ export function khqrService(db: Db, orders: OrderService, bakong: BakongClient |
         merchant_name: name,
         expires_at: new Date(created + input.expires_in_minutes * 60_000).toISOString(),
         paid_hash: null,
-        created_by: userId,
+        created_by: actor.userId,
         created_at: now(),
       });
       const made = await findKhqr(db, orderId, md5);
@@ -107,8 +121,8 @@ export function khqrService(db: Db, orders: OrderService, bakong: BakongClient |
     },
 
     /** The order's newest KHQR (receipts print it), or null. */
-    async latest(orderId: number): Promise<KhqrPayment | null> {
-      if (!(await orderForKhqr(db, orderId))) throw notFound();
+    async latest(actor: Actor, orderId: number): Promise<KhqrPayment | null> {
+      await orders.show(actor, orderId);
       const row = await findKhqr(db, orderId);
       return row ? present(row) : null;
     },
@@ -118,7 +132,8 @@ export function khqrService(db: Db, orders: OrderService, bakong: BakongClient |
      * store's account with this amount and currency, the payment is recorded on the order once,
      * however often the check is repeated.
      */
-    async check(orderId: number, md5: string | undefined, userId: number): Promise<KhqrCheck> {
+    async check(actor: Actor, orderId: number, md5: string | undefined): Promise<KhqrCheck> {
+      await payable(actor, orderId);
       if (!bakong) throw new AppError(409, 'khqr.bakong_off');
       const order = await orderForKhqr(db, orderId);
       if (!order) throw notFound();
@@ -143,11 +158,9 @@ export function khqrService(db: Db, orders: OrderService, bakong: BakongClient |
         throw new AppError(409, 'khqr.mismatch');
       }
       if (!(await paymentRecorded(db, orderId, answer.hash))) {
-        await orders.pay(
-          orderId,
-          [{ method: 'khqr', amount: Number(qr.amount_cents), transaction_id: answer.hash }],
-          userId,
-        );
+        await orders.pay(actor, orderId, [
+          { method: 'khqr', amount: Number(qr.amount_cents), transaction_id: answer.hash },
+        ]);
       }
       await markPaid(db, qr.id, answer.hash);
       return { paid: true, hash: answer.hash };

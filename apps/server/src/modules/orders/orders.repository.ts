@@ -1,14 +1,22 @@
 import type { DeliveryStatus, OrderDetail, TenderMethod } from '@depot/contracts';
-import { sql } from 'kysely';
+import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { prepared } from '../../db/prepared.ts';
+import type { DB } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
+import type { Read } from '../../kit/resource.ts';
 import { orderQuery } from './orders.resources.ts';
 
 // Every answer about an order reads these four: compiled once (db/prepared.ts).
 const headOf = prepared((db: Db, p: { id: number }) =>
   orderQuery(db)
-    .select(['stores.code as store_code', 'stores.phone as store_phone', 'stores.address as store_address'])
+    .leftJoin('users as approver', 'approver.id', 'orders.approved_by')
+    .select([
+      'stores.code as store_code',
+      'stores.phone as store_phone',
+      'stores.address as store_address',
+      sql<string | null>`coalesce(approver.full_name, approver.name)`.as('approved_by_name'),
+    ])
     .where('orders.id', '=', p.id),
 );
 const itemsOf = prepared((db: Db, p: { id: number }) =>
@@ -68,7 +76,7 @@ const invoiceOf = prepared((db: Db, p: { id: number }) =>
 );
 
 /** An order with its lines, tenders and refunds, invoice and store: what a receipt prints. */
-export async function orderDetail(db: Db, id: number): Promise<OrderDetail> {
+export async function orderDetail(db: Db, id: number): Promise<Read<OrderDetail>> {
   const [head] = await headOf(db, { id });
   if (!head) throw notFound();
   const items = await itemsOf(db, { id });
@@ -112,13 +120,18 @@ export async function orderDetail(db: Db, id: number): Promise<OrderDetail> {
   };
 }
 
-/** Everyone who has recorded a sale, by name: the orders list's cashier filter (a depot's staff). */
-export function cashiers(db: Db): Promise<{ id: number; name: string }[]> {
+type OrdersOf = SelectQueryBuilder<DB, 'users' | 'orders', { id: number }>;
+
+/**
+ * Everyone who has recorded a sale, by name: the orders list's cashier filter (a depot's staff),
+ * among the orders `scope` leaves (the user's stores).
+ */
+export function cashiers(db: Db, scope: (orders: OrdersOf) => OrdersOf): Promise<{ id: number; name: string }[]> {
   return db
     .selectFrom('users')
     .select(['users.id', sql<string>`coalesce(users.full_name, users.name)`.as('name')])
     .where((eb) =>
-      eb.exists(eb.selectFrom('orders').select('orders.id').whereRef('orders.cashier_id', '=', 'users.id')),
+      eb.exists(scope(eb.selectFrom('orders').select('orders.id').whereRef('orders.cashier_id', '=', 'users.id'))),
     )
     .orderBy('name')
     .execute();

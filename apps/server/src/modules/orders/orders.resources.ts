@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import type { ResourceDefinition } from '../../kit/resource.ts';
+import { invoiceScope, orderPolicy, orderScope } from '../../policies/orders.ts';
 
 /**
  * The lists of orders and invoices come from the resource kit (search, filters, sort, pages); every
@@ -73,6 +74,10 @@ export const orders: ResourceDefinition<'orders', typeof orderInput, typeof orde
   output: order,
   routes: ['list'],
   query: orderQuery,
+  policy: {
+    scope: orderScope,
+    present: (actor, row) => ({ ...row, abilities: orderPolicy.abilities(actor, row) }),
+  },
   searchable: ['orders.number', 'orders.note', 'orders.shipping_address'],
   sortable: {
     order_date: 'orders.order_date',
@@ -151,6 +156,7 @@ export const invoices: ResourceDefinition<'invoices', typeof orderInput, typeof 
         'invoices.deleted_at',
       ]),
   searchable: ['invoices.number'],
+  policy: { scope: invoiceScope },
   sortable: { paid_at: 'invoices.paid_at', number: 'invoices.number', total: 'invoices.total_cents' },
   defaultSort: '-paid_at',
   filters: {

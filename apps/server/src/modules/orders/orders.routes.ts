@@ -16,15 +16,20 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf } from '../../access/access.ts';
 import type { Db } from '../../db/database.ts';
+import type { ApprovalService } from '../../policies/approval.ts';
 import { orderService } from './orders.service.ts';
 
 /**
- * Selling. The till sells with `orders.create` (a sale, a held cart, a payment taken later); a
- * cashier cancels with `orders.cancel`; returns and refunds need `orders.approve` (a manager's);
- * delivery steps `orders.update`. Sales, payments, returns are idempotent with `Idempotency-Key`:
+ * Selling. The till sells with `orders.create` (a sale, a held cart, a payment taken later); voids
+ * and returns start from `orders.cancel`, and the order's policy (policies/orders.ts) asks for a
+ * manager (`orders.approve`, or a manager's approval in the body) where money goes back; delivery
+ * steps `orders.update`. Sales, payments, voids and returns are idempotent with `Idempotency-Key`:
  * a retried sale never sells twice.
  */
-export const orderRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+export const orderRoutes: FastifyPluginAsyncZod<{ db: Db; approvals: ApprovalService }> = async (
+  app,
+  { db, approvals },
+) => {
   const service = orderService(db);
   const tags = ['orders'];
   const answer = written(orderDetail);
@@ -34,13 +39,13 @@ export const orderRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
   app.get(
     '/api/orders/cashiers',
     { config: { access: 'orders.list' }, schema: { tags, response: { 200: single(z.array(cashier)) } } },
-    async () => ({ data: await service.cashiers() }),
+    async (request) => ({ data: await service.cashiers(authOf(request)) }),
   );
 
   app.get(
     '/api/orders/:id',
     { config: { access: 'orders.view' }, schema: { tags, params: idParams, response: { 200: single(orderDetail) } } },
-    async (request) => ({ data: await service.show(request.params.id) }),
+    async (request) => ({ data: await service.show(authOf(request), request.params.id) }),
   );
 
   app.post(
@@ -50,7 +55,7 @@ export const orderRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       schema: { tags, body: orderInput, response: { 201: answer } },
     },
     async (request, reply) => {
-      const data = await service.create(request.body, authOf(request).userId);
+      const data = await service.create(authOf(request), request.body);
       return reply
         .code(201)
         .send({ message: say(request.locale, data.status === 'held' ? 'order.held' : 'order.created'), data });
@@ -64,7 +69,7 @@ export const orderRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       schema: { tags, params: idParams, body: orderInput, response: { 200: answer } },
     },
     async (request) => {
-      const data = await service.update(request.params.id, request.body, authOf(request).userId);
+      const data = await service.update(authOf(request), request.params.id, request.body);
       return { message: say(request.locale, data.status === 'held' ? 'order.held' : 'order.created'), data };
     },
   );
@@ -77,7 +82,7 @@ export const orderRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
     },
     async (request) => ({
       message: say(request.locale, 'order.paid'),
-      data: await service.pay(request.params.id, request.body.payments, authOf(request).userId),
+      data: await service.pay(authOf(request), request.params.id, request.body.payments),
     }),
   );
 
@@ -87,22 +92,28 @@ export const orderRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       config: { access: 'orders.cancel', idempotent: true },
       schema: { tags, params: idParams, body: cancelInput, response: { 200: answer } },
     },
-    async (request) => ({
-      message: say(request.locale, 'order.cancelled'),
-      data: await service.cancel(request.params.id, request.body.reason, authOf(request).userId),
-    }),
+    async (request) => {
+      const approver = await approvals.identify(request.body.approval, request.ip);
+      return {
+        message: say(request.locale, 'order.cancelled'),
+        data: await service.cancel(authOf(request), request.params.id, request.body.reason, approver),
+      };
+    },
   );
 
   app.post(
     '/api/orders/:id/returns',
     {
-      config: { access: 'orders.approve', idempotent: true },
+      config: { access: 'orders.cancel', idempotent: true },
       schema: { tags, params: idParams, body: returnInput, response: { 200: answer } },
     },
-    async (request) => ({
-      message: say(request.locale, 'order.returned'),
-      data: await service.giveBack(request.params.id, request.body, authOf(request).userId),
-    }),
+    async (request) => {
+      const approver = await approvals.identify(request.body.approval, request.ip);
+      return {
+        message: say(request.locale, 'order.returned'),
+        data: await service.giveBack(authOf(request), request.params.id, request.body, approver),
+      };
+    },
   );
 
   app.post(
@@ -113,7 +124,7 @@ export const orderRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
     },
     async (request) => ({
       message: say(request.locale, 'order.delivery_moved'),
-      data: await service.deliver(request.params.id, request.body.status),
+      data: await service.deliver(authOf(request), request.params.id, request.body.status),
     }),
   );
 };

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { countLive, findLive, type ResourceDefinition } from '../../kit/resource.ts';
+import { storePolicy } from '../../policies/stores.ts';
 import { villagePath, villagePathKh } from '../geography/geography.resources.ts';
 
 type Party = 'stores' | 'customers' | 'suppliers';
@@ -57,6 +58,7 @@ export const stores: ResourceDefinition<'stores', typeof storeInput, typeof stor
       'stores.khqr_acquiring_bank',
     ]),
   searchable: ['stores.name', 'stores.code', 'stores.phone'],
+  policy: storePolicy,
   sortable: { name: 'stores.name', code: 'stores.code', status: 'stores.status', created_at: 'stores.created_at' },
   defaultSort: 'name',
   filters: { status: status('stores') },

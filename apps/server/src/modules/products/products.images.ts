@@ -6,6 +6,7 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
+import { authOf } from '../../access/access.ts';
 import { type Db, now } from '../../db/database.ts';
 import { FieldError, notFound } from '../../http/errors.ts';
 import { resourceService } from '../../kit/resource.ts';
@@ -61,7 +62,8 @@ export async function registerProductImages(app: FastifyInstance, db: Db, upload
     },
     async (request) => {
       const { id } = request.params as { id: number };
-      await service.show(id);
+      const actor = authOf(request);
+      await service.show(actor, id);
       const file = await request.file();
       if (!file) throw new FieldError({ image: [{ key: 'validation.required' }] });
       const bytes = await file.toBuffer().catch(() => null);
@@ -89,20 +91,21 @@ export async function registerProductImages(app: FastifyInstance, db: Db, upload
         .webp({ quality: 80 })
         .toFile(path.join(uploadsDir, thumbnail));
       await replace(id, { image_path: image, thumbnail_path: thumbnail });
-      return { message: message(request.locale), data: await service.show(id) };
+      return { message: message(request.locale), data: await service.show(actor, id) };
     },
   );
 
+  // taking a picture away is a deletion (a new picture replacing it is an update)
   app.delete(
     '/api/products/:id/image',
     {
-      config: { access: 'products.update' },
+      config: { access: 'products.delete' },
       schema: { tags: ['products'], params: idParams, response: { 200: written(product) } },
     },
     async (request) => {
       const { id } = request.params as { id: number };
       await replace(id, { image_path: null, thumbnail_path: null });
-      return { message: message(request.locale), data: await service.show(id) };
+      return { message: message(request.locale), data: await service.show(authOf(request), id) };
     },
   );
 }

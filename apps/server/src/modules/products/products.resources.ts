@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { countLive, findLive, type ResourceDefinition } from '../../kit/resource.ts';
+import { productPolicy } from '../../policies/products.ts';
 import { combosUsing } from '../combos/combos.usage.ts';
 
 const setting = (key: string) => sql<number>`(select cast(value as integer) from settings where key = ${key})`;
@@ -92,6 +93,7 @@ export const products: ResourceDefinition<'products', typeof productInput, typeo
     },
   },
   unique: ['sku', 'barcode'],
+  policy: productPolicy,
   toRow: (input) => ({ ...input, taxable: input.taxable ? 1 : 0 }),
   check: async (db, input) => {
     const problems: Record<string, MessageKey> = {};

@@ -26,13 +26,16 @@ import ExcelJS from 'exceljs';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { type Selectable, sql } from 'kysely';
 import { z } from 'zod';
-import { can } from '../../access/access.ts';
+import { authOf, can } from '../../access/access.ts';
 import { type Db, now } from '../../db/database.ts';
 import type { ProductsTable } from '../../db/schema.ts';
+import { transaction } from '../../db/transaction.ts';
 import { AppError } from '../../http/errors.ts';
 import { listFilters, resourceService } from '../../kit/resource.ts';
 import { indexRecords } from '../../kit/search.ts';
 import { tableChanged } from '../../kit/totals.ts';
+import type { Actor } from '../../policies/policy.ts';
+import { productPolicy, productSheetColumns } from '../../policies/products.ts';
 import { products } from './products.resources.ts';
 
 /*
@@ -59,7 +62,7 @@ const UNPACKED_MAX_MB = 100;
 
 // ─── export ─────────────────────────────────────────────────────────────────────────────────────
 
-function sheetRow(p: Product): Cell[] {
+function sheetRow(p: Product, columns: readonly ProductSheetColumn[]): Cell[] {
   const cells: Record<ProductSheetColumn, Cell> = {
     sku: p.sku,
     barcode: p.barcode ?? '',
@@ -72,13 +75,13 @@ function sheetRow(p: Product): Cell[] {
     unit: p.unit_name_en,
     price_usd: formatUsdCents(p.price_usd_cents),
     price_khr: p.price_khr ?? '',
-    cost_usd: formatUsdCents(p.cost_usd_cents),
+    cost_usd: p.cost_usd_cents === undefined ? '' : formatUsdCents(p.cost_usd_cents),
     taxable: p.taxable ? 'yes' : 'no',
     expiry_date: p.expiry_date ?? '',
     reorder_level: p.reorder_level,
     status: p.status,
   };
-  return PRODUCT_SHEET_COLUMNS.map((column) => cells[column]);
+  return columns.map((column) => cells[column]);
 }
 
 /** Text that Excel would run as a formula is written as text ("CSV injection"); an import takes the quote off. */
@@ -93,11 +96,11 @@ function csvCell(value: Cell): string {
 const csvLine = (cells: readonly Cell[]) => `${cells.map(csvCell).join(',')}\r\n`;
 
 /** CSV with a BOM, so that Excel reads UTF-8 and shows Khmer. The response pulls it chunk by chunk. */
-function csvStream(chunks: AsyncIterable<Product[]>): Readable {
+function csvStream(chunks: AsyncIterable<Product[]>, columns: readonly ProductSheetColumn[]): Readable {
   return Readable.from(
     (async function* () {
-      yield Buffer.from(`\uFEFF${csvLine(PRODUCT_SHEET_COLUMNS)}`);
-      for await (const rows of chunks) yield Buffer.from(rows.map((p) => csvLine(sheetRow(p))).join(''));
+      yield Buffer.from(`\uFEFF${csvLine(columns)}`);
+      for await (const rows of chunks) yield Buffer.from(rows.map((p) => csvLine(sheetRow(p, columns))).join(''));
     })(),
     { objectMode: false },
   );
@@ -130,17 +133,21 @@ function drained(stream: Writable): Promise<void> {
  * and the next chunk is read only when the response has taken what waits. A second sheet, Guide,
  * explains every column in Khmer and English.
  */
-function xlsxStream(chunks: AsyncIterable<Product[]>, log: FastifyBaseLogger): Readable {
+function xlsxStream(
+  chunks: AsyncIterable<Product[]>,
+  columns: readonly ProductSheetColumn[],
+  log: FastifyBaseLogger,
+): Readable {
   const out = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const write = async () => {
     const sheet = workbook.addWorksheet('Products', { views: [{ state: 'frozen', ySplit: 1 }] });
-    sheet.columns = PRODUCT_SHEET_COLUMNS.map((key) => ({ key, width: WIDTHS[key] ?? 12 }));
-    const header = sheet.addRow([...PRODUCT_SHEET_COLUMNS]);
+    sheet.columns = columns.map((key) => ({ key, width: WIDTHS[key] ?? 12 }));
+    const header = sheet.addRow([...columns]);
     header.font = { bold: true };
     header.commit();
     for await (const rows of chunks) {
-      for (const p of rows) sheet.addRow(sheetRow(p)).commit();
+      for (const p of rows) sheet.addRow(sheetRow(p, columns)).commit();
       if (out.writableNeedDrain) await drained(out);
       if (out.destroyed) return;
     }
@@ -152,7 +159,7 @@ function xlsxStream(chunks: AsyncIterable<Product[]>, log: FastifyBaseLogger): R
     head.font = { bold: true };
     head.commit();
     const wrap = { wrapText: true, vertical: 'top' } as const;
-    for (const column of PRODUCT_SHEET_COLUMNS) {
+    for (const column of columns) {
       const key = `import.guide.${column}` as MessageKey;
       const row = guide.addRow([
         column,
@@ -530,9 +537,10 @@ function checkRows(
     owners: Map<string, number>;
     canUpdate: boolean;
     locale: Locale;
+    actor: Actor;
   },
 ): Checked {
-  const { refs, existing, owners, canUpdate, locale } = context;
+  const { refs, existing, owners, canUpdate, locale, actor } = context;
   const checked: Checked = { errors: [], creates: [], updates: [] };
   const seen = { sku: new Map<string, number>(), barcode: new Map<string, number>() };
   const entityOf = {
@@ -646,9 +654,12 @@ function checkRows(
       if (owner !== undefined && owner !== current?.id) fail('barcode', 'validation.unique');
     }
 
-    if (parsed.success && !problems.size) {
-      if (current) checked.updates.push({ current, input: parsed.data });
-      else checked.creates.push(parsed.data);
+    // the product policy's rules of fields, as for the form: prices need prices.update, the cost
+    // is kept as stored for someone who may not see it
+    const allowed = parsed.success && !problems.size ? writable(actor, parsed.data, current, fail) : null;
+    if (allowed) {
+      if (current) checked.updates.push({ current, input: allowed });
+      else checked.creates.push(allowed);
     }
 
     const order = (column: ProductSheetColumn) => index.get(column) ?? PRODUCT_SHEET_COLUMNS.length;
@@ -657,6 +668,22 @@ function checkRows(
     }
   }
   return checked;
+}
+
+/** A row's input as the actor may write it (productPolicy.write), or null with the refusal on its column. */
+function writable(
+  actor: Actor,
+  input: Input,
+  current: Selectable<ProductsTable> | undefined,
+  fail: (column: ProductSheetColumn, key: MessageKey) => void,
+): Input | null {
+  try {
+    return productPolicy.write(actor, input, current ?? null);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    fail('price_usd', error.key);
+    return null;
+  }
 }
 
 /** The 422 of an import: a summary for the file and, where there are any, each row's mistakes. */
@@ -676,7 +703,11 @@ function rowsRefusal(locale: Locale, errors: ProductImportRowError[]): AppError 
  * The import itself, in one transaction: the references and the products the file names are read
  * in it, every row is checked, and only then is anything written. Any mistake rolls it all back.
  */
-export async function importProducts(db: Db, sheet: Sheet, options: { canUpdate: boolean; locale: Locale }) {
+export async function importProducts(
+  db: Db,
+  sheet: Sheet,
+  options: { canUpdate: boolean; locale: Locale; actor: Actor },
+) {
   const { index, errors } = readHeader(sheet.header, options.locale);
   if (errors.length) throw rowsRefusal(options.locale, errors);
   const values = (column: ProductSheetColumn) => {
@@ -685,48 +716,52 @@ export async function importProducts(db: Db, sheet: Sheet, options: { canUpdate:
     return [...new Set(sheet.lines.map((l) => cleanCell(l.cells[position]).toLowerCase()).filter((v) => v !== ''))];
   };
 
-  const written = db.transaction().execute(async (trx) => {
-    const [refs, existing, owners] = await Promise.all([
-      loadReferences(trx),
-      liveBySku(trx, values('sku')),
-      barcodeOwners(trx, values('barcode')),
-    ]);
-    const checked = checkRows(sheet, index, { refs, existing, owners, ...options });
-    if (checked.errors.length) throw rowsRefusal(options.locale, checked.errors);
+  const written = transaction(
+    db,
+    async (trx) => {
+      const [refs, existing, owners] = await Promise.all([
+        loadReferences(trx),
+        liveBySku(trx, values('sku')),
+        barcodeOwners(trx, values('barcode')),
+      ]);
+      const checked = checkRows(sheet, index, { refs, existing, owners, ...options });
+      if (checked.errors.length) throw rowsRefusal(options.locale, checked.errors);
 
-    const at = now();
-    const stored = (input: Input) => products.toRow?.(input) ?? input;
-    for (const batch of batches(checked.creates, INSERT_BATCH)) {
-      await trx
-        .insertInto('products')
-        .values(batch.map((input) => ({ ...stored(input), created_at: at, updated_at: at }) as never))
-        .execute();
-    }
-    for (const { current, input } of checked.updates) {
-      const values = stored(input) as Record<string, unknown>;
-      // a row that changes nothing is counted but not written: the product keeps its updated_at
-      const same = Object.entries(values).every(([k, v]) => (current as Record<string, unknown>)[k] === (v ?? null));
-      if (same) continue;
-      await trx
-        .updateTable('products')
-        .set({ ...values, updated_at: at } as never)
-        .where('id', '=', current.id)
-        .execute();
-    }
-    // the search finds them by their new names and codes
-    const saved = await liveBySku(
-      trx,
-      [...checked.creates, ...checked.updates.map((u) => u.input)].map((p) => p.sku.toLowerCase()),
-    );
-    await indexRecords(
-      trx,
-      products,
-      [...saved.values()].map((row) => row.id),
-    );
-    const created = checked.creates.length;
-    const updated = checked.updates.length;
-    return { created, updated, total: created + updated };
-  });
+      const at = now();
+      const stored = (input: Input) => products.toRow?.(input) ?? input;
+      for (const batch of batches(checked.creates, INSERT_BATCH)) {
+        await trx
+          .insertInto('products')
+          .values(batch.map((input) => ({ ...stored(input), created_at: at, updated_at: at }) as never))
+          .execute();
+      }
+      for (const { current, input } of checked.updates) {
+        const values = stored(input) as Record<string, unknown>;
+        // a row that changes nothing is counted but not written: the product keeps its updated_at
+        const same = Object.entries(values).every(([k, v]) => (current as Record<string, unknown>)[k] === (v ?? null));
+        if (same) continue;
+        await trx
+          .updateTable('products')
+          .set({ ...values, updated_at: at } as never)
+          .where('id', '=', current.id)
+          .execute();
+      }
+      // the search finds them by their new names and codes
+      const saved = await liveBySku(
+        trx,
+        [...checked.creates, ...checked.updates.map((u) => u.input)].map((p) => p.sku.toLowerCase()),
+      );
+      await indexRecords(
+        trx,
+        products,
+        [...saved.values()].map((row) => row.id),
+      );
+      const created = checked.creates.length;
+      const updated = checked.updates.length;
+      return { created, updated, total: created + updated };
+    },
+    options.actor,
+  );
   return written.finally(() => tableChanged(db, 'products'));
 }
 
@@ -770,7 +805,9 @@ export async function registerProductTransfer(app: FastifyInstance, db: Db): Pro
     { config: { access: 'products.list' }, schema: { tags: ['products'], querystring: exportQuery } },
     async (request, reply) => {
       const query = request.query as z.output<typeof exportQuery>;
-      const rows = await service.select(query, filters.read(query));
+      const actor = authOf(request);
+      const rows = await service.select(actor, query, filters.read(query));
+      const columns = productSheetColumns(actor);
       // the first chunk is read before answering: a failure here is still a proper error answer
       const first = query.template === 'true' ? [] : await rows.limit(EXPORT_CHUNK).execute();
       const chunks = inChunks(rows, first);
@@ -779,7 +816,7 @@ export async function registerProductTransfer(app: FastifyInstance, db: Db): Pro
         .header('content-type', query.format === 'xlsx' ? XLSX_TYPE : 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${name}"`)
         .header('cache-control', 'no-store')
-        .send(query.format === 'xlsx' ? xlsxStream(chunks, request.log) : csvStream(chunks));
+        .send(query.format === 'xlsx' ? xlsxStream(chunks, columns, request.log) : csvStream(chunks, columns));
     },
   );
 
@@ -794,7 +831,8 @@ export async function registerProductTransfer(app: FastifyInstance, db: Db): Pro
       try {
         const sheet = await readSheet(await upload(request));
         // a row that would update a product needs products.update: such rows are refused one by one
-        const data = await importProducts(db, sheet, { canUpdate: can(request.auth, 'products.update'), locale });
+        const actor = authOf(request);
+        const data = await importProducts(db, sheet, { canUpdate: can(actor, 'products.update'), locale, actor });
         return { message: translate('import.done', locale, data), data };
       } catch (error) {
         if (error instanceof FileRefusal) throw refusal(locale, translate(error.key, locale, error.params));

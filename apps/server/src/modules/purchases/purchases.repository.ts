@@ -91,21 +91,6 @@ export async function paymentRows(db: Db, purchaseId: number) {
   return rows.map((row) => ({ ...row, method: row.method as PaymentMethod }));
 }
 
-/**
- * Locks a live purchase for the rest of the transaction and answers its state: an update that only
- * touches updated_at takes PostgreSQL's row lock (SQLite runs one transaction at a time), so two
- * receipts, payments or edits of one purchase take turns and each sees what the other wrote.
- */
-export function lockPurchase(trx: Db, id: number, at: string) {
-  return trx
-    .updateTable('purchases')
-    .set({ updated_at: at })
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .returning(['id', 'number', 'status', 'store_id', 'grand_total_cents', 'paid_cents'])
-    .executeTakeFirst();
-}
-
 /** Live products with their unit and status, by id. */
 export async function productsByIds(trx: Db, ids: number[]) {
   if (!ids.length) return new Map<number, { id: number; unit_id: number; status: string }>();
@@ -200,16 +185,6 @@ export async function itemsForReceipt(trx: Db, purchaseId: number) {
     shipping_share_cents: Number(row.shipping_share_cents),
     received_value_cents: Number(row.received_value_cents),
   }));
-}
-
-/** What has been received of a purchase, in lines' units: zero while nothing has arrived. */
-export async function receivedQuantity(trx: Db, purchaseId: number): Promise<number> {
-  const row = await trx
-    .selectFrom('purchase_items')
-    .select(sql<number>`coalesce(sum(received_quantity), 0)`.as('n'))
-    .where('purchase_id', '=', purchaseId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
 }
 
 /**

@@ -2,6 +2,7 @@ import { PURCHASE_STATUSES, purchase, purchaseInput } from '@depot/contracts';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { ResourceDefinition } from '../../kit/resource.ts';
+import { assertSeesPurchases, purchasePolicy, purchaseScope } from '../../policies/purchases.ts';
 import { purchaseRows } from './purchases.repository.ts';
 
 const id = z.coerce.number().int().min(1);
@@ -21,6 +22,11 @@ export const purchases: ResourceDefinition<'purchases', typeof purchaseInput, ty
   output: purchase,
   routes: ['list'],
   query: purchaseRows,
+  policy: {
+    require: assertSeesPurchases,
+    scope: purchaseScope,
+    present: (actor, row) => ({ ...row, abilities: purchasePolicy.abilities(actor, row) }),
+  },
   searchable: ['purchases.number', 'purchases.notes'],
   sortable: {
     purchase_date: 'purchases.purchase_date',

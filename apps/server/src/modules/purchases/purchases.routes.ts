@@ -22,7 +22,8 @@ const answer = written(purchaseDetail);
  * Purchases: the list is the resource kit's (purchases.resources.ts); the detail and every step
  * are here. Creating, editing, ordering and receiving need `purchases.create` / `purchases.update`
  * (a stock keeper's work); paying the supplier needs `purchases.approve`, since money leaving the
- * depot is a manager's decision; cancelling needs `purchases.cancel`.
+ * depot is a manager's decision; cancelling needs `purchases.cancel`. Every one of them also needs
+ * `costs.view` and the purchase's store (policies/purchases.ts).
  */
 export const purchaseRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   const purchases = purchaseService(db);
@@ -35,7 +36,7 @@ export const purchaseRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       config: { access: 'purchases.view' },
       schema: { tags, params: idParams, response: { 200: single(purchaseDetail) } },
     },
-    async (request) => ({ data: await purchases.show(request.params.id) }),
+    async (request) => ({ data: await purchases.show(authOf(request), request.params.id) }),
   );
 
   app.post(
@@ -45,7 +46,7 @@ export const purchaseRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       schema: { tags, body: purchaseInput, response: { 201: answer } },
     },
     async (request, reply) => {
-      const data = await purchases.create(request.body, authOf(request).userId);
+      const data = await purchases.create(authOf(request), request.body);
       return reply.code(201).send({ message: say(request, 'resource.created'), data });
     },
   );
@@ -58,7 +59,7 @@ export const purchaseRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     },
     async (request) => ({
       message: say(request, 'resource.updated'),
-      data: await purchases.update(request.params.id, request.body),
+      data: await purchases.update(authOf(request), request.params.id, request.body),
     }),
   );
 
@@ -67,7 +68,7 @@ export const purchaseRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     { config: { access: 'purchases.update' }, schema: { tags, params: idParams, response: { 200: answer } } },
     async (request) => ({
       message: say(request, 'purchase.ordered'),
-      data: await purchases.order(request.params.id),
+      data: await purchases.order(authOf(request), request.params.id),
     }),
   );
 
@@ -79,7 +80,7 @@ export const purchaseRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     },
     async (request) => ({
       message: say(request, 'purchase.received'),
-      data: await purchases.receive(request.params.id, request.body, authOf(request).userId),
+      data: await purchases.receive(authOf(request), request.params.id, request.body),
     }),
   );
 
@@ -91,7 +92,7 @@ export const purchaseRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       schema: { tags, params: idParams, body: purchasePaymentInput, response: { 201: answer } },
     },
     async (request, reply) => {
-      const data = await purchases.pay(request.params.id, request.body, authOf(request).userId);
+      const data = await purchases.pay(authOf(request), request.params.id, request.body);
       return reply.code(201).send({ message: say(request, 'purchase.paid'), data });
     },
   );
@@ -101,7 +102,7 @@ export const purchaseRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     { config: { access: 'purchases.cancel' }, schema: { tags, params: idParams, response: { 200: answer } } },
     async (request) => ({
       message: say(request, 'purchase.cancelled'),
-      data: await purchases.cancel(request.params.id),
+      data: await purchases.cancel(authOf(request), request.params.id),
     }),
   );
 };

@@ -3,7 +3,6 @@ import {
   LINE_TOTAL_MAX_CENTS,
   type MessageKey,
   type MessageParams,
-  type PurchaseDetail,
   paymentStatusOf,
   type purchaseInput,
   type purchasePaymentInput,
@@ -16,53 +15,30 @@ import {
 import type { z } from 'zod';
 import { type Db, now } from '../../db/database.ts';
 import { nextDocumentNumber } from '../../db/sequences.ts';
-import { AppError, FieldError, notFound } from '../../http/errors.ts';
+import { AppError, FieldError } from '../../http/errors.ts';
+import { documentService } from '../../kit/document.ts';
 import { findLive } from '../../kit/resource.ts';
-import { indexRecords } from '../../kit/search.ts';
-import { tableChanged } from '../../kit/totals.ts';
+import { type Actor, covers } from '../../policies/policy.ts';
+import { assertSeesPurchases } from '../../policies/purchases.ts';
 import { lockProducts, receive } from '../stock/ledger.ts';
 import { factorFor } from '../stock/stock.repository.ts';
+import { purchaseDocument } from './purchases.document.ts';
 import {
   addReceived,
   insertPayment,
   insertPurchase,
-  itemRows,
   itemsForReceipt,
   type LineRow,
-  lockPurchase,
-  paymentRows,
   productsByIds,
-  purchaseRows,
-  receivedQuantity,
   replaceItems,
   unitsByIds,
   updatePurchase,
 } from './purchases.repository.ts';
-import { purchases } from './purchases.resources.ts';
 
 type Input = z.output<typeof purchaseInput>;
 type Receipt = z.output<typeof receiveInput>;
 type Payment = z.output<typeof purchasePaymentInput>;
 type Problems = Record<string, { key: MessageKey; params?: MessageParams }[]>;
-
-/** What the user tried, for "Purchase PO-2026-000001 is received: it cannot be changed." */
-const ACTION = {
-  update: 'action.changed',
-  order: 'action.ordered',
-  receive: 'action.received',
-  pay: 'action.paid',
-  cancel: 'action.cancelled',
-} as const satisfies Record<string, MessageKey>;
-
-type Locked = NonNullable<Awaited<ReturnType<typeof lockPurchase>>>;
-
-function refuse(purchase: Pick<Locked, 'number' | 'status'>, action: keyof typeof ACTION): AppError {
-  return new AppError(409, 'purchase.state', {
-    number: purchase.number,
-    status: { key: `status.${purchase.status}` as MessageKey },
-    action: { key: ACTION[action] },
-  });
-}
 
 /** "PO-2026-000042": counted per year (the year in Cambodia when the purchase is created). */
 function nextNumber(trx: Db): Promise<string> {
@@ -86,7 +62,7 @@ function assertNotFuture(field: string, date: string | null | undefined) {
  * the lines and money as they are stored, from `purchaseTotals`, the same formula as the web app's
  * review screen.
  */
-async function checkInput(trx: Db, input: Input) {
+async function checkInput(trx: Db, actor: Actor, input: Input) {
   const problems: Problems = {};
   const add = (field: string, key: MessageKey, params?: MessageParams) => {
     problems[field] = [{ key, params }];
@@ -95,6 +71,7 @@ async function checkInput(trx: Db, input: Input) {
   const store = await findLive(trx, 'stores', input.store_id);
   if (!store) add('store_id', 'validation.exists');
   else if (store.status !== 'active') add('store_id', 'validation.store_inactive');
+  else if (!covers(actor, store.id)) add('store_id', 'policy.store');
 
   const products = await productsByIds(trx, [...new Set(input.items.map((i) => i.product_id))]);
   const units = await unitsByIds(trx, [...new Set(input.items.map((i) => i.unit_id))]);
@@ -153,89 +130,60 @@ async function checkInput(trx: Db, input: Input) {
 }
 
 export function purchaseService(db: Db) {
-  async function detail(trx: Db, id: number): Promise<PurchaseDetail> {
-    const head = await purchaseRows(trx).where('purchases.id', '=', id).executeTakeFirst();
-    if (!head) throw notFound();
-    return { ...head, items: await itemRows(trx, id), payments: await paymentRows(trx, id) };
-  }
-
-  /** A write in one transaction, then the purchase as it is now; the list's totals follow. */
-  function write(work: (trx: Db, at: string) => Promise<number>): Promise<PurchaseDetail> {
-    return db
-      .transaction()
-      .execute(async (trx) => detail(trx, await work(trx, now())))
-      .finally(() => tableChanged(db, 'purchases'));
-  }
-
-  /** The purchase locked for this transaction, or 404. */
-  async function locked(trx: Db, id: number, at: string): Promise<Locked> {
-    const purchase = await lockPurchase(trx, id, at);
-    if (!purchase) throw notFound();
-    return {
-      ...purchase,
-      grand_total_cents: Number(purchase.grand_total_cents),
-      paid_cents: Number(purchase.paid_cents),
-    };
-  }
+  const documents = documentService(db, purchaseDocument);
 
   return {
-    show: (id: number) => detail(db, id),
+    /** A purchase with its abilities; 404 outside the actor's stores. */
+    show(actor: Actor, id: number) {
+      assertSeesPurchases(actor);
+      return documents.show(actor, id);
+    },
 
     /** A new purchase, numbered PO-<year>-<6 digits>: ordered, or a draft with `ordered: false`. */
-    create(input: Input, userId: number) {
-      return write(async (trx, at) => {
-        const { lines, values } = await checkInput(trx, input);
+    create(actor: Actor, input: Input) {
+      assertSeesPurchases(actor);
+      return documents.create(actor, async ({ trx, at }) => {
+        const { lines, values } = await checkInput(trx, actor, input);
         const id = await insertPurchase(trx, {
           ...values,
           number: await nextNumber(trx),
           payment_status: paymentStatusOf(0, values.grand_total_cents),
-          created_by: userId,
+          created_by: actor.userId,
           created_at: at,
           updated_at: at,
         });
         await replaceItems(trx, id, lines);
-        await indexRecords(trx, purchases, [id]);
         return id;
       });
     },
 
     /** Replaces the whole purchase, lines included: only a draft or an order of which nothing arrived. */
-    update(id: number, input: Input) {
-      return write(async (trx, at) => {
-        const purchase = await locked(trx, id, at);
-        if (!['draft', 'ordered'].includes(purchase.status) || (await receivedQuantity(trx, id)) > 0) {
-          throw refuse(purchase, 'update');
-        }
-        const { lines, values } = await checkInput(trx, input);
-        if (values.grand_total_cents < purchase.paid_cents) {
+    update(actor: Actor, id: number, input: Input) {
+      return documents.act(actor, id, 'update', async ({ trx, at, row }) => {
+        const { lines, values } = await checkInput(trx, actor, input);
+        const paid = Number(row.paid_cents);
+        if (values.grand_total_cents < paid) {
           throw new FieldError({
             items: [
               {
                 key: 'purchase.below_paid',
-                params: { total: formatUsd(values.grand_total_cents), paid: formatUsd(purchase.paid_cents) },
+                params: { total: formatUsd(values.grand_total_cents), paid: formatUsd(paid) },
               },
             ],
           });
         }
         await updatePurchase(trx, id, {
           ...values,
-          payment_status: paymentStatusOf(purchase.paid_cents, values.grand_total_cents),
+          payment_status: paymentStatusOf(paid, values.grand_total_cents),
           updated_at: at,
         });
         await replaceItems(trx, id, lines);
-        await indexRecords(trx, purchases, [id]);
-        return id;
       });
     },
 
     /** A draft is sent to the supplier. */
-    order(id: number) {
-      return write(async (trx, at) => {
-        const purchase = await locked(trx, id, at);
-        if (purchase.status !== 'draft') throw refuse(purchase, 'order');
-        await updatePurchase(trx, id, { status: 'ordered' });
-        return id;
-      });
+    order(actor: Actor, id: number) {
+      return documents.act(actor, id, 'order', ({ trx }) => updatePurchase(trx, id, { status: 'ordered' }));
     },
 
     /**
@@ -246,12 +194,8 @@ export function purchaseService(db: Db) {
      * is left of it (receiptValueCents). Tax is not stock value: input VAT is claimed back from the
      * tax office, so it never enters the products' cost.
      */
-    receive(id: number, input: Receipt, userId: number) {
-      return write(async (trx, at) => {
-        const purchase = await locked(trx, id, at);
-        if (purchase.status !== 'ordered' && purchase.status !== 'partially_received') {
-          throw refuse(purchase, 'receive');
-        }
+    receive(actor: Actor, id: number, input: Receipt) {
+      return documents.act(actor, id, 'receive', async ({ trx, row }) => {
         assertNotFuture('received_at', input.received_at);
         // read after the lock: a receipt that committed meanwhile is counted
         const items = new Map((await itemsForReceipt(trx, id)).map((item) => [item.id, item]));
@@ -282,14 +226,14 @@ export function purchaseService(db: Db) {
         );
         for (const { item, quantity, value } of receipts) {
           await receive(trx, {
-            storeId: purchase.store_id,
+            storeId: row.store_id,
             productId: item.product_id,
             type: 'purchase_receipt',
             batch: { lot: item.lot, expiryDate: item.expiry_date },
             quantity: quantity * item.factor,
             valueCents: value,
             document: { type: 'purchase', id },
-            userId,
+            userId: actor.userId,
           });
           if (!(await addReceived(trx, item.id, quantity, value))) {
             throw new AppError(409, 'resource.conflict');
@@ -300,7 +244,6 @@ export function purchaseService(db: Db) {
           status: complete ? 'received' : 'partially_received',
           received_at: complete ? stampOf(input.received_at) : null,
         });
-        return id;
       });
     },
 
@@ -308,12 +251,11 @@ export function purchaseService(db: Db) {
      * A payment to the supplier, up to what is still due; the payment status follows. A draft may
      * take a deposit; a cancelled purchase takes nothing.
      */
-    pay(id: number, input: Payment, userId: number) {
-      return write(async (trx, at) => {
-        const purchase = await locked(trx, id, at);
-        if (purchase.status === 'cancelled') throw refuse(purchase, 'pay');
+    pay(actor: Actor, id: number, input: Payment) {
+      return documents.act(actor, id, 'pay', async ({ trx, at, row }) => {
         assertNotFuture('paid_at', input.paid_at);
-        const due = purchase.grand_total_cents - purchase.paid_cents;
+        const total = Number(row.grand_total_cents);
+        const due = total - Number(row.paid_cents);
         if (input.amount_cents > due) {
           throw new FieldError({ amount_cents: [{ key: 'purchase.over_paid', params: { due: formatUsd(due) } }] });
         }
@@ -324,29 +266,19 @@ export function purchaseService(db: Db) {
           paid_at: input.paid_at,
           reference: input.reference,
           note: input.note,
-          created_by: userId,
+          created_by: actor.userId,
           created_at: at,
         });
-        const paid = purchase.paid_cents + input.amount_cents;
-        await updatePurchase(trx, id, {
-          paid_cents: paid,
-          payment_status: paymentStatusOf(paid, purchase.grand_total_cents),
-        });
-        return id;
+        const paid = Number(row.paid_cents) + input.amount_cents;
+        await updatePurchase(trx, id, { paid_cents: paid, payment_status: paymentStatusOf(paid, total) });
       });
     },
 
     /** A draft or an order of which nothing arrived and nothing was paid. */
-    cancel(id: number) {
-      return write(async (trx, at) => {
-        const purchase = await locked(trx, id, at);
-        if (!['draft', 'ordered'].includes(purchase.status) || (await receivedQuantity(trx, id)) > 0) {
-          throw refuse(purchase, 'cancel');
-        }
-        if (purchase.paid_cents > 0) throw new AppError(409, 'purchase.has_payments', { number: purchase.number });
-        await updatePurchase(trx, id, { status: 'cancelled', cancelled_at: at });
-        return id;
-      });
+    cancel(actor: Actor, id: number) {
+      return documents.act(actor, id, 'cancel', ({ trx, at }) =>
+        updatePurchase(trx, id, { status: 'cancelled', cancelled_at: at }),
+      );
     },
   };
 }

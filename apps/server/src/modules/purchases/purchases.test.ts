@@ -605,12 +605,25 @@ describe('the list', () => {
 describe('access', () => {
   it('lets each step through only with its permission', async () => {
     const purchase = await create();
-    const reader = await createUser(ctx.db, { permissions: ['purchases.list', 'purchases.view'] });
+    // a purchase is its costs: reading one needs costs.view too
+    const blind = await createUser(ctx.db, { permissions: ['purchases.list', 'purchases.view'] });
+    const blindHeaders = bearer((await login(ctx.app, blind.name, blind.password)).token);
+    expect((await send('GET', `/api/purchases/${purchase.id}`, undefined, blindHeaders)).status).toBe(403);
+    expect((await send('GET', '/api/purchases', undefined, blindHeaders)).status).toBe(403);
+    const reader = await createUser(ctx.db, { permissions: ['purchases.list', 'purchases.view', 'costs.view'] });
     const readerHeaders = {
       ...bearer((await login(ctx.app, reader.name, reader.password)).token),
       'x-localization': 'en',
     };
-    expect((await send('GET', `/api/purchases/${purchase.id}`, undefined, readerHeaders)).status).toBe(200);
+    const read = await send('GET', `/api/purchases/${purchase.id}`, undefined, readerHeaders);
+    expect(read.status).toBe(200);
+    expect(read.body.data.abilities).toEqual({
+      update: false,
+      order: false,
+      receive: false,
+      pay: false,
+      cancel: false,
+    });
     const refused = await send('POST', '/api/purchases', order(), readerHeaders);
     expect(refused.status).toBe(403);
     expect((await receive(purchase.id, [{ item_id: purchase.items[0].id, quantity: 1 }], readerHeaders)).status).toBe(

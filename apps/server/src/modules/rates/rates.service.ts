@@ -13,6 +13,8 @@ import {
 } from '@depot/contracts';
 import type { z } from 'zod';
 import { type Db, now } from '../../db/database.ts';
+import { emit, transaction } from '../../db/transaction.ts';
+import { event } from '../../events/events.ts';
 import { insertRate, newestRate, rateHistory, readSettings, writeSettings } from './rates.repository.ts';
 
 const SALE_KEYS = Object.keys(DEFAULT_SALE_SETTINGS) as (keyof SaleSettings)[];
@@ -81,10 +83,18 @@ export function rateService(db: Db) {
      * same transaction, so products' riel prices follow it.
      */
     record(input: z.output<typeof exchangeRateInput>, userId: number): Promise<ExchangeRate> {
-      return db.transaction().execute(async (trx) => {
+      return transaction(db, async (trx) => {
         const at = now();
         const rate = await insertRate(trx, { ...input, created_by: userId, created_at: at });
         await writeSettings(trx, { exchange_rate_khr: input.rate_khr }, at);
+        emit(
+          trx,
+          event('ExchangeRateChanged', {
+            rate_khr: input.rate_khr,
+            rate_in_khr: input.rate_in_khr ?? null,
+            rate_out_khr: input.rate_out_khr ?? null,
+          }),
+        );
         return rate;
       });
     },
@@ -93,7 +103,10 @@ export function rateService(db: Db) {
 
     /** Replaces the sale settings; `khr_rounding_step` is also the step of products' riel prices. */
     async updateSaleSettings(input: z.output<typeof saleSettingsInput>): Promise<SaleSettings> {
-      await db.transaction().execute((trx) => writeSettings(trx, input, now()));
+      await transaction(db, async (trx) => {
+        await writeSettings(trx, input, now());
+        emit(trx, event('SettingsChanged', { keys: Object.keys(input) }));
+      });
       return readSaleSettings(db);
     },
   };

@@ -3,6 +3,8 @@ import { type Insertable, sql } from 'kysely';
 import { type Db, now } from '../../db/database.ts';
 import { prepared } from '../../db/prepared.ts';
 import type { StockMovementsTable } from '../../db/schema.ts';
+import { emit } from '../../db/transaction.ts';
+import { event } from '../../events/events.ts';
 import { AppError } from '../../http/errors.ts';
 
 /**
@@ -15,6 +17,7 @@ import { AppError } from '../../http/errors.ts';
  * two sales of the same product take turns; products are locked in id order, so two documents of
  * several products cannot deadlock. A decrement is still conditional (`quantity >= n`) and a check
  * constraint refuses a negative level: the level can never go below zero, whatever happens above.
+ * Each movement announces a StockChanged of its store and product once the transaction commits.
  */
 
 /** What a movement belongs to: a purchase, a transfer, an adjustment, an order… */
@@ -247,6 +250,8 @@ async function writeMovement(
     user_id: op.userId,
     created_at: at,
   });
+  // announced once the transaction commits (db/transaction.ts), merged per store
+  emit(trx, event('StockChanged', { store_id: op.storeId, product_ids: [op.productId] }));
   return row.id;
 }
 

@@ -40,7 +40,13 @@ async function valuations(db: Db, productIds: number[]) {
   };
 }
 
+/** What the user may see of a query (their stores): the stock policy's scopes (policies/stock.ts). */
+// biome-ignore lint/suspicious/noExplicitAny: a scope narrows a query of any tables
+export type Narrow = <Q extends SelectQueryBuilder<any, any, any>>(query: Q) => Q;
+
 export interface LevelFilters {
+  /** The levels of the user's stores (stock_levels.store_id). */
+  scope: Narrow;
   search?: string;
   store_id?: number;
   category_id?: number;
@@ -68,6 +74,7 @@ async function levelPairs(db: Db, filters: LevelFilters) {
     .where('products.deleted_at', 'is', null)
     .where('stores.deleted_at', 'is', null)
     .groupBy(['stock_levels.store_id', 'stock_levels.product_id']);
+  query = filters.scope(query);
   if (filters.store_id) query = query.where('stock_levels.store_id', '=', filters.store_id);
   if (filters.category_id) query = query.where('products.category_id', '=', filters.category_id);
   const matches = filters.search ? await searchCondition(db, products, filters.search) : null;
@@ -158,6 +165,8 @@ export async function listLevels(db: Db, filters: LevelFilters, page: Page) {
 }
 
 export interface MovementFilters {
+  /** The movements of the user's stores (stock_movements.store_id). */
+  scope: Narrow;
   product_id?: number;
   store_id?: number;
   type?: MovementType;
@@ -167,7 +176,7 @@ export interface MovementFilters {
 
 export async function listMovements(db: Db, filters: MovementFilters, page: Page) {
   const narrow = (query: MovementQuery) => {
-    let q = query;
+    let q = filters.scope(query);
     if (filters.product_id) q = q.where('stock_movements.product_id', '=', filters.product_id);
     if (filters.store_id) q = q.where('stock_movements.store_id', '=', filters.store_id);
     if (filters.type) q = q.where('stock_movements.type', '=', filters.type);
@@ -227,6 +236,8 @@ export async function movementRows(db: Db, narrow: (query: MovementQuery) => Mov
 }
 
 export interface BatchFilters {
+  /** The batches of the user's stores (stock_levels.store_id). */
+  scope: Narrow;
   search?: string;
   store_id?: number;
   /** Before `today`. */
@@ -249,6 +260,7 @@ export async function listBatches(db: Db, filters: BatchFilters, page: Page) {
     .where('stock_levels.quantity', '>', 0)
     .where('stock_batches.expiry_date', 'is not', null)
     .where('products.deleted_at', 'is', null);
+  query = filters.scope(query);
   if (filters.store_id) query = query.where('stock_levels.store_id', '=', filters.store_id);
   if (filters.expired) query = query.where('stock_batches.expiry_date', '<', filters.today);
   if (filters.expiring_until) {
@@ -292,7 +304,7 @@ export async function listBatches(db: Db, filters: BatchFilters, page: Page) {
   return { data, total };
 }
 
-export async function listLow(db: Db, filters: { search?: string; store_id?: number }, page: Page) {
+export async function listLow(db: Db, filters: { scope: Narrow; search?: string; store_id?: number }, page: Page) {
   const { data, total } = await listLevels(db, { ...filters, low: true, sort: 'quantity' }, page);
   const rows: LowStock[] = data.map((level) => ({
     store_id: level.store_id,
@@ -311,8 +323,8 @@ export async function listLow(db: Db, filters: { search?: string; store_id?: num
   return { data: rows, total };
 }
 
-export async function countLow(db: Db, storeId?: number): Promise<number> {
-  const pairs = (await levelPairs(db, { store_id: storeId, low: true })).where('products.status', '=', 'active');
+export async function countLow(db: Db, scope: Narrow, storeId?: number): Promise<number> {
+  const pairs = (await levelPairs(db, { scope, store_id: storeId, low: true })).where('products.status', '=', 'active');
   const row = await db
     .selectFrom(pairs.select('stock_levels.product_id').as('pairs'))
     .select(sql<number>`count(*)`.as('n'))

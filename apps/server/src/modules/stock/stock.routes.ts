@@ -24,7 +24,16 @@ import { authOf } from '../../access/access.ts';
 import type { Db } from '../../db/database.ts';
 import { FieldError } from '../../http/errors.ts';
 import { pageAnswer } from '../../kit/resource.ts';
-import { countLow, levelSorts, listBatches, listLevels, listLow, listMovements } from './stock.repository.ts';
+import { levelScope, movementScope, presentBatch, presentLevel, presentMovement } from '../../policies/stock.ts';
+import {
+  countLow,
+  levelSorts,
+  listBatches,
+  listLevels,
+  listLow,
+  listMovements,
+  type Narrow,
+} from './stock.repository.ts';
 import { stockService } from './stock.service.ts';
 import { transferService } from './transfers.ts';
 
@@ -91,9 +100,11 @@ export const stockRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       const q = request.query;
       const sort = q.sort ?? (request.locale === 'kh' ? 'name_kh' : 'name_en');
       if (!levelSorts.includes(sort.replace(/^-/, ''))) throw new FieldError({ sort: [{ key: 'validation.sort' }] });
+      const actor = authOf(request);
       const { data, total } = await listLevels(
         db,
         {
+          scope: (query) => levelScope(query, actor),
           search: q.search,
           store_id: q['filter[store_id]'],
           category_id: q['filter[category_id]'],
@@ -102,7 +113,12 @@ export const stockRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         },
         q,
       );
-      return pageAnswer(request, q, data, total);
+      return pageAnswer(
+        request,
+        q,
+        data.map((level) => presentLevel(actor, level)),
+        total,
+      );
     },
   );
 
@@ -114,9 +130,11 @@ export const stockRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
     },
     async (request) => {
       const q = request.query;
+      const actor = authOf(request);
       const { data, total } = await listMovements(
         db,
         {
+          scope: (query) => movementScope(query, actor),
           product_id: q['filter[product_id]'],
           store_id: q['filter[store_id]'],
           type: q['filter[type]'],
@@ -125,7 +143,12 @@ export const stockRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         },
         q,
       );
-      return pageAnswer(request, q, data, total);
+      return pageAnswer(
+        request,
+        q,
+        data.map((movement) => presentMovement(actor, movement)),
+        total,
+      );
     },
   );
 
@@ -136,8 +159,12 @@ export const stockRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       schema: { tags, body: adjustmentInput, response: { 201: adjustmentResult } },
     },
     async (request, reply) => {
-      const data = await stock.adjust(request.body, authOf(request).userId);
-      return reply.code(201).send({ message: translate('stock.adjusted', request.locale), data });
+      const actor = authOf(request);
+      const data = await stock.adjust(actor, request.body);
+      return reply.code(201).send({
+        message: translate('stock.adjusted', request.locale),
+        data: { ...data, movements: data.movements.map((movement) => presentMovement(actor, movement)) },
+      });
     },
   );
 
@@ -151,9 +178,11 @@ export const stockRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       const q = request.query;
       const today = todayInCambodia();
       const days = q['filter[expiring_days]'];
+      const actor = authOf(request);
       const { data, total } = await listBatches(
         db,
         {
+          scope: (query) => levelScope(query, actor),
           search: q.search,
           store_id: q['filter[store_id]'],
           expired: q['filter[expired]'] === 'true',
@@ -167,7 +196,12 @@ export const stockRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         },
         q,
       );
-      return pageAnswer(request, q, data, total);
+      return pageAnswer(
+        request,
+        q,
+        data.map((batch) => presentBatch(actor, batch)),
+        total,
+      );
     },
   );
 
@@ -182,8 +216,12 @@ export const stockRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       },
     },
     async (request, reply) => {
-      const movements = await stock.writeOff(request.body, authOf(request).userId);
-      return reply.code(201).send({ message: translate('stock.written_off', request.locale), data: { movements } });
+      const actor = authOf(request);
+      const movements = await stock.writeOff(actor, request.body);
+      return reply.code(201).send({
+        message: translate('stock.written_off', request.locale),
+        data: { movements: movements.map((movement) => presentMovement(actor, movement)) },
+      });
     },
   );
 
@@ -195,7 +233,12 @@ export const stockRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
     },
     async (request) => {
       const q = request.query;
-      const { data, total } = await listLow(db, { search: q.search, store_id: q['filter[store_id]'] }, q);
+      const actor = authOf(request);
+      const { data, total } = await listLow(
+        db,
+        { scope: (query) => levelScope(query, actor), search: q.search, store_id: q['filter[store_id]'] },
+        q,
+      );
       return pageAnswer(request, q, data, total);
     },
   );
@@ -206,7 +249,11 @@ export const stockRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       config: { access: 'stocks.list' },
       schema: { tags, querystring: z.object({ 'filter[store_id]': optionalId }), response: { 200: lowStockCount } },
     },
-    async (request) => ({ data: { count: await countLow(db, request.query['filter[store_id]']) } }),
+    async (request) => {
+      const actor = authOf(request);
+      const scope: Narrow = (query) => levelScope(query, actor);
+      return { data: { count: await countLow(db, scope, request.query['filter[store_id]']) } };
+    },
   );
 
   // transfers: the list comes from the resource kit (transfers.ts); the steps are here
@@ -217,13 +264,13 @@ export const stockRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       config: { access: 'stocks.view' },
       schema: { tags, params: idParams, response: { 200: single(transferDetail) } },
     },
-    async (request) => ({ data: await moves.show(request.params.id) }),
+    async (request) => ({ data: await moves.show(authOf(request), request.params.id) }),
   );
   app.post(
     '/api/stock-transfers',
     { config: { access: 'stocks.create' }, schema: { tags, body: transferInput, response: { 201: transferAnswer } } },
     async (request, reply) => {
-      const data = await moves.create(request.body, authOf(request).userId);
+      const data = await moves.create(authOf(request), request.body);
       const message = translate('resource.created', request.locale, {
         entity: translate('entity.transfer', request.locale),
       });
@@ -238,7 +285,7 @@ export const stockRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
     },
     async (request) => ({
       message: translate('resource.updated', request.locale, { entity: translate('entity.transfer', request.locale) }),
-      data: await moves.update(request.params.id, request.body),
+      data: await moves.update(authOf(request), request.params.id, request.body),
     }),
   );
   for (const step of ['send', 'receive', 'cancel'] as const) {
@@ -251,7 +298,7 @@ export const stockRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       },
       async (request) => ({
         message: translate(done[step], request.locale),
-        data: await moves[step]((request.params as { id: number }).id, authOf(request).userId),
+        data: await moves[step](authOf(request), (request.params as { id: number }).id),
       }),
     );
   }

@@ -1,18 +1,23 @@
 import { type adjustmentInput, todayInCambodia, type writeOffInput } from '@depot/contracts';
 import type { z } from 'zod';
 import { type Db, now } from '../../db/database.ts';
+import { transaction } from '../../db/transaction.ts';
 import { FieldError, notFound } from '../../http/errors.ts';
 import { findLive } from '../../kit/resource.ts';
+import type { Actor } from '../../policies/policy.ts';
+import { authorizeStockWrite } from '../../policies/stock.ts';
 import { batchFor, issue, lockProducts, quantityOf, receive, worthNow } from './ledger.ts';
 import { movementRows } from './stock.repository.ts';
 
 type Adjustment = z.output<typeof adjustmentInput>;
 type WriteOff = z.output<typeof writeOffInput>;
 
-async function liveStore(trx: Db, storeId: number, field = 'store_id') {
+/** The store an adjustment or a write-off happens in: live, active, and one the actor covers. */
+async function storeOfWrite(trx: Db, actor: Actor, storeId: number) {
   const store = await findLive(trx, 'stores', storeId);
-  if (!store) throw new FieldError({ [field]: [{ key: 'validation.exists' }] });
-  if (store.status !== 'active') throw new FieldError({ [field]: [{ key: 'validation.store_inactive' }] });
+  if (!store) throw new FieldError({ store_id: [{ key: 'validation.exists' }] });
+  if (store.status !== 'active') throw new FieldError({ store_id: [{ key: 'validation.store_inactive' }] });
+  authorizeStockWrite(actor, storeId);
   return store;
 }
 
@@ -57,102 +62,112 @@ export function stockService(db: Db) {
      * quantity (the difference is the movement), found adds, damage, loss and expired take away
      * (from the batch named, else first to expire first).
      */
-    adjust(input: Adjustment, userId: number) {
-      return db.transaction().execute(async (trx) => {
-        await liveStore(trx, input.store_id);
-        for (const [index, item] of input.items.entries()) {
-          const product = await findLive(trx, 'products', item.product_id);
-          if (!product) throw new FieldError({ [`items.${index}.product_id`]: [{ key: 'validation.exists' }] });
-        }
-        await lockProducts(
-          trx,
-          input.items.map((i) => i.product_id),
-        );
-        const at = now();
-        const { id } = await trx
-          .insertInto('stock_adjustments')
-          .values({
-            store_id: input.store_id,
+    adjust(actor: Actor, input: Adjustment) {
+      const userId = actor.userId;
+      return transaction(
+        db,
+        async (trx) => {
+          await storeOfWrite(trx, actor, input.store_id);
+          for (const [index, item] of input.items.entries()) {
+            const product = await findLive(trx, 'products', item.product_id);
+            if (!product) throw new FieldError({ [`items.${index}.product_id`]: [{ key: 'validation.exists' }] });
+          }
+          await lockProducts(
+            trx,
+            input.items.map((i) => i.product_id),
+          );
+          const at = now();
+          const { id } = await trx
+            .insertInto('stock_adjustments')
+            .values({
+              store_id: input.store_id,
+              reason: input.reason,
+              note: input.note,
+              created_by: userId,
+              created_at: at,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          const common = {
+            storeId: input.store_id,
+            type: 'adjustment' as const,
+            document: { type: 'adjustment' as const, id },
+            userId,
             reason: input.reason,
             note: input.note,
-            created_by: userId,
-            created_at: at,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        const common = {
-          storeId: input.store_id,
-          type: 'adjustment' as const,
-          document: { type: 'adjustment' as const, id },
-          userId,
-          reason: input.reason,
-          note: input.note,
-        };
-        let moved = 0;
-        for (const [index, item] of input.items.entries()) {
-          const adding = input.reason === 'found' || input.reason === 'count';
-          const batchId = await batchOfLine(trx, input.store_id, item, index, adding);
-          let change = input.reason === 'found' ? item.quantity : -item.quantity;
-          if (input.reason === 'count') {
-            change = item.quantity - (await quantityOf(trx, input.store_id, item.product_id, batchId));
+          };
+          let moved = 0;
+          for (const [index, item] of input.items.entries()) {
+            const adding = input.reason === 'found' || input.reason === 'count';
+            const batchId = await batchOfLine(trx, input.store_id, item, index, adding);
+            let change = input.reason === 'found' ? item.quantity : -item.quantity;
+            if (input.reason === 'count') {
+              change = item.quantity - (await quantityOf(trx, input.store_id, item.product_id, batchId));
+            }
+            if (change === 0) continue;
+            const line = { ...common, productId: item.product_id };
+            if (change > 0) {
+              const valueCents = await worthNow(trx, item.product_id, change);
+              await receive(trx, { ...line, batch: { id: batchId as number }, quantity: change, valueCents });
+            } else {
+              await issue(trx, { ...line, quantity: -change, batchId });
+            }
+            moved++;
           }
-          if (change === 0) continue;
-          const line = { ...common, productId: item.product_id };
-          if (change > 0) {
-            const valueCents = await worthNow(trx, item.product_id, change);
-            await receive(trx, { ...line, batch: { id: batchId as number }, quantity: change, valueCents });
-          } else {
-            await issue(trx, { ...line, quantity: -change, batchId });
-          }
-          moved++;
-        }
-        if (moved === 0) throw new FieldError({ 'items.0.quantity': [{ key: 'stock.nothing_changed' }] });
-        const movements = await movementRows(trx, (q) =>
-          q
-            .where('stock_movements.document_type', '=', 'adjustment')
-            .where('stock_movements.document_id', '=', id)
-            .orderBy('stock_movements.id'),
-        );
-        return { id, movements };
-      });
+          if (moved === 0) throw new FieldError({ 'items.0.quantity': [{ key: 'stock.nothing_changed' }] });
+          const movements = await movementRows(trx, (q) =>
+            q
+              .where('stock_movements.document_type', '=', 'adjustment')
+              .where('stock_movements.document_id', '=', id)
+              .orderBy('stock_movements.id'),
+          );
+          return { id, movements };
+        },
+        actor,
+      );
     },
 
     /** Every unit of an expired batch in a store leaves it, at its value (an expiry write-off). */
-    writeOff(input: WriteOff, userId: number) {
-      return db.transaction().execute(async (trx) => {
-        await liveStore(trx, input.store_id);
-        const batch = await trx
-          .selectFrom('stock_batches')
-          .select(['id', 'product_id', 'expiry_date'])
-          .where('id', '=', input.batch_id)
-          .executeTakeFirst();
-        if (!batch) throw notFound();
-        if (!batch.expiry_date || batch.expiry_date >= todayInCambodia()) {
-          throw new FieldError({ batch_id: [{ key: 'stock.not_expired' }] });
-        }
-        await lockProducts(trx, [batch.product_id]);
-        const quantity = await quantityOf(trx, input.store_id, batch.product_id, batch.id);
-        if (quantity === 0) throw new FieldError({ batch_id: [{ key: 'stock.nothing_to_write_off' }] });
-        await issue(trx, {
-          storeId: input.store_id,
-          productId: batch.product_id,
-          type: 'expiry_write_off',
-          batchId: batch.id,
-          quantity,
-          document: { type: 'write_off', id: batch.id },
-          userId,
-          reason: 'expired',
-          note: input.note,
-        });
-        return movementRows(trx, (q) =>
-          q
-            .where('stock_movements.type', '=', 'expiry_write_off')
-            .where('stock_movements.batch_id', '=', batch.id)
-            .where('stock_movements.store_id', '=', input.store_id)
-            .orderBy('stock_movements.id', 'desc')
-            .limit(1),
-        );
-      });
+    writeOff(actor: Actor, input: WriteOff) {
+      const userId = actor.userId;
+      return transaction(
+        db,
+        async (trx) => {
+          await storeOfWrite(trx, actor, input.store_id);
+          const batch = await trx
+            .selectFrom('stock_batches')
+            .select(['id', 'product_id', 'expiry_date'])
+            .where('id', '=', input.batch_id)
+            .executeTakeFirst();
+          if (!batch) throw notFound();
+          if (!batch.expiry_date || batch.expiry_date >= todayInCambodia()) {
+            throw new FieldError({ batch_id: [{ key: 'stock.not_expired' }] });
+          }
+          await lockProducts(trx, [batch.product_id]);
+          const quantity = await quantityOf(trx, input.store_id, batch.product_id, batch.id);
+          if (quantity === 0) throw new FieldError({ batch_id: [{ key: 'stock.nothing_to_write_off' }] });
+          await issue(trx, {
+            storeId: input.store_id,
+            productId: batch.product_id,
+            type: 'expiry_write_off',
+            batchId: batch.id,
+            quantity,
+            document: { type: 'write_off', id: batch.id },
+            userId,
+            reason: 'expired',
+            note: input.note,
+          });
+          return movementRows(trx, (q) =>
+            q
+              .where('stock_movements.type', '=', 'expiry_write_off')
+              .where('stock_movements.batch_id', '=', batch.id)
+              .where('stock_movements.store_id', '=', input.store_id)
+              .orderBy('stock_movements.id', 'desc')
+              .limit(1),
+          );
+        },
+        actor,
+      );
     },
   };
 }

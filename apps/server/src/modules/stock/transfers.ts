@@ -1,5 +1,5 @@
 import {
-  type MessageKey,
+  type TransferAction,
   type TransferDetail,
   type TransferStatus,
   todayInCambodia,
@@ -8,12 +8,14 @@ import {
 } from '@depot/contracts';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { type Db, now } from '../../db/database.ts';
+import type { Db } from '../../db/database.ts';
 import { nextDocumentNumber } from '../../db/sequences.ts';
-import { AppError, FieldError, notFound } from '../../http/errors.ts';
-import { findLive, type ResourceDefinition } from '../../kit/resource.ts';
-import { indexRecords } from '../../kit/search.ts';
-import { tableChanged } from '../../kit/totals.ts';
+import { event } from '../../events/events.ts';
+import { FieldError, notFound } from '../../http/errors.ts';
+import { type DocumentDefinition, documentService } from '../../kit/document.ts';
+import { findLive, type Read, type ResourceDefinition } from '../../kit/resource.ts';
+import { type Actor, assertStoreInput } from '../../policies/policy.ts';
+import { transferPolicy, transferScope } from '../../policies/transfers.ts';
 import { issue, lockProducts, receive } from './ledger.ts';
 import { unitFactor } from './stock.repository.ts';
 
@@ -32,6 +34,10 @@ export const transfers: ResourceDefinition<'stock_transfers', typeof transferInp
   input: transferInput,
   output: transfer,
   routes: ['list'],
+  policy: {
+    scope: transferScope,
+    present: (actor, row) => ({ ...row, abilities: transferPolicy.abilities(actor, row) }),
+  },
   query: (db) =>
     db
       .selectFrom('stock_transfers')
@@ -68,54 +74,15 @@ export const transfers: ResourceDefinition<'stock_transfers', typeof transferInp
   },
 };
 
-const ACTION: Record<'send' | 'receive' | 'cancel' | 'update', MessageKey> = {
-  send: 'action.sent',
-  receive: 'action.received',
-  cancel: 'action.cancelled',
-  update: 'action.changed',
-};
-
-/**
- * Moves a transfer from one of `from` to `to` in one conditional update: the check and the change
- * are one statement, so two clerks pressing Send at once send it once.
- */
-async function advance(
-  trx: Db,
-  id: number,
-  from: TransferStatus[],
-  to: TransferStatus,
-  action: keyof typeof ACTION,
-  stamp: Partial<Record<'sent_at' | 'received_at' | 'cancelled_at', string>> = {},
-) {
-  const at = now();
-  const moved = await trx
-    .updateTable('stock_transfers')
-    .set({ status: to, updated_at: at, ...stamp })
-    .where('id', '=', id)
-    .where('status', 'in', from)
-    .where('deleted_at', 'is', null)
-    .returning(['id', 'status', 'from_store_id', 'to_store_id'])
-    .executeTakeFirst();
-  if (moved) return moved;
-  const current = await trx
-    .selectFrom('stock_transfers')
-    .select(['number', 'status'])
-    .where('id', '=', id)
-    .executeTakeFirst();
-  if (!current) throw notFound();
-  throw new AppError(409, 'transfer.state', {
-    number: current.number,
-    status: { key: `status.${current.status}` as MessageKey },
-    action: { key: ACTION[action] },
-  });
-}
-
-async function checkInput(trx: Db, input: Input) {
+/** A transfer's body: live, active stores (the sending one the actor's), live products in a unit of theirs. */
+async function checkInput(trx: Db, actor: Actor, input: Input) {
   for (const field of ['from_store_id', 'to_store_id'] as const) {
     const store = await findLive(trx, 'stores', input[field]);
     if (!store) throw new FieldError({ [field]: [{ key: 'validation.exists' }] });
     if (store.status !== 'active') throw new FieldError({ [field]: [{ key: 'validation.store_inactive' }] });
   }
+  // what leaves a store is its own people's doing; the receiving store may be anyone's
+  assertStoreInput(actor, 'from_store_id', input.from_store_id);
   const lines: { product_id: number; unit_id: number; factor: number; quantity: number }[] = [];
   for (const [index, item] of input.items.entries()) {
     if (!(await findLive(trx, 'products', item.product_id))) {
@@ -136,13 +103,16 @@ async function writeItems(trx: Db, transferId: number, lines: Awaited<ReturnType
     .execute();
 }
 
-export function transferService(db: Db) {
-  const list = transfers.query;
-
-  async function detail(trx: Db, id: number): Promise<TransferDetail> {
-    const head = await list(trx).where('stock_transfers.id', '=', id).executeTakeFirst();
+/** A transfer as a document (kit/document.ts): its list, policy, detail and what its writes announce. */
+export const transferDocument: DocumentDefinition<'stock_transfers', Read<TransferDetail>, TransferAction> = {
+  table: 'stock_transfers',
+  list: transfers,
+  reindex: ['update'],
+  policy: transferPolicy,
+  async detail(db, id) {
+    const head = await transfers.query(db).where('stock_transfers.id', '=', id).executeTakeFirst();
     if (!head) throw notFound();
-    const items = await trx
+    const items = await db
       .selectFrom('stock_transfer_items')
       .innerJoin('products', 'products.id', 'stock_transfer_items.product_id')
       .innerJoin('units', 'units.id', 'stock_transfer_items.unit_id')
@@ -162,27 +132,29 @@ export function transferService(db: Db) {
       .orderBy('stock_transfer_items.id')
       .execute();
     return {
-      ...(head as Omit<TransferDetail, 'items'>),
+      ...head,
+      status: head.status as TransferStatus,
       items_count: Number(head.items_count),
       items: items.map((item) => ({ ...item, base_quantity: item.quantity * item.factor })),
     };
-  }
+  },
+  events: (transfer, action) => {
+    const stores = { id: transfer.id, from_store_id: transfer.from_store_id, to_store_id: transfer.to_store_id };
+    if (action === 'send') return [event('TransferSent', stores)];
+    if (action === 'receive') return [event('TransferReceived', stores)];
+    return [];
+  },
+};
 
-  /** A write, then the transfer as it is now; the list's totals follow. */
-  function write(work: (trx: Db) => Promise<number>): Promise<TransferDetail> {
-    return db
-      .transaction()
-      .execute(async (trx) => detail(trx, await work(trx)))
-      .finally(() => tableChanged(db, 'stock_transfers'));
-  }
+export function transferService(db: Db) {
+  const documents = documentService(db, transferDocument);
 
   return {
-    show: (id: number) => detail(db, id),
+    show: (actor: Actor, id: number) => documents.show(actor, id),
 
-    create(input: Input, userId: number) {
-      return write(async (trx) => {
-        const lines = await checkInput(trx, input);
-        const at = now();
+    create(actor: Actor, input: Input) {
+      return documents.create(actor, async ({ trx, at }) => {
+        const lines = await checkInput(trx, actor, input);
         const { id } = await trx
           .insertInto('stock_transfers')
           .values({
@@ -191,37 +163,33 @@ export function transferService(db: Db) {
             to_store_id: input.to_store_id,
             status: 'draft',
             note: input.note,
-            created_by: userId,
+            created_by: actor.userId,
             created_at: at,
             updated_at: at,
           })
           .returning('id')
           .executeTakeFirstOrThrow();
         await writeItems(trx, id, lines);
-        await indexRecords(trx, transfers, [id]);
         return id;
       });
     },
 
-    update(id: number, input: Input) {
-      return write(async (trx) => {
-        await advance(trx, id, ['draft'], 'draft', 'update');
-        const lines = await checkInput(trx, input);
+    update(actor: Actor, id: number, input: Input) {
+      return documents.act(actor, id, 'update', async ({ trx }) => {
+        const lines = await checkInput(trx, actor, input);
         await trx
           .updateTable('stock_transfers')
           .set({ from_store_id: input.from_store_id, to_store_id: input.to_store_id, note: input.note })
           .where('id', '=', id)
           .execute();
         await writeItems(trx, id, lines);
-        await indexRecords(trx, transfers, [id]);
-        return id;
       });
     },
 
     /** The stock leaves the first store, first to expire first; all lines or none. */
-    send(id: number, userId: number) {
-      return write(async (trx) => {
-        const head = await advance(trx, id, ['draft'], 'sent', 'send', { sent_at: now() });
+    send(actor: Actor, id: number) {
+      return documents.act(actor, id, 'send', async ({ trx, at, row }) => {
+        await moveTo(trx, id, 'sent', { sent_at: at });
         const items = await trx.selectFrom('stock_transfer_items').selectAll().where('transfer_id', '=', id).execute();
         await lockProducts(
           trx,
@@ -229,36 +197,47 @@ export function transferService(db: Db) {
         );
         for (const item of items) {
           await issue(trx, {
-            storeId: head.from_store_id,
+            storeId: row.from_store_id,
             productId: item.product_id,
             type: 'transfer_out',
             quantity: item.quantity * item.factor,
             document: { type: 'transfer', id },
-            userId,
+            userId: actor.userId,
           });
         }
-        return id;
       });
     },
 
     /** What left arrives: the same batches and values, into the second store. */
-    receive(id: number, userId: number) {
-      return write(async (trx) => {
-        const head = await advance(trx, id, ['sent'], 'received', 'receive', { received_at: now() });
-        await returnOrArrive(trx, id, head.to_store_id, userId);
-        return id;
+    receive(actor: Actor, id: number) {
+      return documents.act(actor, id, 'receive', async ({ trx, at, row }) => {
+        await moveTo(trx, id, 'received', { received_at: at });
+        await returnOrArrive(trx, id, row.to_store_id, actor.userId);
       });
     },
 
     /** A draft is dropped; a sent transfer's stock returns to the store it left. */
-    cancel(id: number, userId: number) {
-      return write(async (trx) => {
-        const head = await advance(trx, id, ['draft', 'sent'], 'cancelled', 'cancel', { cancelled_at: now() });
-        await returnOrArrive(trx, id, head.from_store_id, userId);
-        return id;
+    cancel(actor: Actor, id: number) {
+      return documents.act(actor, id, 'cancel', async ({ trx, at, row }) => {
+        await moveTo(trx, id, 'cancelled', { cancelled_at: at });
+        if (row.status === 'sent') await returnOrArrive(trx, id, row.from_store_id, actor.userId);
       });
     },
   };
+}
+
+/** A locked transfer's new status, stamped with when it got there. */
+async function moveTo(
+  trx: Db,
+  id: number,
+  status: TransferStatus,
+  stamp: Partial<Record<'sent_at' | 'received_at' | 'cancelled_at', string>>,
+) {
+  await trx
+    .updateTable('stock_transfers')
+    .set({ status, ...stamp })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Puts what a transfer sent into a store (its destination, or its origin on cancel). */

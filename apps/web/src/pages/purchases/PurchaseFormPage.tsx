@@ -88,7 +88,8 @@ function PurchaseForm({
       product: lineProduct(row),
       unit: baseUnitOf(row),
       quantity: 1,
-      unit_price_cents: row.cost_usd_cents,
+      // the product's cost, where the user may see it (a purchase line's price is entered anyway)
+      unit_price_cents: row.cost_usd_cents ?? null,
       lot: '',
       expiry_date: null,
     }),

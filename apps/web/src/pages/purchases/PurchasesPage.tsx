@@ -8,17 +8,10 @@ import { ActionProblem, RecordDrawer, useDocumentAction } from '../../kit/detail
 import { ListPage } from '../../kit/ListPage.tsx';
 import { fitTable, wrap } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
-import { useCan } from '../../lib/access.tsx';
 import { formatDateTime } from '../../lib/dates.ts';
 import { api, newIdempotencyKey } from '../../lib/http.ts';
 import { localePath } from '../../lib/locale.ts';
-import {
-  isOpen,
-  PaymentStatusTag,
-  PurchaseStatusTag,
-  paymentMethodLabels,
-  purchases,
-} from '../../resources/purchases.tsx';
+import { PaymentStatusTag, PurchaseStatusTag, paymentMethodLabels, purchases } from '../../resources/purchases.tsx';
 import { formatCount, LineBatch, productColumn } from '../stock/common.tsx';
 import { MoneySummary } from './MoneySummary.tsx';
 import { PaymentDialog, ReceiveDialog } from './PurchaseDialogs.tsx';
@@ -31,9 +24,8 @@ function PurchaseDetails({ detail }: { detail: PurchaseDetail }) {
   const { t, locale } = useCtx();
   const navigate = useNavigate();
   const { search } = useLocation();
-  const canUpdate = useCan('purchases.update');
-  const canPay = useCan('purchases.approve');
-  const canCancel = useCan('purchases.cancel');
+  // the buttons are the actions the server accepts now (its abilities), nothing decided here
+  const can = detail.abilities;
   const [dialog, setDialog] = useState<'receive' | 'pay' | null>(null);
   const [keys] = useState(() => ({ order: newIdempotencyKey(), cancel: newIdempotencyKey() }));
   const methods = paymentMethodLabels(t);
@@ -47,7 +39,7 @@ function PurchaseDetails({ detail }: { detail: PurchaseDetail }) {
   const unit = (row: PurchaseDetail['items'][number]) => (locale === 'kh' ? row.unit_name_kh : row.unit_name_en);
 
   const actions: ReactNode[] = [];
-  if (canUpdate && detail.status === 'draft') {
+  if (can.order === true) {
     actions.push(
       <Popconfirm
         key="order"
@@ -68,7 +60,7 @@ function PurchaseDetails({ detail }: { detail: PurchaseDetail }) {
       </Popconfirm>,
     );
   }
-  if (canUpdate && isOpen(detail)) {
+  if (can.update === true) {
     actions.push(
       <Button
         key="edit"
@@ -84,7 +76,7 @@ function PurchaseDetails({ detail }: { detail: PurchaseDetail }) {
       </Button>,
     );
   }
-  if (canUpdate && (detail.status === 'ordered' || detail.status === 'partially_received')) {
+  if (can.receive === true) {
     actions.push(
       <Button
         key="receive"
@@ -97,14 +89,14 @@ function PurchaseDetails({ detail }: { detail: PurchaseDetail }) {
       </Button>,
     );
   }
-  if (canPay && detail.status !== 'cancelled' && detail.due_cents > 0) {
+  if (can.pay === true) {
     actions.push(
       <Button key="pay" icon={<DollarOutlined />} data-testid="purchase-pay" onClick={() => setDialog('pay')}>
         {t('purchases.pay')}
       </Button>,
     );
   }
-  if (canCancel && isOpen(detail)) {
+  if (can.cancel === true) {
     actions.push(
       <Popconfirm
         key="cancel"

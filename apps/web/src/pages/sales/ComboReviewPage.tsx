@@ -4,6 +4,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Descriptions, Flex, Skeleton, Table, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { costText } from '../../kit/common.tsx';
 import { DraftReviewPage, ReviewButtons } from '../../kit/DraftPages.tsx';
 import { LoadFailed } from '../../kit/listState.tsx';
 import { failureMessage, useRefreshAll } from '../../kit/queries.ts';
@@ -168,7 +169,7 @@ function Review({ draft, from }: { draft: ComboDraft; from: ComboState }) {
                   key: 'cost',
                   title: t('combos.cost'),
                   align: 'end',
-                  render: (_, row) => formatUsd(row.cost_cents),
+                  render: (_, row) => costText(row.cost_cents),
                 },
               ]}
             />
@@ -195,7 +196,7 @@ function Review({ draft, from }: { draft: ComboDraft; from: ComboState }) {
                 {
                   key: 'cost',
                   label: t('combos.totalCost'),
-                  children: <span data-testid="preview-cost">{formatUsd(data.total_cost_cents)}</span>,
+                  children: <span data-testid="preview-cost">{costText(data.total_cost_cents)}</span>,
                 },
                 {
                   key: 'profit',
@@ -218,7 +219,7 @@ function Review({ draft, from }: { draft: ComboDraft; from: ComboState }) {
                 },
               ]}
             />
-            {data.profit_cents < 0 && (
+            {(data.profit_cents ?? 0) < 0 && (
               <Alert type="warning" showIcon title={t('combos.loss')} data-testid="preview-loss" />
             )}
             <Typography.Text type="secondary">{t('combos.priceHelp')}</Typography.Text>

@@ -86,7 +86,8 @@ export function HeldOrdersDrawer({
                 </Flex>
                 <Flex vertical align="flex-end" gap={4}>
                   <Typography.Text strong>{formatUsd(row.total_cents)}</Typography.Text>
-                  {replacing ? (
+                  {/* another cashier's held cart is theirs: the server allows resuming it to them and managers */}
+                  {row.abilities.update !== true ? null : replacing ? (
                     <Popconfirm
                       title={t('pos.replaceTitle')}
                       description={<div style={{ maxWidth: 280 }}>{t('pos.replaceHelp')}</div>}

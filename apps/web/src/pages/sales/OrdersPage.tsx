@@ -25,7 +25,6 @@ import { ActionProblem, RecordDrawer, useDocumentAction } from '../../kit/detail
 import { ListPage } from '../../kit/ListPage.tsx';
 import { failureMessage } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
-import { useCan } from '../../lib/access.tsx';
 import { formatDateTime } from '../../lib/dates.ts';
 import { api, newIdempotencyKey } from '../../lib/http.ts';
 import { localePath } from '../../lib/locale.ts';
@@ -48,10 +47,9 @@ export function OrderDetails({ detail }: { detail: OrderDetail }) {
   const { t, locale } = useCtx();
   const navigate = useNavigate();
   const catalogue = useCatalogue();
-  const canCreate = useCan('orders.create');
-  const canCancel = useCan('orders.cancel');
-  const canDeliver = useCan('orders.update');
-  const canReturn = useCan('orders.approve');
+  // the buttons are the actions the server accepts now (its abilities); an action that needs a
+  // manager's approval at the till ('approval') is not offered yet
+  const can = detail.abilities;
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [cancelKey] = useState(newIdempotencyKey);
   const methods = paymentMethodLabels(t);
@@ -88,7 +86,7 @@ export function OrderDetails({ detail }: { detail: OrderDetail }) {
   const nextSteps = confirmed && detail.delivery_status ? DELIVERY_FLOW[detail.delivery_status] : [];
   const actions: ReactNode[] = [];
 
-  if (detail.status === 'held' && canCreate) {
+  if (can.update === true) {
     const waiting = loadCart();
     const button = (
       <Button
@@ -118,7 +116,7 @@ export function OrderDetails({ detail }: { detail: OrderDetail }) {
       ),
     );
   }
-  if (confirmed && canCreate && detail.due_cents > 0) {
+  if (can.pay === true) {
     actions.push(
       <Button
         key="pay"
@@ -134,7 +132,7 @@ export function OrderDetails({ detail }: { detail: OrderDetail }) {
       </Button>,
     );
   }
-  if (canDeliver && nextSteps.length > 0) {
+  if (can.deliver === true && nextSteps.length > 0) {
     actions.push(
       <Space.Compact key="deliver">
         {nextSteps.map((step) => (
@@ -159,7 +157,7 @@ export function OrderDetails({ detail }: { detail: OrderDetail }) {
       </Space.Compact>,
     );
   }
-  if (confirmed && canReturn && detail.payment_status === 'paid' && returnable) {
+  if (can.return === true && returnable) {
     actions.push(
       <Button key="return" icon={<RollbackOutlined />} data-testid="order-return" onClick={() => setDialog('return')}>
         {t('orders.returnItems')}
@@ -185,7 +183,7 @@ export function OrderDetails({ detail }: { detail: OrderDetail }) {
       </Button>,
     );
   }
-  if (detail.status !== 'cancelled' && canCancel) {
+  if (can.cancel === true) {
     actions.push(
       <Popconfirm
         key="cancel"

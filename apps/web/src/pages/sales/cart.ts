@@ -324,13 +324,13 @@ export function retryKeys(storageKey: string): RetryKeys {
 }
 
 /**
- * Whether a failure leaves the sale's outcome unknown, so the same key must go again: no answer, a
- * server error (the server frees the key), or the first attempt still running. Any other answer is
- * final (a refusal is replayed too, so the next attempt takes a new key).
+ * Whether a failure leaves the sale's outcome unknown, so the same key must go again: no answer, or
+ * a server error (the server claims the key with the sale, so the retry either answers the sale
+ * made or makes it). Any other answer is final: a refusal made nothing, and the next attempt,
+ * changed by the cashier, takes a new key.
  */
 export function outcomeUnknown(error: unknown): boolean {
   if (error instanceof NetworkError) return true;
   if (!(error instanceof ApiError)) return false;
-  if (error.status >= 500) return true;
-  return error.status === 409 && error.body?.code === 'idempotency_in_flight';
+  return error.status >= 500;
 }

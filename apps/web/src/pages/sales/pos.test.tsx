@@ -202,4 +202,20 @@ describe('the till', { timeout: 40_000 }, () => {
     expect(put.headers['idempotency-key']).toBeTruthy();
     expect(within(screen.getByTestId('done-change')).getByTestId('done-change-usd').textContent).toBe('$0.00');
   });
+
+  it('lists another cashier’s held cart without offering to resume it (the server says it is theirs)', async () => {
+    const theirs = orderRow(8, {
+      status: 'held',
+      payment_status: 'onhold',
+      cashier_name: 'Chan Sophea',
+      abilities: { update: false, pay: false, cancel: false, return: false, deliver: false },
+    });
+    mockFetch({ ...tillLookups(), 'GET orders': () => ({ body: listAnswer([theirs]) }) });
+    signedIn({ permissions: SELLING });
+    const { user } = renderApp('/en/pos');
+    await user.click(await screen.findByTestId('open-held'));
+    const drawer = await screen.findByTestId('held-orders');
+    expect(drawer.textContent).toContain('Chan Sophea');
+    expect(within(drawer).queryByTestId('resume-8')).toBeNull();
+  });
 });

@@ -1,17 +1,11 @@
 import { DeleteOutlined } from '@ant-design/icons';
-import {
-  DEFAULT_EXPIRING_DAYS,
-  formatUsd,
-  type StockBatch,
-  stockBatch,
-  stockMovement,
-  written,
-} from '@depot/contracts';
+import { DEFAULT_EXPIRING_DAYS, type StockBatch, stockBatch, stockMovement, written } from '@depot/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { App, Button, Flex, InputNumber, Popconfirm, Table, type TableColumnsType, Tabs, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { z } from 'zod';
+import { costText } from '../../kit/common.tsx';
 import { LoadFailed, pagination, SearchBox, tableChange, useListState, useStayInRange } from '../../kit/listState.tsx';
 import { failureMessage, usePage, useWritten } from '../../kit/queries.ts';
 import { fitTable, wrap } from '../../kit/table.ts';
@@ -80,7 +74,7 @@ function WriteOff({ row }: { row: StockBatch }) {
         <div style={{ maxWidth: 340 }} data-testid={`write-off-help-${row.batch_id}`}>
           {t('expired.writeOffHelp', {
             quantity: quantityText(row.quantity, row, locale),
-            value: formatUsd(row.value_cents),
+            value: costText(row.value_cents),
             store: row.store_name,
           })}
         </div>
@@ -141,7 +135,7 @@ export function ExpiredPage() {
       align: 'end',
       render: (_, row) => (
         <Typography.Text strong data-testid={`value-${row.store_id}-${row.batch_id}`}>
-          {formatUsd(row.value_cents)}
+          {costText(row.value_cents)}
         </Typography.Text>
       ),
     },

@@ -1,6 +1,5 @@
 import {
   DEFAULT_PER_PAGE,
-  formatUsd,
   MOVEMENT_TYPES,
   type MovementType,
   PER_PAGE_OPTIONS,
@@ -10,6 +9,7 @@ import {
 } from '@depot/contracts';
 import { Drawer, Flex, Select, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
+import { costText } from '../../kit/common.tsx';
 import { drawerSize } from '../../kit/detail.tsx';
 import { LoadFailed } from '../../kit/listState.tsx';
 import { usePage } from '../../kit/queries.ts';
@@ -101,7 +101,7 @@ function Movements({ level }: { level: StockLevel }) {
             render: (_, row) => <SignedQuantity value={row.quantity} />,
           },
           { key: 'balance', title: t('stock.balance'), align: 'end', render: (_, row) => formatCount(row.balance) },
-          { key: 'value', title: t('stock.value'), align: 'end', render: (_, row) => formatUsd(row.value_cents) },
+          { key: 'value', title: t('stock.value'), align: 'end', render: (_, row) => costText(row.value_cents) },
           { key: 'lot', title: t('stock.lot'), render: (_, row) => row.lot ?? '—' },
           { key: 'user', title: t('stock.by'), ...wrap(90), render: (_, row) => row.user_name ?? '—' },
           {

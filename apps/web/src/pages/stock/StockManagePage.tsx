@@ -1,7 +1,8 @@
 import { EditOutlined, HistoryOutlined } from '@ant-design/icons';
-import { formatUsd, type StockLevel, stockLevel } from '@depot/contracts';
+import { type StockLevel, stockLevel } from '@depot/contracts';
 import { Button, Flex, Space, Switch, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
+import { costText } from '../../kit/common.tsx';
 import {
   LoadFailed,
   pagination,
@@ -138,13 +139,13 @@ export function StockManagePage() {
       key: 'cost',
       title: t('stock.averageCost'),
       align: 'end',
-      render: (_, row) => formatUsd(row.average_cost_cents),
+      render: (_, row) => costText(row.average_cost_cents),
     },
     {
       key: 'value',
       title: t('stock.value'),
       align: 'end',
-      render: (_, row) => <Typography.Text strong>{formatUsd(row.value_cents)}</Typography.Text>,
+      render: (_, row) => <Typography.Text strong>{costText(row.value_cents)}</Typography.Text>,
     },
   ];
   if (canAdjust || canHistory) {

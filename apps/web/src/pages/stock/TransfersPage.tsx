@@ -85,7 +85,8 @@ function Confirmed({
 function TransferDetails({ detail }: { detail: TransferDetail }) {
   const { t, locale } = useCtx();
   const openForm = useContext(FormContext);
-  const canUpdate = useCan('stocks.update');
+  // the buttons are the actions the server accepts now (its abilities), nothing decided here
+  const can = detail.abilities;
   // One key per action shown: a second press after a lost answer does not move the stock twice.
   const [keys] = useState(() => ({
     send: newIdempotencyKey(),
@@ -102,11 +103,15 @@ function TransferDetails({ detail }: { detail: TransferDetail }) {
   const busy = run.isPending ? run.variables : null;
 
   const actions: ReactNode[] = [];
-  if (canUpdate && detail.status === 'draft') {
+  if (can.update === true) {
     actions.push(
       <Button key="edit" icon={<EditOutlined />} data-testid="transfer-edit" onClick={() => openForm(detail)}>
         {t('kit.edit')}
       </Button>,
+    );
+  }
+  if (can.send === true) {
+    actions.push(
       <Confirmed
         key="send"
         action="send"
@@ -119,7 +124,7 @@ function TransferDetails({ detail }: { detail: TransferDetail }) {
       />,
     );
   }
-  if (canUpdate && detail.status === 'sent') {
+  if (can.receive === true) {
     actions.push(
       <Confirmed
         key="receive"
@@ -133,7 +138,7 @@ function TransferDetails({ detail }: { detail: TransferDetail }) {
       />,
     );
   }
-  if (canUpdate && (detail.status === 'draft' || detail.status === 'sent')) {
+  if (can.cancel === true) {
     actions.push(
       <Confirmed
         key="cancel"

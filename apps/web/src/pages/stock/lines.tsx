@@ -57,7 +57,7 @@ export function lineProduct(row: Product): LineProduct {
     name_kh: row.name_kh,
     sku: row.sku,
     base_unit_id: row.unit_id,
-    cost_cents: row.cost_usd_cents,
+    cost_cents: row.cost_usd_cents ?? null,
   };
 }
 

@@ -248,7 +248,7 @@ describe('stock transfers', { timeout: 30_000 }, () => {
     expect(calls('POST stock-transfers/2/cancel')).toHaveLength(0);
   });
 
-  it('a received transfer offers nothing, and nothing is offered without the permission', async () => {
+  it('a received transfer offers nothing, and nothing is offered where the server allows nothing', async () => {
     mockFetch(handlers());
     signedIn({ permissions: [...STOCK, 'stores.list'] });
     const first = renderApp('/en/stocks/transfer?view=3');
@@ -257,6 +257,13 @@ describe('stock transfers', { timeout: 30_000 }, () => {
     expect(within(details).queryByRole('button')).toBeNull();
     first.unmount();
 
+    // a reader: the server answers every ability false
+    mockFetch({
+      ...handlers(),
+      'GET stock-transfers/1': {
+        body: { data: transferRow(1, { abilities: { update: false, send: false, receive: false, cancel: false } }) },
+      },
+    });
     signedIn({ permissions: ['stocks.list', 'stocks.view'] });
     renderApp('/en/stocks/transfer?view=1');
     const draft = await screen.findByTestId('transfer-details');

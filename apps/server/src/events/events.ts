@@ -1,0 +1,65 @@
+/**
+ * The domain events Depot announces, each after the transaction that caused it has committed (never
+ * on a rollback). Names and payloads are what a real-time layer broadcasts, as Laravel would name
+ * them: the class `App\Events\<Name>`, which laravel-echo listens to as `.listen('<Name>')` under
+ * its default namespace `App.Events`. Payloads carry ids and states only: a screen that hears one
+ * refetches what it shows, through the API and its policies, rather than trusting the event.
+ */
+export interface EventPayloads {
+  /** Levels changed: a sale, a return, a receipt, a transfer, an adjustment, a write-off. */
+  StockChanged: { store_id: number; product_ids: number[] };
+  OrderCreated: OrderState;
+  /** Held cart changed or checked out, paid, cancelled, returned, delivery moved. */
+  OrderUpdated: OrderState;
+  PurchaseReceived: { id: number; store_id: number };
+  TransferSent: TransferStores;
+  TransferReceived: TransferStores;
+  /** A new current exchange rate (riel per dollar). */
+  ExchangeRateChanged: { rate_khr: number; rate_in_khr: number | null; rate_out_khr: number | null };
+  /** System or sale settings saved: which keys. */
+  SettingsChanged: { keys: string[] };
+  /** What these users may do changed (their roles, a role's permissions, their stores). */
+  PermissionsChanged: { user_ids: number[] };
+}
+
+interface OrderState {
+  id: number;
+  store_id: number;
+  status: string;
+  payment_status: string;
+  delivery_status: string | null;
+}
+
+interface TransferStores {
+  id: number;
+  from_store_id: number;
+  to_store_id: number;
+}
+
+export type EventName = keyof EventPayloads;
+
+export type DomainEvent = { [N in EventName]: { name: N; payload: EventPayloads[N] } }[EventName];
+
+export const EVENT_NAMES = [
+  'StockChanged',
+  'OrderCreated',
+  'OrderUpdated',
+  'PurchaseReceived',
+  'TransferSent',
+  'TransferReceived',
+  'ExchangeRateChanged',
+  'SettingsChanged',
+  'PermissionsChanged',
+] as const satisfies readonly EventName[];
+
+/** The namespace laravel-echo prefixes to an event name it listens to. */
+export const EVENT_NAMESPACE = 'App.Events';
+
+/** The name Laravel broadcasts an event class under: `App\Events\StockChanged`. */
+export function broadcastName(name: EventName): string {
+  return `${EVENT_NAMESPACE.replaceAll('.', '\\')}\\${name}`;
+}
+
+export function event<N extends EventName>(name: N, payload: EventPayloads[N]): DomainEvent {
+  return { name, payload } as DomainEvent;
+}

@@ -1,0 +1,693 @@
+import {
+  type CartLine,
+  centsToKhr,
+  DELIVERY_FLOW,
+  type DeliveryStatus,
+  type DiscountRule,
+  discountApplies,
+  formatUsd,
+  khrToCents,
+  type MessageKey,
+  type MessageParams,
+  type orderInput,
+  type PaymentStatus,
+  priceCart,
+  type Rates,
+  type returnInput,
+  type SaleRates,
+  settle,
+  type tenderInput,
+  todayInCambodia,
+} from '@depot/contracts';
+import { type Insertable, type Selectable, sql } from 'kysely';
+import type { z } from 'zod';
+import { type Db, now } from '../../db/database.ts';
+import type { OrderItemBatchesTable, OrdersTable } from '../../db/schema.ts';
+import { nextDocumentNumber } from '../../db/sequences.ts';
+import { AppError, FieldError } from '../../http/errors.ts';
+import { findLive } from '../../kit/resource.ts';
+import { indexRecords } from '../../kit/search.ts';
+import { authorizeSale } from '../../policies/orders.ts';
+import type { Actor } from '../../policies/policy.ts';
+import { issue, lockProducts, receive, share } from '../stock/ledger.ts';
+import { factorFor } from '../stock/stock.repository.ts';
+
+/*
+ * The steps of an order's writes, each a named function that can be read and tested alone. The
+ * orders service (orders.service.ts) composes them inside the document building block, which
+ * locks, authorizes and runs them in one transaction.
+ */
+
+export type OrderInput = z.output<typeof orderInput>;
+export type ReturnInput = z.output<typeof returnInput>;
+export type Tender = z.output<typeof tenderInput>;
+type Problems = Record<string, { key: MessageKey; params?: MessageParams }[]>;
+export type OrderRow = Selectable<OrdersTable>;
+
+/** A line of a cart as it will be sold: priced from the catalogue, with the stock it takes. */
+export interface Line {
+  kind: 'product' | 'combo';
+  product_id: number | null;
+  combo_id: number | null;
+  name_en: string;
+  name_kh: string;
+  sku: string;
+  unit_id: number | null;
+  factor: number;
+  quantity: number;
+  unit_price_cents: number;
+  taxable: boolean;
+  discount: { id: number; name: string; rule: DiscountRule } | null;
+  /** The base units of each product the line takes (a combo's items, times the line's quantity). */
+  takes: { product_id: number; units: number }[];
+}
+
+/** Payment status from what is paid, what is due and whether it goes out for delivery. */
+export function paymentStatus(total: number, paid: number, delivery: boolean): PaymentStatus {
+  if (paid >= total) return 'paid';
+  if (paid > 0) return 'partially_paid';
+  return delivery ? 'pending' : 'unpaid';
+}
+
+/**
+ * The store a sale is made in (the one named, else the seller's home store): live, active and
+ * covered by the seller; and its customer, live.
+ */
+export async function saleStore(trx: Db, actor: Actor, input: OrderInput) {
+  const storeId = input.store_id ?? actor.storeId;
+  if (!storeId) throw new FieldError({ store_id: [{ key: 'validation.required' }] });
+  const store = await findLive(trx, 'stores', storeId);
+  if (!store) throw new FieldError({ store_id: [{ key: 'validation.exists' }] });
+  if (store.status !== 'active') throw new FieldError({ store_id: [{ key: 'validation.store_inactive' }] });
+  authorizeSale(actor, store.id);
+  const customer = await findLive(trx, 'customers', input.customer_id);
+  if (!customer) throw new FieldError({ customer_id: [{ key: 'validation.exists' }] });
+  return store;
+}
+
+/**
+ * Checks a cart against the catalogue: live, active products and combos, a unit of each product,
+ * discounts that apply today. Every mistake at once, on its field (`items.2.unit_id`).
+ */
+export async function readCart(trx: Db, input: OrderInput, today: string) {
+  const problems: Problems = {};
+  const add = (field: string, key: MessageKey, params?: MessageParams) => {
+    problems[field] = [...(problems[field] ?? []), { key, params }];
+  };
+  const productIds = input.items.flatMap((i) => (i.product_id ? [i.product_id] : []));
+  const comboIds = input.items.flatMap((i) => (i.combo_id ? [i.combo_id] : []));
+  const discountIds = [
+    ...input.items.flatMap((i) => (i.discount_id ? [i.discount_id] : [])),
+    ...(input.discount_id ? [input.discount_id] : []),
+  ];
+
+  const products = new Map(
+    (productIds.length
+      ? await trx
+          .selectFrom('products')
+          .selectAll()
+          .where('id', 'in', productIds)
+          .where('deleted_at', 'is', null)
+          .execute()
+      : []
+    ).map((p) => [p.id, p]),
+  );
+  const combos = new Map(
+    (comboIds.length
+      ? await trx.selectFrom('combos').selectAll().where('id', 'in', comboIds).where('deleted_at', 'is', null).execute()
+      : []
+    ).map((c) => [c.id, c]),
+  );
+  const comboItems = comboIds.length
+    ? await trx
+        .selectFrom('combo_items')
+        .innerJoin('products', 'products.id', 'combo_items.product_id')
+        .select([
+          'combo_items.combo_id',
+          'combo_items.product_id',
+          'combo_items.factor',
+          'combo_items.quantity',
+          'products.taxable',
+        ])
+        .where('combo_items.combo_id', 'in', comboIds)
+        .execute()
+    : [];
+  const units = new Map(
+    (
+      await trx
+        .selectFrom('units')
+        .select(['id', 'base_unit_id', 'factor', 'name_en', 'name_kh'])
+        .where('deleted_at', 'is', null)
+        .where('id', 'in', [0, ...input.items.flatMap((i) => (i.unit_id ? [i.unit_id] : []))])
+        .execute()
+    ).map((u) => [u.id, u]),
+  );
+  const discounts = new Map(
+    (discountIds.length
+      ? await trx
+          .selectFrom('discounts')
+          .selectAll()
+          .where('id', 'in', discountIds)
+          .where('deleted_at', 'is', null)
+          .execute()
+      : []
+    ).map((d) => [d.id, d]),
+  );
+  const discountFor = (discountId: number | null, field: string, target: Parameters<typeof discountApplies>[1]) => {
+    if (!discountId) return null;
+    const found = discounts.get(discountId);
+    if (!found || !discountApplies(found, target, today)) {
+      add(field, 'order.discount_not_applicable');
+      return null;
+    }
+    return { id: found.id, name: found.name, rule: { type: found.type, amount: Number(found.amount) } as DiscountRule };
+  };
+
+  const lines: Line[] = [];
+  for (const [index, item] of input.items.entries()) {
+    const field = `items.${index}`;
+    if (item.product_id) {
+      const product = products.get(item.product_id);
+      if (!product) {
+        add(`${field}.product_id`, 'validation.exists');
+        continue;
+      }
+      if (product.status !== 'active') add(`${field}.product_id`, 'validation.product_inactive');
+      const unit = item.unit_id ? units.get(item.unit_id) : null;
+      const factor = item.unit_id ? (unit ? factorFor(product.unit_id, unit) : null) : 1;
+      if (factor === null) {
+        add(`${field}.unit_id`, 'stock.unit_of_product');
+        continue;
+      }
+      lines.push({
+        kind: 'product',
+        product_id: product.id,
+        combo_id: null,
+        name_en: product.name_en,
+        name_kh: product.name_kh,
+        sku: product.sku,
+        unit_id: item.unit_id ?? product.unit_id,
+        factor,
+        quantity: item.quantity,
+        unit_price_cents: product.price_usd_cents * factor,
+        taxable: Number(product.taxable) === 1,
+        discount: discountFor(item.discount_id, `${field}.discount_id`, {
+          product_id: product.id,
+          category_id: product.category_id,
+        }),
+        takes: [{ product_id: product.id, units: item.quantity * factor }],
+      });
+    } else if (item.combo_id) {
+      const combo = combos.get(item.combo_id);
+      if (!combo) {
+        add(`${field}.combo_id`, 'validation.exists');
+        continue;
+      }
+      if (combo.status !== 'active') add(`${field}.combo_id`, 'validation.product_inactive');
+      if (item.discount_id) add(`${field}.discount_id`, 'order.discount_not_applicable');
+      const parts = comboItems.filter((c) => c.combo_id === combo.id);
+      lines.push({
+        kind: 'combo',
+        product_id: null,
+        combo_id: combo.id,
+        name_en: combo.name_en,
+        name_kh: combo.name_kh,
+        sku: combo.sku,
+        unit_id: null,
+        factor: 1,
+        quantity: item.quantity,
+        unit_price_cents: Number(combo.selling_price_cents),
+        // a bundle carries VAT when any of its products does
+        taxable: parts.some((p) => Number(p.taxable) === 1),
+        // discounts name products and categories; a combo's price is already its own
+        discount: null,
+        takes: parts.map((p) => ({ product_id: p.product_id, units: item.quantity * p.quantity * p.factor })),
+      });
+    }
+  }
+  const orderDiscount = discountFor(input.discount_id, 'discount_id', 'order');
+  if (Object.keys(problems).length) throw new FieldError(problems);
+  return { lines, orderDiscount };
+}
+
+export type Cart = Awaited<ReturnType<typeof readCart>>;
+
+/** The money of a cart: `priceCart`, the function the till shows the same numbers with. */
+export function priceOrder(cart: Cart, rates: SaleRates, delivery: OrderInput['delivery']) {
+  const lines: CartLine[] = cart.lines.map((l) => ({
+    unit_price_cents: l.unit_price_cents,
+    quantity: l.quantity,
+    taxable: l.taxable,
+    discount: l.discount?.rule ?? null,
+  }));
+  return priceCart({
+    lines,
+    order_discount: cart.orderDiscount?.rule ?? null,
+    vat_rate_bp: rates.vat_rate_bp,
+    delivery_fee_cents: delivery?.fee_cents ?? 0,
+  });
+}
+
+export type Priced = ReturnType<typeof priceOrder>;
+
+/** The order row of a priced cart: held (no stock, payment on hold) or sold (confirmed, nothing paid yet). */
+export function orderValues(
+  input: OrderInput,
+  sale: { storeId: number; cashierId: number; cart: Cart; priced: Priced; rates: SaleRates; held: boolean; at: string },
+) {
+  const { priced, rates, held } = sale;
+  return {
+    store_id: sale.storeId,
+    customer_id: input.customer_id,
+    cashier_id: sale.cashierId,
+    order_date: sale.at,
+    status: held ? ('held' as const) : ('confirmed' as const),
+    payment_status: held ? ('onhold' as const) : paymentStatus(priced.total_cents, 0, input.delivery !== null),
+    subtotal_cents: priced.subtotal_cents,
+    discount_cents: priced.discount_cents,
+    tax_cents: priced.tax_cents,
+    delivery_fee_cents: priced.delivery_fee_cents,
+    total_cents: priced.total_cents,
+    paid_cents: 0,
+    change_cents: 0,
+    change_khr: 0,
+    exchange_rate_khr: rates.rate_khr,
+    rate_in_khr: rates.rate_in_khr ?? null,
+    rate_out_khr: rates.rate_out_khr ?? null,
+    khr_step: rates.khr_step,
+    total_khr: centsToKhr(priced.total_cents, rates.rate_khr, rates.khr_step),
+    vat_rate_bp: rates.vat_rate_bp,
+    discount_id: sale.cart.orderDiscount?.id ?? null,
+    note: input.note,
+    shipping_address: input.delivery?.shipping_address ?? null,
+    delivery_status: input.delivery && !held ? ('preparing' as const) : null,
+    items_count: sale.cart.lines.reduce((sum, l) => sum + l.quantity, 0),
+    updated_at: sale.at,
+  };
+}
+
+export type OrderValues = ReturnType<typeof orderValues>;
+
+/** Writes the order row: a new one numbered ORD-<year>-<6 digits>, or a held order's new values. */
+export async function writeOrder(trx: Db, orderId: number | null, values: OrderValues): Promise<number> {
+  if (orderId !== null) {
+    await trx.updateTable('orders').set(values).where('id', '=', orderId).execute();
+    return orderId;
+  }
+  const year = todayInCambodia().slice(0, 4);
+  const made = await trx
+    .insertInto('orders')
+    .values({ ...values, number: await nextDocumentNumber(trx, 'ORD', year), created_at: values.updated_at })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return made.id;
+}
+
+/** Writes the priced lines of an order (replacing a held order's) in one statement; answers their ids in order. */
+export async function writeLines(trx: Db, orderId: number, lines: Line[], priced: Priced, replace: boolean) {
+  if (replace) await trx.deleteFrom('order_items').where('order_id', '=', orderId).execute();
+  const rows = await trx
+    .insertInto('order_items')
+    .values(
+      lines.map((line, i) => {
+        const p = priced.lines[i];
+        return {
+          order_id: orderId,
+          kind: line.kind,
+          product_id: line.product_id,
+          combo_id: line.combo_id,
+          name_en: line.name_en,
+          name_kh: line.name_kh,
+          sku: line.sku,
+          unit_id: line.unit_id,
+          factor: line.factor,
+          quantity: line.quantity,
+          unit_price_cents: line.unit_price_cents,
+          discount_id: line.discount?.id ?? null,
+          discount_name: line.discount?.name ?? null,
+          line_discount_cents: p.line_discount_cents,
+          order_discount_cents: p.order_discount_cents,
+          net_cents: p.net_cents,
+          tax_cents: p.tax_cents,
+          total_cents: p.total_cents,
+          taxable: line.taxable ? 1 : 0,
+          returned_quantity: 0,
+        };
+      }),
+    )
+    .returning('id')
+    .execute();
+  // one statement numbers its rows in the order given, on both databases; RETURNING's own order is
+  // not promised, so the ids are put back in order
+  return rows.map((r) => r.id).sort((a, b) => a - b);
+}
+
+/** An order as taking a payment reads it. */
+export type Payable = Pick<
+  OrderRow,
+  | 'id'
+  | 'total_cents'
+  | 'paid_cents'
+  | 'exchange_rate_khr'
+  | 'rate_in_khr'
+  | 'rate_out_khr'
+  | 'khr_step'
+  | 'shipping_address'
+>;
+
+/**
+ * Records what was handed over against what is due. Cash may be more than due (the change is
+ * worked out in both currencies); card, transfer and KHQR may not. Answers the new payment status.
+ */
+export async function recordPayments(trx: Db, order: Payable, tenders: Tender[], userId: number) {
+  const total = Number(order.total_cents);
+  const due = total - Number(order.paid_cents);
+  if (due <= 0) throw new FieldError({ payments: [{ key: 'order.nothing_due' }] });
+  const rates: Rates = {
+    rate_khr: order.exchange_rate_khr,
+    rate_in_khr: order.rate_in_khr,
+    rate_out_khr: order.rate_out_khr,
+    khr_step: order.khr_step,
+  };
+  const exact = tenders.filter((t) => !t.method.startsWith('cash_')).reduce((sum, t) => sum + t.amount, 0);
+  if (exact > due)
+    throw new FieldError({ payments: [{ key: 'order.over_paid_card', params: { due: formatUsd(due) } }] });
+  const s = settle(due, tenders, rates);
+  const at = now();
+  const rateIn = rates.rate_in_khr || rates.rate_khr;
+  await trx
+    .insertInto('order_payments')
+    .values(
+      tenders.map((tender) => ({
+        order_id: order.id,
+        kind: 'payment' as const,
+        method: tender.method,
+        amount: tender.amount,
+        amount_cents: tender.method === 'cash_khr' ? khrToCents(tender.amount, rateIn) : tender.amount,
+        transaction_id: tender.transaction_id,
+        received_by: userId,
+        created_at: at,
+      })),
+    )
+    .execute();
+  // paid: what was handed over, up to the total (a riel total rounded down by the step is paid)
+  const paid = s.status === 'paid' ? total : Number(order.paid_cents) + s.tendered_cents;
+  const status = paymentStatus(total, paid, order.shipping_address !== null);
+  await trx
+    .updateTable('orders')
+    .set({ paid_cents: paid, payment_status: status, change_cents: s.change_cents, change_khr: s.change_khr })
+    .where('id', '=', order.id)
+    .execute();
+  return status;
+}
+
+/** An invoice once the order is paid in full: numbered per store and year (INV-PP01-2026-000001). */
+export async function issueInvoice(trx: Db, orderId: number) {
+  const row = await trx
+    .selectFrom('orders')
+    .innerJoin('stores', 'stores.id', 'orders.store_id')
+    .select(['orders.store_id', 'stores.code', 'orders.total_cents', 'orders.tax_cents', 'orders.items_count'])
+    .where('orders.id', '=', orderId)
+    .executeTakeFirstOrThrow();
+  const exists = await trx.selectFrom('invoices').select('id').where('order_id', '=', orderId).executeTakeFirst();
+  if (exists) return;
+  const at = now();
+  const year = todayInCambodia().slice(0, 4);
+  const { id } = await trx
+    .insertInto('invoices')
+    .values({
+      number: await nextDocumentNumber(trx, `INV-${row.code}`, year),
+      order_id: orderId,
+      store_id: row.store_id,
+      total_cents: Number(row.total_cents),
+      tax_cents: Number(row.tax_cents),
+      items_count: row.items_count,
+      paid_at: at,
+      created_at: at,
+      updated_at: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await indexRecords(trx, { table: 'invoices', searchable: ['invoices.number'] }, [id]);
+}
+
+/** The stock of a sale leaves the store: each line's units, first to expire first, as sales. */
+export async function takeStock(
+  trx: Db,
+  order: { id: number; storeId: number; userId: number },
+  lines: Line[],
+  itemIds: number[],
+) {
+  await lockProducts(
+    trx,
+    lines.flatMap((l) => l.takes.map((t) => t.product_id)),
+  );
+  const taken: Insertable<OrderItemBatchesTable>[] = [];
+  for (const [i, line] of lines.entries()) {
+    for (const take of line.takes) {
+      const picks = await issue(trx, {
+        storeId: order.storeId,
+        productId: take.product_id,
+        type: line.kind === 'combo' ? 'bundle_consumption' : 'sale',
+        quantity: take.units,
+        document: { type: 'order', id: order.id },
+        userId: order.userId,
+      });
+      for (const pick of picks) {
+        taken.push({
+          order_item_id: itemIds[i],
+          product_id: take.product_id,
+          batch_id: pick.batchId,
+          quantity: pick.quantity,
+          value_cents: pick.valueCents,
+          returned: 0,
+        });
+      }
+    }
+  }
+  // which batches each line took, for returns: one statement (6 parameters a row)
+  for (let i = 0; i < taken.length; i += 100) {
+    await trx
+      .insertInto('order_item_batches')
+      .values(taken.slice(i, i + 100))
+      .execute();
+  }
+}
+
+/** Lines given back, each with the part of it that is back so far (returned / quantity). */
+export type Back = { itemId: number; share: [number, number] }[];
+
+/**
+ * Puts back, as returns through the ledger, the part `share` (returned so far / quantity) of what
+ * some lines took: per line and product the units due back so far, less those already back,
+ * batch by batch; a line given back whole returns exactly its units and their value.
+ */
+export async function putBack(
+  trx: Db,
+  order: { id: number; storeId: number; userId: number },
+  back: Back,
+  note: string | null,
+) {
+  if (!back.length) return;
+  const rows = await trx
+    .selectFrom('order_item_batches')
+    .selectAll()
+    .where(
+      'order_item_id',
+      'in',
+      back.map((b) => b.itemId),
+    )
+    .orderBy('id')
+    .execute();
+  await lockProducts(
+    trx,
+    rows.map((r) => r.product_id),
+  );
+  for (const {
+    itemId,
+    share: [part, whole],
+  } of back) {
+    for (const productId of new Set(rows.filter((r) => r.order_item_id === itemId).map((r) => r.product_id))) {
+      const group = rows.filter((r) => r.order_item_id === itemId && r.product_id === productId);
+      const taken = group.reduce((sum, r) => sum + Number(r.quantity), 0);
+      const already = group.reduce((sum, r) => sum + Number(r.returned), 0);
+      // a line's units are its quantity times the units of one: the part is always whole units
+      let need = (taken * part) / whole - already;
+      for (const row of group) {
+        if (need <= 0) break;
+        const quantity = Number(row.quantity);
+        const returned = Number(row.returned);
+        const units = Math.min(need, quantity - returned);
+        if (units <= 0) continue;
+        const value = Number(row.value_cents);
+        const worth =
+          returned + units === quantity
+            ? value - share(value, returned, quantity)
+            : share(value, returned + units, quantity) - share(value, returned, quantity);
+        await receive(trx, {
+          storeId: order.storeId,
+          productId,
+          type: 'return',
+          batch: { id: row.batch_id },
+          quantity: units,
+          valueCents: worth,
+          document: { type: 'order', id: order.id },
+          userId: order.userId,
+          note,
+        });
+        await trx
+          .updateTable('order_item_batches')
+          .set({ returned: returned + units })
+          .where('id', '=', row.id)
+          .execute();
+        need -= units;
+      }
+    }
+  }
+}
+
+/** Every line of a sale, whole: what a void gives back. */
+export async function everyLine(trx: Db, orderId: number): Promise<Back> {
+  const items = await trx.selectFrom('order_items').select('id').where('order_id', '=', orderId).execute();
+  return items.map((i) => ({ itemId: i.id, share: [1, 1] }));
+}
+
+/** What was paid and not yet given back goes back in dollars cash: a void's refund. */
+export async function refundTheRest(trx: Db, order: Pick<OrderRow, 'id' | 'paid_cents'>, userId: number, at: string) {
+  const refunded = Number(
+    (
+      await trx
+        .selectFrom('order_payments')
+        .select(sql<number>`coalesce(sum(amount_cents), 0)`.as('n'))
+        .where('order_id', '=', order.id)
+        .where('kind', '=', 'refund')
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+  const owed = Number(order.paid_cents) - refunded;
+  if (owed <= 0) return;
+  await trx
+    .insertInto('order_payments')
+    .values({
+      order_id: order.id,
+      kind: 'refund',
+      method: 'cash_usd',
+      amount: owed,
+      amount_cents: owed,
+      transaction_id: null,
+      received_by: userId,
+      created_at: at,
+    })
+    .execute();
+}
+
+/** A voided sale's invoice is void too (deleted: invoice numbers are never reused). */
+export async function voidInvoice(trx: Db, orderId: number, at: string) {
+  await trx.updateTable('invoices').set({ deleted_at: at, updated_at: at }).where('order_id', '=', orderId).execute();
+}
+
+/** The order is cancelled: when, by whom, why, and which manager approved. */
+export async function markCancelled(
+  trx: Db,
+  orderId: number,
+  cancel: { at: string; userId: number; reason: string | null; approvedBy: number | null },
+) {
+  await trx
+    .updateTable('orders')
+    .set({
+      status: 'cancelled',
+      cancelled_at: cancel.at,
+      cancelled_by: cancel.userId,
+      cancel_reason: cancel.reason,
+      approved_by: cancel.approvedBy,
+    })
+    .where('id', '=', orderId)
+    .execute();
+}
+
+/**
+ * The lines a return names, checked against what is left of each (every mistake at once), their
+ * returned quantities moved on, and the refund: each line's share by quantity, the last unit back
+ * taking the rest of the line.
+ */
+export async function returnLines(trx: Db, orderId: number, items: ReturnInput['items']) {
+  const lines = new Map(
+    (await trx.selectFrom('order_items').selectAll().where('order_id', '=', orderId).execute()).map((i) => [i.id, i]),
+  );
+  const problems: Problems = {};
+  let refund = 0;
+  // a line named twice: the second counts from where the first left it, and the last share stands
+  const shares = new Map<number, [number, number]>();
+  for (const [index, line] of items.entries()) {
+    const item = lines.get(line.order_item_id);
+    if (!item) {
+      problems[`items.${index}.order_item_id`] = [{ key: 'order.not_item' }];
+      continue;
+    }
+    const left = item.quantity - item.returned_quantity;
+    if (line.quantity > left) {
+      problems[`items.${index}.quantity`] = [{ key: 'order.over_returned', params: { left } }];
+      continue;
+    }
+    const total = Number(item.total_cents);
+    const after = item.returned_quantity + line.quantity;
+    refund += share(total, after, item.quantity) - share(total, item.returned_quantity, item.quantity);
+    shares.set(item.id, [after, item.quantity]);
+    item.returned_quantity = after;
+  }
+  if (Object.keys(problems).length) throw new FieldError(problems);
+  const back: Back = [...shares].map(([itemId, share]) => ({ itemId, share }));
+  for (const {
+    itemId,
+    share: [after],
+  } of back) {
+    await trx.updateTable('order_items').set({ returned_quantity: after }).where('id', '=', itemId).execute();
+  }
+  return { refund, back };
+}
+
+/** A return's refund in the method chosen (riel at the sale's rate out), and the return itself. */
+export async function recordReturn(
+  trx: Db,
+  order: Pick<OrderRow, 'id' | 'exchange_rate_khr' | 'rate_out_khr' | 'khr_step'>,
+  refund: { cents: number; method: 'cash_usd' | 'cash_khr'; note: string | null },
+  by: { userId: number; approvedBy: number | null; at: string },
+) {
+  const rateOut = order.rate_out_khr || order.exchange_rate_khr;
+  await trx
+    .insertInto('order_payments')
+    .values({
+      order_id: order.id,
+      kind: 'refund',
+      method: refund.method,
+      amount: refund.method === 'cash_khr' ? centsToKhr(refund.cents, rateOut, order.khr_step) : refund.cents,
+      amount_cents: refund.cents,
+      transaction_id: null,
+      received_by: by.userId,
+      created_at: by.at,
+    })
+    .execute();
+  await trx
+    .insertInto('order_returns')
+    .values({
+      order_id: order.id,
+      refund_cents: refund.cents,
+      note: refund.note,
+      created_by: by.userId,
+      approved_by: by.approvedBy,
+      created_at: by.at,
+    })
+    .execute();
+}
+
+/** Moves a delivery one of its allowed steps on (DELIVERY_FLOW), or refuses naming both. */
+export async function moveDelivery(trx: Db, order: Pick<OrderRow, 'id' | 'delivery_status'>, to: DeliveryStatus) {
+  const from = order.delivery_status as DeliveryStatus;
+  if (!DELIVERY_FLOW[from].includes(to)) {
+    throw new AppError(409, 'order.delivery_step', {
+      from: { key: `delivery.${from}` as MessageKey },
+      to: { key: `delivery.${to}` as MessageKey },
+    });
+  }
+  await trx.updateTable('orders').set({ delivery_status: to }).where('id', '=', order.id).execute();
+}

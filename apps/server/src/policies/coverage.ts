@@ -1,0 +1,65 @@
+import type { Db } from '../db/database.ts';
+import { prepared } from '../db/prepared.ts';
+
+/**
+ * Where a user sees and acts: every store (they hold `all_stores.view`), or the stores they cover
+ * (`user_stores`, their home store `users.store_id` always among them). Resolved here and nowhere
+ * else, once per request with authentication, and carried on `request.auth.coverage`; the policies
+ * (policies/*.ts) read it to narrow lists in their queries and to refuse records and inputs outside
+ * it. Issue 10 extends coverage with operational districts and health facilities: they are added
+ * to `Coverage` and resolved here, and the policies that need them read them from it.
+ *
+ * Whatever changes a user's `user_stores` rows or home store must touch the user's `updated_at`:
+ * it versions the remembered coverage, as a role's `updated_at` versions its permissions.
+ */
+export interface Coverage {
+  /** Every store, present and future. */
+  readonly all: boolean;
+  /** The stores covered when not `all`, in id order. */
+  readonly storeIds: readonly number[];
+}
+
+export const EVERY_STORE: Coverage = Object.freeze({ all: true, storeIds: Object.freeze([]) as readonly number[] });
+
+/** Does the coverage include this store? */
+export function coversStore(coverage: Coverage, storeId: number): boolean {
+  return coverage.all || coverage.storeIds.includes(storeId);
+}
+
+export interface CoveredUser {
+  userId: number;
+  /** The user's `updated_at`: what the remembered coverage is valid for. */
+  version: string;
+  homeStoreId: number | null;
+  permissions: ReadonlySet<string>;
+}
+
+// Read on a cache miss only: the user's version is part of the identity every request reads already.
+const storesOf = prepared((db: Db, p: { userId: number }) =>
+  db.selectFrom('user_stores').select('store_id').where('user_id', '=', p.userId),
+);
+
+const MAX_REMEMBERED = 10_000;
+
+/**
+ * Resolves users' coverage, remembering each one until the user's version changes. Answers at once
+ * (no promise) when it needs no query: every request authenticates, and an await costs there.
+ */
+export function coverageResolver(db: Db) {
+  const remembered = new Map<number, { version: string; coverage: Coverage }>();
+
+  async function read(user: CoveredUser): Promise<Coverage> {
+    const ids = new Set((await storesOf(db, { userId: user.userId })).map((row) => row.store_id));
+    if (user.homeStoreId !== null) ids.add(user.homeStoreId);
+    const coverage: Coverage = { all: false, storeIds: [...ids].sort((a, b) => a - b) };
+    if (remembered.size >= MAX_REMEMBERED) remembered.clear();
+    remembered.set(user.userId, { version: user.version, coverage });
+    return coverage;
+  }
+
+  return function coverageOf(user: CoveredUser): Coverage | Promise<Coverage> {
+    if (user.permissions.has('all_stores.view')) return EVERY_STORE;
+    const known = remembered.get(user.userId);
+    return known?.version === user.version ? known.coverage : read(user);
+  };
+}

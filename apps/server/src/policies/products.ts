@@ -1,0 +1,36 @@
+import { PRODUCT_SHEET_COLUMNS, type Product, type ProductSheetColumn, type productInput } from '@depot/contracts';
+import type { z } from 'zod';
+import { AppError } from '../http/errors.ts';
+import type { Read } from '../kit/resource.ts';
+import { type Actor, can, hideCosts } from './policy.ts';
+
+type Input = z.output<typeof productInput>;
+
+/**
+ * Products: the catalogue is every store's, so not scoped by coverage. Its cost price is
+ * `costs.view`'s: left out of answers and exports without it, and a write by someone who cannot see
+ * it keeps the stored cost (a new product's is 0). Selling prices are `prices.update`'s: changing
+ * them needs it besides products.update (a stock keeper edits a product, not what it sells for). A
+ * new product is given its first price by whoever may create products: nothing on sale changes.
+ * Deleting a product's picture is products.delete's (the route declares it).
+ */
+export const productPolicy = {
+  present: (actor: Actor, product: Read<Product>): Product => hideCosts(actor, product as Product, ['cost_usd_cents']),
+
+  write(actor: Actor, input: Input, existing: Record<string, unknown> | null): Input {
+    let allowed = input;
+    if (!can(actor, 'costs.view')) allowed = { ...allowed, cost_usd_cents: Number(existing?.cost_usd_cents ?? 0) };
+    if (existing && !can(actor, 'prices.update')) {
+      const storedKhr = existing.price_khr === null ? null : Number(existing.price_khr);
+      if (input.price_usd_cents !== Number(existing.price_usd_cents) || input.price_khr !== storedKhr) {
+        throw new AppError(403, 'policy.prices');
+      }
+    }
+    return allowed;
+  },
+};
+
+/** The columns of a products spreadsheet the actor may see: no cost without costs.view. */
+export function productSheetColumns(actor: Actor): readonly ProductSheetColumn[] {
+  return can(actor, 'costs.view') ? PRODUCT_SHEET_COLUMNS : PRODUCT_SHEET_COLUMNS.filter((c) => c !== 'cost_usd');
+}
