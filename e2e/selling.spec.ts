@@ -1,12 +1,12 @@
 import { type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test';
 import {
-  centsToKhr,
   formatKhr,
   formatUsd,
   priceCart,
   type Rates,
   settle,
   type Tender,
+  usdCentsToKhr,
 } from '../packages/contracts/src/index.ts';
 import { CASHIER } from './playwright.config.ts';
 import {
@@ -55,6 +55,9 @@ const says = {
     combo: 'ឈុត',
     noVat: 'គ្មានអាករ',
     rate: '1 ដុល្លារ = 4,100៛',
+    outOfStock: 'អស់ស្តុក',
+    inStock: (quantity: string) => `ស្តុក ${quantity}`,
+    notEnough: (product: string) => `មិនមានស្តុកគ្រប់គ្រាន់សម្រាប់ផលិតផល “${product}” ទេ។`,
     done: (n: string) => `បានកត់ត្រាការលក់ ${n}`,
     resumed: (n: string) => `គិតលុយ · ${n}`,
     payHeld: (n: string) => `ពិនិត្យ និងទូទាត់ · ${n}`,
@@ -72,6 +75,9 @@ const says = {
     combo: 'Combo',
     noVat: 'no VAT',
     rate: '1 $ = 4,100៛',
+    outOfStock: 'Out of stock',
+    inStock: (quantity: string) => `${quantity} in stock`,
+    notEnough: (product: string) => `Not enough stock for the product “${product}”.`,
     done: (n: string) => `Sale ${n} recorded`,
     resumed: (n: string) => `Till · ${n}`,
     payHeld: (n: string) => `Review and pay · ${n}`,
@@ -98,29 +104,27 @@ async function bothModes(page: Page, name: string): Promise<void> {
 /**
  * A barcode scanner is a keyboard wedge: the digits within milliseconds, then Enter, wherever the
  * focus is (but not in a text field, where the typing is the cashier's own). The till takes keys
- * at most 50 ms apart as a scan, timed when the page handles them; Playwright sends a key only once
- * the page has handled the one before. So the page is let settle first (a long task in the middle
- * would split the code), and Enter goes in the same `type` as the digits: a separate `press` is a
- * round trip from the test, which on a busy machine took more than 50 ms and the scan was dropped.
+ * at most 50 ms apart as a scan, timed when the page handles them. Playwright's `type` waits for
+ * each key's answer before sending the next: on a busy machine (other tests beside this one) a
+ * round trip took more than 50 ms and a scan was dropped, now and then. So the keys go as a
+ * scanner sends them: all of them at once, real key events through the browser's protocol, in
+ * order; the page handles them back to back however late it gets to them.
  */
 async function scan(page: Page, code: string): Promise<void> {
   await page.waitForLoadState('networkidle');
-  await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 1000 })));
   await page.evaluate(() => {
     const focused = document.activeElement as HTMLElement | null;
     if (focused?.matches('input, textarea, select, [contenteditable]')) focused.blur();
   });
-  // A scanner's keys arrive in one burst, as the browser queues them: dispatched here in one go.
-  // Typed one by one through the driver, each key waits on a round trip, and on a busy machine they
-  // arrive further apart than the till's 50 ms, read as a person typing (and the scan is lost).
-  await page.evaluate(
-    (keys) => {
-      for (const key of keys) {
-        document.body.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
-      }
-    },
-    [...code, 'Enter'],
-  );
+  const cdp = await page.context().newCDPSession(page);
+  const keys: NonNullable<Parameters<typeof cdp.send<'Input.dispatchKeyEvent'>>[1]>[] = [...code].flatMap((key) => [
+    { type: 'keyDown' as const, key, text: key, code: /\d/.test(key) ? `Digit${key}` : `Key${key.toUpperCase()}` },
+    { type: 'keyUp' as const, key },
+  ]);
+  const enter = { key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13 };
+  keys.push({ type: 'keyDown', text: '\r', ...enter }, { type: 'keyUp', ...enter });
+  await Promise.all(keys.map((event) => cdp.send('Input.dispatchKeyEvent', event)));
+  await cdp.detach();
 }
 
 /** The answer to the next write of an order (a sale, a hold, a held order checked out). */
@@ -239,6 +243,14 @@ for (const lang of ['kh', 'en'] as Lang[]) {
       });
     const coffeeMade = await product(coffee, true);
     const waterMade = await product(water, false);
+    // none of it in the store: the till refuses it at the tap
+    const tea = {
+      name: { en: `Iced tea ${tag}`, kh: `តែទឹកកក ${tag}` },
+      sku: `SELL-TEA-${tag}`,
+      barcode: ean13('21', `${run}${seed + 5}`),
+      price: 90,
+    };
+    const teaMade = await product(tea, true);
     await api.post('stocks/adjustments', {
       store_id: main.id,
       reason: 'found',
@@ -321,13 +333,28 @@ for (const lang of ['kh', 'en'] as Lang[]) {
       await expect(cart.getByTestId('line-0-gross-usd')).toHaveText('$2.50');
     });
 
+    await test.step('stock on the tiles, in the store’s units; none of it: refused at the tap', async () => {
+      const box = page.getByTestId('pos-search');
+      await box.fill(tag);
+      const teaTile = page.getByTestId(`tile-${teaMade.id}`);
+      await expect(teaTile.getByTestId(`tile-${teaMade.id}-stock`)).toHaveText(text.outOfStock);
+      await expect(page.getByTestId(`tile-${coffeeMade.id}-stock`)).toHaveText(text.inStock(`100 ${shown(can)}`));
+      await expect(page.getByTestId(`tile-${waterMade.id}-stock`)).toHaveText(text.inStock(`100 ${shown(can)}`));
+      await page.mouse.move(640, 790);
+      await bothModes(page, `selling-stock-${lang}`);
+      await teaTile.click();
+      await expect(page.getByTestId('pos-problem')).toHaveText(text.notEnough(shown(tea.name)));
+      await expect(cart.getByTestId('cart-line-1')).toHaveCount(0);
+      await box.fill('');
+    });
+
     await test.step('the combo found by its name in the search and tapped; a carton of water scanned', async () => {
       const box = page.getByTestId('pos-search');
       await box.fill(shown(comboName));
       const tile = page.getByTestId(`combo-tile-${combo.id}`);
       await expect(tile).toBeVisible();
       await expect(tile).toContainText('$2.50');
-      await expect(tile).toContainText(formatKhr(centsToKhr(250, RATE_KHR, step)));
+      await expect(tile).toContainText(formatKhr(usdCentsToKhr(250, RATE_KHR, step)));
       await tile.click();
       await expect(cart.getByTestId('cart-line-1')).toContainText(shown(comboName));
       await expect(cart.getByTestId('cart-line-1')).toContainText(text.combo);
@@ -360,7 +387,7 @@ for (const lang of ['kh', 'en'] as Lang[]) {
       await expect(cart.getByTestId('cart-vat')).toHaveText(formatUsd(priced.tax_cents));
       await expect(cart.getByTestId('cart-total-usd')).toHaveText(formatUsd(priced.total_cents));
       await expect(cart.getByTestId('cart-total-khr')).toHaveText(
-        formatKhr(centsToKhr(priced.total_cents, RATE_KHR, step)),
+        formatKhr(usdCentsToKhr(priced.total_cents, RATE_KHR, step)),
       );
       await page.mouse.move(640, 790);
       await bothModes(page, `selling-till-${lang}`);

@@ -136,8 +136,8 @@ export const messages = {
     kh: 'តម្លៃលក់ជាដុល្លារអាមេរិក មានខ្ទង់ទសភាគយ៉ាងច្រើនពីរ៖ 1.26។',
   },
   'import.guide.price_khr': {
-    en: 'Selling price in whole riel, to set it apart from the exchange rate. Leave it empty to follow the dollar price.',
-    kh: 'តម្លៃលក់ជារៀល (ចំនួនគត់) ប្រសិនបើចង់កំណត់ដោយឡែកពីអត្រាប្ដូរប្រាក់។ ទុកទទេ ដើម្បីគណនាតាមតម្លៃដុល្លារ។',
+    en: 'The product’s own riel price for its labels, in whole riel. A sale is in dollars: the till takes riel at the exchange rate. Leave it empty for none.',
+    kh: 'តម្លៃជារៀលផ្ទាល់របស់ផលិតផល សម្រាប់ស្លាកតម្លៃ (ចំនួនគត់)។ ការលក់គិតជាដុល្លារ៖ កន្លែងគិតលុយទទួលប្រាក់រៀលតាមអត្រាប្ដូរប្រាក់។ ទុកទទេ ប្រសិនបើគ្មាន។',
   },
   'import.guide.cost_usd': {
     en: 'Cost in US dollars: 0.90. Empty means 0.',

@@ -1,6 +1,18 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { gtinCheckDigit, isValidBarcode } from './barcode.ts';
-import { formatKhr, formatUsd, formatUsdCents, parseUsdCents, roundKhr, usdCentsToKhr } from './money.ts';
+import {
+  formatKhr,
+  formatUsd,
+  formatUsdCents,
+  KHR_ROUNDING_STEPS,
+  khrToCents,
+  parseUsdCents,
+  rielAtStep,
+  rielOf,
+  roundKhr,
+  usdCentsToKhr,
+} from './money.ts';
 
 describe('money', () => {
   it('converts dollars to riel exactly and rounds half up to the step', () => {
@@ -14,6 +26,39 @@ describe('money', () => {
     expect(roundKhr(5050)).toBe(5100);
     expect(roundKhr(5049)).toBe(5000);
     expect(() => usdCentsToKhr(1.5, 4100)).toThrow(RangeError);
+  });
+
+  it('rounds riel once, half up and away from zero, straight to the step, for any amount', () => {
+    // the reference: the nearest multiple of the step to the exact riel, a half going away from zero
+    const nearest = (hundredths: bigint, step: number) => {
+      const unit = 100n * BigInt(step);
+      const size = hundredths < 0n ? -hundredths : hundredths;
+      const below = size / unit;
+      const up = (size - below * unit) * 2n >= unit;
+      const riel = (up ? below + 1n : below) * BigInt(step);
+      return Number(hundredths < 0n ? -riel : riel);
+    };
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -1_000_000_000_000, max: 1_000_000_000_000 }),
+        fc.integer({ min: 1000, max: 10_000 }),
+        fc.constantFrom(...KHR_ROUNDING_STEPS),
+        (cents, rate, step) => {
+          const riel = usdCentsToKhr(cents, rate, step);
+          expect(riel).toBe(nearest(BigInt(cents) * BigInt(rate), step));
+          expect(Math.abs(riel % step)).toBe(0);
+          expect(usdCentsToKhr(-cents, rate, step)).toBe(-riel || 0);
+          expect(rielOf(cents, { rate_khr: rate, khr_step: step })).toBe(riel);
+          expect(roundKhr(riel, step)).toBe(riel);
+          expect(rielAtStep(BigInt(cents) * BigInt(rate), 100n, step)).toBe(riel);
+        },
+      ),
+    );
+    // riel is received at its own rate where there is one
+    expect(rielOf(150, { rate_khr: 4100, rate_in_khr: 4200, khr_step: 100 })).toBe(6300);
+    expect(rielOf(150, { rate_khr: 4100, rate_in_khr: null, khr_step: 100 })).toBe(6200);
+    expect(khrToCents(6200, 4100)).toBe(151);
+    expect(khrToCents(6149, 4100)).toBe(149);
   });
 
   it('reads and writes dollar amounts without floats', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KHR_ROUNDING_STEPS } from './money.ts';
-import { type Cart, centsToKhr, type DiscountRule, priceCart, settle, type Tender } from './pricing.ts';
+import { KHR_ROUNDING_STEPS, rielOf, usdCentsToKhr } from './money.ts';
+import { type Cart, type DiscountRule, priceCart, settle, type Tender } from './pricing.ts';
 
 const discount: fc.Arbitrary<DiscountRule | null> = fc.oneof(
   fc.constant(null),
@@ -133,15 +133,41 @@ describe('settling in dollars and riel', () => {
     );
   });
 
-  it('counts the rounded riel total, paid in riel, as paid', () => {
+  it('asks a customer paying riel for the total’s riel figure, and counts it, handed over, as paid', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 1_000_000 }), rates, (total, r) => {
-        const same = { ...r, rate_in_khr: null };
-        const riel = centsToKhr(total, r.rate_khr, r.khr_step);
-        fc.pre(riel > 0); // a total under half a step cannot be paid in riel at all
-        const s = settle(total, [{ method: 'cash_khr', amount: riel }], same);
-        expect(s.status).toBe('paid');
-        expect(s.change_khr).toBeLessThanOrEqual(r.khr_step);
+        const riel = rielOf(total, r);
+        const s = settle(total, [], r);
+        // the riel total shown is what is due in riel before anything is paid, at any rates
+        expect(s.total_khr).toBe(riel);
+        if (riel === 0) return; // a total under half a step cannot be paid in riel at all
+        expect(s.due_khr).toBe(riel);
+        const paid = settle(total, [{ method: 'cash_khr', amount: riel }], r);
+        expect(paid.status).toBe('paid');
+        expect(paid.due_khr).toBe(0);
+        expect(paid.change_khr).toBeLessThanOrEqual(r.khr_step);
+      }),
+      {
+        // a rate for riel received: the riel total was once at the day's rate, short of what was due
+        examples: [[300, { rate_khr: 4100, rate_in_khr: 4200, rate_out_khr: null, khr_step: 100 }]],
+      },
+    );
+  });
+
+  it('gives a sum the riel of the sum, rounded once: two $1.50 items are 12,300៛, not 2 × 6,200៛', () => {
+    const r = { rate_khr: 4100, khr_step: 100 };
+    const one = priceCart({ lines: [{ unit_price_cents: 150, quantity: 1, taxable: false }], vat_rate_bp: 0 });
+    const two = priceCart({ lines: [{ unit_price_cents: 150, quantity: 2, taxable: false }], vat_rate_bp: 0 });
+    expect(settle(one.total_cents, [], r).total_khr).toBe(6200); // 6,150 rounded
+    expect(settle(two.total_cents, [], r).total_khr).toBe(12_300);
+    // and every riel figure of a sale is that of its dollars, within half a step, never rounded twice
+    fc.assert(
+      fc.property(cart, rates, (c, rr) => {
+        const priced = priceCart(c);
+        const exact = (priced.total_cents * (rr.rate_in_khr || rr.rate_khr)) / 100;
+        const s = settle(priced.total_cents, [], rr);
+        expect(Math.abs(s.total_khr - exact)).toBeLessThanOrEqual(rr.khr_step / 2);
+        expect(s.total_khr).toBe(usdCentsToKhr(priced.total_cents, rr.rate_in_khr || rr.rate_khr, rr.khr_step));
       }),
     );
   });

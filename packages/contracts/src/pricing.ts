@@ -1,3 +1,4 @@
+import { rielAtStep, rielOf } from './money.ts';
 import { allocate } from './purchases.ts';
 
 /**
@@ -128,7 +129,7 @@ export interface Rates {
 }
 
 export interface Settlement {
-  /** The total in riel at the rate, rounded to the step: what a customer paying in riel owes. */
+  /** The total's riel figure (money.ts `rielOf`): what a customer paying only riel hands over. */
   total_khr: number;
   /** The dollar value of what was handed over (riel at the rate for riel received, down to the cent). */
   tendered_cents: number;
@@ -140,26 +141,6 @@ export interface Settlement {
   change_khr: number;
   change_split: { usd_cents: number; khr: number };
   status: 'unpaid' | 'partially_paid' | 'paid';
-}
-
-/** The cents a riel amount is worth at a rate, rounded down (a till never credits a fraction). */
-export function khrToCents(riel: number, rate: number): number {
-  return Number((BigInt(riel) * 100n) / BigInt(rate));
-}
-
-/** The riel an amount in cents is worth at a rate, rounded to the step. */
-export function centsToKhr(cents: number, rate: number, step: number): number {
-  return toStep(BigInt(cents) * BigInt(rate), 100n, step);
-}
-
-/** Riel for `n / d` riel, rounded half up once, straight to the step (never to the riel first). */
-function toStep(n: bigint, d: bigint, step: number): number {
-  return Number(divRound(n, d * BigInt(step))) * step;
-}
-
-/** Half up, for a non-negative numerator over a positive denominator. */
-function divRound(n: bigint, d: bigint): bigint {
-  return (n * 2n + d) / (d * 2n);
 }
 
 /**
@@ -186,7 +167,7 @@ export function settle(totalCents: number, tenders: readonly Tender[], rates: Ra
   let changeKhr = 0;
   let split = { usd_cents: 0, khr: 0 };
   if (left > 0n) {
-    dueKhr = toStep(left, 100n, step);
+    dueKhr = rielAtStep(left, 100n, step);
     // less than half a step left after a payment: paid (the rounded riel total was handed over)
     if (dueKhr > 0 || tenderedU === 0n) due = Number((left + rateIn - 1n) / rateIn);
     if (due === 0) dueKhr = 0;
@@ -194,13 +175,13 @@ export function settle(totalCents: number, tenders: readonly Tender[], rates: Ra
     const over = -left;
     change = Number(over / rateIn);
     // riel for a value in hundredths of riel at the rate received, given at the rate for change
-    const asKhr = (u: bigint) => toStep(u * rateOut, rateIn * 100n, step);
+    const asKhr = (u: bigint) => rielAtStep(u * rateOut, rateIn * 100n, step);
     changeKhr = asKhr(over);
     const dollars = Math.floor(change / 100) * 100;
     split = { usd_cents: dollars, khr: asKhr(over - BigInt(dollars) * rateIn) };
   }
   return {
-    total_khr: centsToKhr(totalCents, rates.rate_khr, step),
+    total_khr: rielOf(totalCents, rates),
     tendered_cents: Number(tenderedU / rateIn),
     due_cents: due,
     due_khr: dueKhr,

@@ -9,8 +9,9 @@ const optionalId = id.nullish().transform((v) => v ?? null);
 const cents = z.number().int().min(0).max(100_000_000);
 
 /**
- * A product. Prices are integers: `price_usd_cents` in US cents, `price_khr` in riel (an optional
- * override; without it the riel price follows the exchange rate, rounded to the riel step).
+ * A product. Prices are integers: `price_usd_cents` in US cents, the price a sale charges;
+ * `price_khr`, optional, the product's own riel price for its labels (kept and exported, but no sale
+ * charges it: sales are in dollars, and riel is a dollar amount's riel figure, money.ts).
  * Names 3 to 50 characters in both languages. SKU unique; barcode unique, and a numeric EAN/UPC
  * must carry its check digit.
  */
@@ -79,8 +80,16 @@ export const product = z.object({
   unit_name_kh: z.string(),
   price_usd_cents: z.number().int(),
   price_khr: z.number().int().nullable(),
-  /** The override where set, else the USD price at today's rate, rounded to the riel step. */
+  /**
+   * What one costs in riel at the till now: the riel figure of `price_usd_cents` (money.ts `rielOf`)
+   * at the rates a sale is priced with, the figure the till's tile and the sale's riel total show.
+   */
   price_khr_effective: z.number().int(),
+  /**
+   * With `stock_store=<id>` (the till's list): the units the store holds, in the product's own unit
+   * (a carton sold takes its factor of them). The server still decides at checkout.
+   */
+  stock: z.number().int().optional(),
   /** Sent only to users with `costs.view`. */
   cost_usd_cents: z.number().int().optional(),
   taxable: z.coerce.boolean(),

@@ -305,6 +305,11 @@ describe('records of another store, and fields', () => {
       items: [{ product_id: ids.product, quantity: 1 }],
     });
     expect(adjusted.body.errors).toEqual({ store_id: notHere });
+    // the till's stock figures: of the user's own stores only
+    const stock = await call(asCashier, 'GET', `/api/products?stock_store=${ids.away}`);
+    expect(stock).toMatchObject({ status: 422, body: { errors: { stock_store: notHere } } });
+    expect((await call(asCashier, 'GET', `/api/products/${ids.product}?stock_store=${ids.away}`)).status).toBe(422);
+    expect((await call(asCashier, 'GET', `/api/products?stock_store=${ids.home}`)).status).toBe(200);
     // a user who also covers the other store works there
     const both = await createUser(ctx.db, { roles: ['cashier'], store: ids.home, covers: [ids.away] });
     const asBoth = bearer((await login(ctx.app, both.name, both.password)).token);

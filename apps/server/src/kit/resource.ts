@@ -12,7 +12,7 @@ import {
 } from '@depot/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Expression, type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { authOf } from '../access/access.ts';
 import type { Db } from '../db/database.ts';
 import { now } from '../db/database.ts';
@@ -63,7 +63,16 @@ export interface ResourcePolicy<O, In> {
   write?: (actor: Actor, input: In, existing: Record<string, unknown> | null) => In;
 }
 
-export interface ResourceDefinition<T extends ResourceTable, I extends z.ZodType, O extends z.ZodType<Row>> {
+/**
+ * A resource: `O` is the record as the API shows it, `Q` a row of its query (the record without the
+ * abilities its policy adds, unless `complete` adds more to the rows).
+ */
+export interface ResourceDefinition<
+  T extends ResourceTable,
+  I extends z.ZodType,
+  O extends z.ZodType<Row>,
+  Q extends Row = Read<z.infer<O>>,
+> {
   table: T;
   /** API path, kebab-case plural: `/api/sub-categories`. */
   path: string;
@@ -76,7 +85,7 @@ export interface ResourceDefinition<T extends ResourceTable, I extends z.ZodType
   /** The record as the API shows it. */
   output: O;
   /** One row per record, the table under its own name, with whatever joins and counts the output has. */
-  query: (db: Db) => AnySelect<Read<z.infer<O>>>;
+  query: (db: Db) => AnySelect<Q>;
   /** Columns the `search` parameter looks in: each word typed begins a word of them (kit/search.ts). */
   searchable: string[];
   /** API sort names and the columns they sort by; `sort=-name` sorts descending. */
@@ -93,6 +102,12 @@ export interface ResourceDefinition<T extends ResourceTable, I extends z.ZodType
   toRow?: (input: z.output<I>) => Record<string, unknown>;
   /** Rules that need the database (a referenced record must exist and be live, …). */
   check?: (db: Db, input: z.output<I>, id: number | null) => Promise<Record<string, MessageKey> | null>;
+  /**
+   * The same rules for many inputs at once, in place of `check`, for a definition whose records
+   * also arrive by the thousand (a product import): one query per rule, not per record. A field
+   * an input lacks is not checked, so a row whose schema failed elsewhere still hears every mistake.
+   */
+  checkMany?: (db: Db, items: readonly CheckItem<Partial<z.output<I>>>[]) => Promise<Problems[]>;
   /** A reason this record may never be deleted (the walk-in customer), or null. */
   guardDelete?: (db: Db, id: number) => Promise<MessageKey | null>;
   /**
@@ -109,6 +124,36 @@ export interface ResourceDefinition<T extends ResourceTable, I extends z.ZodType
   dependents?: (db: Db, id: number) => Promise<{ entity: MessageKey; count: number }[]>;
   /** Who sees which records and fields, and who may write them (the resource's policy). */
   policy?: ResourcePolicy<z.infer<O>, z.output<I>>;
+  /**
+   * Query parameters of the list and of a record that add to each record rather than narrow the
+   * list (the till's `stock_store`: each product's stock in a store), given to `complete`.
+   */
+  extras?: z.ZodRawShape;
+  /**
+   * Completes the records the query read, a page (or one record) at a time: a figure computed in
+   * TypeScript by the one function that computes it (a product's riel price, money.ts), or read for
+   * the whole page in one query (its stock in a store). Writes answer with it too, without extras.
+   * Then the policy's `present` drops what the actor may not see and adds their abilities.
+   */
+  complete?: (db: Db, rows: Q[], extras: Record<string, unknown>, actor: Actor | null) => Promise<Read<z.infer<O>>[]>;
+}
+
+/** An input to check against the database's rules, with the id of the record it would update. */
+export interface CheckItem<I> {
+  input: I;
+  id: number | null;
+}
+
+/** What is wrong with one input, field by field (null: nothing). */
+export type Problems = Record<string, MessageKey> | null;
+
+/** Values per `in (…)` list: well under both databases' limits on parameters. */
+export const IN_BATCH = 1000;
+
+export function inBatches<T>(items: readonly T[], size = IN_BATCH): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
 }
 
 /** The live (not deleted) record of a table, or undefined: for rules about referenced records. */
@@ -137,10 +182,12 @@ export async function countLive(db: Db, table: ResourceTable, column: string, id
 }
 
 /** The service behind a resource's routes. Tests and other modules may call it directly. */
-export function resourceService<T extends ResourceTable, I extends z.ZodType, O extends z.ZodType<Row>>(
-  db: Db,
-  def: ResourceDefinition<T, I, O>,
-) {
+export function resourceService<
+  T extends ResourceTable,
+  I extends z.ZodType,
+  O extends z.ZodType<Row>,
+  Q extends Row = Read<z.infer<O>>,
+>(db: Db, def: ResourceDefinition<T, I, O, Q>) {
   // Counting runs on the table alone, so what it searches and filters must be the table's own.
   const foreign = [
     ...def.searchable,
@@ -153,38 +200,82 @@ export function resourceService<T extends ResourceTable, I extends z.ZodType, O 
   const stored = (input: z.output<I>) => def.toRow?.(input) ?? (input as Record<string, unknown>);
 
   const policy = def.policy ?? {};
-  const scoped = <Q extends AnySelect<unknown>>(query: Q, actor: Actor): Q =>
+  const scoped = <S extends AnySelect<unknown>>(query: S, actor: Actor): S =>
     policy.scope ? policy.scope(query, actor) : query;
   const present = (actor: Actor, record: Read<Output>): Output =>
     policy.present ? policy.present(actor, record) : (record as Output);
 
-  async function find(trx: Db, id: number, actor?: Actor): Promise<Read<Output> | undefined> {
+  const complete = async (
+    trx: Db,
+    rows: Q[],
+    extras: Record<string, unknown> = {},
+    actor: Actor | null = null,
+  ): Promise<Read<Output>[]> =>
+    def.complete && rows.length ? def.complete(trx, rows, extras, actor) : (rows as unknown as Read<Output>[]);
+
+  async function find(
+    trx: Db,
+    id: number,
+    actor?: Actor,
+    extras?: Record<string, unknown>,
+  ): Promise<Read<Output> | undefined> {
     const query = def.query(trx).where(column('id') as Expression<number>, '=', id);
-    return (await (actor ? scoped(query, actor) : query).executeTakeFirst()) as Read<Output> | undefined;
+    const row = (await (actor ? scoped(query, actor) : query).executeTakeFirst()) as Q | undefined;
+    return row && (await complete(trx, [row], extras, actor ?? null))[0];
   }
 
-  async function assertUnique(trx: Db, values: Record<string, unknown>, id: number | null) {
-    const errors: Record<string, { key: MessageKey }[]> = {};
+  /** The `unique` fields each input shares with another live record: one query per field and batch. */
+  async function uniqueProblems(trx: Db, items: readonly CheckItem<Record<string, unknown>>[]) {
+    const problems: Record<string, MessageKey>[] = items.map(() => ({}));
     for (const field of def.unique ?? []) {
-      const value = values[field];
-      if (typeof value !== 'string') continue;
-      let q = trx
-        .selectFrom(def.table as ResourceTable)
-        .select(sql<number>`id`.as('id'))
-        .where(sql<string>`lower(${sql.ref(field)})`, '=', value.toLowerCase())
-        .where(sql.ref('deleted_at') as Expression<string | null>, 'is', null);
-      if (id !== null) q = q.where(sql.ref('id') as Expression<number>, '!=', id);
-      if (await q.executeTakeFirst()) errors[field] = [{ key: 'validation.unique' }];
+      const wanted = new Map<string, number[]>(); // lower-case value → the items holding it
+      items.forEach(({ input }, index) => {
+        const value = input[field];
+        if (typeof value === 'string')
+          wanted.set(value.toLowerCase(), [...(wanted.get(value.toLowerCase()) ?? []), index]);
+      });
+      for (const batch of inBatches([...wanted.keys()])) {
+        const rows = await trx
+          .selectFrom(def.table as ResourceTable)
+          .select([sql<number>`id`.as('id'), sql<string>`lower(${sql.ref(field)})`.as('value')])
+          .where(sql<string>`lower(${sql.ref(field)})`, 'in', batch)
+          .where(sql.ref('deleted_at') as Expression<string | null>, 'is', null)
+          .execute();
+        for (const row of rows as { id: number; value: string }[]) {
+          for (const index of wanted.get(row.value) ?? []) {
+            if (Number(row.id) !== items[index].id) problems[index][field] = 'validation.unique';
+          }
+        }
+      }
     }
-    if (Object.keys(errors).length) throw new FieldError(errors);
+    return problems;
+  }
+
+  /**
+   * Every rule of the database for each input: unique among live records, then the definition's
+   * own (`checkMany`, else `check` one by one). The first problem of a field is the one told.
+   */
+  async function problemsOf(
+    trx: Db,
+    items: readonly CheckItem<Partial<z.output<I>>>[],
+  ): Promise<Record<string, MessageKey>[]> {
+    const unique = await uniqueProblems(trx, items as readonly CheckItem<Record<string, unknown>>[]);
+    const own: Problems[] = def.checkMany
+      ? await def.checkMany(trx, items)
+      : def.check
+        ? await Promise.all(items.map(({ input, id }) => def.check?.(trx, input as z.output<I>, id) ?? null))
+        : [];
+    return unique.map((found, i) => ({ ...own[i], ...found }));
+  }
+
+  function refuse(problems: Record<string, MessageKey>) {
+    if (Object.keys(problems).length) {
+      throw new FieldError(Object.fromEntries(Object.entries(problems).map(([f, key]) => [f, [{ key }]])));
+    }
   }
 
   async function check(trx: Db, input: z.output<I>, id: number | null) {
-    await assertUnique(trx, input as Record<string, unknown>, id);
-    const problems = await def.check?.(trx, input, id);
-    if (problems && Object.keys(problems).length) {
-      throw new FieldError(Object.fromEntries(Object.entries(problems).map(([f, key]) => [f, [{ key }]])));
-    }
+    refuse((await problemsOf(trx, [{ input, id }]))[0]);
   }
 
   async function liveRow(trx: Db, id: number) {
@@ -216,12 +307,12 @@ export function resourceService<T extends ResourceTable, I extends z.ZodType, O 
   /** The search's condition, read once for both the count and the page. */
   const matching = (query: Selection) => (query.search ? searchCondition(db, def, query.search) : null);
 
-  function narrow<Q extends AnySelect<unknown>>(
-    base: Q,
+  function narrow<S extends AnySelect<unknown>>(
+    base: S,
     query: Selection,
     filters: Record<string, unknown>,
     matches: Expression<SqlBool> | null,
-  ): Q {
+  ): S {
     let q = base as AnySelect<unknown>;
     if (query.trashed === 'only') q = q.where(column('deleted_at') as Expression<string | null>, 'is not', null);
     else if (query.trashed !== 'with') q = q.where(column('deleted_at') as Expression<string | null>, 'is', null);
@@ -234,7 +325,7 @@ export function resourceService<T extends ResourceTable, I extends z.ZodType, O 
           ? (filter.apply(q as AnySelect<object>, value) as AnySelect<unknown>)
           : q.where(sql.ref(filter.column) as Expression<unknown>, '=', value);
     }
-    return q as Q;
+    return q as S;
   }
 
   /**
@@ -268,22 +359,32 @@ export function resourceService<T extends ResourceTable, I extends z.ZodType, O 
 
   return {
     /**
-     * The records a list shows to the actor, narrowed and in its order, without a page: an export
-     * reads it in chunks. Each record read from it goes through `present`.
+     * What is wrong with each of many inputs by the database's rules, the ones create and update
+     * apply (a bulk writer, the product import, checks its rows with it): field → message key.
      */
-    async select(actor: Actor, query: Selection, filters: Record<string, unknown>): Promise<AnySelect<Read<Output>>> {
+    problems: problemsOf,
+
+    /**
+     * The records a list shows to the actor, narrowed and in its order, without a page: an export
+     * reads it in chunks. Each chunk goes through `complete`, then each record through `present`.
+     */
+    async select(actor: Actor, query: Selection, filters: Record<string, unknown>): Promise<AnySelect<Q>> {
       return ordered(actor, query, filters, await matching(query));
     },
+
+    /** Rows as the definition completes them (see ResourceDefinition.complete). */
+    complete,
 
     /** A record as the actor may see it (see ResourcePolicy.present). */
     present,
 
-    async list(actor: Actor, query: ListQuery, filters: Record<string, unknown>) {
+    async list(actor: Actor, query: ListQuery, filters: Record<string, unknown>, extras: Record<string, unknown> = {}) {
       const matches = await matching(query);
-      const rows = (await ordered(actor, query, filters, matches)
+      const page = (await ordered(actor, query, filters, matches)
         .limit(query.per_page)
         .offset((query.page - 1) * query.per_page)
-        .execute()) as Read<Output>[];
+        .execute()) as Q[];
+      const rows = await complete(db, page, extras, actor);
       const total = await countOf(
         db,
         def.table,
@@ -300,9 +401,9 @@ export function resourceService<T extends ResourceTable, I extends z.ZodType, O 
       return { rows: rows.map((row) => present(actor, row)), total };
     },
 
-    async show(actor: Actor, id: number): Promise<Output> {
+    async show(actor: Actor, id: number, extras: Record<string, unknown> = {}): Promise<Output> {
       policy.require?.(actor);
-      const record = await find(db, id, actor);
+      const record = await find(db, id, actor, extras);
       if (!record) throw notFound();
       return present(actor, record);
     },
@@ -364,7 +465,7 @@ export function resourceService<T extends ResourceTable, I extends z.ZodType, O 
       return write(actor, async (trx) => {
         const row = await writable(trx, actor, id, 'restore');
         if (row.deleted_at !== null) {
-          await assertUnique(trx, row, id);
+          refuse((await uniqueProblems(trx, [{ input: row, id }]))[0]);
           await trx
             .updateTable(def.table as ResourceTable)
             .set({ deleted_at: null, updated_at: now() } as never)
@@ -431,14 +532,19 @@ export function pageAnswer<T>(
  * the same compilers validate and serialize them as every other route; the handlers are typed by
  * the definition rather than by the type provider, which cannot follow generic schemas.
  */
-export function registerResource<T extends ResourceTable, I extends z.ZodType, O extends z.ZodType<Row>>(
-  app: FastifyInstance,
-  db: Db,
-  def: ResourceDefinition<T, I, O>,
-) {
+export function registerResource<
+  T extends ResourceTable,
+  I extends z.ZodType,
+  O extends z.ZodType<Row>,
+  Q extends Row = Read<z.infer<O>>,
+>(app: FastifyInstance, db: Db, def: ResourceDefinition<T, I, O, Q>) {
   const service = resourceService(db, def);
   const filters = listFilters(def);
-  const query = listQuery.extend(filters.shape);
+  const query = listQuery.extend(filters.shape).extend(def.extras ?? {});
+  const extrasOf = (request: FastifyRequest) => {
+    const q = (request.query ?? {}) as Record<string, unknown>;
+    return Object.fromEntries(Object.keys(def.extras ?? {}).map((name) => [name, q[name]]));
+  };
   const tags = [def.resource];
   const message = (request: FastifyRequest, key: MessageKey) =>
     translate(key, request.locale, { entity: translate(def.entity, request.locale) });
@@ -463,7 +569,7 @@ export function registerResource<T extends ResourceTable, I extends z.ZodType, O
       { config: access('list'), schema: { tags, querystring: query, response: { 200: paginated(def.output) } } },
       async (request) => {
         const q = request.query as ListQuery & Record<string, unknown>;
-        const { rows, total } = await service.list(authOf(request), q, filters.read(q));
+        const { rows, total } = await service.list(authOf(request), q, filters.read(q), extrasOf(request));
         return pageAnswer(request, q, rows, total);
       },
     );
@@ -471,8 +577,16 @@ export function registerResource<T extends ResourceTable, I extends z.ZodType, O
   if (has('show'))
     app.get(
       `${def.path}/:id`,
-      { config: access('show'), schema: { tags, params: idParams, response: { 200: single(def.output) } } },
-      async (request) => ({ data: await service.show(authOf(request), idOf(request)) }),
+      {
+        config: access('show'),
+        schema: {
+          tags,
+          params: idParams,
+          ...(def.extras && { querystring: z.object(def.extras) }),
+          response: { 200: single(def.output) },
+        },
+      },
+      async (request) => ({ data: await service.show(authOf(request), idOf(request), extrasOf(request)) }),
     );
 
   if (has('create'))

@@ -133,7 +133,15 @@ function productColumns(ctx: Ctx): Column<Product>[] {
               {localName({ name_kh: row.unit_name_kh, name_en: row.unit_name_en }, locale)}
             </Typography.Text>
           </span>
-          <Typography.Text type="secondary" title={row.price_khr === null ? t('products.khrFollows') : undefined}>
+          {/* the till's figure for one (money.ts); the product's own label price, if any, beside it */}
+          <Typography.Text
+            type="secondary"
+            title={
+              row.price_khr === null
+                ? t('products.khrFollows')
+                : t('products.khrOwn', { khr: formatKhr(row.price_khr) })
+            }
+          >
             {formatKhr(row.price_khr_effective)}
           </Typography.Text>
         </Flex>

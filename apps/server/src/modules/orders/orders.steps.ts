@@ -1,6 +1,5 @@
 import {
   type CartLine,
-  centsToKhr,
   DELIVERY_FLOW,
   type DeliveryStatus,
   type DiscountRule,
@@ -14,10 +13,12 @@ import {
   priceCart,
   type Rates,
   type returnInput,
+  rielOf,
   type SaleRates,
   settle,
   type tenderInput,
   todayInCambodia,
+  usdCentsToKhr,
 } from '@depot/contracts';
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { z } from 'zod';
@@ -275,7 +276,7 @@ export function orderValues(
     rate_in_khr: rates.rate_in_khr ?? null,
     rate_out_khr: rates.rate_out_khr ?? null,
     khr_step: rates.khr_step,
-    total_khr: centsToKhr(priced.total_cents, rates.rate_khr, rates.khr_step),
+    total_khr: rielOf(priced.total_cents, rates),
     vat_rate_bp: rates.vat_rate_bp,
     discount_id: sale.cart.orderDiscount?.id ?? null,
     note: input.note,
@@ -660,7 +661,7 @@ export async function recordReturn(
       order_id: order.id,
       kind: 'refund',
       method: refund.method,
-      amount: refund.method === 'cash_khr' ? centsToKhr(refund.cents, rateOut, order.khr_step) : refund.cents,
+      amount: refund.method === 'cash_khr' ? usdCentsToKhr(refund.cents, rateOut, order.khr_step) : refund.cents,
       amount_cents: refund.cents,
       transaction_id: null,
       received_by: by.userId,

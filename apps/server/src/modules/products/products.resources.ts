@@ -1,27 +1,32 @@
-import { type MessageKey, product, productInput, todayInCambodia } from '@depot/contracts';
+import { type MessageKey, type Product, product, productInput, rielOf, todayInCambodia } from '@depot/contracts';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
-import { countLive, findLive, type ResourceDefinition } from '../../kit/resource.ts';
+import { FieldError } from '../../http/errors.ts';
+import {
+  type CheckItem,
+  countLive,
+  findLive,
+  inBatches,
+  type Problems,
+  type ResourceDefinition,
+  type ResourceTable,
+} from '../../kit/resource.ts';
+import { assertStoreInput } from '../../policies/policy.ts';
 import { productPolicy } from '../../policies/products.ts';
 import { combosUsing } from '../combos/combos.usage.ts';
-
-const setting = (key: string) => sql<number>`(select cast(value as integer) from settings where key = ${key})`;
-
-/**
- * The riel price: the override, else the dollar price at the stored rate rounded half up to the
- * riel step, in integer arithmetic (the same rule as usdCentsToKhr in contracts/money.ts).
- */
-const effectiveKhr = sql<number>`coalesce(products.price_khr, ((cast(products.price_usd_cents as bigint) * ${setting(
-  'exchange_rate_khr',
-)} + ${setting('khr_rounding_step')} * 50) / (${setting('khr_rounding_step')} * 100)) * ${setting('khr_rounding_step')})`;
+import { saleRates } from '../rates/rates.service.ts';
+import { quantitiesIn } from '../stock/ledger.ts';
 
 const upload = (column: 'image_path' | 'thumbnail_path') =>
   sql<string | null>`case when ${sql.ref(`products.${column}`)} is null then null else '/uploads/' || ${sql.ref(
     `products.${column}`,
   )} end`;
 
-export const products: ResourceDefinition<'products', typeof productInput, typeof product> = {
+/** A product as its query reads it: what `complete` computes comes after. */
+export type ProductRow = Omit<Product, 'price_khr_effective' | 'stock'>;
+
+export const products: ResourceDefinition<'products', typeof productInput, typeof product, ProductRow> = {
   table: 'products',
   path: '/api/products',
   resource: 'products',
@@ -55,7 +60,6 @@ export const products: ResourceDefinition<'products', typeof productInput, typeo
         'units.name_kh as unit_name_kh',
         'products.price_usd_cents',
         'products.price_khr',
-        effectiveKhr.as('price_khr_effective'),
         'products.cost_usd_cents',
         sql<boolean>`products.taxable = 1`.as('taxable'),
         upload('image_path').as('image_url'),
@@ -95,32 +99,29 @@ export const products: ResourceDefinition<'products', typeof productInput, typeo
   unique: ['sku', 'barcode'],
   policy: productPolicy,
   toRow: (input) => ({ ...input, taxable: input.taxable ? 1 : 0 }),
-  check: async (db, input) => {
-    const problems: Record<string, MessageKey> = {};
-    if (input.brand_id !== null && !(await findLive(db, 'brands', input.brand_id)))
-      problems.brand_id = 'validation.exists';
-    if (!(await findLive(db, 'categories', input.category_id))) problems.category_id = 'validation.exists';
-    if (input.sub_category_id !== null) {
-      const sub = await findLive(db, 'sub_categories', input.sub_category_id);
-      if (!sub) problems.sub_category_id = 'validation.exists';
-      else if (sub.category_id !== input.category_id) problems.sub_category_id = 'validation.sub_category';
+  checkMany: productProblems,
+  /** `stock_store=<id>`: each product's stock in that store (the till's tiles). */
+  extras: { stock_store: z.coerce.number().int().min(1).optional() },
+  /**
+   * The riel price by money.ts's one function, at the rates a sale is priced with now; with
+   * `stock_store`, the units of each product the store holds, read for the whole page at once.
+   */
+  complete: async (db, rows, { stock_store: storeId }, actor) => {
+    const rates = await saleRates(db);
+    let stock: Map<number, number> | null = null;
+    if (typeof storeId === 'number') {
+      // a store's stock is told to those who work there
+      if (actor) assertStoreInput(actor, 'stock_store', storeId);
+      if (!(await findLive(db, 'stores', storeId)))
+        throw new FieldError({ stock_store: [{ key: 'validation.exists' }] });
+      const ids = rows.map((row) => row.id);
+      stock = await quantitiesIn(db, storeId, ids);
     }
-    const unit = await findLive(db, 'units', input.unit_id);
-    if (!unit) problems.unit_id = 'validation.exists';
-    else if (unit.base_unit_id !== null) problems.unit_id = 'validation.base_unit';
-    // a scanner reads a combo's code as surely as a product's: one code, one thing on the till
-    for (const field of ['sku', 'barcode'] as const) {
-      const code = input[field];
-      if (!code) continue;
-      const combo = await db
-        .selectFrom('combos')
-        .select('id')
-        .where(sql<string>`lower(${sql.ref(field)})`, '=', code.toLowerCase())
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst();
-      if (combo) problems[field] = 'validation.unique';
-    }
-    return Object.keys(problems).length ? problems : null;
+    return rows.map((row) => ({
+      ...row,
+      price_khr_effective: rielOf(row.price_usd_cents, rates),
+      ...(stock && { stock: stock.get(row.id) ?? 0 }),
+    }));
   },
   /** A product in a live combo, or named by a live discount, stays until they no longer hold it. */
   dependents: async (db, id) => [
@@ -136,4 +137,92 @@ export async function productsUsing(
   id: number,
 ): Promise<{ entity: MessageKey; count: number }> {
   return { entity: 'entity.products', count: await countLive(db, 'products', column, id) };
+}
+
+type Input = z.output<typeof productInput>;
+
+/** The live rows of a table among some ids, by id: one query per batch of ids. */
+async function liveByIds<T extends ResourceTable, C extends string>(
+  db: Db,
+  table: T,
+  ids: Iterable<number | null | undefined>,
+  columns: readonly C[],
+): Promise<Map<number, Record<C | 'id', number | null>>> {
+  const wanted = [...new Set([...ids].filter((id): id is number => typeof id === 'number'))];
+  const found = new Map<number, Record<C | 'id', number | null>>();
+  for (const batch of inBatches(wanted)) {
+    const rows = await db
+      .selectFrom(table as ResourceTable)
+      .select(['id', ...columns].map((c) => sql.ref(c).as(c)))
+      .where(sql.ref('id'), 'in', batch)
+      .where(sql.ref('deleted_at'), 'is', null)
+      .execute();
+    for (const row of rows as Record<C | 'id', number | null>[]) found.set(Number(row.id), row);
+  }
+  return found;
+}
+
+/** The lower-case codes among `codes` that a live combo has as its SKU or barcode. */
+async function comboCodes(db: Db, field: 'sku' | 'barcode', codes: Iterable<string>): Promise<Set<string>> {
+  const taken = new Set<string>();
+  for (const batch of inBatches([...new Set(codes)])) {
+    const rows = await db
+      .selectFrom('combos')
+      .select(sql<string>`lower(${sql.ref(field)})`.as('code'))
+      .where(sql<string>`lower(${sql.ref(field)})`, 'in', batch)
+      .where('deleted_at', 'is', null)
+      .execute();
+    for (const row of rows) taken.add(row.code);
+  }
+  return taken;
+}
+
+/**
+ * A product's rules that need the database, for one input (the form, the API) or thousands (the
+ * import), with the same queries: brand, category, sub-category and unit live; the sub-category
+ * of the category; a base unit; SKU and barcode no live combo's (a scanner reads a combo's code as
+ * surely as a product's: one code, one thing on the till). Uniqueness among products is the kit's
+ * (`unique`). A field an input lacks is not checked.
+ */
+export async function productProblems(db: Db, items: readonly CheckItem<Partial<Input>>[]): Promise<Problems[]> {
+  const inputs = items.map((item) => item.input);
+  const of = (field: 'brand_id' | 'category_id' | 'sub_category_id' | 'unit_id') => inputs.map((i) => i[field]);
+  const [brands, categories, subCategories, units] = await Promise.all([
+    liveByIds(db, 'brands', of('brand_id'), []),
+    liveByIds(db, 'categories', of('category_id'), []),
+    liveByIds(db, 'sub_categories', of('sub_category_id'), ['category_id']),
+    liveByIds(db, 'units', of('unit_id'), ['base_unit_id']),
+  ]);
+  const codes = (field: 'sku' | 'barcode') =>
+    comboCodes(
+      db,
+      field,
+      inputs.flatMap((i) => (typeof i[field] === 'string' && i[field] ? [i[field].toLowerCase()] : [])),
+    );
+  const combos = { sku: await codes('sku'), barcode: await codes('barcode') };
+
+  return inputs.map((input) => {
+    const problems: Record<string, MessageKey> = {};
+    if (typeof input.brand_id === 'number' && !brands.has(input.brand_id)) problems.brand_id = 'validation.exists';
+    if (typeof input.category_id === 'number' && !categories.has(input.category_id)) {
+      problems.category_id = 'validation.exists';
+    }
+    if (typeof input.sub_category_id === 'number') {
+      const sub = subCategories.get(input.sub_category_id);
+      if (!sub) problems.sub_category_id = 'validation.exists';
+      else if (typeof input.category_id === 'number' && sub.category_id !== input.category_id) {
+        problems.sub_category_id = 'validation.sub_category';
+      }
+    }
+    if (typeof input.unit_id === 'number') {
+      const unit = units.get(input.unit_id);
+      if (!unit) problems.unit_id = 'validation.exists';
+      else if (unit.base_unit_id !== null) problems.unit_id = 'validation.base_unit';
+    }
+    for (const field of ['sku', 'barcode'] as const) {
+      const code = input[field];
+      if (typeof code === 'string' && combos[field].has(code.toLowerCase())) problems[field] = 'validation.unique';
+    }
+    return Object.keys(problems).length ? problems : null;
+  });
 }

@@ -66,7 +66,7 @@ describe('products', () => {
     ids.product = res.body.data.id;
   });
 
-  it('derives riel in the database exactly as the money module does, on large prices too', async () => {
+  it('shows the riel price by the money module’s one function, on large prices too, whatever its own riel price', async () => {
     for (const [i, cents] of [1, 49, 125, 2499, 999_999, 87_654_321].entries()) {
       const res = await send('POST', '/api/products', beer({ sku: `P-${i}`, barcode: null, price_usd_cents: cents }));
       expect(res.body.data.price_khr_effective, `${cents} cents`).toBe(usdCentsToKhr(cents, 4100, 100));
@@ -75,8 +75,11 @@ describe('products', () => {
     const shown = (await send('GET', `/api/products/${ids.product}`)).body.data;
     expect(shown.price_khr_effective).toBe(usdCentsToKhr(126, 4100, 500));
     await ctx.db.updateTable('settings').set({ value: '100' }).where('key', '=', 'khr_rounding_step').execute();
-    const override = await send('PUT', `/api/products/${ids.product}`, beer({ price_khr: 5000 }));
-    expect(override.body.data).toMatchObject({ price_khr: 5000, price_khr_effective: 5000 });
+    // its own riel price is kept, but no sale charges it: the riel price is what the till takes
+    const own = await send('PUT', `/api/products/${ids.product}`, beer({ price_khr: 5000 }));
+    expect(own.body.data).toMatchObject({ price_khr: 5000, price_khr_effective: 5200 });
+    const listed = (await send('GET', '/api/products?search=ANG-330')).body.data[0];
+    expect(listed).toMatchObject({ price_khr: 5000, price_khr_effective: 5200 });
   });
 
   it('keeps SKU and barcode unique and checks the barcode check digit', async () => {

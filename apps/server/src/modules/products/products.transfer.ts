@@ -31,12 +31,12 @@ import { type Db, now } from '../../db/database.ts';
 import type { ProductsTable } from '../../db/schema.ts';
 import { transaction } from '../../db/transaction.ts';
 import { AppError } from '../../http/errors.ts';
-import { listFilters, resourceService } from '../../kit/resource.ts';
+import { inBatches, listFilters, resourceService } from '../../kit/resource.ts';
 import { indexRecords } from '../../kit/search.ts';
 import { tableChanged } from '../../kit/totals.ts';
 import type { Actor } from '../../policies/policy.ts';
 import { productPolicy, productSheetColumns } from '../../policies/products.ts';
-import { products } from './products.resources.ts';
+import { type ProductRow, products } from './products.resources.ts';
 
 /*
  * Products to and from spreadsheets. An export is the list (same search, filters and order) as
@@ -44,7 +44,8 @@ import { products } from './products.resources.ts';
  * the API's schema and rules, and writes all of them in one transaction, or none.
  */
 
-type Product = z.infer<typeof product>;
+/** A product as the export reads it: the list's query, a chunk at a time. */
+type Product = ProductRow;
 type Input = z.output<typeof productInput>;
 type Cell = string | number;
 
@@ -53,8 +54,6 @@ const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
 const EXPORT_CHUNK = 1000;
 /** Rows per INSERT: 18 parameters a row stay well under both databases' limits. */
 const INSERT_BATCH = 500;
-/** Values per `in (…)` lookup. */
-const LOOKUP_BATCH = 1000;
 /** Row errors listed in a refusal; the summary counts them all. */
 const ERRORS_LISTED = 1000;
 /** What an xlsx may unpack to: 20,000 rows at their widest need about a third of it. */
@@ -390,10 +389,8 @@ const normal = (name: string) => name.trim().normalize('NFC').toLowerCase();
  * over another unit's short name; two matches of the same name are ambiguous.
  */
 class NameIndex<R extends { id: number }> {
-  readonly byId: Map<number, R>;
   private readonly levels: Map<string, number[]>[];
   constructor(records: R[], names: ((r: R) => string | null)[]) {
-    this.byId = new Map(records.map((r) => [r.id, r]));
     this.levels = names.map((name) => {
       const level = new Map<string, number[]>();
       for (const r of records) {
@@ -438,16 +435,10 @@ async function loadReferences(trx: Db) {
 }
 type References = Awaited<ReturnType<typeof loadReferences>>;
 
-function batches<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
 /** Live products by lower-case SKU: a row naming one updates it. */
 async function liveBySku(trx: Db, skus: string[]): Promise<Map<string, Selectable<ProductsTable>>> {
   const found = new Map<string, Selectable<ProductsTable>>();
-  for (const batch of batches(skus, LOOKUP_BATCH)) {
+  for (const batch of inBatches(skus)) {
     const rows = await trx
       .selectFrom('products')
       .selectAll()
@@ -457,21 +448,6 @@ async function liveBySku(trx: Db, skus: string[]): Promise<Map<string, Selectabl
     for (const row of rows) found.set(row.sku.toLowerCase(), row);
   }
   return found;
-}
-
-/** Which live product holds each (lower-case) barcode. */
-async function barcodeOwners(trx: Db, barcodes: string[]): Promise<Map<string, number>> {
-  const owners = new Map<string, number>();
-  for (const batch of batches(barcodes, LOOKUP_BATCH)) {
-    const rows = await trx
-      .selectFrom('products')
-      .select(['id', 'barcode'])
-      .where('deleted_at', 'is', null)
-      .where(sql<string>`lower(barcode)`, 'in', batch)
-      .execute();
-    for (const row of rows) if (row.barcode) owners.set(row.barcode.toLowerCase(), row.id);
-  }
-  return owners;
 }
 
 /** A stored product as the input that would write it again: the values of columns a file leaves out. */
@@ -523,25 +499,34 @@ interface Checked {
   updates: { current: Selectable<ProductsTable>; input: Input }[];
 }
 
+/** One row on its way through the checks. */
+interface Row {
+  line: Line;
+  /** The live product the row's SKU names: the row updates it. */
+  current: Selectable<ProductsTable> | undefined;
+  /** The product's fields as read from the row, before the schema. */
+  raw: Record<string, unknown>;
+  parsed: ReturnType<typeof productInput.safeParse>;
+  /** The row's mistakes by column, the first one of each. */
+  problems: Map<ProductSheetColumn, string>;
+}
+
 /**
- * Every row against the same schema and rules as the API: the zod schema (its messages through the
- * validator's mapping), the references the resource's `check` asks for (live, sub-category of the
- * category, a base unit), SKU and barcode unique among live products and within the file.
+ * A row's cells as `productInput` takes them, and what only a file can get wrong: an empty required
+ * cell, a name that names no brand (or two), yes or no, the schema's messages on their columns, the
+ * same SKU or barcode twice in the file, an update without products.update.
  */
-function checkRows(
+function readRows(
   sheet: Sheet,
   index: Map<ProductSheetColumn, number>,
   context: {
     refs: References;
     existing: Map<string, Selectable<ProductsTable>>;
-    owners: Map<string, number>;
     canUpdate: boolean;
     locale: Locale;
-    actor: Actor;
   },
-): Checked {
-  const { refs, existing, owners, canUpdate, locale, actor } = context;
-  const checked: Checked = { errors: [], creates: [], updates: [] };
+): Row[] {
+  const { refs, existing, canUpdate, locale } = context;
   const seen = { sku: new Map<string, number>(), barcode: new Map<string, number>() };
   const entityOf = {
     brand: 'entity.brand',
@@ -550,7 +535,7 @@ function checkRows(
     unit: 'entity.unit',
   } as const;
 
-  for (const line of sheet.lines) {
+  return sheet.lines.map((line) => {
     const problems = new Map<ProductSheetColumn, string>();
     const fail = (column: ProductSheetColumn, key: MessageKey, params?: MessageParams) => {
       if (!problems.has(column)) problems.set(column, translate(key, locale, params));
@@ -627,44 +612,60 @@ function checkRows(
       if (first === undefined) seen[column].set(key, line.row);
       else fail(column, 'import.duplicate_in_file', { row: first });
     }
-
-    // the resource's `check`, against records loaded once rather than queried per row; on the
-    // ids found even when the schema refused something else, so that every mistake is told at once
-    const id = (field: keyof Input) => (typeof raw[field] === 'number' ? (raw[field] as number) : null);
     if (current && !canUpdate) fail('sku', 'import.update_forbidden');
-    const brandId = id('brand_id');
-    if (brandId !== null && !refs.brand.byId.has(brandId)) fail('brand', 'validation.exists');
-    const categoryId = id('category_id');
-    if (categoryId !== null && !refs.category.byId.has(categoryId)) fail('category', 'validation.exists');
-    const subId = id('sub_category_id');
-    if (subId !== null) {
-      const sub = refs.sub_category.byId.get(subId);
-      if (!sub) fail('sub_category', 'validation.exists');
-      else if (categoryId !== null && sub.category_id !== categoryId) fail('sub_category', 'validation.sub_category');
-    }
-    const unitId = id('unit_id');
-    if (unitId !== null) {
-      const unit = refs.unit.byId.get(unitId);
-      if (!unit) fail('unit', 'validation.exists');
-      else if (unit.base_unit_id !== null) fail('unit', 'validation.base_unit');
-    }
-    const barcode = typeof raw.barcode === 'string' ? raw.barcode.trim().toLowerCase() : '';
-    if (barcode && !problems.has('barcode')) {
-      const owner = owners.get(barcode);
-      if (owner !== undefined && owner !== current?.id) fail('barcode', 'validation.unique');
-    }
+    return { line, current, raw, parsed, problems };
+  });
+}
 
+/**
+ * What the API's rules say of each row (`problems` of the products resource: unique among live
+ * products, not a combo's code, references live, …), on the fields the schema took, so that a row
+ * whose schema failed elsewhere is told every mistake at once.
+ */
+async function applyRules(
+  trx: Db,
+  rules: ReturnType<typeof resourceService<'products', typeof productInput, typeof product>>['problems'],
+  rows: Row[],
+  locale: Locale,
+): Promise<void> {
+  const inputs = rows.map(({ raw, parsed, current }) => {
+    let input: Partial<Input> = raw as Partial<Input>;
+    if (parsed.success) input = parsed.data;
+    else {
+      const refused = new Set(parsed.error.issues.map((issue) => String(issue.path[0])));
+      input = Object.fromEntries(Object.entries(raw).filter(([field]) => !refused.has(field))) as Partial<Input>;
+    }
+    return { input, id: current?.id ?? null };
+  });
+  const found = await rules(trx, inputs);
+  found.forEach((fields, i) => {
+    for (const [field, key] of Object.entries(fields)) {
+      const column = COLUMN_OF.get(field);
+      if (column && !rows[i].problems.has(column)) rows[i].problems.set(column, translate(key, locale));
+    }
+  });
+}
+
+/** The rows' mistakes in the file's order (by row, then column), or the products to write. */
+function collect(
+  rows: Row[],
+  index: Map<ProductSheetColumn, number>,
+  context: { actor: Actor; locale: Locale },
+): Checked {
+  const checked: Checked = { errors: [], creates: [], updates: [] };
+  const order = (column: ProductSheetColumn) => index.get(column) ?? PRODUCT_SHEET_COLUMNS.length;
+  for (const { line, current, parsed, problems } of rows) {
     // the product policy's rules of fields, as for the form: prices need prices.update, the cost
     // is kept as stored for someone who may not see it
-    const allowed = parsed.success && !problems.size ? writable(actor, parsed.data, current, fail) : null;
+    const allowed = parsed.success && !problems.size ? writable(context, parsed.data, current, problems) : null;
     if (allowed) {
       if (current) checked.updates.push({ current, input: allowed });
       else checked.creates.push(allowed);
     }
-
-    const order = (column: ProductSheetColumn) => index.get(column) ?? PRODUCT_SHEET_COLUMNS.length;
     for (const [column, message] of [...problems].sort(([a], [b]) => order(a) - order(b))) {
-      checked.errors.push({ row: line.row, column, value: cell(column) ?? '', message });
+      const position = index.get(column);
+      const value = position === undefined ? '' : cleanCell(line.cells[position]);
+      checked.errors.push({ row: line.row, column, value, message });
     }
   }
   return checked;
@@ -672,16 +673,16 @@ function checkRows(
 
 /** A row's input as the actor may write it (productPolicy.write), or null with the refusal on its column. */
 function writable(
-  actor: Actor,
+  { actor, locale }: { actor: Actor; locale: Locale },
   input: Input,
   current: Selectable<ProductsTable> | undefined,
-  fail: (column: ProductSheetColumn, key: MessageKey) => void,
+  problems: Row['problems'],
 ): Input | null {
   try {
     return productPolicy.write(actor, input, current ?? null);
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    fail('price_usd', error.key);
+    problems.set('price_usd', translate(error.key, locale));
     return null;
   }
 }
@@ -719,17 +720,15 @@ export async function importProducts(
   const written = transaction(
     db,
     async (trx) => {
-      const [refs, existing, owners] = await Promise.all([
-        loadReferences(trx),
-        liveBySku(trx, values('sku')),
-        barcodeOwners(trx, values('barcode')),
-      ]);
-      const checked = checkRows(sheet, index, { refs, existing, owners, ...options });
+      const [refs, existing] = await Promise.all([loadReferences(trx), liveBySku(trx, values('sku'))]);
+      const rows = readRows(sheet, index, { refs, existing, ...options });
+      await applyRules(trx, resourceService(db, products).problems, rows, options.locale);
+      const checked = collect(rows, index, options);
       if (checked.errors.length) throw rowsRefusal(options.locale, checked.errors);
 
       const at = now();
       const stored = (input: Input) => products.toRow?.(input) ?? input;
-      for (const batch of batches(checked.creates, INSERT_BATCH)) {
+      for (const batch of inBatches(checked.creates, INSERT_BATCH)) {
         await trx
           .insertInto('products')
           .values(batch.map((input) => ({ ...stored(input), created_at: at, updated_at: at }) as never))

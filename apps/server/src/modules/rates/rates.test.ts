@@ -109,9 +109,10 @@ describe('the exchange rate', () => {
       .where('key', '=', 'exchange_rate_khr')
       .executeTakeFirstOrThrow();
     expect(JSON.parse(stored.value)).toBe(4010);
-    // $2.50 at 4010: 10,025 riel, rounded to 10,000
-    expect(await rielPrice()).toBe(10_000);
-    expect(await rielPrice()).toBe(usdCentsToKhr(250, 4010, 100));
+    // $2.50 at the rate riel is received at, 4050: 10,125 riel, rounded to 10,100 (what a
+    // customer paying riel hands over for it, not 10,000 at the day's 4010)
+    expect(await rielPrice()).toBe(10_100);
+    expect(await rielPrice()).toBe(usdCentsToKhr(250, 4050, 100));
     expect(await saleRates(ctx.db)).toEqual({
       rate_khr: 4010,
       rate_in_khr: 4050,

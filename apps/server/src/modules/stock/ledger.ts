@@ -328,6 +328,24 @@ export async function quantityOf(
   return Number((await query.executeTakeFirstOrThrow()).n);
 }
 
+/** A store's quantity of each of some products (all batches, as a sale takes them), in one query. */
+export async function quantitiesIn(
+  db: Db,
+  storeId: number,
+  productIds: readonly number[],
+): Promise<Map<number, number>> {
+  const rows = productIds.length
+    ? await db
+        .selectFrom('stock_levels')
+        .select(['product_id', sql<number>`sum(quantity)`.as('n')])
+        .where('store_id', '=', storeId)
+        .where('product_id', 'in', productIds)
+        .groupBy('product_id')
+        .execute()
+    : [];
+  return new Map(rows.map((row) => [row.product_id, Number(row.n)]));
+}
+
 /**
  * What must always hold: each level equals the sum of its movements and is not negative, and each
  * product's valuation counts the units of all its levels. Empty when the ledger is right.

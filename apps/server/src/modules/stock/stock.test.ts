@@ -406,3 +406,42 @@ describe('retries and races', () => {
     expect(await onHand(ids.main, ids.water)).toBe(0);
   });
 });
+
+describe('the till’s stock', () => {
+  it('answers products with the units a store holds, when asked, on the list and on one product', async () => {
+    const cashier = await createUser(ctx.db, { roles: ['cashier'], store: ids.main, covers: [ids.riverside] });
+    const as = { ...bearer((await login(ctx.app, cashier.name, cashier.password)).token), 'x-localization': 'en' };
+    const till = async (url: string) => {
+      const res = await ctx.app.inject({ method: 'GET', url, headers: as });
+      return { status: res.statusCode, body: res.json() };
+    };
+    const milk = 'MILK-1';
+    await stockIn(ids.riverside, ids.milk, 7, 700);
+    const before = await onHand(ids.main, ids.milk);
+    const list = await till(`/api/products?search=${milk}&stock_store=${ids.riverside}`);
+    expect(list.status).toBe(200);
+    expect(list.body.data).toMatchObject([{ sku: milk, stock: 7 }]);
+    const main = await till(`/api/products?per_page=100&stock_store=${ids.main}`);
+    const byId = new Map(main.body.data.map((p: { id: number; stock: number }) => [p.id, p.stock]));
+    expect(byId.get(ids.milk)).toBe(before);
+    expect(main.body.data.every((p: { stock: unknown }) => typeof p.stock === 'number')).toBe(true);
+    expect((await till(`/api/products/${ids.milk}?stock_store=${ids.riverside}`)).body.data.stock).toBe(7);
+    // without the parameter, no stock; a store that is not one is a mistake of the request
+    expect((await till(`/api/products/${ids.milk}`)).body.data).not.toHaveProperty('stock');
+    expect((await till('/api/products?search=MILK-1')).body.data[0]).not.toHaveProperty('stock');
+    const wrong = await till('/api/products?stock_store=999999');
+    expect(wrong.status).toBe(422);
+    // (a store that does not exist is, to the cashier, one more store they do not work in)
+    expect(wrong.body.errors).toEqual({ stock_store: ['You do not work in this store.'] });
+    expect((await till('/api/products?stock_store=abc')).status).toBe(422);
+    // a store the cashier does not cover is refused, as a store that does not exist
+    const elsewhere = await createUser(ctx.db, { roles: ['cashier'], store: ids.main });
+    const outside = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/products?stock_store=${ids.riverside}`,
+      headers: { ...bearer((await login(ctx.app, elsewhere.name, elsewhere.password)).token), 'x-localization': 'en' },
+    });
+    expect(outside.statusCode).toBe(422);
+    expect(outside.json().errors).toEqual({ stock_store: ['You do not work in this store.'] });
+  });
+});

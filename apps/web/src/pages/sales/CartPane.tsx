@@ -53,16 +53,12 @@ function LineRow({
   priced,
   discounts,
   setCart,
-  rate,
-  step,
 }: {
   line: CartLine;
   index: number;
   priced: PricedCart['lines'][number] | undefined;
   discounts: Discount[];
   setCart: SetCart;
-  rate: number | undefined;
-  step: number;
 }) {
   const { t, locale } = useCtx();
   const canUnits = useCan('units.list');
@@ -89,7 +85,8 @@ function LineRow({
           </Typography.Text>
         </Flex>
         <Flex align="flex-start" gap={4}>
-          <Money cents={priced?.gross_cents ?? 0} rate={rate} step={step} testId={`line-${index}-gross`} />
+          {/* dollars only: the riel of the lines would not add up to the riel of the sale (money.ts) */}
+          <Money cents={priced?.gross_cents ?? 0} testId={`line-${index}-gross`} />
           <Button
             type="text"
             danger
@@ -213,13 +210,7 @@ export function CartTotals({ totals, rates }: { totals: PricedCart; rates: Curre
         <Typography.Text strong style={{ fontSize: 18 }}>
           {t('orders.total')}
         </Typography.Text>
-        <Money
-          cents={totals.total_cents}
-          rate={rates.rate_khr}
-          step={rates.khr_step}
-          size="large"
-          testId="cart-total"
-        />
+        <Money cents={totals.total_cents} rates={rates} size="large" testId="cart-total" />
       </Flex>
     </Flex>
   );
@@ -242,7 +233,6 @@ export function CartPane({
   const { t } = useCtx();
   const today = todayInCambodia();
   const orderDiscounts = discounts.filter((d) => discountApplies(d, 'order', today));
-  const step = rates?.khr_step ?? 100;
   // Delivery starts at the customer's shipping address (or address) when there is one.
   const buyer = useRecord({ api: 'customers', row: customer }, cart.customer_id);
   const address = buyer.data && !buyer.data.is_walk_in ? (buyer.data.shipping_address ?? buyer.data.address ?? '') : '';
@@ -272,8 +262,6 @@ export function CartPane({
               priced={totals?.lines[index]}
               discounts={discounts}
               setCart={setCart}
-              rate={rates?.rate_khr}
-              step={step}
             />
           ))
         )}

@@ -36,7 +36,7 @@ import { loadCart, saveCart } from './cart.ts';
 import { useCatalogue } from './catalogue.ts';
 import { KhqrDialog } from './khqr/KhqrDialog.tsx';
 import { ConfirmPaymentDialog, ReturnDialog } from './OrderDialogs.tsx';
-import { InvoiceDialog, ReceiptDialog } from './print.tsx';
+import { InvoiceDialog, ReceiptDialog, totalRate } from './print.tsx';
 
 const answer = written(orderDetail);
 
@@ -372,7 +372,7 @@ export function OrderDetails({ detail }: { detail: OrderDetail }) {
         ]}
       />
       <Typography.Text type="secondary" style={{ textAlign: 'end' }}>
-        {t('orders.totalKhr', { khr: formatKhr(detail.total_khr), rate: formatKhr(detail.exchange_rate_khr) })}
+        {t('orders.totalKhr', { khr: formatKhr(detail.total_khr), rate: formatKhr(totalRate(detail)) })}
       </Typography.Text>
       <div>
         <Typography.Title level={5}>{t('purchases.payments')}</Typography.Title>

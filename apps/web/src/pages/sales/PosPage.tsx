@@ -6,12 +6,13 @@ import {
   SwapOutlined,
   WarningOutlined,
 } from '@ant-design/icons';
-import { customer, formatKhr, order, orderDetail, orderInput, written } from '@depot/contracts';
+import { customer, formatKhr, order, orderDetail, orderInput, rielRate, translate, written } from '@depot/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, App, Badge, Button, Card, Flex, Grid, type InputRef, Popconfirm, Tag, Tooltip, Typography } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { failureMessage, usePage, useRefreshAll } from '../../kit/queries.ts';
+import { localName } from '../../kit/resource.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useCan } from '../../lib/access.tsx';
 import { formatDateTime } from '../../lib/dates.ts';
@@ -34,7 +35,9 @@ import {
   outcomeUnknown,
   readyToSell,
   retryKeys,
+  type StockPart,
   saveCart,
+  shortOf,
 } from './cart.ts';
 import { useCatalogue } from './catalogue.ts';
 import { HELD_QUERY, HeldOrdersDrawer } from './HeldOrders.tsx';
@@ -76,7 +79,8 @@ function RateBar() {
   const text = (
     <Flex align="center" gap={8} wrap data-testid="pos-rate">
       <SwapOutlined />
-      <Typography.Text strong>{t('pos.rate', { rate: formatKhr(data.rate_khr) })}</Typography.Text>
+      {/* the rate the till's riel figures are at: riel received, else the day's (money.ts) */}
+      <Typography.Text strong>{t('pos.rate', { rate: formatKhr(rielRate(data)) })}</Typography.Text>
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
         {data.updated_at
           ? t('pos.rateUpdated', { at: formatDateTime(data.updated_at, locale), by: data.updated_by_name ?? '—' })
@@ -107,7 +111,6 @@ export function PosPage() {
   const navigate = useNavigate();
   const { state } = useLocation();
   const refresh = useRefreshAll();
-  const catalogue = useCatalogue();
   const screens = Grid.useBreakpoint();
   const wide = Boolean(screens.lg);
   const rates = useCurrentRates();
@@ -124,9 +127,28 @@ export function PosPage() {
   const [problem, setProblem] = useState<string | null>(null);
   const [heldOpen, setHeldOpen] = useState(false);
 
+  // The store the till sells from: the cart's (a resumed order's, or the one picked), else the user's.
+  const storeId = cart.store_id ?? sessionStore.id;
+  const catalogue = useCatalogue(storeId);
+  const latest = useRef(cart);
+  latest.current = cart;
+
+  const notEnough = (short: StockPart) => translate('stock.not_enough', locale, { product: localName(short, locale) });
+  /**
+   * Every change of the cart goes through here: one that would take a product beyond the store's
+   * stock as the till knows it is refused at once, in the spec's words (the server judges again
+   * at checkout: stock moves meanwhile).
+   */
   const setCart = (change: (current: Cart) => Cart) => {
+    const next = change(latest.current);
+    const short = shortOf(latest.current, next);
+    if (short) {
+      setProblem(notEnough(short));
+      return;
+    }
     setProblem(null);
-    setCartState(change);
+    latest.current = next;
+    setCartState(next);
   };
 
   useEffect(() => saveCart(cart), [cart]);
@@ -264,8 +286,8 @@ export function PosPage() {
         <ProductPane
           onAdd={add}
           searchRef={searchRef}
-          rate={rates.data?.rate_khr ?? null}
-          step={rates.data?.khr_step ?? 100}
+          rates={rates.data ?? null}
+          storeId={cart.store_id !== null || sessionStore.ready ? storeId : undefined}
         />
         <Card
           className="pos-cart"
@@ -335,7 +357,11 @@ export function PosPage() {
         replacing={cart.lines.length > 0}
         onResume={(resumed) => {
           wantsWalkIn.current = false;
-          setCart(() => resumed);
+          // a held order comes back as it was, short or not: the cashier lowers what is short
+          const short = shortOf(emptyCart(), resumed);
+          setProblem(short && notEnough(short));
+          latest.current = resumed;
+          setCartState(resumed);
         }}
       />
     </Flex>

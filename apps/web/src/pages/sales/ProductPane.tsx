@@ -8,7 +8,8 @@ import {
   formatUsd,
   type Product,
   product,
-  usdCentsToKhr,
+  type RielRates,
+  rielOf,
 } from '@depot/contracts';
 import { App, Button, Card, Empty, Flex, Input, type InputRef, Skeleton, Tag, Typography } from 'antd';
 import { type Ref, useState } from 'react';
@@ -18,6 +19,7 @@ import { localName } from '../../kit/resource.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useDebounced } from '../../kit/useDebounced.ts';
 import { useCan } from '../../lib/access.tsx';
+import { quantityText } from '../stock/common.tsx';
 import { type CartLine, productLine } from './cart.ts';
 import { comboQuery, productQuery, useCatalogue } from './catalogue.ts';
 import { Key } from './keys.tsx';
@@ -43,18 +45,27 @@ function Tile({
   onClick,
   testId,
   isCombo,
+  stock,
 }: {
   names: [string, string];
   sku: string;
   usd: number;
-  khr: number;
+  /** One's riel figure, once the rates are known. */
+  khr: number | null;
   thumb: string | null;
   onClick: () => void;
   testId: string;
   isCombo?: boolean;
+  /** The store's stock of a product, in words ("24 Can in stock"), and whether there is none. */
+  stock?: { text: string; out: boolean } | null;
 }) {
   return (
-    <button type="button" className="pos-tile" onClick={onClick} data-testid={testId}>
+    <button
+      type="button"
+      className={stock?.out ? 'pos-tile pos-tile-out' : 'pos-tile'}
+      onClick={onClick}
+      data-testid={testId}
+    >
       <Thumb url={thumb} combo={isCombo} />
       <span className="pos-tile-name">{names[0] || names[1]}</span>
       {names[0] && names[1] && <span className="pos-tile-second">{names[1]}</span>}
@@ -66,9 +77,19 @@ function Tile({
         )}
         {sku}
       </span>
+      {stock &&
+        (stock.out ? (
+          <Tag color="error" className="pos-tile-stock" data-testid={`${testId}-stock`}>
+            {stock.text}
+          </Tag>
+        ) : (
+          <span className="pos-tile-stock" data-testid={`${testId}-stock`}>
+            {stock.text}
+          </span>
+        ))}
       <span className="pos-tile-price">
         <strong>{formatUsd(usd)}</strong>
-        <span>{formatKhr(khr)}</span>
+        {khr !== null && <span data-testid={`${testId}-khr`}>{formatKhr(khr)}</span>}
       </span>
     </button>
   );
@@ -81,17 +102,19 @@ function Tile({
 export function ProductPane({
   onAdd,
   searchRef,
-  rate,
-  step,
+  rates,
+  storeId,
 }: {
   onAdd: (line: CartLine) => void;
   searchRef: Ref<InputRef>;
-  rate: number | null;
-  step: number;
+  /** The till's rates: a tile's riel is what the cart's total would say for one (money.ts). */
+  rates: RielRates | null;
+  /** The till's store, whose stock the tiles show; null for none, undefined while not yet known. */
+  storeId: number | null | undefined;
 }) {
   const { t, locale } = useCtx();
   const { message } = App.useApp();
-  const catalogue = useCatalogue();
+  const catalogue = useCatalogue(storeId ?? null);
   const [text, setText] = useState('');
   const [chip, setChip] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -109,7 +132,13 @@ export function ProductPane({
       sort: locale === 'kh' ? 'name_kh' : 'name_en',
     }).toString(),
   );
-  const products = usePage('products', product, productQuery(search, categoryId, 50), !showCombos);
+  // asked once the store is known: a first answer without stock would only be thrown away
+  const products = usePage(
+    'products',
+    product,
+    productQuery(search, categoryId, 50, storeId),
+    !showCombos && storeId !== undefined,
+  );
   // Searching shows the combos that match beside the products.
   const combos = usePage('combos', combo, comboQuery(search, 20), canCombos && (showCombos || search.length > 0));
 
@@ -139,8 +168,14 @@ export function ProductPane({
     }
   };
 
-  const khrOf = (row: Product) => row.price_khr_effective;
-  const comboKhr = (row: Combo) => (rate ? usdCentsToKhr(row.selling_price_cents, rate, step) : 0);
+  const khrOf = (cents: number) => (rates ? rielOf(cents, rates) : null);
+  // in the product's own unit: what a line of it takes (a carton takes its factor of them)
+  const stockOf = (row: Product) =>
+    row.stock === undefined
+      ? null
+      : row.stock > 0
+        ? { text: t('pos.inStock', { quantity: quantityText(row.stock, row, locale) }), out: false }
+        : { text: t('pos.outOfStock'), out: true };
   const productRows = showCombos ? [] : (products.data?.data ?? []);
   const comboRows = combos.data?.data ?? [];
   const loading = (showCombos ? combos.isPending : products.isPending) && !(showCombos ? combos.data : products.data);
@@ -219,7 +254,8 @@ export function ProductPane({
                 names={locale === 'kh' ? [row.name_kh, row.name_en] : [row.name_en, row.name_kh]}
                 sku={row.sku}
                 usd={row.price_usd_cents}
-                khr={khrOf(row)}
+                khr={khrOf(row.price_usd_cents)}
+                stock={stockOf(row)}
                 thumb={row.thumbnail_url}
                 onClick={() => onAdd(productLine(row))}
               />
@@ -233,7 +269,7 @@ export function ProductPane({
                   names={locale === 'kh' ? [row.name_kh, row.name_en] : [row.name_en, row.name_kh]}
                   sku={row.sku}
                   usd={row.selling_price_cents}
-                  khr={comboKhr(row)}
+                  khr={khrOf(row.selling_price_cents)}
                   thumb={null}
                   onClick={() => void addCombo(row)}
                 />

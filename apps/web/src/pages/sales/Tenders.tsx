@@ -1,13 +1,5 @@
 import { CreditCardOutlined, DollarOutlined, QrcodeOutlined } from '@ant-design/icons';
-import {
-  centsToKhr,
-  formatKhr,
-  formatUsd,
-  type Rates,
-  type Settlement,
-  settle,
-  type TenderInput,
-} from '@depot/contracts';
+import { formatKhr, formatUsd, type Rates, rielOf, type Settlement, settle, type TenderInput } from '@depot/contracts';
 import { Alert, Button, Col, Divider, Flex, Input, Row, Tag, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { RielInput, UsdInput } from '../../kit/inputs.tsx';
@@ -120,9 +112,7 @@ export function SettlementView({
       </Figure>
       <Figure label={t('purchases.paid')} testId="settle-paid">
         {formatUsd(settlement.tendered_cents)}{' '}
-        <Typography.Text type="secondary">
-          {formatKhr(centsToKhr(settlement.tendered_cents, rates.rate_in_khr || rates.rate_khr, rates.khr_step))}
-        </Typography.Text>
+        <Typography.Text type="secondary">{formatKhr(rielOf(settlement.tendered_cents, rates))}</Typography.Text>
       </Figure>
       <Figure label={t('purchases.due')} testId="settle-due">
         <Typography.Text type={settlement.due_cents > 0 ? 'danger' : undefined} strong={settlement.due_cents > 0}>

@@ -39,6 +39,21 @@ export interface CartLine {
   taxable: boolean;
   quantity: number;
   discount_id: number | null;
+  /**
+   * A product's units in the till's store, in its own unit, as last read (absent: not known, and
+   * the till does not judge it). The server judges again at checkout: stock moves meanwhile.
+   */
+  stock?: number | null;
+  /** A combo's products: how many of each (own units) one combo takes, and their stock as above. */
+  parts?: StockPart[] | null;
+}
+
+export interface StockPart {
+  product_id: number;
+  name_en: string;
+  name_kh: string;
+  quantity: number;
+  stock: number | null;
 }
 
 export interface CartDelivery {
@@ -92,7 +107,34 @@ export function productLine(row: Product): CartLine {
     taxable: row.taxable,
     quantity: 1,
     discount_id: null,
+    stock: row.stock ?? null,
   };
+}
+
+/** Every product a line takes from the store: its own product, or a combo's parts. */
+function stockOf(line: CartLine): StockPart[] {
+  if (line.kind === 'combo') return line.parts ?? [];
+  return [
+    {
+      product_id: line.item_id,
+      name_en: line.name_en,
+      name_kh: line.name_kh,
+      quantity: line.unit?.factor ?? 1,
+      stock: line.stock ?? null,
+    },
+  ];
+}
+
+/** The freshest stock figures a line brings, given to every line and part of the same products. */
+function withStockOf(lines: CartLine[], line: CartLine): CartLine[] {
+  const known = new Map(stockOf(line).flatMap((p) => (p.stock === null ? [] : [[p.product_id, p.stock] as const])));
+  if (!known.size) return lines;
+  const fresh = (productId: number, stock: number | null | undefined) => known.get(productId) ?? stock ?? null;
+  return lines.map((l) =>
+    l.kind === 'combo'
+      ? { ...l, parts: l.parts?.map((p) => ({ ...p, stock: fresh(p.product_id, p.stock) })) }
+      : { ...l, stock: fresh(l.item_id, l.stock) },
+  );
 }
 
 /** Adds one of a line: to the same product in the same unit (or the same combo) if there is one. */
@@ -100,11 +142,39 @@ export function addLine(cart: Cart, line: CartLine): Cart {
   const same = cart.lines.findIndex(
     (l) => l.kind === line.kind && l.item_id === line.item_id && (l.unit?.id ?? null) === (line.unit?.id ?? null),
   );
-  if (same === -1) return { ...cart, lines: [...cart.lines, line] };
-  return {
-    ...cart,
-    lines: cart.lines.map((l, i) => (i === same ? { ...l, quantity: l.quantity + line.quantity } : l)),
-  };
+  const lines =
+    same === -1
+      ? [...cart.lines, line]
+      : cart.lines.map((l, i) => (i === same ? { ...l, quantity: l.quantity + line.quantity } : l));
+  return { ...cart, lines: withStockOf(lines, line) };
+}
+
+/** The units of each product a cart takes from the store (a carton line takes factor × units). */
+function demand(cart: Cart) {
+  const wanted = new Map<number, { part: StockPart; units: number }>();
+  for (const line of cart.lines) {
+    for (const part of stockOf(line)) {
+      const had = wanted.get(part.product_id);
+      const units = (had?.units ?? 0) + part.quantity * line.quantity;
+      // the figure known, from whichever line knows it
+      wanted.set(part.product_id, { part: part.stock === null && had ? had.part : part, units });
+    }
+  }
+  return wanted;
+}
+
+/**
+ * The product a change of the cart would take beyond the store's stock, as the till knows it: one
+ * whose units rise past its stock (adding it, raising a quantity, a bigger unit, a combo of it).
+ * Lowering is always allowed, even while still short. Null when the change may go ahead.
+ */
+export function shortOf(before: Cart, after: Cart): StockPart | null {
+  const had = demand(before);
+  for (const [productId, { part, units }] of demand(after)) {
+    if (part.stock === null || units <= part.stock) continue;
+    if (units > (had.get(productId)?.units ?? 0)) return part;
+  }
+  return null;
 }
 
 /** Whether a discount may go on a line today (combos take none: the server refuses them). */
@@ -247,6 +317,19 @@ const stored = z.object({
       taxable: z.boolean(),
       quantity: z.number(),
       discount_id: z.number().nullable(),
+      stock: z.number().nullable().optional(),
+      parts: z
+        .array(
+          z.object({
+            product_id: z.number(),
+            name_en: z.string(),
+            name_kh: z.string(),
+            quantity: z.number(),
+            stock: z.number().nullable(),
+          }),
+        )
+        .nullable()
+        .optional(),
     }),
   ),
 });

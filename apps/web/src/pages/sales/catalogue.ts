@@ -17,10 +17,17 @@ import { type Cart, type CartLine, cartOfOrder, productLine } from './cart.ts';
 
 /** What the till looks up while selling: products and combos by code, a combo's VAT, a held order's lines. */
 
-export function productQuery(search: string, categoryId?: number | null, perPage = 20): string {
+/** The till's products: active ones, with their stock in the till's store once it is known. */
+export function productQuery(
+  search: string,
+  categoryId?: number | null,
+  perPage = 20,
+  storeId: number | null = null,
+): string {
   const query = new URLSearchParams({ per_page: String(perPage), 'filter[status]': 'active' });
   if (search) query.set('search', search);
   if (categoryId) query.set('filter[category_id]', String(categoryId));
+  if (storeId) query.set('stock_store', String(storeId));
   return query.toString();
 }
 
@@ -37,7 +44,8 @@ export function matchesCode(row: { sku: string; barcode: string | null }, code: 
 
 export type Found = { line: CartLine } | { many: true } | { none: true };
 
-export function useCatalogue() {
+/** `storeId`: the till's store, whose stock the lines carry (none while it is not known). */
+export function useCatalogue(storeId: number | null = null) {
   const client = useQueryClient();
 
   const list = <T>(path: string, row: z.ZodType<T>, query: string) =>
@@ -54,13 +62,22 @@ export function useCatalogue() {
       staleTime: 60_000,
     });
 
+  /** A product with its stock in a store, read fresh: stock moves while the till sells. */
+  const productIn = (id: number, store: number | null) =>
+    client.fetchQuery({
+      queryKey: [...recordKey('products', id), store],
+      queryFn: async ({ signal }) =>
+        (await api(`products/${id}${store ? `?stock_store=${store}` : ''}`, { signal, schema: single(product) })).data,
+      staleTime: 5_000,
+    });
+
   /**
    * A combo as a line: its selling price, and VAT when any of its products carries VAT (the
-   * server's rule), read from its products.
+   * server's rule), read from its products, with what each combo takes of them and their stock.
    */
-  async function comboLine(row: Combo): Promise<CartLine> {
+  async function comboLine(row: Combo, store: number | null = storeId): Promise<CartLine> {
     const detail = await record('combos', comboDetail, row.id);
-    const products = await Promise.all(detail.items.map((item) => record('products', product, item.product_id)));
+    const products = await Promise.all(detail.items.map((item) => productIn(item.product_id, store)));
     return {
       key: lineKey(),
       kind: 'combo',
@@ -76,12 +93,19 @@ export function useCatalogue() {
       taxable: products.some((p) => p.taxable),
       quantity: 1,
       discount_id: null,
+      parts: detail.items.map((item, i) => ({
+        product_id: item.product_id,
+        name_en: item.product_name_en,
+        name_kh: item.product_name_kh,
+        quantity: item.base_quantity,
+        stock: products[i].stock ?? null,
+      })),
     };
   }
 
   /** The product, else the combo, whose barcode or SKU is exactly the code. */
   async function findCode(code: string, { allowOnly = false } = {}): Promise<Found> {
-    const products = await list('products', product, productQuery(code));
+    const products = await list('products', product, productQuery(code, null, 20, storeId));
     const exact = products.data.find((row) => matchesCode(row, code));
     if (exact) return { line: productLine(exact) };
     const combos = await list('combos', combo, comboQuery(code));
@@ -100,15 +124,15 @@ export function useCatalogue() {
   /** A held order as a cart, its lines completed from today's products and combos. */
   async function cartOf(detail: OrderDetail): Promise<Cart> {
     const products = new Map<number, Product>();
-    const taxable = new Map<number, boolean>();
+    const combos = new Map<number, CartLine>();
     await Promise.all(
       detail.items.map(async (item) => {
         try {
           if (item.kind === 'product' && item.product_id) {
-            products.set(item.product_id, await record('products', product, item.product_id));
+            products.set(item.product_id, await productIn(item.product_id, detail.store_id));
           } else if (item.combo_id) {
             const found = await record('combos', comboDetail, item.combo_id);
-            taxable.set(item.combo_id, (await comboLine(found)).taxable);
+            combos.set(item.combo_id, await comboLine(found, detail.store_id));
           }
         } catch {
           // A product gone since: the line keeps what the order says; the server judges it at checkout.
@@ -124,9 +148,11 @@ export function useCatalogue() {
           base_unit_id: found.unit_id,
           base_price_cents: found.price_usd_cents,
           taxable: found.taxable,
+          stock: found.stock ?? null,
         };
       }
-      if (item.combo_id && taxable.has(item.combo_id)) return { taxable: taxable.get(item.combo_id) };
+      const combo = item.combo_id ? combos.get(item.combo_id) : undefined;
+      if (combo) return { taxable: combo.taxable, parts: combo.parts };
       return null;
     });
   }

@@ -1,11 +1,32 @@
-import { centsToKhr, formatKhr, formatUsd, priceCart, settle } from '@depot/contracts';
+import { formatKhr, formatUsd, priceCart, rielOf, settle } from '@depot/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { choose, listAnswer } from '../../test/inventory.ts';
+import { choose, listAnswer, productRow } from '../../test/inventory.ts';
 import { mockFetch, renderApp, signedIn } from '../../test/render.tsx';
-import { DARA, orderRow, RATES, SELLING, tillLookups } from '../../test/sales.ts';
+import { BEER, comboRow, DARA, orderRow, previewOf, RATES, RICE, SELLING, tillLookups } from '../../test/sales.ts';
+import { addLine, type Cart, type CartLine, emptyCart, productLine, shortOf } from './cart.ts';
 
 const text = (testId: string) => screen.getByTestId(testId).textContent;
+/** A $1.50 can without VAT: 6,200៛ at 4,100 (6,150 rounded), as the server lists it. */
+const COLA = productRow(3, {
+  name_en: 'Cola',
+  sku: 'COLA',
+  barcode: null,
+  price_usd_cents: 150,
+  price_khr_effective: 6200,
+  taxable: false,
+});
+/** Another, with its own riel price (a label price no sale charges), which the list once showed. */
+const SODA = productRow(4, {
+  ...COLA,
+  id: 4,
+  name_en: 'Soda',
+  sku: 'SODA',
+  price_khr: 6000,
+  price_khr_effective: 6000,
+});
+/** The riel figure a tile shows. */
+const tileRiel = (id: number) => within(screen.getByTestId(`tile-${id}`)).getByText(/៛/).textContent;
 
 /** A scanner: the code typed within microseconds, then Enter, with the focus on no field. */
 function scan(code: string) {
@@ -37,10 +58,104 @@ describe('the till', { timeout: 40_000 }, () => {
     expect(text('cart-subtotal')).toBe(formatUsd(expected.subtotal_cents));
     expect(text('cart-discount')).toBe(`−${formatUsd(expected.discount_cents)}`);
     expect(text('cart-vat')).toBe(formatUsd(expected.tax_cents));
-    expect(text('cart-total-khr')).toBe(formatKhr(centsToKhr(expected.total_cents, RATES.rate_khr, RATES.khr_step)));
+    expect(text('cart-total-khr')).toBe(formatKhr(rielOf(expected.total_cents, RATES)));
     expect(text('line-0-discount-cents')).toBe(`−${formatUsd(expected.lines[0].line_discount_cents)}`);
     // the rate the till sells at, and when it was set
     expect(text('pos-rate')).toContain('1 $ = 4,100៛');
+  });
+
+  it('shows riel for what is paid at once, the same figure on the tile, the cart and the review', async () => {
+    // two $1.50 items at 4,100៛: 6,200៛ each (6,150 rounded), 12,300៛ together (the riel of $3.00,
+    // rounded once); a line shows no riel that the total would contradict (6,200 + 6,200)
+    mockFetch(tillLookups([COLA, SODA]));
+    signedIn({ permissions: SELLING });
+    const { user, path } = renderApp('/en/pos');
+    await user.click(await screen.findByTestId('tile-3'));
+    expect(tileRiel(3)).toBe('6,200៛');
+    expect(tileRiel(4)).toBe('6,200៛');
+    await waitFor(() => expect(text('cart-total-khr')).toBe('6,200៛'));
+    await user.click(screen.getByTestId('tile-4'));
+    await waitFor(() => expect(text('cart-total-khr')).toBe('12,300៛'));
+    expect(text('cart-total-usd')).toBe('$3.00');
+    const riel = within(screen.getByTestId('pos-cart')).getAllByText(/៛/);
+    expect(riel.map((shown) => shown.textContent)).toEqual(['12,300៛']);
+    expect(screen.queryByTestId('line-0-gross-khr')).toBeNull();
+
+    await user.click(screen.getByTestId('pos-pay'));
+    await waitFor(() => expect(path()).toBe('/en/orders/review'));
+    expect((await screen.findByTestId('settle-total')).textContent).toContain('12,300៛');
+    expect(text('due-khr')).toBe('12,300៛');
+  });
+
+  it('prices riel at the rate riel is received at, on the tile, the total and what is due', async () => {
+    mockFetch({
+      ...tillLookups([COLA]),
+      'GET exchange-rates/current': () => ({ body: { data: { ...RATES, rate_in_khr: 4200 } } }),
+    });
+    signedIn({ permissions: SELLING });
+    const { user, path } = renderApp('/en/pos');
+    await user.click(await screen.findByTestId('tile-3'));
+    // $1.50 at 4,200៛: 6,300៛, what a customer paying riel hands over
+    expect(tileRiel(3)).toBe('6,300៛');
+    await waitFor(() => expect(text('cart-total-khr')).toBe('6,300៛'));
+    expect(text('pos-rate')).toContain('1 $ = 4,200៛');
+    await user.click(screen.getByTestId('pos-pay'));
+    await waitFor(() => expect(path()).toBe('/en/orders/review'));
+    expect((await screen.findByTestId('settle-total')).textContent).toContain('6,300៛');
+    expect(text('due-khr')).toBe('6,300៛');
+  });
+
+  it('shows each product’s stock in the till’s store and refuses at once what the store has not', async () => {
+    const stock: Record<number, number> = { 1: 10, 2: 5, 3: 2, 4: 0 };
+    // the stock comes with the products, for the store asked: the till's (the user's, store 1)
+    const withStock = (row: ReturnType<typeof productRow>, store: string | null) =>
+      store === '1' ? { ...row, stock: stock[row.id] } : row;
+    const { calls } = mockFetch({
+      ...tillLookups([COLA, SODA]),
+      'GET products': ({ query }) => ({
+        body: listAnswer([COLA, SODA].map((row) => withStock(row, query.get('stock_store')))),
+      }),
+      'GET products/1': ({ query }) => ({ body: { data: withStock(BEER, query.get('stock_store')) } }),
+      'GET products/2': ({ query }) => ({ body: { data: withStock(RICE, query.get('stock_store')) } }),
+      'GET combos': () => ({ body: listAnswer([comboRow(5)]) }),
+      'GET combos/5': () => ({ body: { data: { ...comboRow(5), items: previewOf().items } } }),
+    });
+    signedIn({ permissions: SELLING });
+    const { user } = renderApp('/en/pos');
+    await waitFor(() => expect(text('tile-3-stock')).toBe('2 Can in stock'));
+    expect(text('tile-4-stock')).toBe('Out of stock');
+    expect(calls('GET products').at(-1)?.query.get('stock_store')).toBe('1');
+
+    // none in the store: refused at the tap, in the spec's words, and the cart stays empty
+    await user.click(screen.getByTestId('tile-4'));
+    expect(text('pos-problem')).toBe('Not enough stock for the product “Soda”.');
+    expect(screen.queryByTestId('cart-line-0')).toBeNull();
+
+    // two in the store: a third is refused, by the button and typed alike
+    await user.click(screen.getByTestId('tile-3'));
+    expect(screen.queryByTestId('pos-problem')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'One more, line 1' }));
+    await waitFor(() => expect(text('cart-total-usd')).toBe('$3.00'));
+    await user.click(screen.getByRole('button', { name: 'One more, line 1' }));
+    expect(text('pos-problem')).toBe('Not enough stock for the product “Cola”.');
+    await user.click(screen.getByTestId('tile-3'));
+    expect(text('pos-problem')).toBe('Not enough stock for the product “Cola”.');
+    const quantity = screen.getByTestId('line-0-quantity') as HTMLInputElement;
+    fireEvent.change(quantity, { target: { value: '5' } });
+    expect(text('pos-problem')).toBe('Not enough stock for the product “Cola”.');
+    fireEvent.blur(quantity);
+    expect(text('cart-total-usd')).toBe('$3.00');
+    // one fewer is always allowed
+    await user.click(screen.getByRole('button', { name: 'One less, line 1' }));
+    await waitFor(() => expect(text('cart-total-usd')).toBe('$1.50'));
+    expect(screen.queryByTestId('pos-problem')).toBeNull();
+
+    // a combo of 12 beers, with 10 in the store: its part is short
+    await user.click(screen.getByTestId('chip-combos'));
+    await user.click(await screen.findByTestId('combo-tile-5'));
+    await waitFor(() => expect(text('pos-problem')).toBe('Not enough stock for the product “Angkor Beer 330ml”.'));
+    expect(screen.queryByTestId('cart-line-1')).toBeNull();
+    expect(calls('GET products/1')[0].query.get('stock_store')).toBe('1');
   });
 
   it('adds the product a scanner types anywhere on the page, but not keys typed in a field', async () => {
@@ -217,5 +332,34 @@ describe('the till', { timeout: 40_000 }, () => {
     const drawer = await screen.findByTestId('held-orders');
     expect(drawer.textContent).toContain('Chan Sophea');
     expect(within(drawer).queryByTestId('resume-8')).toBeNull();
+  });
+});
+
+describe('the till’s stock rule', () => {
+  const can = (stock: number | null): CartLine => ({ ...productLine(productRow(3, { name_en: 'Cola' })), stock });
+  const carton = (line: CartLine): CartLine => ({
+    ...line,
+    key: 'carton',
+    unit: { id: 7, name_en: 'Carton', name_kh: 'កេស', factor: 24 },
+  });
+  const cart = (...lines: CartLine[]): Cart => lines.reduce((c, line) => addLine(c, line), emptyCart());
+
+  it('counts a carton as its factor of units, and every line of the same product together', () => {
+    expect(shortOf(emptyCart(), cart(carton(can(30))))).toBeNull();
+    expect(shortOf(emptyCart(), cart(carton(can(23))))?.name_en).toBe('Cola');
+    // a carton and six cans of 30
+    const before = cart(carton(can(30)));
+    expect(shortOf(before, addLine(before, { ...can(30), quantity: 6 }))).toBeNull();
+    expect(shortOf(before, addLine(before, { ...can(30), quantity: 7 }))?.name_en).toBe('Cola');
+  });
+
+  it('judges by the freshest figure, lets what is already short go down, and leaves unknown stock to the server', () => {
+    const before = cart(can(1));
+    // the product read again with 5 in the store: the new figure counts for the line already there
+    expect(shortOf(before, addLine(before, can(5)))).toBeNull();
+    const over: Cart = { ...before, lines: [{ ...before.lines[0], stock: 1, quantity: 4 }] };
+    const fewer: Cart = { ...over, lines: [{ ...over.lines[0], quantity: 3 }] };
+    expect(shortOf(over, fewer)).toBeNull();
+    expect(shortOf(emptyCart(), cart({ ...can(null), quantity: 1000 }))).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { PrinterOutlined } from '@ant-design/icons';
-import { DEFAULT_SALE_SETTINGS, formatKhr, formatUsd, type OrderDetail } from '@depot/contracts';
+import { DEFAULT_SALE_SETTINGS, formatKhr, formatUsd, type OrderDetail, rielRate } from '@depot/contracts';
 import { Button, Flex, Modal, Segmented, Spin } from 'antd';
 import dayjs from 'dayjs';
 import type { TFunction } from 'i18next';
@@ -190,6 +190,10 @@ function printedDate(value: string): string {
   return dayjs(value).format('DD/MM/YYYY HH:mm');
 }
 
+/** The rate of a sale's riel total (money.ts `rielOf`): riel per dollar as its customer paid riel. */
+export const totalRate = (order: OrderDetail) =>
+  rielRate({ rate_khr: order.exchange_rate_khr, rate_in_khr: order.rate_in_khr });
+
 function paymentAmount(p: OrderDetail['payments'][number]): string {
   return p.method === 'cash_khr' ? formatKhr(p.amount) : formatUsd(p.amount);
 }
@@ -259,7 +263,7 @@ export function Receipt({ order, paper }: { order: OrderDetail; paper: '80' | '5
       <Row label={l.totalKhr} strong>
         <span data-testid="receipt-total-khr">{formatKhr(order.total_khr)}</span>
       </Row>
-      <Row label={l.rate}>1 $ = {formatKhr(order.exchange_rate_khr)}</Row>
+      <Row label={l.rate}>1 $ = {formatKhr(totalRate(order))}</Row>
       {paid.length > 0 && <hr />}
       {paid.map((p) => (
         <Row key={p.id} label={l[p.method]}>
@@ -386,7 +390,7 @@ export function TaxInvoice({ order }: { order: OrderDetail }) {
         <Row label={l.totalKhr} strong>
           {formatKhr(order.total_khr)}
         </Row>
-        <Row label={l.rate}>1 USD = {formatKhr(order.exchange_rate_khr)}</Row>
+        <Row label={l.rate}>1 USD = {formatKhr(totalRate(order))}</Row>
       </div>
       <div className="invoice-signatures">
         <div>

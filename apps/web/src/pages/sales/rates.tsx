@@ -1,6 +1,5 @@
 import {
   type CurrentRates,
-  centsToKhr,
   currentRates,
   DEFAULT_SALE_SETTINGS,
   type Discount,
@@ -8,6 +7,8 @@ import {
   formatKhr,
   formatUsd,
   type Rates,
+  type RielRates,
+  rielOf,
   type SaleSettings,
   saleSettings,
   single,
@@ -75,19 +76,20 @@ export function useTodayDiscounts() {
   return { rows, query: page };
 }
 
-/** "$12.50" over "51,300៛": an amount in both currencies, the dollars first. */
+/**
+ * "$12.50" over "51,300៛": an amount in both currencies, the dollars first; the riel is the
+ * amount's riel figure (money.ts `rielOf`), shown only with `rates`, for what is paid at once.
+ */
 export function Money({
   cents,
-  rate,
-  step,
+  rates,
   size = 'normal',
   testId,
   danger,
   style,
 }: {
   cents: number;
-  rate?: number;
-  step?: number;
+  rates?: RielRates;
   size?: 'normal' | 'large' | 'small';
   testId?: string;
   danger?: boolean;
@@ -99,18 +101,18 @@ export function Money({
       <Typography.Text
         strong={size !== 'small'}
         type={danger ? 'danger' : undefined}
-        style={{ fontSize, lineHeight: 1.3 }}
+        style={{ fontSize, lineHeight: 1.3, whiteSpace: 'nowrap' }}
         data-testid={testId ? `${testId}-usd` : undefined}
       >
         {formatUsd(cents)}
       </Typography.Text>
-      {rate ? (
+      {rates ? (
         <Typography.Text
           type={danger ? 'danger' : 'secondary'}
           style={{ fontSize: size === 'large' ? 18 : 12 }}
           data-testid={testId ? `${testId}-khr` : undefined}
         >
-          {formatKhr(centsToKhr(cents, rate, step ?? 100))}
+          {formatKhr(rielOf(cents, rates))}
         </Typography.Text>
       ) : null}
     </Flex>
