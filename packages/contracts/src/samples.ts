@@ -12,11 +12,13 @@ export const SAMPLE_PLAN = {
   products: 20,
   brands: 6,
   categories: 6,
-  units: 5,
+  units: 6,
   suppliers: 3,
   customers: 6,
   stores: 1,
   purchases: 6,
+  /** Sales over the days, ending yesterday (drawn by a seeded generator: always this many). */
+  orders: 125,
   /** Days of sales, ending yesterday. */
   days: 21,
 } as const;

@@ -5,6 +5,7 @@ import {
   orderInput,
   PERMISSIONS,
   purchaseInput,
+  SAMPLE_PLAN,
   SAMPLE_TABLES,
   type SampleState,
   type SampleStatus,
@@ -363,7 +364,7 @@ export function sampleService(db: Db, uploadsDir: string) {
 
     // the sales, drawn first: the purchases bring in what they will take, and some to spare
     const random = generator(20260301);
-    const days = 21;
+    const days = SAMPLE_PLAN.days;
     type Sale = { store: number; daysAgo: number; hour: number; minute: number; customer: number; lines: Line[] };
     type Line = { sku: string; quantity: number; carton: boolean };
     const sales: Sale[] = [];
