@@ -40,6 +40,8 @@ import { registerProductTransfer } from './modules/products/products.transfer.ts
 import { purchases } from './modules/purchases/purchases.resources.ts';
 import { purchaseRoutes } from './modules/purchases/purchases.routes.ts';
 import { rateRoutes } from './modules/rates/rates.routes.ts';
+import { sampleRoutes } from './modules/samples/samples.routes.ts';
+import { sampleService } from './modules/samples/samples.service.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { settingsService } from './modules/settings/settings.service.ts';
 import { stockRoutes } from './modules/stock/stock.routes.ts';
@@ -163,6 +165,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(notificationRoutes, { notifications: notificationService(db, realtime) });
   await registerProductImages(app, db, options.uploadsDir);
   await registerProductTransfer(app, db);
+  await app.register(sampleRoutes, { samples: sampleService(db, options.uploadsDir) });
   await registerWeb(app, options.webDist ?? '', settings, realtime);
 
   return app;

@@ -4,6 +4,7 @@
  *   npm run cli -- user:password --name admin --password 'new-secret-123'
  *   npm run cli -- gazetteer:import [--file PATH]   (the copy shipped in apps/server/assets by default)
  *   npm run cli -- migrate
+ *   npm run cli -- samples:load | samples:remove   (the demo depot of /samples; safe while Depot runs)
  *   npm run cli -- backup [--to DIR] | restore FROM [--force] | backup:verify FROM   (ops/backup.commands.ts)
  * Each command migrates and seeds first, as start-up does, against DATABASE_URL (but the backup ones).
  * In production, without the sources' loader: node apps/server/dist/cli.js COMMAND …
@@ -11,16 +12,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { PASSWORD_MIN } from '@depot/contracts';
+import { type MessageParams, PASSWORD_MIN, translate } from '@depot/contracts';
 import { loadConfig } from './config.ts';
 import { createDatabase, type Database, type Db, now } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seed } from './db/seed.ts';
 import { withStartupLock } from './db/startup-lock.ts';
+import { AppError } from './http/errors.ts';
 import { connectRedis } from './kit/redis.ts';
 import { shareTotals } from './kit/totals.ts';
 import { hashPassword } from './modules/auth/passwords.ts';
 import { gazetteerFilePath, importGazetteer, readGazetteerFile } from './modules/geography/gazetteer.import.ts';
+import { sampleService } from './modules/samples/samples.service.ts';
 import { BACKUP_COMMANDS, BACKUP_USAGE, runBackupCommand } from './ops/backup.commands.ts';
 import { BackupError } from './ops/backup.ts';
 
@@ -29,6 +32,7 @@ const usage = `usage:
   user:password --name NAME --password PASSWORD
   gazetteer:import [--file PATH]   (default: DEPOT_GAZETTEER_FILE or the shipped copy; .json or .json.gz)
   migrate
+  samples:load | samples:remove   (the sample data: a demo depot to try Depot with, and its removal)
 ${BACKUP_USAGE}`;
 
 class UsageError extends Error {}
@@ -91,6 +95,34 @@ async function setPassword(db: Db, name: string, password: string) {
   if (Number(result.numUpdatedRows) !== 1) throw new UsageError(`no user named ${name}`);
 }
 
+/** The sample data from the command line: its answers in English, as the API's messages say them. */
+async function runSamples(db: Db, command: 'samples:load' | 'samples:remove', uploadsDir: string) {
+  const samples = sampleService(db, uploadsDir);
+  const started = performance.now();
+  try {
+    if (command === 'samples:load') {
+      const done = await samples.load(null);
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      console.log(
+        done.loaded
+          ? `${translate('samples.loaded', 'en', { products: done.products, purchases: done.purchases, orders: done.orders })} (${seconds} s)`
+          : translate('samples.already_loaded', 'en'),
+      );
+    } else {
+      await samples.remove();
+      console.log(translate('samples.removed', 'en'));
+    }
+  } catch (error) {
+    if (error instanceof AppError && error.statusCode < 500) {
+      const params = Object.fromEntries(
+        Object.entries(error.params ?? {}).map(([k, v]) => [k, typeof v === 'object' && 'en' in v ? v.en : v]),
+      ) as MessageParams;
+      throw new UsageError(translate(error.key, 'en', params));
+    }
+    throw error;
+  }
+}
+
 /** What a start does first: migrate and seed, one process at a time; returns the migrations run. */
 async function prepare(database: Database): Promise<string[]> {
   const config = loadConfig();
@@ -118,7 +150,8 @@ async function main() {
   });
   const command = positionals[0];
   const backupCommand = BACKUP_COMMANDS.find((c) => c === command);
-  if (!['user:create', 'user:password', 'gazetteer:import', 'migrate'].includes(command) && !backupCommand) {
+  const commands = ['user:create', 'user:password', 'gazetteer:import', 'migrate', 'samples:load', 'samples:remove'];
+  if (!commands.includes(command) && !backupCommand) {
     throw new UsageError(usage);
   }
 
@@ -149,6 +182,8 @@ async function main() {
         `gazetteer: ${result.provinces} provinces, ${result.districts} districts, ${result.communes} communes, ` +
           `${result.villages} villages; ${result.changed} rows inserted or changed, in ${seconds} s`,
       );
+    } else if (command === 'samples:load' || command === 'samples:remove') {
+      await runSamples(database.db, command, config.DEPOT_UPLOADS_DIR);
     } else if (command === 'user:password') {
       await setPassword(database.db, required(values.name, 'name'), required(values.password, 'password'));
       console.log(`password changed for ${values.name}`);

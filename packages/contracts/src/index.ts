@@ -24,6 +24,7 @@ export * from './purchases.ts';
 export * from './rates.ts';
 export * from './realtime.ts';
 export * from './resources.ts';
+export * from './samples.ts';
 export * from './screens.ts';
 export * from './settings.ts';
 export * from './stock.ts';

@@ -210,6 +210,25 @@ export const messages = {
     kh: 'លើសពីចំនួនដែលនៅជំពាក់ ({due})។',
   },
   'purchase.received': { en: 'Goods received into stock.', kh: 'បានទទួលទំនិញចូលស្តុក។' },
+  // sample data (/samples, samples:load, samples:remove)
+  'samples.loaded': {
+    en: 'Sample data loaded: {products} products, {purchases} purchases and {orders} sales.',
+    kh: 'បានផ្ទុកទិន្នន័យគំរូ៖ ផលិតផល {products}, ការទិញ {purchases} និងការលក់ {orders}។',
+  },
+  'samples.already_loaded': {
+    en: 'The sample data is already loaded: nothing was added.',
+    kh: 'ទិន្នន័យគំរូត្រូវបានផ្ទុករួចហើយ៖ មិនបានបន្ថែមអ្វីទេ។',
+  },
+  'samples.busy': {
+    en: 'The sample data is being loaded or removed right now. Try again in a moment.',
+    kh: 'ទិន្នន័យគំរូកំពុងត្រូវបានផ្ទុក ឬលុប។ សូមព្យាយាមម្ដងទៀតបន្តិចក្រោយ។',
+  },
+  'samples.removed': { en: 'Sample data removed.', kh: 'បានលុបទិន្នន័យគំរូដោយជោគជ័យ។' },
+  'samples.none': { en: 'There is no sample data to remove.', kh: 'មិនមានទិន្នន័យគំរូដែលត្រូវលុបទេ។' },
+  'samples.in_use': {
+    en: 'The sample data cannot be removed: records of your own use it ({uses}), and removing it would change them. It stays; deactivate the sample products or store if you no longer want them.',
+    kh: 'មិនអាចលុបទិន្នន័យគំរូបានទេ៖ កំណត់ត្រារបស់អ្នកផ្ទាល់កំពុងប្រើវា ({uses}) ហើយការលុបនឹងធ្វើឱ្យកំណត់ត្រាទាំងនោះប្រែប្រួល។ ទិន្នន័យគំរូនៅដដែល៖ សូមបិទដំណើរការផលិតផល ឬហាងគំរូ ប្រសិនបើអ្នកមិនចង់ប្រើវាទៀត។',
+  },
   'purchase.paid': { en: 'Payment recorded.', kh: 'បានកត់ត្រាការទូទាត់។' },
   'purchase.cancelled': { en: 'Purchase cancelled.', kh: 'បានបោះបង់ការទិញ។' },
   'purchase.ordered': { en: 'Purchase ordered.', kh: 'បានបញ្ជាទិញ។' },

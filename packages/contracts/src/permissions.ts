@@ -59,6 +59,8 @@ export const RESOURCES = {
   costs: ['view'],
   /** Change a product's selling prices (its other fields need products.update only). */
   prices: ['update'],
+  /** The sample data (/samples): `view` its state, `generate` loads it, `delete` removes it. Administrators'. */
+  samples: ['view', 'generate', 'delete'],
 } as const satisfies Record<string, readonly Action[]>;
 
 export type Resource = keyof typeof RESOURCES;
@@ -81,7 +83,7 @@ function pick(resource: Resource, ...actions: Action[]): Permission[] {
   return actions.map((a) => `${resource}.${a}`).filter(isPermission);
 }
 
-const ADMIN_ONLY: Resource[] = ['users', 'roles', 'permissions', 'coverage', 'settings'];
+const ADMIN_ONLY: Resource[] = ['users', 'roles', 'permissions', 'coverage', 'settings', 'samples'];
 /** Looking places up: every address form picks a village. */
 const readPlaces: Permission[] = (['provinces', 'districts', 'communes', 'villages'] as const).flatMap((r) =>
   pick(r, 'list', 'view'),

@@ -111,6 +111,8 @@ export const SCREENS: readonly Screen[] = [
   // the inbox (spec section 1: notifications with archive and unread / read filters); the header's
   // bell opens it, so it has no menu entry
   { path: '/notifications', layout: 'dashboard', permission: 'notifications.list' },
+  // sample data to try Depot with, loaded and removed by an administrator (spec section 2: /samples)
+  { path: '/samples', layout: 'dashboard', permission: 'samples.view', menu: 'menu.samples' },
   { path: '/no-permission', layout: 'default' },
   { path: '/not-found', layout: 'default' },
 ];

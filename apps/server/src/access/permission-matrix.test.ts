@@ -40,6 +40,9 @@ describe('permission matrix', () => {
         'GET /api/settings/sale',
         'PUT /api/settings/sale',
         'GET /api/notifications',
+        'GET /api/samples',
+        'POST /api/samples',
+        'DELETE /api/samples',
         'GET /api/notifications/unread-count',
         'POST /api/notifications/read-all',
         'POST /api/notifications/:id/archive',
@@ -48,7 +51,8 @@ describe('permission matrix', () => {
     );
   });
 
-  it('answers each role as the route declares', { timeout: 60_000 }, async () => {
+  // the administrator's POST /api/samples loads the whole sample depot (and DELETE removes it)
+  it('answers each role as the route declares', { timeout: 180_000 }, async () => {
     // every default role, and a user who holds no role at all
     const roles = [...DEFAULT_ROLES, { name: 'no role', permissions: [] as readonly string[] }];
     const users = await Promise.all(

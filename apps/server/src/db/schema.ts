@@ -462,6 +462,8 @@ export interface DB {
   khqr_payments: KhqrPaymentsTable;
   notifications: NotificationsTable;
   app_secrets: AppSecretsTable;
+  sample_loads: SampleLoadsTable;
+  sample_records: SampleRecordsTable;
 }
 
 export interface OrdersTable extends Timestamps, SoftDelete {
@@ -631,4 +633,19 @@ export interface AppSecretsTable {
   name: string;
   value: string;
   created_at: string;
+}
+
+/** The sample data's one load (name `demo`): loading, loaded, removing or failed. */
+export interface SampleLoadsTable {
+  name: string;
+  status: 'loading' | 'loaded' | 'removing' | 'failed';
+  user_id: number | null;
+  started_at: string;
+  finished_at: string | null;
+}
+
+/** A record the sample data's load created: removal takes these and only these. */
+export interface SampleRecordsTable {
+  table_name: string;
+  record_id: number;
 }

@@ -103,6 +103,7 @@ export const pages: Record<string, Page> = {
   '/purchases/review': {
     lazy: () => import('../pages/purchases/PurchaseReviewPage.tsx').then((m) => ({ Component: m.PurchaseReviewPage })),
   },
+  '/samples': { lazy: () => import('../pages/SamplesPage.tsx').then((m) => ({ Component: m.SamplesPage })) },
   '/notifications': {
     lazy: () =>
       import('../pages/notifications/NotificationsPage.tsx').then((m) => ({ Component: m.NotificationsPage })),

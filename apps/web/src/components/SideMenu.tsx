@@ -2,6 +2,7 @@ import {
   AppstoreOutlined,
   DashboardOutlined,
   EnvironmentOutlined,
+  ExperimentOutlined,
   InboxOutlined,
   ShopOutlined,
   ShoppingCartOutlined,
@@ -22,6 +23,7 @@ import { LowStockBadge } from './LowStockBadge.tsx';
 const icons: Record<string, ReactNode> = {
   '/dashboards': <DashboardOutlined />,
   '/pos': <ShoppingCartOutlined />,
+  '/samples': <ExperimentOutlined />,
   'menu.group.sales': <ShoppingOutlined />,
   'menu.group.catalogue': <TagsOutlined />,
   'menu.group.partners': <ShopOutlined />,

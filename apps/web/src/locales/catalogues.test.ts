@@ -1,6 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { CONNECTION_STATES, NOTIFICATION_STATUSES, NOTIFICATION_TYPES, SCREENS } from '@depot/contracts';
+import {
+  CONNECTION_STATES,
+  NOTIFICATION_STATUSES,
+  NOTIFICATION_TYPES,
+  SAMPLE_STATUSES,
+  SAMPLE_TABLES,
+  SCREENS,
+} from '@depot/contracts';
 import { describe, expect, it } from 'vitest';
 import en from './en.json';
 import kh from './kh.json';
@@ -57,6 +64,8 @@ describe('message catalogues', () => {
     ...[...NOTIFICATION_STATUSES, 'archive'].map((view) => `notifications.empty.${view}`),
     ...NOTIFICATION_TYPES.flatMap((type) => [`notifications.types.${type}.title`, `notifications.types.${type}.text`]),
     'notifications.types.unknown.title',
+    ...SAMPLE_STATUSES.map((status) => `samples.status.${status}`),
+    ...SAMPLE_TABLES.map((table) => `samples.table.${table}`),
     // sentences with an optional part, chosen by i18next's context
     ...['batch_expiring.text_lot', 'delivery_to_prepare.text_customer', 'purchase_received.text_supplier'].map(
       (key) => `notifications.types.${key}`,

@@ -15,6 +15,57 @@ import { products } from './products.resources.ts';
 export const IMAGE_MAX_MB = PRODUCT_IMAGE_MAX_MB;
 const ACCEPTED = new Set(['jpeg', 'png', 'webp']);
 
+export interface PictureFiles {
+  image_path: string | null;
+  thumbnail_path: string | null;
+}
+
+/**
+ * The pipeline of a product's picture (an upload's bytes, or the sample data's generated tiles):
+ * a 1200 px WebP and a 256 px square thumbnail under `uploads/products/`, named after the product.
+ */
+export async function writePicture(uploadsDir: string, id: number, bytes: Buffer): Promise<PictureFiles> {
+  await fs.mkdir(path.join(uploadsDir, 'products'), { recursive: true });
+  const name = `${id}-${randomBytes(6).toString('hex')}`;
+  const image = `products/${name}.webp`;
+  const thumbnail = `products/${name}-thumb.webp`;
+  const picture = sharp(bytes).rotate();
+  await picture
+    .clone()
+    .resize(1200, 1200, { fit: 'inside', withoutEnlargement: true })
+    .webp({ quality: 82 })
+    .toFile(path.join(uploadsDir, image));
+  await picture
+    .clone()
+    .resize(256, 256, { fit: 'cover' })
+    .webp({ quality: 80 })
+    .toFile(path.join(uploadsDir, thumbnail));
+  return { image_path: image, thumbnail_path: thumbnail };
+}
+
+/** Sets (or clears) a live product's picture and deletes the files of the one it replaces. */
+export async function replacePicture(db: Db, uploadsDir: string, id: number, files: PictureFiles): Promise<void> {
+  const old = await db
+    .selectFrom('products')
+    .select(['image_path', 'thumbnail_path', 'deleted_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!old || old.deleted_at !== null) throw notFound();
+  await db
+    .updateTable('products')
+    .set({ ...files, updated_at: now() })
+    .where('id', '=', id)
+    .execute();
+  await removePictureFiles(uploadsDir, old);
+}
+
+/** Deletes a picture's files (a product's picture replaced, or the sample data removed). */
+export async function removePictureFiles(uploadsDir: string, files: PictureFiles): Promise<void> {
+  for (const file of [files.image_path, files.thumbnail_path]) {
+    if (file) await fs.rm(path.join(uploadsDir, file), { force: true });
+  }
+}
+
 /**
  * A product's picture: checked by what the bytes are (not the file's name or declared type), at
  * most 5 MB, stored as a 1200 px WebP and a 256 px square thumbnail under the uploads folder.
@@ -37,22 +88,7 @@ export async function registerProductImages(app: FastifyInstance, db: Db, upload
   const message = (locale: 'kh' | 'en') =>
     translate('resource.updated', locale, { entity: translate('entity.product', locale) });
 
-  async function replace(id: number, files: { image_path: string | null; thumbnail_path: string | null }) {
-    const old = await db
-      .selectFrom('products')
-      .select(['image_path', 'thumbnail_path', 'deleted_at'])
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (!old || old.deleted_at !== null) throw notFound();
-    await db
-      .updateTable('products')
-      .set({ ...files, updated_at: now() })
-      .where('id', '=', id)
-      .execute();
-    for (const file of [old.image_path, old.thumbnail_path]) {
-      if (file) await fs.rm(path.join(uploadsDir, file), { force: true });
-    }
-  }
+  const replace = (id: number, files: PictureFiles) => replacePicture(db, uploadsDir, id, files);
 
   app.post(
     '/api/products/:id/image',
@@ -76,21 +112,7 @@ export async function registerProductImages(app: FastifyInstance, db: Db, upload
       if (!meta?.format || !ACCEPTED.has(meta.format))
         throw new FieldError({ image: [{ key: 'validation.image_type' }] });
 
-      const name = `${id}-${randomBytes(6).toString('hex')}`;
-      const image = `products/${name}.webp`;
-      const thumbnail = `products/${name}-thumb.webp`;
-      const picture = sharp(bytes).rotate();
-      await picture
-        .clone()
-        .resize(1200, 1200, { fit: 'inside', withoutEnlargement: true })
-        .webp({ quality: 82 })
-        .toFile(path.join(uploadsDir, image));
-      await picture
-        .clone()
-        .resize(256, 256, { fit: 'cover' })
-        .webp({ quality: 80 })
-        .toFile(path.join(uploadsDir, thumbnail));
-      await replace(id, { image_path: image, thumbnail_path: thumbnail });
+      await replace(id, await writePicture(uploadsDir, id, bytes));
       return { message: message(request.locale), data: await service.show(actor, id) };
     },
   );
