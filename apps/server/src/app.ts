@@ -8,6 +8,7 @@ import type { Db } from './db/database.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerLocale } from './http/locale.ts';
+import { registerTextGuard } from './http/text.ts';
 import { registerValidation } from './http/validation.ts';
 import { registerWeb } from './http/web.ts';
 import type { Shared } from './kit/redis.ts';
@@ -117,6 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   registerLocale(app);
   registerValidation(app);
+  registerTextGuard(app);
   registerErrorHandler(app);
 
   await app.register(fastifySwagger, {

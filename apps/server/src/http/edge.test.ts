@@ -1,0 +1,174 @@
+import net from 'node:net';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, useTestApp } from '../test/harness.ts';
+
+// What the edge of the server refuses, and how: every bad input is a localized 4xx, never a 5xx.
+const ctx = useTestApp();
+let token: string;
+const auth = () => ({ authorization: `Bearer ${token}`, 'x-localization': 'en' });
+beforeAll(async () => {
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/login',
+    payload: { name: 'admin', password: ADMIN_PASSWORD },
+  });
+  token = res.json().token;
+});
+
+function multipart(boundary: string, parts: string[]) {
+  return `${parts.map((p) => `--${boundary}\r\n${p}\r\n`).join('')}--${boundary}--\r\n`;
+}
+
+describe('sort names that are built-in object properties', () => {
+  const lists = ['/api/products', '/api/brands', '/api/orders', '/api/customers', '/api/purchases', '/api/products/export'];
+  for (const list of lists) {
+    it(`${list} refuses them with a localized 422`, async () => {
+      for (const sort of ['__proto__', 'constructor', 'toString', '-valueOf', 'hasOwnProperty']) {
+        const res = await ctx.app.inject({ method: 'GET', url: `${list}?sort=${sort}`, headers: auth() });
+        expect(res.statusCode, `${list}?sort=${sort}`).toBe(422);
+        expect(res.json().errors.sort).toEqual(['This column cannot be sorted.']);
+      }
+    });
+  }
+});
+
+describe('NUL and lone surrogates in strings', () => {
+  it('are refused with a 422 naming the field in searches, filters, bodies and the login name', async () => {
+    const search = await ctx.app.inject({ method: 'GET', url: '/api/products?search=a%00b', headers: auth() });
+    expect(search.statusCode).toBe(422);
+    expect(search.json().errors.search).toEqual(['The text contains characters that are not allowed.']);
+
+    const kh = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/customers?search=%00',
+      headers: { ...auth(), 'x-localization': 'kh' },
+    });
+    expect(kh.statusCode).toBe(422);
+    expect(kh.json().errors.search[0]).toMatch(/[\u1780-\u17ff]/);
+
+    const body = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/brands',
+      headers: auth(),
+      payload: { name_en: 'Ok', name_kh: 'Bad\u0000', note: 'x' },
+    });
+    expect(body.statusCode).toBe(422);
+    expect(body.json().errors.name_kh).toEqual(['The text contains characters that are not allowed.']);
+
+    const surrogate = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/brands',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      payload: '{"name_en":"Lone \\ud800 half","name_kh":"ok"}',
+    });
+    expect(surrogate.statusCode).toBe(422);
+    expect(surrogate.json().errors.name_en).toEqual(['The text contains characters that are not allowed.']);
+
+    const login = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { 'x-localization': 'en' },
+      payload: { name: 'ad\u0000min', password: 'whatever-123' },
+    });
+    expect(login.statusCode).toBe(422);
+    expect(login.json().errors.name).toEqual(['The text contains characters that are not allowed.']);
+
+    const nested = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/stocks/adjustments',
+      headers: auth(),
+      payload: { store_id: 1, reason: 'found', note: 'a\u0000', items: [] },
+    });
+    expect(nested.statusCode).toBe(422);
+    expect(nested.json().errors.note).toEqual(['The text contains characters that are not allowed.']);
+  });
+
+  it('are refused in a multipart text field', async () => {
+    const boundary = 'XyZ';
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/products/import',
+      headers: { ...auth(), 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: multipart(boundary, [
+        'Content-Disposition: form-data; name="note"\r\n\r\nbad\u0000',
+        'Content-Disposition: form-data; name="file"; filename="a.csv"\r\nContent-Type: text/csv\r\n\r\nsku\r\n',
+      ]),
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors.note).toEqual(['The text contains characters that are not allowed.']);
+  });
+
+  it('are refused in an imported spreadsheet cell', async () => {
+    const boundary = 'XyZ';
+    const csv = 'sku,name_en\r\nNUL-1,Bad\u0000name\r\n';
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/products/import',
+      headers: { ...auth(), 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: multipart(boundary, [
+        `Content-Disposition: form-data; name="file"; filename="a.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}`,
+      ]),
+    });
+    expect(res.statusCode).toBe(422);
+    expect(JSON.stringify(res.json())).toContain('characters that are not allowed');
+  });
+});
+
+describe('malformed multipart bodies', () => {
+  for (const url of ['/api/products/import', '/api/products/1/image']) {
+    it(`${url} answers a localized 4xx, not a 500`, async () => {
+      const bodies = [
+        '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\nunterminated',
+        'no boundary at all',
+        '--XyZ\r\nbroken headers without end',
+        '--XyZ--\r\n',
+      ];
+      for (const payload of bodies) {
+        for (const type of ['multipart/form-data; boundary=XyZ', 'multipart/form-data']) {
+          const res = await ctx.app.inject({
+            method: 'POST',
+            url,
+            headers: { ...auth(), 'content-type': type },
+            payload,
+          });
+          expect(res.statusCode, `${type} ${payload}`).toBeGreaterThanOrEqual(400);
+          expect(res.statusCode, `${type} ${payload}`).toBeLessThan(500);
+          expect(typeof res.json().message).toBe('string');
+        }
+      }
+    });
+  }
+});
+
+describe('a body over the limit, on a real socket', () => {
+  it('answers a JSON 413 that the client receives, and closes cleanly', async () => {
+    const base = new URL(await ctx.app.listen({ port: 0, host: '127.0.0.1' }));
+    for (let round = 0; round < 3; round++) {
+      const size = 10 * 1024 * 1024;
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(Number(base.port), base.hostname);
+        let received = '';
+        socket.on('data', (chunk) => {
+          received += chunk.toString();
+        });
+        socket.on('error', (err) => (received ? resolve(received) : reject(err)));
+        socket.on('close', () => resolve(received));
+        socket.write(
+          `POST /api/brands HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nX-Localization: en\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`,
+        );
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        let sent = 0;
+        const pump = () => {
+          while (sent < size) {
+            sent += chunk.length;
+            if (!socket.write(chunk)) return socket.once('drain', pump);
+          }
+          socket.end();
+        };
+        pump();
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 413/);
+      expect(answer).toContain('{"message":"The request is too large."}');
+    }
+  });
+});
