@@ -5,10 +5,10 @@ import { FieldError } from './errors.ts';
  * Text no database keeps: a NUL character (PostgreSQL refuses it in text) or half of a UTF-16
  * surrogate pair (not Unicode at all; neither database can store it as sent).
  */
-const BAD = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export function isBadText(text: string): boolean {
-  return BAD.test(text);
+  return text.includes('\u0000') || LONE.test(text);
 }
 
 /** The path ("items.0.note") of the first bad string in a value read from a request, or null. */
@@ -18,7 +18,8 @@ export function badTextPath(value: unknown, path: string[] = [], depth = 0): str
   if (value === null || typeof value !== 'object' || depth > 64) return null;
   if (Buffer.isBuffer(value)) return null;
   for (const [key, item] of Object.entries(value)) {
-    if (isBadText(key)) return [...path, key.replace(/[\u0000\ud800-\udfff]/g, '\ufffd')].join('.');
+    if (isBadText(key))
+      return [...path, key.replaceAll('\u0000', '\ufffd').replace(/[\ud800-\udfff]/g, '\ufffd')].join('.');
     const found = badTextPath(item, [...path, key], depth + 1);
     if (found) return found;
   }
