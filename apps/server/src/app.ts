@@ -6,6 +6,7 @@ import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider
 import { registerAccess } from './access/access.ts';
 import type { Db } from './db/database.ts';
 import { registerErrorHandler } from './http/errors.ts';
+import { registerHeaders } from './http/headers.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerLocale } from './http/locale.ts';
 import { registerTextGuard } from './http/text.ts';
@@ -120,6 +121,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerValidation(app);
   registerTextGuard(app);
   registerErrorHandler(app);
+  // before any route or plugin, so every answer has them (the real-time endpoint is made further on)
+  await registerHeaders(app, () => app.realtime.clientConfig());
 
   await app.register(fastifySwagger, {
     openapi: {

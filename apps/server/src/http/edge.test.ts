@@ -175,3 +175,19 @@ describe('a body over the limit, on a real socket', () => {
     }
   });
 });
+
+describe('headers', () => {
+  it('every answer forbids framing and sniffing and has a strict Content-Security-Policy', async () => {
+    for (const url of ['/api/health', '/api/nothing', '/api/docs/json']) {
+      const res = await ctx.app.inject({ method: 'GET', url });
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("object-src 'none'");
+      expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]{24}'/);
+      expect(csp).not.toContain('unsafe-eval');
+      expect(csp).toContain("connect-src 'self' ws://localhost:80 wss://localhost:80");
+    }
+  });
+});
