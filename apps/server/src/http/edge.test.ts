@@ -156,7 +156,8 @@ describe('a body over the limit, on a real socket', () => {
             const data = chunked ? Buffer.concat([Buffer.from('10000\r\n'), chunk, Buffer.from('\r\n')]) : chunk;
             if (!socket.write(data)) return socket.once('drain', pump);
           }
-          socket.end(chunked ? '0\r\n\r\n' : undefined);
+          if (chunked) socket.end('0\r\n\r\n');
+          else socket.end();
         };
         pump();
       });
