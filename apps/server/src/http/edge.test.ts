@@ -106,6 +106,21 @@ describe('NUL and lone surrogates in strings', () => {
   });
 });
 
+describe('numbers no column can hold', () => {
+  it('an id past the largest record id is refused by the schema, not by PostgreSQL with a 500', async () => {
+    const cases = [
+      { method: 'GET' as const, url: '/api/stocks/low/count?filter[store_id]=1000000000000' },
+      { method: 'POST' as const, url: '/api/stocks/write-offs', payload: { store_id: 1e12, batch_id: 1 } },
+      { method: 'GET' as const, url: '/api/products/2147483648' },
+      { method: 'PUT' as const, url: '/api/customers/1', payload: { name: 'Dara', village_id: 1e12 } },
+    ];
+    for (const c of cases) {
+      const res = await ctx.app.inject({ ...c, headers: auth() });
+      expect(res.statusCode, c.url).toBe(422);
+    }
+  });
+});
+
 describe('malformed multipart bodies', () => {
   for (const url of ['/api/products/import', '/api/products/1/image']) {
     it(`${url} answers a localized 4xx, not a 500`, async () => {
