@@ -1,3 +1,6 @@
+// first: zod's configuration, before any module of the contracts makes a schema
+import './zod-config.ts';
+
 export * from './abilities.ts';
 export * from './auth.ts';
 export * from './barcode.ts';
