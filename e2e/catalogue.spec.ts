@@ -1,9 +1,10 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { ADMIN_PASSWORD, CASHIER } from './playwright.config.ts';
 import {
   confirm,
   confirmation,
   ean13,
+  expect,
   type Lang,
   newContext,
   pick,
@@ -11,6 +12,7 @@ import {
   setColorMode,
   signIn,
   snap,
+  test,
   toast,
 } from './support.ts';
 

@@ -1,6 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { CASHIER, NOBODY } from './playwright.config.ts';
-import { type Lang, newContext, prefix, setColorMode, shot, signIn } from './support.ts';
+import { expect, type Lang, newContext, prefix, setColorMode, shot, signIn, test } from './support.ts';
 
 const KHMER = /[\u1780-\u17FF]/;
 

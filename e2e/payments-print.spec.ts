@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test } from '@playwright/test';
 import { fakePrinter, qrMatch, saveRaster } from '../apps/server/src/test/printing.ts';
 import { decodeEscPos, decodeKhqr, formatKhr, type Raster } from '../packages/contracts/src/index.ts';
 import { CASHIER } from './playwright.config.ts';
 import {
   adminApi,
   confirm,
+  expect,
   type Lang,
   type Made,
   newContext,
@@ -16,6 +16,7 @@ import {
   shotOf,
   signIn,
   snap,
+  test,
   toast,
 } from './support.ts';
 

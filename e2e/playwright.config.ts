@@ -46,7 +46,7 @@ export default defineConfig({
     ].join(' && '),
     url: `http://127.0.0.1:${PORT}/api/health`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    timeout: 240_000, // the start-up imports the gazetteer: slow on a busy machine
     env: {
       PORT: String(PORT),
       HOST: '127.0.0.1',

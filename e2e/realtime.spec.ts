@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test } from '@playwright/test';
 import SQLite from 'better-sqlite3';
 import { ADMIN_PASSWORD } from './playwright.config.ts';
-import { newContext, signIn, snap, toast } from './support.ts';
+import { expect, newContext, signIn, snap, test, toast } from './support.ts';
 
 const database = path.join(path.dirname(fileURLToPath(import.meta.url)), '.data/e2e.sqlite');
 

@@ -1,4 +1,4 @@
-import { type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test';
+import type { BrowserContext, Locator, Page } from '@playwright/test';
 import {
   formatKhr,
   formatUsd,
@@ -13,6 +13,7 @@ import {
   adminApi,
   confirm,
   ean13,
+  expect,
   type Lang,
   type Made,
   newContext,
@@ -22,6 +23,7 @@ import {
   shotOf,
   signIn,
   snap,
+  test,
   toast,
 } from './support.ts';
 

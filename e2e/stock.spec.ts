@@ -1,8 +1,9 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import {
   adminApi,
   confirm,
   confirmation,
+  expect,
   type Lang,
   type Made,
   newContext,
@@ -11,6 +12,7 @@ import {
   setColorMode,
   signIn,
   snap,
+  test,
   toast,
 } from './support.ts';
 

@@ -5,11 +5,72 @@ import {
   type APIRequestContext,
   type Browser,
   type BrowserContext,
+  test as base,
   expect,
   type Locator,
   type Page,
 } from '@playwright/test';
 import { ADMIN_PASSWORD } from './playwright.config.ts';
+
+/**
+ * What a browser says when the Content-Security-Policy blocks something: Chrome's console error
+ * ("Refused to load…", "…violates the following Content Security Policy directive…"), and the
+ * page's own `securitypolicyviolation` event, reported to the console by an init script.
+ */
+const CSP_VIOLATION = /Refused to|Content Security Policy|securitypolicyviolation/i;
+
+function watchContext(context: BrowserContext, violations: string[]): void {
+  void context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(`securitypolicyviolation: ${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`);
+    });
+  });
+  const watchPage = (page: Page) => {
+    page.on('console', (message) => {
+      if (CSP_VIOLATION.test(message.text())) violations.push(`${page.url()}: ${message.text()}`);
+    });
+  };
+  for (const page of context.pages()) watchPage(page);
+  context.on('page', watchPage);
+}
+
+/**
+ * Playwright's `test`, failing any test during which a page reported a CSP violation (every page
+ * of every context the test opens, with `newContext` or the `page` fixture). Every spec imports
+ * `test` and `expect` from here.
+ */
+export const test = base.extend<{ cspGuard: string[] }>({
+  cspGuard: [
+    async ({ browser }, use) => {
+      const violations: string[] = [];
+      const newContext = browser.newContext.bind(browser);
+      browser.newContext = async (...args: Parameters<Browser['newContext']>) => {
+        const context = await newContext(...args);
+        watchContext(context, violations);
+        return context;
+      };
+      const newPage = browser.newPage.bind(browser);
+      browser.newPage = async (...args: Parameters<Browser['newPage']>) => {
+        const page = await newPage(...args);
+        watchContext(page.context(), violations);
+        return page;
+      };
+      try {
+        await use(violations);
+      } finally {
+        browser.newContext = newContext;
+        browser.newPage = newPage;
+      }
+      expect(violations, 'Content-Security-Policy violations').toEqual([]);
+    },
+    { auto: true },
+  ],
+  page: async ({ page, cspGuard }, use) => {
+    watchContext(page.context(), cspGuard);
+    await use(page);
+  },
+});
+export { expect };
 
 const shots = path.join(path.dirname(fileURLToPath(import.meta.url)), 'screenshots');
 fs.mkdirSync(shots, { recursive: true });

@@ -6,8 +6,10 @@ import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider
 import { registerAccess } from './access/access.ts';
 import type { Db } from './db/database.ts';
 import { registerErrorHandler } from './http/errors.ts';
+import { registerHeaders } from './http/headers.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerLocale } from './http/locale.ts';
+import { registerTextGuard } from './http/text.ts';
 import { registerValidation } from './http/validation.ts';
 import { registerWeb } from './http/web.ts';
 import type { Shared } from './kit/redis.ts';
@@ -119,7 +121,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   registerLocale(app);
   registerValidation(app);
+  registerTextGuard(app);
   registerErrorHandler(app);
+  // before any route or plugin, so every answer has them (the real-time endpoint is made further on)
+  await registerHeaders(app, () => app.realtime.clientConfig());
 
   await app.register(fastifySwagger, {
     openapi: {

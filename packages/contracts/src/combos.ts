@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { abilitiesOf } from './abilities.ts';
 import { isValidBarcode } from './barcode.ts';
 import { NAME_MAX, NAME_MIN_SHORT } from './constants.ts';
+import { MAX_ID } from './ids.ts';
 import { RECORD_STATUSES, recordFields } from './resources.ts';
 import { productNames } from './stock.ts';
 
@@ -25,7 +26,7 @@ export const comboAbilities = abilitiesOf(COMBO_ACTIONS);
 /** Money a combo shows only to users with `costs.view` (its cost and what it makes). */
 export const COMBO_COST_FIELDS = ['total_cost_cents', 'profit_cents', 'margin_bp'] as const;
 
-const id = z.coerce.number().int().min(1);
+const id = z.coerce.number().int().min(1).max(MAX_ID);
 const cents = z.number().int().min(0).max(100_000_000);
 
 export const comboItemInput = z.object({

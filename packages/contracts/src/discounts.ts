@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NAME_MAX, NAME_MIN_SHORT } from './constants.ts';
+import { MAX_ID } from './ids.ts';
 import { DISCOUNT_TYPES, type DiscountRule } from './pricing.ts';
 import { RECORD_STATUSES, recordFields } from './resources.ts';
 
@@ -18,7 +19,7 @@ export const DISCOUNT_PERCENT_MAX_BP = 10_000;
 /** The most a `value` or `fixed` amount may be: $1,000,000. */
 export const DISCOUNT_AMOUNT_MAX_CENTS = 100_000_000;
 
-const id = z.coerce.number().int().min(1);
+const id = z.coerce.number().int().min(1).max(MAX_ID);
 const optionalId = id.nullish().transform((v) => v ?? null);
 const optionalDate = z.iso
   .date()

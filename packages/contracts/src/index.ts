@@ -1,3 +1,6 @@
+// first: zod's configuration, before any module of the contracts makes a schema
+import './zod-config.ts';
+
 export * from './abilities.ts';
 export * from './auth.ts';
 export * from './barcode.ts';
@@ -9,6 +12,7 @@ export * from './dates.ts';
 export * from './discounts.ts';
 export * from './escpos.ts';
 export * from './geography.ts';
+export * from './ids.ts';
 export * from './khqr.ts';
 export * from './locales.ts';
 export * from './messages.ts';

@@ -51,6 +51,14 @@ export const messages = {
     en: 'The picture is larger than {mb} MB.',
     kh: 'រូបភាពធំជាង {mb} MB។',
   },
+  'validation.characters': {
+    en: 'The text contains characters that are not allowed.',
+    kh: 'អត្ថបទមានតួអក្សរដែលមិនអនុញ្ញាត។',
+  },
+  'validation.upload': {
+    en: 'The upload could not be read. Choose the file again.',
+    kh: 'មិនអាចអានឯកសារដែលបានផ្ទុកឡើងបានទេ។ សូមជ្រើសរើសឯកសារម្ដងទៀត។',
+  },
   'validation.failed': { en: 'The given data was invalid.', kh: 'ទិន្នន័យដែលបានផ្ដល់មិនត្រឹមត្រូវ។' },
 
   // spreadsheet import and export (products): file errors, row errors, the summary, the Guide sheet

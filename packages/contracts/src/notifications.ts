@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_ID } from './ids.ts';
 import { listQuery } from './resources.ts';
 
 /**
@@ -8,7 +9,7 @@ import { listQuery } from './resources.ts';
  * language, so a Khmer reader and an English one see the same notification in their own words.
  */
 
-const id = z.number().int().min(1);
+const id = z.number().int().min(1).max(MAX_ID);
 const productName = { product_id: id, product_name_en: z.string(), product_name_kh: z.string() };
 const store = { store_id: id, store_name: z.string() };
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { abilitiesOf, approvalInput } from './abilities.ts';
+import { MAX_ID } from './ids.ts';
 import { TENDER_METHODS } from './pricing.ts';
 import { PAYMENT_STATUSES } from './purchases.ts';
 import { recordFields } from './resources.ts';
@@ -45,7 +46,7 @@ export const ORDER_ACTIONS = ['update', 'pay', 'cancel', 'return', 'deliver'] as
 export type OrderAction = (typeof ORDER_ACTIONS)[number];
 export const orderAbilities = abilitiesOf(ORDER_ACTIONS);
 
-const id = z.number().int().min(1);
+const id = z.number().int().min(1).max(MAX_ID);
 /** A manager's approval, where the write needs one and the user is not a manager. */
 const approval = approvalInput.nullish().transform((v) => v ?? null);
 const optionalId = id.nullish().transform((v) => v ?? null);

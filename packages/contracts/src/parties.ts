@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NAME_MAX, NAME_MIN_SHORT } from './constants.ts';
+import { MAX_ID } from './ids.ts';
 import { storeKhqr, storeKhqrInput } from './khqr.ts';
 import { RECORD_STATUSES, recordFields } from './resources.ts';
 
@@ -26,6 +27,7 @@ const villageId = z.coerce
   .number()
   .int()
   .min(1)
+  .max(MAX_ID)
   .nullish()
   .transform((v) => v ?? null);
 const status = z.enum(RECORD_STATUSES).default('active');

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { isValidBarcode } from './barcode.ts';
 import { NAME_MAX, NAME_MIN_SHORT } from './constants.ts';
+import { MAX_ID } from './ids.ts';
 import { RECORD_STATUSES, recordFields } from './resources.ts';
 
-const id = z.coerce.number().int().min(1);
+const id = z.coerce.number().int().min(1).max(MAX_ID);
 const optionalId = id.nullish().transform((v) => v ?? null);
 /** Money and counts arrive as JSON numbers: a missing one is "required", never silently 0. */
 const cents = z.number().int().min(0).max(100_000_000);

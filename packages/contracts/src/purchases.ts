@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { abilitiesOf } from './abilities.ts';
+import { MAX_ID } from './ids.ts';
 import { recordFields } from './resources.ts';
 import { expiryDate, lot, productNames, QUANTITY_MAX } from './stock.ts';
 
@@ -27,7 +28,7 @@ export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 /** The most one line may come to ($100,000,000): quantity × unit price stays an exact integer. */
 export const LINE_TOTAL_MAX_CENTS = 10_000_000_000;
 
-const id = z.number().int().min(1);
+const id = z.number().int().min(1).max(MAX_ID);
 const cents = z.number().int().min(0).max(10_000_000_000);
 const note = z
   .string()

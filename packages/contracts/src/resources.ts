@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_ID } from './ids.ts';
 
 /**
  * The one shape of every resource's list, show and write endpoints (DESIGN.md section 3, Laravel
@@ -61,4 +62,4 @@ export const recordFields = {
   deleted_at: z.string().nullable(),
 };
 
-export const idParams = z.object({ id: z.coerce.number().int().min(1) });
+export const idParams = z.object({ id: z.coerce.number().int().min(1).max(MAX_ID) });

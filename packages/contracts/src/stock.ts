@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { abilitiesOf } from './abilities.ts';
+import { MAX_ID } from './ids.ts';
 import { recordFields } from './resources.ts';
 
 /**
@@ -28,7 +29,7 @@ export const DEFAULT_EXPIRING_DAYS = 30;
 /** The most a single movement may move: a guard against a mistyped count, not a business rule. */
 export const QUANTITY_MAX = 1_000_000_000;
 
-const id = z.number().int().min(1);
+const id = z.number().int().min(1).max(MAX_ID);
 const note = z
   .string()
   .trim()

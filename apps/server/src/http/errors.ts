@@ -107,6 +107,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505') {
       return reply.code(409).send({ message: translate('resource.conflict', locale) });
     }
+    // a number no column can hold (PostgreSQL's integer is 32 bits; SQLite's 64): the client's
+    // value, not the server's fault. Schemas bound the ids they know; this answers the rest.
+    if (code === '22003' || code === '22P02' || code === '22008') {
+      return reply.code(422).send(validationBody({ _: [translate('validation.type', locale)] }, locale));
+    }
     const status = (error as FastifyError).statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const key = clientErrors[status] ?? 'error.bad_request';

@@ -84,7 +84,10 @@ describe('the web app', () => {
     expect(html).toContain('<html lang="km">');
     expect(html).toContain('<title>ឃ្លាំង &lt;Depot&gt;</title>');
     // the broadcaster settings: Depot's own endpoint on this host, with the generated key, never the secret
-    const injected = /<script>window\.__DEPOT__=(.*?)<\/script>/.exec(html)?.[1] ?? '';
+    // the injected script carries the nonce the answer's Content-Security-Policy allows
+    const nonce = /'nonce-([^']+)'/.exec(res.headers.get('content-security-policy') ?? '')?.[1];
+    expect(nonce).toBeTruthy();
+    const injected = new RegExp(`<script nonce="${nonce}">window\\.__DEPOT__=(.*?)<\\/script>`).exec(html)?.[1] ?? '';
     const secrets = await ctx.db.selectFrom('app_secrets').select(['name', 'value']).execute();
     const stored = Object.fromEntries(secrets.map((row) => [row.name, row.value]));
     expect(JSON.parse(injected)).toEqual({

@@ -52,7 +52,9 @@ export async function registerWeb(
     const html = template
       .replace('<html lang="km">', `<html lang="${english ? 'en' : 'km'}">`)
       .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(system_title)}</title>`)
-      .replace('</head>', `<script>window.__DEPOT__=${config}</script></head>`);
+      .replace('</head>', `<script>window.__DEPOT__=${config}</script></head>`)
+      // every script tag the page has gets this response's nonce (the CSP runs no other inline script)
+      .replace(/<script(?=[\s>])/g, `<script nonce="${request.cspNonce}"`);
     return reply
       .code(findScreen(pathname) ? 200 : 404)
       .type('text/html; charset=utf-8')

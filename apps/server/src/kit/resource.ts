@@ -19,6 +19,7 @@ import { now } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import { transaction } from '../db/transaction.ts';
 import { AppError, FieldError, notFound } from '../http/errors.ts';
+import { own } from '../http/own.ts';
 import type { Actor, Scope } from '../policies/policy.ts';
 import { indexRecords, searchCondition } from './search.ts';
 import { countOf, tableChanged } from './totals.ts';
@@ -342,7 +343,7 @@ export function resourceService<
     const desc = sort.startsWith('-');
     const name = desc ? sort.slice(1) : sort;
     policy.require?.(actor);
-    const sortColumn = def.sortable[name];
+    const sortColumn = own(def.sortable, name);
     if (!sortColumn || policy.hiddenSorts?.(actor).includes(name)) {
       throw new FieldError({ sort: [{ key: 'validation.sort' }] });
     }

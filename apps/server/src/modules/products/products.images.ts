@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import { authOf } from '../../access/access.ts';
 import { type Db, now } from '../../db/database.ts';
 import { FieldError, notFound } from '../../http/errors.ts';
+import { readUpload } from '../../http/upload.ts';
 import { resourceService } from '../../kit/resource.ts';
 import { products } from './products.resources.ts';
 
@@ -100,12 +101,12 @@ export async function registerProductImages(app: FastifyInstance, db: Db, upload
       const { id } = request.params as { id: number };
       const actor = authOf(request);
       await service.show(actor, id);
-      const file = await request.file();
-      if (!file) throw new FieldError({ image: [{ key: 'validation.required' }] });
-      const bytes = await file.toBuffer().catch(() => null);
-      if (!bytes || file.file.truncated) {
-        throw new FieldError({ image: [{ key: 'validation.image_size', params: { mb: IMAGE_MAX_MB } }] });
-      }
+      const { bytes } = await readUpload(request, {
+        field: 'image',
+        maxBytes: IMAGE_MAX_MB * 1024 * 1024,
+        tooLarge: () => new FieldError({ image: [{ key: 'validation.image_size', params: { mb: IMAGE_MAX_MB } }] }),
+      });
+      if (!bytes) throw new FieldError({ image: [{ key: 'validation.required' }] });
       const meta = await sharp(bytes)
         .metadata()
         .catch(() => null);

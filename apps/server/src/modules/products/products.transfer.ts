@@ -31,6 +31,8 @@ import { type Db, now } from '../../db/database.ts';
 import type { ProductsTable } from '../../db/schema.ts';
 import { transaction } from '../../db/transaction.ts';
 import { AppError } from '../../http/errors.ts';
+import { isBadText } from '../../http/text.ts';
+import { readUpload } from '../../http/upload.ts';
 import { inBatches, listFilters, resourceService } from '../../kit/resource.ts';
 import { indexRecords } from '../../kit/search.ts';
 import { tableChanged } from '../../kit/totals.ts';
@@ -543,7 +545,12 @@ function readRows(
     /** The cell's text, or undefined when the file has no such column. */
     const cell = (column: ProductSheetColumn): string | undefined => {
       const position = index.get(column);
-      return position === undefined ? undefined : cleanCell(line.cells[position]);
+      if (position === undefined) return undefined;
+      const text = cleanCell(line.cells[position]);
+      // the same refusal as a NUL in the form's fields: the row is refused, the cell is not read
+      if (!isBadText(text)) return text;
+      fail(column, 'validation.characters');
+      return undefined;
     };
 
     const sku = cell('sku') ?? '';
@@ -767,16 +774,12 @@ export async function importProducts(
 // ─── routes ─────────────────────────────────────────────────────────────────────────────────────
 
 async function upload(request: FastifyRequest): Promise<Buffer> {
-  const required = () => new FileRefusal('validation.required');
-  if (!request.isMultipart()) throw required();
-  const part = await request.file({ limits: { fileSize: PRODUCT_IMPORT_MAX_MB * 1024 * 1024, files: 1 } });
-  if (!part) throw required();
-  if (part.fieldname !== 'file') {
-    part.file.resume();
-    throw required();
-  }
-  const bytes = await part.toBuffer().catch(() => null);
-  if (!bytes || part.file.truncated) throw new FileRefusal('import.file_size', { mb: PRODUCT_IMPORT_MAX_MB });
+  const { bytes } = await readUpload(request, {
+    field: 'file',
+    maxBytes: PRODUCT_IMPORT_MAX_MB * 1024 * 1024,
+    tooLarge: () => new FileRefusal('import.file_size', { mb: PRODUCT_IMPORT_MAX_MB }),
+  });
+  if (!bytes) throw new FileRefusal('validation.required');
   return bytes;
 }
 

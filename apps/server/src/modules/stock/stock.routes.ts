@@ -5,6 +5,7 @@ import {
   idParams,
   lowStock,
   lowStockCount,
+  MAX_ID,
   MOVEMENT_TYPES,
   paginated,
   single,
@@ -45,7 +46,7 @@ const page = {
     .refine((n) => [10, 20, 50, 100].includes(n), { params: { message: 'validation.choice' } })
     .default(20),
 };
-const optionalId = z.coerce.number().int().min(1).optional();
+const optionalId = z.coerce.number().int().min(1).max(MAX_ID).optional();
 const search = z.string().trim().max(100).optional();
 const tags = ['stock'];
 
