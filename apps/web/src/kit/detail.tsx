@@ -1,5 +1,5 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import { Alert, Button, Card, Drawer, Result, Skeleton, Tooltip } from 'antd';
+import { Alert, Button, Card, Drawer, Flex, Result, Skeleton, Tooltip } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { z } from 'zod';
@@ -100,6 +100,7 @@ export function RecordDrawer<R extends Row & { number: string }>({
   title,
   loadingTitle,
   rows,
+  status,
   children,
 }: {
   api: string;
@@ -108,6 +109,8 @@ export function RecordDrawer<R extends Row & { number: string }>({
   title: (number: string) => string;
   loadingTitle: string;
   rows?: number;
+  /** The record's status tag, beside its number in the title. */
+  status?: (record: R) => ReactNode;
   children: (record: R) => ReactNode;
 }) {
   const { id, close } = useDetailParam();
@@ -117,7 +120,16 @@ export function RecordDrawer<R extends Row & { number: string }>({
       open={Boolean(id)}
       onClose={close}
       size={drawerSize(width)}
-      title={record.data ? title(record.data.number) : loadingTitle}
+      title={
+        record.data ? (
+          <Flex gap={8} align="center" wrap>
+            <span>{title(record.data.number)}</span>
+            {status?.(record.data)}
+          </Flex>
+        ) : (
+          loadingTitle
+        )
+      }
       destroyOnHidden
     >
       <Loaded record={record} rows={rows}>
