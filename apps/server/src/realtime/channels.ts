@@ -1,10 +1,8 @@
 import type { AuthContext } from '../access/access.ts';
+import { type Coverage, coversStore } from '../policies/coverage.ts';
 
-/** The stores a user's work covers: all of them, or these. */
-export interface StoreCoverage {
-  all: boolean;
-  storeIds: readonly number[];
-}
+/** The stores a user's work covers: the policy module's coverage (policies/coverage.ts). */
+export type StoreCoverage = Coverage;
 
 /** Who asks to listen to a channel (from the bearer token of `/broadcasting/auth`). */
 export interface ChannelAsker {
@@ -15,19 +13,20 @@ export interface ChannelAsker {
 }
 
 /**
- * The asker from the access hook's context. Today a user works in one store (`users.store_id`);
- * when the policy module gives `request.auth` its coverage, it replaces the line below.
+ * The asker from the access hook's context: their coverage is the request's (every store with
+ * `all_stores.view`, else their `user_stores` and home store), the same the policies read, so a
+ * store's private channels follow the stores a user works in.
  */
 export function askerOf(auth: AuthContext): ChannelAsker {
   return {
     userId: auth.userId,
     name: auth.name,
     fullName: auth.profile.full_name,
-    coverage: { all: false, storeIds: auth.storeId === null ? [] : [auth.storeId] },
+    coverage: auth.coverage,
   };
 }
 
-const covers = (coverage: StoreCoverage, storeId: number) => coverage.all || coverage.storeIds.includes(storeId);
+const covers = coversStore;
 
 /**
  * Every channel a client may be signed into, with who may (as Laravel's `routes/channels.php`).

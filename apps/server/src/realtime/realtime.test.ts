@@ -99,6 +99,26 @@ describe('the real pusher-js client against the embedded endpoint', () => {
     await expect(subscribe(client, `private-stores.${storeId}`)).resolves.toBeTruthy();
   });
 
+  it('follows the stores a user works in (user_stores), not only their home store', async () => {
+    const user = await staff();
+    const second = await otherStore();
+    const client = await clientOf(user.token);
+    await expect(subscribe(client, `private-stores.${second}`)).rejects.toMatchObject({ status: 403 });
+    // given a second store (what changes a user's stores touches the user: it versions the coverage)
+    await ctx.db.insertInto('user_stores').values({ user_id: user.id, store_id: second }).execute();
+    await ctx.db
+      .updateTable('users')
+      .set({ updated_at: new Date(Date.now() + 1000).toISOString() })
+      .where('id', '=', user.id)
+      .execute();
+    await expect(subscribe(client, `private-stores.${second}`)).resolves.toBeTruthy();
+    await expect(subscribe(client, `presence-stores.${second}`)).resolves.toBeTruthy();
+    // a manager with every store's permission listens to any store
+    const manager = await staff(['administrator']);
+    const managers = await clientOf(manager.token);
+    await expect(subscribe(managers, `private-stores.${await otherStore()}`)).resolves.toBeTruthy();
+  });
+
   it('is refused every private channel without a token: the auth endpoint answers 401', async () => {
     const client = await clientOf('');
     await expect(subscribe(client, `private-stores.${storeId}`)).rejects.toMatchObject({ status: 401 });

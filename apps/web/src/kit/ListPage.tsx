@@ -71,7 +71,7 @@ export function ListPage<R extends Row>({ def }: { def: ResourceDef<R> }) {
   const actions = (row: R) => {
     const name = def.label(row, locale);
     if (row.deleted_at) {
-      return canRestore ? (
+      return mayDo(row, 'restore', canRestore) ? (
         <Popconfirm
           title={t('kit.restoreTitle', { name })}
           description={t('kit.restoreHelp')}
@@ -88,7 +88,7 @@ export function ListPage<R extends Row>({ def }: { def: ResourceDef<R> }) {
     return (
       <Space size={4}>
         {def.rowActions?.(row, ctx)}
-        {canUpdate && (def.editable?.(row) ?? true) && (
+        {mayDo(row, 'update', canUpdate) && (def.editable?.(row) ?? true) && (
           <Button
             type="link"
             size="small"
@@ -99,7 +99,7 @@ export function ListPage<R extends Row>({ def }: { def: ResourceDef<R> }) {
             {t('kit.edit')}
           </Button>
         )}
-        {canDelete && (def.deletable?.(row) ?? true) && (
+        {mayDo(row, 'delete', canDelete) && (def.deletable?.(row) ?? true) && (
           <Popconfirm
             title={t('kit.deleteTitle', { name })}
             description={<div style={{ maxWidth: 320 }}>{t('kit.deleteHelp')}</div>}
@@ -226,4 +226,13 @@ export function ListPage<R extends Row>({ def }: { def: ResourceDef<R> }) {
       {def.footer && <div style={{ marginTop: 16 }}>{def.footer(ctx)}</div>}
     </Card>
   );
+} /**
+ * Whether a row's Edit, Delete or Restore shows: a row that carries the server's `abilities` (a
+ * combo, a document) shows exactly what they allow (true; the permission alone is not enough: the
+ * policy may refuse this record); any other row, what the user's permissions allow.
+ */
+export function mayDo(row: object, action: 'update' | 'delete' | 'restore', permitted: boolean): boolean {
+  const abilities = (row as { abilities?: Record<string, unknown> }).abilities;
+  if (abilities && action in abilities) return abilities[action] === true;
+  return permitted;
 }

@@ -1,11 +1,11 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import { Alert, Button, Card, Drawer, Result, Skeleton, Tooltip } from 'antd';
-import { type ReactNode, useState } from 'react';
+import { Alert, Button, Card, Drawer, Flex, Result, Skeleton, Tooltip } from 'antd';
+import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import { ApiError } from '../lib/http.ts';
 import { LoadFailed } from './listState.tsx';
-import { failureMessage, useRecord, useRefreshAll, useWritten } from './queries.ts';
+import { useRecord } from './queries.ts';
 import type { Row } from './resource.ts';
 import { useCtx } from './useCtx.ts';
 
@@ -100,6 +100,7 @@ export function RecordDrawer<R extends Row & { number: string }>({
   title,
   loadingTitle,
   rows,
+  status,
   children,
 }: {
   api: string;
@@ -108,6 +109,8 @@ export function RecordDrawer<R extends Row & { number: string }>({
   title: (number: string) => string;
   loadingTitle: string;
   rows?: number;
+  /** The record's status tag, beside its number in the title. */
+  status?: (record: R) => ReactNode;
   children: (record: R) => ReactNode;
 }) {
   const { id, close } = useDetailParam();
@@ -117,7 +120,16 @@ export function RecordDrawer<R extends Row & { number: string }>({
       open={Boolean(id)}
       onClose={close}
       size={drawerSize(width)}
-      title={record.data ? title(record.data.number) : loadingTitle}
+      title={
+        record.data ? (
+          <Flex gap={8} align="center" wrap>
+            <span>{title(record.data.number)}</span>
+            {status?.(record.data)}
+          </Flex>
+        ) : (
+          loadingTitle
+        )
+      }
       destroyOnHidden
     >
       <Loaded record={record} rows={rows}>
@@ -125,28 +137,6 @@ export function RecordDrawer<R extends Row & { number: string }>({
       </Loaded>
     </Drawer>
   );
-}
-
-/**
- * What a document's buttons do (send, receive, cancel): the server's message once done and every
- * list and record read again; a failure in the server's words above the details. A 409 means the
- * document moved on meanwhile (received, cancelled elsewhere): it is read again too.
- */
-export function useDocumentAction() {
-  const { locale } = useCtx();
-  const written = useWritten();
-  const refresh = useRefreshAll();
-  const [problem, setProblem] = useState<string | null>(null);
-  const run = async (work: () => Promise<{ message: string }>) => {
-    setProblem(null);
-    try {
-      await written(await work());
-    } catch (error) {
-      setProblem(failureMessage(error, locale));
-      if (error instanceof ApiError && error.status === 409) void refresh();
-    }
-  };
-  return { run, problem, setProblem };
 }
 
 /** The failure of a document's last action, above its details, until closed or the next action. */

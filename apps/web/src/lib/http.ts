@@ -111,6 +111,18 @@ export async function api<S extends z.ZodType | undefined = undefined>(
   return (schema ? schema.parse(data) : data) as S extends z.ZodType ? z.output<S> : unknown;
 }
 
+/**
+ * Whether a failure leaves the write's outcome unknown, so the same key must go again: no answer, or
+ * a server error (the server claims the key with the write, so the retry either answers the write
+ * made or makes it). Any other answer is final: a refusal made nothing, and the next attempt,
+ * changed by the cashier, takes a new key.
+ */
+export function outcomeUnknown(error: unknown): boolean {
+  if (error instanceof NetworkError) return true;
+  if (!(error instanceof ApiError)) return false;
+  return error.status >= 500;
+}
+
 /** A fresh key for one action of the user's (a dialog's Confirm and its retries share it). */
 export function newIdempotencyKey(): string {
   if (typeof crypto !== 'undefined' && 'randomUUID' in crypto) return crypto.randomUUID();

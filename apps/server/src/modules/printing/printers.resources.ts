@@ -3,10 +3,13 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { findLive, type ResourceDefinition } from '../../kit/resource.ts';
+import { printerPolicy } from '../../policies/printers.ts';
 
 /**
  * A store's network receipt printers. Listed with `printers.list` (the till picks one of its
  * store's); written by whoever may update stores, since a printer is part of a store's set-up.
+ * Scoped by the policy module's coverage (policies/printers.ts): another store's printers do not
+ * exist for a user.
  */
 export const printers: ResourceDefinition<'printers', typeof printerInput, typeof printer> = {
   table: 'printers',
@@ -47,5 +50,6 @@ export const printers: ResourceDefinition<'printers', typeof printerInput, typeo
     if (!(await findLive(db, 'stores', input.store_id))) problems.store_id = 'validation.exists';
     return problems;
   },
+  policy: printerPolicy,
   access: { create: 'stores.update', update: 'stores.update', delete: 'stores.update', restore: 'stores.update' },
 };

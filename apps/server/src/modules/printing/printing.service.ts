@@ -1,8 +1,9 @@
 import { encodeEscPos, PAPER_DOTS, type PrintResult, type printJobInput, type Raster } from '@depot/contracts';
 import type { z } from 'zod';
-import { type AuthContext, can } from '../../access/access.ts';
+import type { AuthContext } from '../../access/access.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError, FieldError, notFound } from '../../http/errors.ts';
+import { assertPrinterCovered } from '../../policies/printers.ts';
 import { PrinterNotLocal, PrinterUnreachable, sendToPrinter } from './printer.transport.ts';
 import { BadImage, pngToRaster, rowsToRaster } from './raster.ts';
 
@@ -14,7 +15,7 @@ type Job = z.output<typeof printJobInput>;
 /**
  * Printing on a store's network printers: "print this picture on this printer", for receipts
  * today and for any document that is drawn as a picture (a shift's X and Z reports later). The
- * printer must be one configured for the user's store (or the user may update stores), active, and
+ * printer must be one of a store the user covers (policies/printers.ts), active, and
  * on the local network; the server makes the ESC/POS bytes itself.
  */
 export function printingService(db: Db, options: { timeoutMs: number }) {
@@ -26,7 +27,8 @@ export function printingService(db: Db, options: { timeoutMs: number }) {
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
     if (!row) throw notFound();
-    if (row.store_id !== auth.storeId && !can(auth, 'stores.update')) throw new AppError(403, 'printer.other_store');
+    // a printer of a store the user does not cover does not exist for them (the list's scope too)
+    assertPrinterCovered(auth, row);
     if (row.status !== 'active') throw new AppError(409, 'printer.inactive', { name: row.name });
     return row;
   }

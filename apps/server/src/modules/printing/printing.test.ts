@@ -22,6 +22,7 @@ const printer = fakePrinter();
 let port: number;
 let headers: Record<string, string>;
 let cashier: Record<string, string>;
+let cashierId: number;
 let shop: Awaited<ReturnType<typeof sellableProduct>>;
 const ids: Record<string, number> = {};
 
@@ -57,6 +58,7 @@ beforeAll(async () => {
   port = await printer.listen();
   headers = { ...bearer((await login(ctx.app, 'admin', ADMIN_PASSWORD)).token), 'x-localization': 'en' };
   const user = await createUser(ctx.db, { roles: ['cashier'] });
+  cashierId = user.id;
   cashier = { ...bearer((await login(ctx.app, user.name, user.password)).token), 'x-localization': 'en' };
   shop = await sellableProduct(ctx.app, ctx.db, headers, 1250);
   const made = await send('POST', '/api/printers', {
@@ -269,7 +271,7 @@ describe('printing a receipt on a network printer (a fake printer on port 0)', (
     }
   });
 
-  it('prints only on a printer of the user’s own store', async () => {
+  it('are another store’s only for those who cover it: not listed, not shown, not printed on (404)', async () => {
     const other = await send('POST', '/api/stores', { name: 'Siem Reap', code: 'SR01' });
     const there = await send('POST', '/api/printers', {
       store_id: other.body.data.id,
@@ -277,13 +279,34 @@ describe('printing a receipt on a network printer (a fake printer on port 0)', (
       host: '127.0.0.1',
       port,
     });
-    const res = await send(
-      'POST',
-      `/api/printers/${there.body.data.id}/print`,
-      { png: (await receiptPng()).toString('base64') },
-      cashier,
-    );
-    expect(res.status).toBe(403);
-    expect(res.body.message).toBe('This printer belongs to another store.');
+    expect(there.status).toBe(201);
+    const id = there.body.data.id;
+    const names = async (as: Record<string, string>) =>
+      (await send('GET', '/api/printers?per_page=100', undefined, as)).body.data.map((p: { name: string }) => p.name);
+    expect(await names(headers)).toContain('SR till');
+    expect(await names(cashier)).toContain('Front till');
+    expect(await names(cashier)).not.toContain('SR till');
+    expect((await send('GET', `/api/printers/${id}`, undefined, cashier)).status).toBe(404);
+    const png = (await receiptPng()).toString('base64');
+    expect((await send('POST', `/api/printers/${id}/print`, { png }, cashier)).status).toBe(404);
+    // a manager who may open drawers, of the first store only
+    const managerUser = await createUser(ctx.db, { roles: ['manager'] });
+    const manager = {
+      ...bearer((await login(ctx.app, managerUser.name, managerUser.password)).token),
+      'x-localization': 'en',
+    };
+    expect((await send('POST', `/api/printers/${id}/drawer`, {}, manager)).status).toBe(404);
+    expect(await names(manager)).not.toContain('SR till');
+
+    // given the other store too (user_stores; what changes it touches the user), the cashier sees and prints there
+    await ctx.db.insertInto('user_stores').values({ user_id: cashierId, store_id: other.body.data.id }).execute();
+    await ctx.db
+      .updateTable('users')
+      .set({ updated_at: new Date(Date.now() + 1000).toISOString() })
+      .where('id', '=', cashierId)
+      .execute();
+    expect(await names(cashier)).toEqual(expect.arrayContaining(['Front till', 'SR till']));
+    const printed = await send('POST', `/api/printers/${id}/print`, { png }, cashier);
+    expect(printed.status, JSON.stringify(printed.body)).toBe(200);
   });
 });

@@ -1,128 +1,62 @@
 import { CloseOutlined, DollarOutlined, EditOutlined, InboxOutlined, ShoppingCartOutlined } from '@ant-design/icons';
-import { formatUsd, type PurchaseDetail, purchaseDetail, written } from '@depot/contracts';
-import { useMutation } from '@tanstack/react-query';
-import { Button, Descriptions, Flex, Popconfirm, Space, Table, Typography } from 'antd';
-import { type ReactNode, useState } from 'react';
+import { formatUsd, type PurchaseDetail, purchaseDetail } from '@depot/contracts';
+import { Descriptions, Table, Typography } from 'antd';
+import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { ActionProblem, RecordDrawer, useDocumentAction } from '../../kit/detail.tsx';
+import { type DocumentActions, DocumentDrawer, DocumentView } from '../../kit/document.tsx';
 import { ListPage } from '../../kit/ListPage.tsx';
 import { fitTable, wrap } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { formatDateTime } from '../../lib/dates.ts';
-import { api, newIdempotencyKey } from '../../lib/http.ts';
 import { localePath } from '../../lib/locale.ts';
 import { PaymentStatusTag, PurchaseStatusTag, paymentMethodLabels, purchases } from '../../resources/purchases.tsx';
 import { formatCount, LineBatch, productColumn } from '../stock/common.tsx';
 import { MoneySummary } from './MoneySummary.tsx';
 import { PaymentDialog, ReceiveDialog } from './PurchaseDialogs.tsx';
 
-const answer = written(purchaseDetail);
-
-type Action = 'order' | 'cancel';
-
 function PurchaseDetails({ detail }: { detail: PurchaseDetail }) {
   const { t, locale } = useCtx();
   const navigate = useNavigate();
   const { search } = useLocation();
-  // the buttons are the actions the server accepts now (its abilities), nothing decided here
-  const can = detail.abilities;
   const [dialog, setDialog] = useState<'receive' | 'pay' | null>(null);
-  const [keys] = useState(() => ({ order: newIdempotencyKey(), cancel: newIdempotencyKey() }));
   const methods = paymentMethodLabels(t);
-  const run = useMutation({
-    mutationFn: (action: Action) =>
-      api(`purchases/${detail.id}/${action}`, { method: 'POST', schema: answer, idempotencyKey: keys[action] }),
-  });
-  // A 409: the purchase moved on in the meantime (received, cancelled): the server says so.
-  const { run: perform, problem, setProblem } = useDocumentAction();
-  const act = (action: Action) => perform(() => run.mutateAsync(action));
   const unit = (row: PurchaseDetail['items'][number]) => (locale === 'kh' ? row.unit_name_kh : row.unit_name_en);
 
-  const actions: ReactNode[] = [];
-  if (can.order === true) {
-    actions.push(
-      <Popconfirm
-        key="order"
-        title={t('purchases.order')}
-        description={<div style={{ maxWidth: 320 }}>{t('purchases.orderHelp')}</div>}
-        okText={t('purchases.order')}
-        cancelText={t('kit.cancel')}
-        onConfirm={() => act('order')}
-      >
-        <Button
-          type="primary"
-          icon={<ShoppingCartOutlined />}
-          loading={run.isPending && run.variables === 'order'}
-          data-testid="purchase-order"
-        >
-          {t('purchases.order')}
-        </Button>
-      </Popconfirm>,
-    );
-  }
-  if (can.update === true) {
-    actions.push(
-      <Button
-        key="edit"
-        icon={<EditOutlined />}
-        data-testid="purchase-edit"
-        onClick={() =>
-          navigate(localePath(`/purchases/update/${detail.id}`, locale), {
-            state: { back: search, list: '/purchases' },
-          })
-        }
-      >
-        {t('kit.edit')}
-      </Button>,
-    );
-  }
-  if (can.receive === true) {
-    actions.push(
-      <Button
-        key="receive"
-        type="primary"
-        icon={<InboxOutlined />}
-        data-testid="purchase-receive"
-        onClick={() => setDialog('receive')}
-      >
-        {t('purchases.receive')}
-      </Button>,
-    );
-  }
-  if (can.pay === true) {
-    actions.push(
-      <Button key="pay" icon={<DollarOutlined />} data-testid="purchase-pay" onClick={() => setDialog('pay')}>
-        {t('purchases.pay')}
-      </Button>,
-    );
-  }
-  if (can.cancel === true) {
-    actions.push(
-      <Popconfirm
-        key="cancel"
-        title={t('purchases.cancel')}
-        description={<div style={{ maxWidth: 320 }}>{t('purchases.cancelHelp')}</div>}
-        okText={t('purchases.cancel')}
-        okButtonProps={{ danger: true }}
-        cancelText={t('purchases.keep')}
-        onConfirm={() => act('cancel')}
-      >
-        <Button
-          danger
-          icon={<CloseOutlined />}
-          loading={run.isPending && run.variables === 'cancel'}
-          data-testid="purchase-cancel"
-        >
-          {t('purchases.cancel')}
-        </Button>
-      </Popconfirm>,
-    );
-  }
+  // the buttons are the actions the server accepts now (its abilities), declared here in order
+  const actions: DocumentActions<PurchaseDetail> = {
+    order: {
+      label: t('purchases.order'),
+      primary: true,
+      icon: <ShoppingCartOutlined />,
+      confirm: () => t('purchases.orderHelp'),
+    },
+    edit: {
+      label: t('kit.edit'),
+      ability: 'update',
+      icon: <EditOutlined />,
+      open: () =>
+        navigate(localePath(`/purchases/update/${detail.id}`, locale), {
+          state: { back: search, list: '/purchases' },
+        }),
+    },
+    receive: {
+      label: t('purchases.receive'),
+      primary: true,
+      icon: <InboxOutlined />,
+      open: () => setDialog('receive'),
+    },
+    pay: { label: t('purchases.pay'), icon: <DollarOutlined />, open: () => setDialog('pay') },
+    cancel: {
+      label: t('purchases.cancel'),
+      danger: true,
+      icon: <CloseOutlined />,
+      confirm: () => t('purchases.cancelHelp'),
+      keepText: t('purchases.keep'),
+    },
+  };
 
   return (
-    <Flex vertical gap={20} data-testid="purchase-details">
-      <ActionProblem problem={problem} onClose={() => setProblem(null)} testId="purchase-error" />
-      {actions.length > 0 && <Space wrap>{actions}</Space>}
+    <DocumentView api="purchases" record={detail} row={purchaseDetail} actions={actions} testId="purchase">
       <Descriptions
         size="small"
         bordered
@@ -242,7 +176,7 @@ function PurchaseDetails({ detail }: { detail: PurchaseDetail }) {
       </div>
       {dialog === 'receive' && <ReceiveDialog detail={detail} onClose={() => setDialog(null)} />}
       {dialog === 'pay' && <PaymentDialog detail={detail} onClose={() => setDialog(null)} />}
-    </Flex>
+    </DocumentView>
   );
 }
 
@@ -252,15 +186,16 @@ export function PurchasesPage() {
   return (
     <>
       <ListPage def={purchases} />
-      <RecordDrawer
+      <DocumentDrawer
         api="purchases"
         row={purchaseDetail}
         width={960}
         title={(number) => t('purchases.detailTitle', { number })}
         loadingTitle={t('purchases.details')}
+        status={(detail) => <PurchaseStatusTag status={detail.status} t={t} />}
       >
         {(detail) => <PurchaseDetails detail={detail} />}
-      </RecordDrawer>
+      </DocumentDrawer>
     </>
   );
 }

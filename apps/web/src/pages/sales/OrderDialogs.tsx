@@ -1,4 +1,5 @@
 import {
+  type ApprovalInput,
   type Locale,
   type OrderDetail,
   orderDetail,
@@ -11,13 +12,14 @@ import { useMutation } from '@tanstack/react-query';
 import { Alert, App, Flex, Input, InputNumber, Modal, Radio, Table, Typography } from 'antd';
 import { useState } from 'react';
 import type { z } from 'zod';
+import { ApprovalDialog, needsApproval } from '../../kit/ApprovalDialog.tsx';
 import { failureMessage, useRefreshAll } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { parseWith } from '../../lib/forms.ts';
-import { ApiError, api } from '../../lib/http.ts';
+import { ApiError, api, outcomeUnknown } from '../../lib/http.ts';
 import { paymentMethodLabels } from '../../resources/purchases.tsx';
 import { formatCount, ProductNames } from '../stock/common.tsx';
-import { outcomeUnknown, retryKeys } from './cart.ts';
+import { retryKeys } from './cart.ts';
 import { emptyTenders, exactTooMuch, TenderPanel, type TenderState, tendersOf, tendersValid } from './Tenders.tsx';
 
 const answer = written(orderDetail);
@@ -55,6 +57,29 @@ function useOrderAction(detail: OrderDetail, action: 'payments' | 'returns', onC
       api(`orders/${detail.id}/${action}`, { method: 'POST', body, schema: answer, idempotencyKey: key }),
   });
 
+  /**
+   * Sends the checked body (with a manager's approval, where given): done → message, lists read
+   * again, dialog closed. A failure is thrown after the key's bookkeeping (kept while the outcome is
+   * unknown). Without `approval` the failure lands in `problem`; a 403 `approval_required` asks for
+   * a manager (`approving`).
+   */
+  const deliver = async (body: Record<string, unknown>, approval?: ApprovalInput) => {
+    // the key follows the body without the password (never kept in sessionStorage)
+    const key = keys.keyFor(body);
+    try {
+      const done = await send.mutateAsync({ body: approval ? { ...body, approval } : body, key });
+      keys.settle();
+      void message.success(done.message);
+      void refresh();
+      onClose();
+    } catch (error) {
+      if (!outcomeUnknown(error)) keys.settle();
+      throw outcomeUnknown(error) ? new Error(t('pay.offline')) : error;
+    }
+  };
+
+  const [approving, setApproving] = useState<Record<string, unknown> | null>(null);
+
   const submit = async <S extends z.ZodType>(schema: S, value: unknown) => {
     const parsed = parseWith(schema, value, locale);
     if (parsed.errors) {
@@ -62,19 +87,30 @@ function useOrderAction(detail: OrderDetail, action: 'payments' | 'returns', onC
       return;
     }
     setProblem(null);
+    const body = parsed.data as Record<string, unknown>;
+    // a cashier's refund of a paid sale: a manager approves it on this till first
+    if (action === 'returns' && detail.abilities.return === 'approval') {
+      setApproving(body);
+      return;
+    }
     try {
-      const done = await send.mutateAsync({ body: parsed.data, key: keys.keyFor(parsed.data) });
-      keys.settle();
-      void message.success(done.message);
-      void refresh();
-      onClose();
+      await deliver(body);
     } catch (error) {
-      const unknown = outcomeUnknown(error);
-      if (!unknown) keys.settle();
-      setProblem(unknown ? t('pay.offline') : refusal(error, locale));
+      if (needsApproval(error)) setApproving(body);
+      else setProblem(error instanceof Error && !(error instanceof ApiError) ? error.message : refusal(error, locale));
     }
   };
-  return { submit, pending: send.isPending, problem, setProblem };
+  const approvalDialog = (title: string, help: string) =>
+    approving && (
+      <ApprovalDialog
+        title={title}
+        help={help}
+        okText={title}
+        onClose={() => setApproving(null)}
+        onApprove={(approval) => deliver(approving, approval)}
+      />
+    );
+  return { submit, pending: send.isPending, problem, setProblem, approvalDialog };
 }
 
 /** Confirm payment: what is still due, paid like at the till (cash in either currency, card, KHQR). */
@@ -124,7 +160,7 @@ export function ReturnDialog({ detail, onClose }: { detail: OrderDetail; onClose
   const [quantities, setQuantities] = useState<Record<number, number | null>>({});
   const [method, setMethod] = useState<'cash_usd' | 'cash_khr'>('cash_usd');
   const [note, setNote] = useState('');
-  const { submit, pending, problem, setProblem } = useOrderAction(detail, 'returns', onClose);
+  const { submit, pending, problem, setProblem, approvalDialog } = useOrderAction(detail, 'returns', onClose);
 
   const giveBack = () => {
     const items = lines
@@ -214,6 +250,7 @@ export function ReturnDialog({ detail, onClose }: { detail: OrderDetail; onClose
           onChange={(event) => setNote(event.target.value)}
         />
         <Typography.Text type="secondary">{t('orders.refundHelp')}</Typography.Text>
+        {approvalDialog(t('orders.returnItems'), t('orders.refundHelp'))}
       </Flex>
     </Modal>
   );

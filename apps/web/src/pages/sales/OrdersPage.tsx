@@ -8,25 +8,16 @@ import {
   QrcodeOutlined,
   RollbackOutlined,
 } from '@ant-design/icons';
-import {
-  DELIVERY_FLOW,
-  type DeliveryStatus,
-  formatKhr,
-  formatUsd,
-  type OrderDetail,
-  orderDetail,
-  written,
-} from '@depot/contracts';
-import { useMutation } from '@tanstack/react-query';
+import { DELIVERY_FLOW, formatKhr, formatUsd, type OrderDetail, orderDetail } from '@depot/contracts';
 import { Button, Descriptions, Flex, Popconfirm, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { ActionProblem, RecordDrawer, useDocumentAction } from '../../kit/detail.tsx';
+import { ActionProblem } from '../../kit/detail.tsx';
+import { type DocumentActions, DocumentDrawer, DocumentView } from '../../kit/document.tsx';
 import { ListPage } from '../../kit/ListPage.tsx';
 import { failureMessage } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { formatDateTime } from '../../lib/dates.ts';
-import { api, newIdempotencyKey } from '../../lib/http.ts';
 import { localePath } from '../../lib/locale.ts';
 import { DeliveryTag, deliveryLabels, OrderStatusTag, orders } from '../../resources/orders.tsx';
 import { PaymentStatusTag, paymentMethodLabels } from '../../resources/purchases.tsx';
@@ -38,35 +29,21 @@ import { KhqrDialog } from './khqr/KhqrDialog.tsx';
 import { ConfirmPaymentDialog, ReturnDialog } from './OrderDialogs.tsx';
 import { InvoiceDialog, ReceiptDialog, totalRate } from './print.tsx';
 
-const answer = written(orderDetail);
-
 type Dialog = 'pay' | 'return' | 'receipt' | 'invoice' | 'khqr';
 
-/** What may be done with an order now, by its state and the user's permissions. */
+/**
+ * An order's details and what may be done with it now: the buttons are its `abilities` (the
+ * server's policies), declared here as the document block's table of actions.
+ */
 export function OrderDetails({ detail }: { detail: OrderDetail }) {
   const { t, locale } = useCtx();
   const navigate = useNavigate();
   const catalogue = useCatalogue();
-  // the buttons are the actions the server accepts now (its abilities); an action that needs a
-  // manager's approval at the till ('approval') is not offered yet
-  const can = detail.abilities;
   const [dialog, setDialog] = useState<Dialog | null>(null);
-  const [cancelKey] = useState(newIdempotencyKey);
+  const [resumeProblem, setResumeProblem] = useState<string | null>(null);
   const methods = paymentMethodLabels(t);
   const deliveries = deliveryLabels(t);
-
-  const cancel = useMutation({
-    mutationFn: () =>
-      api(`orders/${detail.id}/cancel`, { method: 'POST', body: {}, schema: answer, idempotencyKey: cancelKey }),
-  });
-  const deliver = useMutation({
-    mutationFn: (status: DeliveryStatus) =>
-      api(`orders/${detail.id}/delivery`, { method: 'POST', body: { status }, schema: answer }),
-  });
   const [resuming, setResuming] = useState(false);
-
-  // A 409: the order moved on meanwhile (paid, cancelled, delivered): the server says so.
-  const { run, problem, setProblem } = useDocumentAction();
 
   const resume = async () => {
     setResuming(true);
@@ -75,7 +52,7 @@ export function OrderDetails({ detail }: { detail: OrderDetail }) {
       saveCart(cart);
       await navigate(localePath('/pos', locale), { state: { cart } });
     } catch (error) {
-      setProblem(failureMessage(error, locale));
+      setResumeProblem(failureMessage(error, locale));
     } finally {
       setResuming(false);
     }
@@ -84,124 +61,93 @@ export function OrderDetails({ detail }: { detail: OrderDetail }) {
   const confirmed = detail.status === 'confirmed';
   const returnable = detail.items.some((item) => item.quantity > item.returned_quantity);
   const nextSteps = confirmed && detail.delivery_status ? DELIVERY_FLOW[detail.delivery_status] : [];
-  const actions: ReactNode[] = [];
 
-  if (can.update === true) {
-    const waiting = loadCart();
-    const button = (
-      <Button
-        type="primary"
-        icon={<PlayCircleOutlined />}
-        loading={resuming}
-        data-testid="order-resume"
-        onClick={waiting?.lines.length ? undefined : () => void resume()}
-      >
-        {t('pos.resume')}
-      </Button>
-    );
-    actions.push(
-      waiting?.lines.length ? (
-        <Popconfirm
-          key="resume"
-          title={t('pos.replaceTitle')}
-          description={<div style={{ maxWidth: 300 }}>{t('pos.replaceHelp')}</div>}
-          okText={t('pos.resume')}
-          cancelText={t('kit.cancel')}
-          onConfirm={() => resume()}
-        >
-          {button}
-        </Popconfirm>
-      ) : (
-        <span key="resume">{button}</span>
-      ),
-    );
-  }
-  if (can.pay === true) {
-    actions.push(
-      <Button
-        key="pay"
-        type="primary"
-        icon={<DollarOutlined />}
-        data-testid="order-pay"
-        onClick={() => setDialog('pay')}
-      >
-        {t('orders.confirmPayment')}
-      </Button>,
-      <Button key="khqr" icon={<QrcodeOutlined />} data-testid="order-khqr" onClick={() => setDialog('khqr')}>
-        {t('khqr.pay')}
-      </Button>,
-    );
-  }
-  if (can.deliver === true && nextSteps.length > 0) {
-    actions.push(
-      <Space.Compact key="deliver">
-        {nextSteps.map((step) => (
-          <Popconfirm
-            key={step}
-            title={t('orders.confirmDeliveryTitle')}
-            description={t('orders.deliveryTo', { status: deliveries[step] })}
-            okText={t('orders.confirmDelivery')}
-            cancelText={t('kit.cancel')}
-            onConfirm={() => run(() => deliver.mutateAsync(step))}
+  const actions: DocumentActions<OrderDetail> = {
+    resume: {
+      label: t('pos.resume'),
+      ability: 'update',
+      render: () => {
+        const waiting = loadCart();
+        const button = (
+          <Button
+            type="primary"
+            icon={<PlayCircleOutlined />}
+            loading={resuming}
+            data-testid="order-resume"
+            onClick={waiting?.lines.length ? undefined : () => void resume()}
           >
-            <Button
-              icon={<CarOutlined />}
-              danger={step === 'returned'}
-              loading={deliver.isPending && deliver.variables === step}
-              data-testid={`deliver-${step}`}
-            >
-              {deliveries[step]}
-            </Button>
+            {t('pos.resume')}
+          </Button>
+        );
+        return waiting?.lines.length ? (
+          <Popconfirm
+            title={t('pos.replaceTitle')}
+            description={<div style={{ maxWidth: 300 }}>{t('pos.replaceHelp')}</div>}
+            okText={t('pos.resume')}
+            cancelText={t('kit.cancel')}
+            onConfirm={() => resume()}
+          >
+            {button}
           </Popconfirm>
-        ))}
-      </Space.Compact>,
-    );
-  }
-  if (can.return === true && returnable) {
-    actions.push(
-      <Button key="return" icon={<RollbackOutlined />} data-testid="order-return" onClick={() => setDialog('return')}>
-        {t('orders.returnItems')}
-      </Button>,
-    );
-  }
-  if (detail.status !== 'held') {
-    actions.push(
-      <Button key="receipt" icon={<PrinterOutlined />} data-testid="order-receipt" onClick={() => setDialog('receipt')}>
-        {t('print.printReceipt')}
-      </Button>,
-    );
-  }
-  if (detail.invoice) {
-    actions.push(
-      <Button
-        key="invoice"
-        icon={<FileTextOutlined />}
-        data-testid="order-invoice"
-        onClick={() => setDialog('invoice')}
-      >
-        {t('print.printInvoice')}
-      </Button>,
-    );
-  }
-  if (can.cancel === true) {
-    actions.push(
-      <Popconfirm
-        key="cancel"
-        title={t('orders.cancel')}
-        description={
-          <div style={{ maxWidth: 320 }}>{confirmed ? t('orders.cancelHelp') : t('orders.cancelHeldHelp')}</div>
-        }
-        okText={t('orders.cancel')}
-        okButtonProps={{ danger: true }}
-        cancelText={t('orders.keep')}
-        onConfirm={() => run(() => cancel.mutateAsync())}
-      >
-        <Button danger icon={<CloseOutlined />} loading={cancel.isPending} data-testid="order-cancel">
-          {t('orders.cancel')}
-        </Button>
-      </Popconfirm>,
-    );
-  }
+        ) : (
+          button
+        );
+      },
+    },
+    pay: { label: t('orders.confirmPayment'), primary: true, icon: <DollarOutlined />, open: () => setDialog('pay') },
+    khqr: { label: t('khqr.pay'), ability: 'pay', icon: <QrcodeOutlined />, open: () => setDialog('khqr') },
+    deliver: {
+      label: t('orders.confirmDelivery'),
+      path: 'delivery',
+      when: () => nextSteps.length > 0,
+      render: (_, write) => (
+        <Space.Compact>
+          {nextSteps.map((step) => (
+            <Popconfirm
+              key={step}
+              title={t('orders.confirmDeliveryTitle')}
+              description={t('orders.deliveryTo', { status: deliveries[step] })}
+              okText={t('orders.confirmDelivery')}
+              cancelText={t('kit.cancel')}
+              onConfirm={() => write({ status: step })}
+            >
+              <Button icon={<CarOutlined />} danger={step === 'returned'} data-testid={`deliver-${step}`}>
+                {deliveries[step]}
+              </Button>
+            </Popconfirm>
+          ))}
+        </Space.Compact>
+      ),
+    },
+    return: {
+      label: t('orders.returnItems'),
+      icon: <RollbackOutlined />,
+      when: () => returnable,
+      open: () => setDialog('return'),
+    },
+    receipt: {
+      label: t('print.printReceipt'),
+      ability: null,
+      icon: <PrinterOutlined />,
+      when: () => detail.status !== 'held',
+      open: () => setDialog('receipt'),
+    },
+    invoice: {
+      label: t('print.printInvoice'),
+      ability: null,
+      icon: <FileTextOutlined />,
+      when: () => Boolean(detail.invoice),
+      open: () => setDialog('invoice'),
+    },
+    cancel: {
+      label: t('orders.cancel'),
+      danger: true,
+      icon: <CloseOutlined />,
+      confirm: () => (confirmed ? t('orders.cancelHelp') : t('orders.cancelHeldHelp')),
+      keepText: t('orders.keep'),
+      body: () => ({}),
+    },
+  };
 
   const unit = (row: OrderDetail['items'][number]) => (locale === 'kh' ? row.unit_name_kh : row.unit_name_en) ?? '';
   const payments = detail.payments.filter((p) => p.kind === 'payment');
@@ -219,13 +165,8 @@ export function OrderDetails({ detail }: { detail: OrderDetail }) {
   ];
 
   return (
-    <Flex vertical gap={20} data-testid="order-details">
-      <ActionProblem problem={problem} onClose={() => setProblem(null)} testId="order-error" />
-      {actions.length > 0 && (
-        <Space wrap data-testid="order-actions">
-          {actions}
-        </Space>
-      )}
+    <DocumentView api="orders" record={detail} row={orderDetail} actions={actions} testId="order">
+      <ActionProblem problem={resumeProblem} onClose={() => setResumeProblem(null)} testId="order-resume-error" />
       <Descriptions
         size="small"
         bordered
@@ -278,6 +219,9 @@ export function OrderDetails({ detail }: { detail: OrderDetail }) {
                   children: formatDateTime(detail.cancelled_at, locale),
                 },
               ]
+            : []),
+          ...(detail.approved_by_name
+            ? [{ key: 'approved', label: t('orders.approvedBy'), children: detail.approved_by_name }]
             : []),
           { key: 'note', label: t('pos.note'), children: detail.note ?? '—', span: 'filled' as const },
         ]}
@@ -413,7 +357,7 @@ export function OrderDetails({ detail }: { detail: OrderDetail }) {
         <KhqrDialog order={detail} onPaid={() => setDialog(null)} onClose={() => setDialog(null)} />
       )}
       {dialog === 'invoice' && <InvoiceDialog order={detail} onClose={() => setDialog(null)} />}
-    </Flex>
+    </DocumentView>
   );
 }
 
@@ -421,15 +365,16 @@ export function OrderDetails({ detail }: { detail: OrderDetail }) {
 export function OrderDrawer() {
   const { t } = useCtx();
   return (
-    <RecordDrawer
+    <DocumentDrawer
       api="orders"
       row={orderDetail}
       width={1000}
       title={(number) => t('orders.detailTitle', { number })}
       loadingTitle={t('orders.details')}
+      status={(detail) => <OrderStatusTag status={detail.status} t={t} />}
     >
       {(detail) => <OrderDetails detail={detail} />}
-    </RecordDrawer>
+    </DocumentDrawer>
   );
 }
 

@@ -10,7 +10,7 @@ import {
   type TenderInput,
 } from '@depot/contracts';
 import { z } from 'zod';
-import { ApiError, NetworkError, newIdempotencyKey } from '../../lib/http.ts';
+import { newIdempotencyKey } from '../../lib/http.ts';
 import { type LineUnit, lineKey } from '../stock/lines.tsx';
 
 /**
@@ -406,14 +406,5 @@ export function retryKeys(storageKey: string): RetryKeys {
   };
 }
 
-/**
- * Whether a failure leaves the sale's outcome unknown, so the same key must go again: no answer, or
- * a server error (the server claims the key with the sale, so the retry either answers the sale
- * made or makes it). Any other answer is final: a refusal made nothing, and the next attempt,
- * changed by the cashier, takes a new key.
- */
-export function outcomeUnknown(error: unknown): boolean {
-  if (error instanceof NetworkError) return true;
-  if (!(error instanceof ApiError)) return false;
-  return error.status >= 500;
-}
+/** Whether a failure leaves the sale's outcome unknown (the same key must go again): lib/http.ts. */
+export { outcomeUnknown } from '../../lib/http.ts';

@@ -1,5 +1,6 @@
 import type { OrderDetail } from '@depot/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { choose, listAnswer, popoverWith } from '../../test/inventory.ts';
 import { mockFetch, renderApp, signedIn } from '../../test/render.tsx';
@@ -80,7 +81,7 @@ async function actionsOf(id: number, permissions = MANAGER): Promise<string[]> {
   signedIn({ permissions });
   renderApp(`/en/orders?view=${id}`);
   // the file's first screen loads the orders page's lazy chunks: on a busy machine that takes seconds
-  await screen.findByTestId('order-details', {}, { timeout: 15_000 });
+  await screen.findByTestId('order-details', {}, { timeout: 30_000 });
   return ACTIONS.filter((testId) => screen.queryByTestId(testId) !== null);
 }
 
@@ -112,19 +113,59 @@ describe('order details', { timeout: 40_000 }, () => {
     expect(await actionsOf(10)).toEqual(['order-receipt']);
   });
 
-  it('offers only what the server says the user may do: a cashier’s paid sale needs a manager to void or refund', async () => {
+  it('a cashier’s void of a paid sale goes through with a manager’s name and password typed at the till', async () => {
     // the server's abilities for a cashier: a void and a return need a manager's approval
-    ordersApi({
-      'GET orders/9': () => ({
-        body: {
-          data: {
-            ...paid,
-            abilities: { update: false, pay: false, cancel: 'approval', return: 'approval', deliver: false },
-          },
-        },
-      }),
+    const asCashier = {
+      ...paid,
+      abilities: { update: false, pay: false, cancel: 'approval', return: 'approval', deliver: false },
+    };
+    const { calls } = ordersApi({
+      'GET orders/9': () => ({ body: { data: asCashier } }),
+      'POST orders/9/cancel': ({ body }: { body: { approval?: { password: string } } }) =>
+        body.approval?.password === 'secret'
+          ? {
+              body: {
+                message: 'Order cancelled: its stock is back.',
+                data: { ...asCashier, status: 'cancelled', approved_by_name: 'Chan Dara' },
+              },
+            }
+          : {
+              status: 422,
+              body: {
+                message: 'The given data was invalid.',
+                errors: { approval: ['Username or password is incorrect.'] },
+              },
+            },
     });
-    expect(await actionsOf(9, SELLING)).toEqual(['order-receipt', 'order-invoice']);
+    expect(await actionsOf(9, SELLING)).toEqual(['order-return', 'order-receipt', 'order-invoice', 'order-cancel']);
+    const user = userEvent.setup();
+    const cancel = screen.getByTestId('order-cancel');
+    // labelled as needing a manager, and no write until one approves
+    expect(cancel.textContent).toBe('Cancel order (needs a manager)');
+    await user.click(cancel);
+    const dialog = await screen.findByTestId('approval-dialog');
+    await user.click(screen.getByTestId('approval-ok'));
+    expect((await within(dialog).findByTestId('approval-problem')).textContent).toBe(
+      'Enter the manager’s username and password.',
+    );
+    expect(calls('POST orders/9/cancel')).toHaveLength(0);
+
+    await user.type(within(dialog).getByLabelText('Manager’s username'), 'manager');
+    await user.type(within(dialog).getByLabelText('Manager’s password'), 'wrong');
+    await user.click(screen.getByTestId('approval-ok'));
+    // the server's 422 on `approval` stays in the dialog, the password is typed again
+    await waitFor(() =>
+      expect(within(dialog).getByTestId('approval-problem').textContent).toBe('Username or password is incorrect.'),
+    );
+    await user.type(within(dialog).getByLabelText('Manager’s password'), 'secret');
+    await user.click(screen.getByTestId('approval-ok'));
+    await waitFor(() => expect(calls('POST orders/9/cancel')).toHaveLength(2));
+    const [first, second] = calls('POST orders/9/cancel');
+    expect(second.body).toEqual({ approval: { name: 'manager', password: 'secret' } });
+    // a refused attempt is final: the next one takes a new key
+    expect(first.headers['idempotency-key']).toBeTruthy();
+    expect(second.headers['idempotency-key']).not.toBe(first.headers['idempotency-key']);
+    await waitFor(() => expect(screen.queryByTestId('approval-dialog')).toBeNull());
   });
 
   it('moves a delivery one step, cancels with stock going back, and confirms a payment in riel', async () => {
