@@ -58,7 +58,9 @@ describe('GET /api/dashboard', () => {
     expect(data.alerts.map((a) => a.key)).toContain('low_stock');
 
     const user = await createUser(ctx.db, { roles: ['cashier'] });
-    const cashier = dashboardResponse.parse((await dashboard((await login(ctx.app, user.name, user.password)).token)).json());
+    const cashier = dashboardResponse.parse(
+      (await dashboard((await login(ctx.app, user.name, user.password)).token)).json(),
+    );
     expect(cashier.data).toMatchObject({ kind: 'cashier', costs: false, week_figures: null, alerts: [] });
     expect(cashier.data.today_figures.map((f) => f.key)).toEqual(['net_cents', 'orders', 'average_cents']);
   });

@@ -126,7 +126,7 @@ export async function reportWorkbook(report: Report, locale: Locale, storeName: 
   return Buffer.from(await book.xlsx.writeBuffer());
 }
 
-const escape = (s: string) =>
+const esc = (s: string) =>
   s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
 
 /** The bundled Khmer font (Kantumruy Pro), inlined so the PDF never depends on the system's fonts. */
@@ -157,20 +157,20 @@ export function reportHtml(report: Report, locale: Locale, storeName: string | n
   const rows = report.summary
     .map(
       (f) =>
-        `<tr><td>${escape(label(`report.field.${f.key}`, locale))}</td><td class="n">${escape(shown(f.value, f.kind, locale))}</td><td class="n">${escape(shown(f.previous, f.kind, locale))}</td></tr>`,
+        `<tr><td>${esc(label(`report.field.${f.key}`, locale))}</td><td class="n">${esc(shown(f.value, f.kind, locale))}</td><td class="n">${esc(shown(f.previous, f.kind, locale))}</td></tr>`,
     )
     .join('');
   const sections = report.sections
     .filter((s) => s.rows.length)
     .map(
       (s) =>
-        `<h2>${escape(label(`report.section.${s.key}`, locale))}</h2><table><thead><tr>${s.columns
-          .map((c) => `<th>${escape(label(`report.field.${c.key}`, locale))}</th>`)
+        `<h2>${esc(label(`report.section.${s.key}`, locale))}</h2><table><thead><tr>${s.columns
+          .map((c) => `<th>${esc(label(`report.field.${c.key}`, locale))}</th>`)
           .join('')}</tr></thead><tbody>${s.rows
           .slice(0, 200)
           .map(
             (r) =>
-              `<tr>${s.columns.map((c) => `<td class="${c.kind === 'text' ? '' : 'n'}">${escape(shown(r[c.key], c.kind, locale, r, c.key))}</td>`).join('')}</tr>`,
+              `<tr>${s.columns.map((c) => `<td class="${c.kind === 'text' ? '' : 'n'}">${esc(shown(r[c.key], c.kind, locale, r, c.key))}</td>`).join('')}</tr>`,
           )
           .join('')}</tbody></table>`,
     )
@@ -184,13 +184,13 @@ table{border-collapse:collapse;width:100%;page-break-inside:auto}tr{page-break-i
 th,td{border:0.5pt solid #999;padding:2pt 4pt;text-align:left}th{background:#eee}
 td.n{text-align:right;white-space:nowrap}
 </style></head><body>
-<h1>${escape(title(report, locale))}</h1>
-<div class="meta">${escape(label('report.period', locale))}: ${report.from} – ${report.to}${
+<h1>${esc(title(report, locale))}</h1>
+<div class="meta">${esc(label('report.period', locale))}: ${report.from} – ${report.to}${
     report.previous_from
-      ? ` · ${escape(label('report.previous_period', locale))}: ${report.previous_from} – ${report.previous_to}`
+      ? ` · ${esc(label('report.previous_period', locale))}: ${report.previous_from} – ${report.previous_to}`
       : ''
-  } · ${escape(label('report.store', locale))}: ${escape(storeName ?? label('report.all_stores', locale))} · ${escape(label('report.generated_at', locale))}: ${report.generated_at.slice(0, 16).replace('T', ' ')} UTC</div>
-<table><thead><tr><th>${escape(label('report.summary', locale))}</th><th>${escape(label('report.period', locale))}</th><th>${escape(label('report.previous_period', locale))}</th></tr></thead><tbody>${rows}</tbody></table>
+  } · ${esc(label('report.store', locale))}: ${esc(storeName ?? label('report.all_stores', locale))} · ${esc(label('report.generated_at', locale))}: ${report.generated_at.slice(0, 16).replace('T', ' ')} UTC</div>
+<table><thead><tr><th>${esc(label('report.summary', locale))}</th><th>${esc(label('report.period', locale))}</th><th>${esc(label('report.previous_period', locale))}</th></tr></thead><tbody>${rows}</tbody></table>
 ${sections}
 </body></html>`;
 }

@@ -417,14 +417,14 @@ export function reportsService(db: Db) {
         repo.storeNames(),
       ]);
       // a product's average cost is its valuation ÷ its quantity, every store together (the ledger's)
-      const valueOf = (l: (typeof levels)[number]) =>
+      const stockValue = (l: (typeof levels)[number]) =>
         l.valued_quantity > 0 ? Math.round((l.on_hand * l.valued_cents) / l.valued_quantity) : 0;
       const group = <K extends string | number>(key: (l: (typeof levels)[number]) => K) => {
         const m = new Map<K, { on_hand: number; value_cents: number; products: number }>();
         for (const l of levels) {
           const g = m.get(key(l)) ?? { on_hand: 0, value_cents: 0, products: 0 };
           g.on_hand += l.on_hand;
-          g.value_cents += valueOf(l);
+          g.value_cents += stockValue(l);
           if (l.on_hand > 0) g.products += 1;
           m.set(key(l), g);
         }
@@ -450,7 +450,7 @@ export function reportsService(db: Db) {
           reorder_level: l.reorder_level,
         };
         g.on_hand += l.on_hand;
-        g.value_cents += valueOf(l);
+        g.value_cents += stockValue(l);
         byProductMap.set(l.product_id, g);
       }
       const days = Math.max(1, Math.round((Date.parse(q.to) - Date.parse(q.from)) / 86_400_000) + 1);
@@ -627,7 +627,8 @@ export function reportsService(db: Db) {
         repo.customersDue(actor, f),
         repo.lapsed(actor, range, f),
       ]);
-      const spend = (rows: typeof top) => rows.reduce((a, r) => a + Number((r as Record<string, unknown>).net_cents), 0);
+      const spend = (rows: typeof top) =>
+        rows.reduce((a, r) => a + Number((r as Record<string, unknown>).net_cents), 0);
       const orders = (rows: typeof top) => rows.reduce((a, r) => a + Number((r as Record<string, unknown>).orders), 0);
       const end = Date.parse(`${addDays(q.to, 1)}T00:00:00+07:00`);
       const summary = [
@@ -788,14 +789,12 @@ export function reportsService(db: Db) {
           {
             key: 'top_categories',
             columns: [text('name'), count('quantity'), money('net_cents')],
-            rows: cats
-              .slice(0, 5)
-              .map((r) => ({
-                name: (r.name_en as string) ?? null,
-                name_kh: (r.name_kh as string) ?? null,
-                quantity: r.quantity as number,
-                net_cents: r.net_cents as number,
-              })),
+            rows: cats.slice(0, 5).map((r) => ({
+              name: (r.name_en as string) ?? null,
+              name_kh: (r.name_kh as string) ?? null,
+              quantity: r.quantity as number,
+              net_cents: r.net_cents as number,
+            })),
           },
         );
       }
