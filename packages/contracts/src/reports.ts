@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { roleSummary, storeSummary } from './auth.ts';
 
 /**
  * Reports and dashboards (issue 11): read from the orders, their payments and returns, the stock
@@ -98,6 +99,10 @@ export const reportResponse = z.object({ data: report });
  */
 export const dashboardResponse = z.object({
   data: z.object({
+    /** Who is signed in, their store and roles (the greeting). */
+    user: z.object({ id: z.number().int(), name: z.string(), full_name: z.string().nullable() }),
+    store: storeSummary.nullable(),
+    roles: z.array(roleSummary),
     kind: z.enum(['manager', 'cashier']),
     today: z.string(),
     costs: z.boolean(),

@@ -111,6 +111,16 @@ export const SCREENS: readonly Screen[] = [
   // the inbox (spec section 1: notifications with archive and unread / read filters); the header's
   // bell opens it, so it has no menu entry
   { path: '/notifications', layout: 'dashboard', permission: 'notifications.list' },
+  // reports (issue 11): each reads its figures from the server, scoped to the user's stores
+  ...(['sales', 'financial', 'inventory', 'customer'] as const).map(
+    (name): Screen => ({
+      path: `/reports/${name}`,
+      layout: 'dashboard',
+      permission: 'reports.view',
+      menu: `menu.report_${name}`,
+      group: 'menu.group.reports',
+    }),
+  ),
   { path: '/no-permission', layout: 'default' },
   { path: '/not-found', layout: 'default' },
 ];

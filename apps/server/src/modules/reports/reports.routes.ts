@@ -32,7 +32,18 @@ export const reportRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db 
         response: { 200: dashboardResponse },
       },
     },
-    async (request) => ({ data: await reports.dashboard(authOf(request)) }),
+    async (request) => {
+      const ctx = authOf(request);
+      const me = ctx.profile;
+      return {
+        data: {
+          user: { id: me.id, name: me.name, full_name: me.full_name },
+          store: me.store,
+          roles: me.role_details,
+          ...(await reports.dashboard(ctx)),
+        },
+      };
+    },
   );
 
   for (const name of REPORTS) {

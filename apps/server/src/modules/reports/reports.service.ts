@@ -706,7 +706,7 @@ export function reportsService(db: Db) {
      */
     storeName: (id: number) => repo.storeName(id),
 
-    async dashboard(actor: Actor): Promise<Dashboard> {
+    async dashboard(actor: Actor): Promise<Omit<Dashboard, 'user' | 'store' | 'roles'>> {
       const manager = can(actor, 'reports.view');
       const costs = manager && can(actor, 'costs.view');
       const today = todayInCambodia();
