@@ -42,7 +42,7 @@ const report = {
 describe('reports', () => {
   it('shows the figures, the chart and the tables of the sales report, in Khmer', async () => {
     const { calls } = mockFetch({ 'GET reports/sales': { body: { data: report } } });
-    signedIn();
+    signedIn({ permissions: ['dashboards.view', 'reports.view', 'stores.list', 'categories.list', 'brands.list'] });
     renderApp('/reports/sales?from=2026-03-01&to=2026-03-12');
     const net = await screen.findByTestId('figure-net_cents', {}, { timeout: 10_000 });
     expect(net.textContent).toContain('ការលក់សុទ្ធ');
@@ -61,7 +61,7 @@ describe('reports', () => {
 
   it('asks again grouped by month when the grouping changes', async () => {
     const { calls } = mockFetch({ 'GET reports/sales': { body: { data: report } } });
-    signedIn();
+    signedIn({ permissions: ['dashboards.view', 'reports.view', 'stores.list', 'categories.list', 'brands.list'] });
     const { user } = renderApp('/en/reports/sales?from=2026-03-01&to=2026-03-12');
     await screen.findByTestId('figure-net_cents', {}, { timeout: 10_000 });
     await user.click(within(screen.getByTestId('report-group')).getByText('Month'));
