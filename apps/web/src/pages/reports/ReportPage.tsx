@@ -128,6 +128,7 @@ export function ReportPage({ name }: { name: ReportName }) {
             <StoreSelect
               allowClear
               aria-label={t('reports.store')}
+              style={{ width: '100%' }}
               placeholder={t('reports.allStores')}
               value={storeId ? Number(storeId) : null}
               onChange={(v) => set({ store_id: v ? String(v) : null })}
@@ -139,6 +140,7 @@ export function ReportPage({ name }: { name: ReportName }) {
               <CategorySelect
                 allowClear
                 aria-label={t('reports.category')}
+                style={{ width: '100%' }}
                 placeholder={t('reports.category')}
                 value={params.get('category_id') ? Number(params.get('category_id')) : null}
                 onChange={(v) => set({ category_id: v ? String(v) : null })}
@@ -150,6 +152,7 @@ export function ReportPage({ name }: { name: ReportName }) {
               <BrandSelect
                 allowClear
                 aria-label={t('reports.brand')}
+                style={{ width: '100%' }}
                 placeholder={t('reports.brand')}
                 value={params.get('brand_id') ? Number(params.get('brand_id')) : null}
                 onChange={(v) => set({ brand_id: v ? String(v) : null })}
@@ -209,7 +212,8 @@ export function ReportPage({ name }: { name: ReportName }) {
               locale={locale}
               categories={data.series.points.map((p) => formatBucket(p.bucket, data.group, locale))}
               series={[
-                ...data.series.keys.map((k) => ({
+                // the first figure (net sales, stock received, buyers) as bars, the others have their own scale
+                ...data.series.keys.slice(0, name === 'inventory' ? 2 : 1).map((k) => ({
                   name: label(`report.field.${k}`, locale),
                   kind: k.endsWith('_cents') ? 'money' : 'count',
                   data: data.series.points.map((p) => p.values[k] ?? 0),
