@@ -8,6 +8,17 @@ export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsh
 
 const label = (key: string, locale: Locale): string => (key in messages ? translate(key as MessageKey, locale) : key);
 
+const MONTHS = {
+  kh: ['មករា', 'កុម្ភៈ', 'មីនា', 'មេសា', 'ឧសភា', 'មិថុនា', 'កក្កដា', 'សីហា', 'កញ្ញា', 'តុលា', 'វិច្ឆិកា', 'ធ្នូ'],
+  en: ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'],
+};
+
+/** 12 មីនា 2026 / 12 Mar 2026: never the raw date where people read it. */
+export function dayOf(day: string, locale: Locale): string {
+  const [y, m, d] = day.slice(0, 10).split('-').map(Number);
+  return y && m && d ? `${d} ${MONTHS[locale][m - 1]} ${y}` : day;
+}
+
 /** A cell as people read it: money as $1,234.56, riel as 5,200៛, rates, percents, message keys translated. */
 export function shown(
   value: unknown,
@@ -26,7 +37,7 @@ export function shown(
   if (kind === 'rate') return `${Number(value).toLocaleString('en-US')}៛`;
   if (kind === 'percent') return `${(Number(value) / 100).toFixed(2)}%`;
   if (kind === 'count') return Number(value).toLocaleString('en-US');
-  if (kind === 'date') return String(value).slice(0, 10);
+  if (kind === 'date') return dayOf(String(value), locale);
   const s = String(value);
   if (s.startsWith('report.') && s in messages) return translate(s as MessageKey, locale);
   // a record's own name in Khmer when there is one
@@ -185,9 +196,9 @@ th,td{border:0.5pt solid #999;padding:2pt 4pt;text-align:left}th{background:#eee
 td.n{text-align:right;white-space:nowrap}
 </style></head><body>
 <h1>${esc(title(report, locale))}</h1>
-<div class="meta">${esc(label('report.period', locale))}: ${report.from} – ${report.to}${
-    report.previous_from
-      ? ` · ${esc(label('report.previous_period', locale))}: ${report.previous_from} – ${report.previous_to}`
+<div class="meta">${esc(label('report.period', locale))}: ${dayOf(report.from, locale)} – ${dayOf(report.to, locale)}${
+    report.previous_from && report.previous_to
+      ? ` · ${esc(label('report.previous_period', locale))}: ${dayOf(report.previous_from, locale)} – ${dayOf(report.previous_to, locale)}`
       : ''
   } · ${esc(label('report.store', locale))}: ${esc(storeName ?? label('report.all_stores', locale))} · ${esc(label('report.generated_at', locale))}: ${report.generated_at.slice(0, 16).replace('T', ' ')} UTC</div>
 <table><thead><tr><th>${esc(label('report.summary', locale))}</th><th>${esc(label('report.period', locale))}</th><th>${esc(label('report.previous_period', locale))}</th></tr></thead><tbody>${rows}</tbody></table>

@@ -1,7 +1,9 @@
+import fs from 'node:fs';
 import { todayInCambodia } from '@depot/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, bearer, createStore, createUser, login, useTestApp } from '../../test/harness.ts';
 import { lockProducts, receive } from '../stock/ledger.ts';
+import { chromiumPath } from './reports.export.ts';
 
 const ctx = useTestApp();
 let headers: Record<string, string>;
@@ -314,5 +316,24 @@ describe('exports', () => {
     const net = summary.getColumn(1).values.indexOf('ការលក់សុទ្ធ');
     // $14.50 here, $10.00 in the other store, the cashier's $2.50: dollars as numbers in the sheet
     expect(summary.getRow(net).getCell(2).value).toBe(27);
+  });
+
+  it('prints the report as a PDF with Khmer shaped by Chromium, or says in Khmer that it cannot', {
+    timeout: 60_000,
+  }, async () => {
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/reports/financial/export?${q()}&format=pdf`,
+      headers: { ...headers, 'x-localization': 'kh' },
+    });
+    if (fs.existsSync(chromiumPath())) {
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('application/pdf');
+      expect(res.rawPayload.subarray(0, 4).toString()).toBe('%PDF');
+      if (process.env.REPORTS_PDF_OUT) fs.writeFileSync(process.env.REPORTS_PDF_OUT, res.rawPayload);
+    } else {
+      expect(res.statusCode).toBe(503);
+      expect(res.json().message).toBe('មិនអាចនាំចេញជា PDF បានទេ៖ ប្រព័ន្ធមិនមាន Chromium។ សូមនាំចេញជា Excel ជំនួសវិញ។');
+    }
   });
 });
