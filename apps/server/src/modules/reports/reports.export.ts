@@ -15,7 +15,9 @@ const MONTHS = {
 
 /** 12 មីនា 2026 / 12 Mar 2026: never the raw date where people read it. */
 export function dayOf(day: string, locale: Locale): string {
-  const [y, m, d] = day.slice(0, 10).split('-').map(Number);
+  // an instant (a last sale) is read on the depots' clock, UTC+7
+  const local = day.length > 10 ? new Date(Date.parse(day) + 7 * 3_600_000).toISOString() : day;
+  const [y, m, d] = local.slice(0, 10).split('-').map(Number);
   return y && m && d ? `${d} ${MONTHS[locale][m - 1]} ${y}` : day;
 }
 

@@ -481,6 +481,8 @@ export function reportsService(db: Db) {
         }
         return m;
       };
+      // what goes out (sold, written off) reads as a positive count of units
+      const outward = (k: string, q: number) => (k === 'sold' || k === 'written_off' ? -q : q);
       const mNow = movementSums(moves);
       const mPrev = prevMoves ? movementSums(prevMoves) : null;
       const onHand = byProduct.reduce((a, r) => a + r.on_hand, 0);
@@ -489,7 +491,7 @@ export function reportsService(db: Db) {
         fig('on_hand', 'count', onHand, null),
         ...(costs ? [fig('value_cents', 'money', value, null)] : []),
         ...['received', 'sold', 'returned', 'transferred', 'adjusted', 'written_off'].map((k) =>
-          fig(k, 'count', mNow[k]?.quantity ?? 0, mPrev ? (mPrev[k]?.quantity ?? 0) : null),
+          fig(k, 'count', outward(k, mNow[k]?.quantity ?? 0), mPrev ? outward(k, mPrev[k]?.quantity ?? 0) : null),
         ),
       ];
       const seriesKeys = ['received', 'sold'];
@@ -559,8 +561,8 @@ export function reportsService(db: Db) {
             rows: ['received', 'sold', 'returned', 'transferred', 'adjusted', 'written_off'].map((k) =>
               hide({
                 movement: `report.field.${k}`,
-                quantity: mNow[k]?.quantity ?? 0,
-                value_cents: mNow[k]?.value_cents ?? 0,
+                quantity: outward(k, mNow[k]?.quantity ?? 0),
+                value_cents: outward(k, mNow[k]?.value_cents ?? 0),
               }),
             ),
           },

@@ -238,7 +238,7 @@ describe('the inventory and customer reports', () => {
   it('values stock at average cost and sums the period’s movements', async () => {
     const r = (await send('GET', `/api/reports/inventory?${q(`&store_id=${ids.store}`)}`)).body.data;
     // beer 44 cans at $0.50 = $22.00; rice 9 bags at $7.00 = $63.00 (every store's valuation: 9 + 9 of 18 bags)
-    expect(figures(r)).toMatchObject({ on_hand: 53, value_cents: 8500, received: 58, sold: -6, returned: 1 });
+    expect(figures(r)).toMatchObject({ on_hand: 53, value_cents: 8500, received: 58, sold: 6, returned: 1 });
     expect(section(r, 'stock_by_product')).toEqual([
       expect.objectContaining({ name: 'Jasmine rice', on_hand: 9, value_cents: 6300, sold: 1 }),
       expect.objectContaining({ name: 'Angkor beer', on_hand: 44, value_cents: 2200, sold: 4 }),

@@ -30,7 +30,9 @@ const ENGLISH_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 
 
 /** 12 មីនា 2026 / 12 Mar 2026 from 2026-03-12 (never the raw date on screen). */
 export function formatDay(day: string, locale: Locale): string {
-  const [y, m, d] = day.slice(0, 10).split('-').map(Number);
+  // an instant (a last sale) is read on the depots' clock, UTC+7
+  const local = day.length > 10 ? new Date(Date.parse(day) + 7 * 3_600_000).toISOString() : day;
+  const [y, m, d] = local.slice(0, 10).split('-').map(Number);
   if (!y || !m || !d) return day;
   return `${d} ${(locale === 'kh' ? KHMER_MONTHS : ENGLISH_MONTHS)[m - 1]} ${y}`;
 }
