@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { CONNECTION_STATES, NOTIFICATION_STATUSES, NOTIFICATION_TYPES, SCREENS } from '@depot/contracts';
+import { CONNECTION_STATES, NOTIFICATION_STATUSES, NOTIFICATION_TYPES, REPORT_GROUPS, SCREENS } from '@depot/contracts';
 import { describe, expect, it } from 'vitest';
 import en from './en.json';
 import kh from './kh.json';
@@ -54,6 +54,8 @@ describe('message catalogues', () => {
     ...['name', 'password'].flatMap((field) => [`login.${field}`, `login.${field}Placeholder`]),
     ...CONNECTION_STATES.flatMap((state) => [`realtime.state.${state}`, `realtime.help.${state}`]),
     ...NOTIFICATION_STATUSES.map((status) => `notifications.status.${status}`),
+    ...REPORT_GROUPS.map((group) => `reports.groups.${group}`),
+    ...['today', 'yesterday', 'week', 'month', 'last_month'].map((preset) => `reports.presets.${preset}`),
     ...[...NOTIFICATION_STATUSES, 'archive'].map((view) => `notifications.empty.${view}`),
     ...NOTIFICATION_TYPES.flatMap((type) => [`notifications.types.${type}.title`, `notifications.types.${type}.text`]),
     'notifications.types.unknown.title',
