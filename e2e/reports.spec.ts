@@ -99,9 +99,7 @@ test('every report in Khmer, exported to Excel and PDF', async ({ browser }) => 
     await page.goto(`/reports/${name}`);
     await expect(page.getByTestId(`report-${name}`)).toBeVisible();
     await expect(
-      page.getByTestId(
-        'figure-' + (name === 'inventory' ? 'on_hand' : name === 'customer' ? 'customers' : 'net_cents'),
-      ),
+      page.getByTestId(`figure-${name === 'inventory' ? 'on_hand' : name === 'customer' ? 'customers' : 'net_cents'}`),
     ).toBeVisible();
     await expect(page.getByTestId('report-chart').locator('svg')).toBeVisible();
     await snap(page, `reports-${name}-kh`);

@@ -11,8 +11,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { App, Button, Card, DatePicker, Flex, Result, Segmented, Skeleton, Space, Switch, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { useCtx } from '../../kit/useCtx.ts';
 import '../../lib/dates.ts';
 import { api, download } from '../../lib/http.ts';
@@ -243,12 +242,6 @@ export function ReportPage({ name }: { name: ReportName }) {
       ) : null}
     </Flex>
   );
-}
-
-/** `/reports/:name` as the router gives it. */
-export function ReportRoute() {
-  const { name } = useParams();
-  return <ReportPage name={name as ReportName} />;
 }
 
 export function SalesReportPage() {
