@@ -118,7 +118,8 @@ export async function startServer(options: {
         child.kill(signal);
         await exited;
       }
-      fs.rmSync(dir, { recursive: true, force: true });
+      // a folder the caller prepared is the caller's to remove (it may start the server on it again)
+      if (!options.dir) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }

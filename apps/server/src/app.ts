@@ -22,8 +22,6 @@ import { LoginThrottle, RedisLoginThrottle, type ThrottleLimits } from './module
 import { brands, categories, subCategories, units } from './modules/catalogue/catalogue.resources.ts';
 import { combos } from './modules/combos/combos.resources.ts';
 import { comboRoutes } from './modules/combos/combos.routes.ts';
-import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
-import { dashboardService } from './modules/dashboard/dashboard.service.ts';
 import { discounts } from './modules/discounts/discounts.resources.ts';
 import { geographyResources } from './modules/geography/geography.resources.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -44,6 +42,7 @@ import { purchaseRoutes } from './modules/purchases/purchases.routes.ts';
 import { rateRoutes } from './modules/rates/rates.routes.ts';
 import { sampleRoutes } from './modules/samples/samples.routes.ts';
 import { sampleService } from './modules/samples/samples.service.ts';
+import { reportRoutes } from './modules/reports/reports.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { settingsService } from './modules/settings/settings.service.ts';
 import { stockRoutes } from './modules/stock/stock.routes.ts';
@@ -154,7 +153,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes);
   await app.register(authRoutes, { auth });
   await app.register(settingsRoutes, { settings });
-  await app.register(dashboardRoutes, { dashboard: dashboardService(db) });
+  await app.register(reportRoutes, { db });
   await ensureSearchIndexes(db, resourceDefinitions);
   await app.register(async (scope) => {
     for (const def of resourceDefinitions) registerResource(scope, db, def as never);

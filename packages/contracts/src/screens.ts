@@ -113,6 +113,16 @@ export const SCREENS: readonly Screen[] = [
   { path: '/notifications', layout: 'dashboard', permission: 'notifications.list' },
   // sample data to try Depot with, loaded and removed by an administrator (spec section 2: /samples)
   { path: '/samples', layout: 'dashboard', permission: 'samples.view', menu: 'menu.samples' },
+  // reports (issue 11): each reads its figures from the server, scoped to the user's stores
+  ...(['sales', 'financial', 'inventory', 'customer'] as const).map(
+    (name): Screen => ({
+      path: `/reports/${name}`,
+      layout: 'dashboard',
+      permission: 'reports.view',
+      menu: `menu.report_${name}`,
+      group: 'menu.group.reports',
+    }),
+  ),
   { path: '/no-permission', layout: 'default' },
   { path: '/not-found', layout: 'default' },
 ];

@@ -50,30 +50,18 @@ describe('the global access hook', () => {
 });
 
 describe('GET /api/dashboard', () => {
-  it('shows the signed-in user, store, roles and real record counts', async () => {
+  it("gives a manager's dashboard to a user who may see reports, and a cashier their own day", async () => {
     const { token } = await login(ctx.app, 'admin', ADMIN_PASSWORD);
-    const before = dashboardResponse.parse((await dashboard(token)).json()).data;
-    await createUser(ctx.db, { roles: ['cashier'], status: 'inactive' });
     const { data } = dashboardResponse.parse((await dashboard(token)).json());
+    expect(data.kind).toBe('manager');
+    expect(data.week_figures?.map((f) => f.key)).toEqual(['net_cents', 'orders', 'average_cents', 'profit_cents']);
+    expect(data.alerts.map((a) => a.key)).toContain('low_stock');
 
-    expect(data.user).toMatchObject({ name: 'admin', full_name: 'Administrator' });
-    expect(data.store).toMatchObject({ name: 'Main store', code: 'MAIN' });
-    expect(data.roles).toEqual([
-      { name: 'administrator', group: 'system', label_en: 'Administrator', label_kh: 'អ្នកគ្រប់គ្រងប្រព័ន្ធ' },
-    ]);
-    expect(data.counts.users).toBe(before.counts.users + 1);
-    expect(data.counts.active_users).toBe(before.counts.active_users);
-    expect(data.counts.stores).toBe(1);
-    expect(data.counts.roles).toBeGreaterThanOrEqual(4);
-    expect(data.permission_count).toBe(data.counts.permissions);
-    expect(data.recent_sign_ins?.[0]).toMatchObject({ user_name: 'admin' });
-  });
-
-  it('leaves out recent sign-ins for a user who may not list users', async () => {
     const user = await createUser(ctx.db, { roles: ['cashier'] });
-    const { token } = await login(ctx.app, user.name, user.password);
-    const { data } = dashboardResponse.parse((await dashboard(token)).json());
-    expect(data.recent_sign_ins).toBeNull();
-    expect(data.roles.map((r) => r.name)).toEqual(['cashier']);
+    const cashier = dashboardResponse.parse(
+      (await dashboard((await login(ctx.app, user.name, user.password)).token)).json(),
+    );
+    expect(cashier.data).toMatchObject({ kind: 'cashier', costs: false, week_figures: null, alerts: [] });
+    expect(cashier.data.today_figures.map((f) => f.key)).toEqual(['net_cents', 'orders', 'average_cents']);
   });
 });

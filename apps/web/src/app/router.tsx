@@ -53,6 +53,11 @@ const purchaseForm: Lazy = () =>
   import('../pages/purchases/PurchaseFormPage.tsx').then((m) => ({ Component: m.PurchaseFormPage }));
 
 /** What each screen of SCREENS shows. A new screen is one line here (a test checks none is missing). */
+const report =
+  (page: 'SalesReportPage' | 'FinancialReportPage' | 'InventoryReportPage' | 'CustomerReportPage'): Lazy =>
+  () =>
+    import('../pages/reports/ReportPage.tsx').then((m) => ({ Component: m[page] }));
+
 export type Page = ({ lazy: Lazy } | { Component: ComponentType } | { redirectTo: string }) & { handle?: RouteHandle };
 
 export const pages: Record<string, Page> = {
@@ -104,6 +109,10 @@ export const pages: Record<string, Page> = {
     lazy: () => import('../pages/purchases/PurchaseReviewPage.tsx').then((m) => ({ Component: m.PurchaseReviewPage })),
   },
   '/samples': { lazy: () => import('../pages/SamplesPage.tsx').then((m) => ({ Component: m.SamplesPage })) },
+  '/reports/sales': { lazy: report('SalesReportPage') },
+  '/reports/financial': { lazy: report('FinancialReportPage') },
+  '/reports/inventory': { lazy: report('InventoryReportPage') },
+  '/reports/customer': { lazy: report('CustomerReportPage') },
   '/notifications': {
     lazy: () =>
       import('../pages/notifications/NotificationsPage.tsx').then((m) => ({ Component: m.NotificationsPage })),

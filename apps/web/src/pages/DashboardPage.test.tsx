@@ -1,51 +1,55 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { dashboardData, mockFetch, renderApp, signedIn } from '../test/render.tsx';
 
 describe('dashboard', () => {
-  it('shows who is signed in, their store, roles and the record counts', async () => {
+  it('shows a manager today against yesterday, what is waiting, with links to the reports behind', async () => {
     mockFetch();
     signedIn();
     renderApp('/en/dashboards');
-    const user = await screen.findByTestId('dashboard-user');
-    expect(user.textContent).toContain('Sok Dara');
-    expect(user.textContent).toContain('admin');
-    expect(screen.getByTestId('dashboard-store').textContent).toContain('Phnom Penh Depot');
-    expect(screen.getByTestId('dashboard-roles').textContent).toBe('Administrator');
-    expect(screen.getByTestId('dashboard-permissions').textContent).toBe('137');
-
-    const counts = screen.getByTestId('dashboard-counts');
-    for (const [label, value] of [
-      ['Users', '12'],
-      ['Active users', '9'],
-      ['Roles', '4'],
-      ['Stores', '3'],
-      ['Permissions', '137'],
-    ]) {
-      const card = within(counts).getByText(label).closest('.ant-card') as HTMLElement;
-      expect(card.textContent).toContain(value);
-    }
-
-    const signIns = screen.getByTestId('dashboard-sign-ins');
-    expect(signIns.textContent).toContain('cashier1');
-    expect(signIns.textContent).toContain('10.0.0.7');
-    expect(signIns.textContent).toMatch(/March 1, 2026/);
+    expect((await screen.findByTestId('dashboard-user', {}, { timeout: 10_000 })).textContent).toContain('Sok Dara');
+    const today = screen.getByTestId('dashboard-today');
+    const net = within(today).getByTestId('figure-net_cents');
+    expect(net.textContent).toContain('Net sales');
+    expect(net.textContent).toContain('$1,450.00');
+    expect(net.textContent).toContain('Before: $1,000.00');
+    expect(net.textContent).toContain('▲ 45.0%');
+    expect(net.closest('a')?.getAttribute('href')).toBe('/en/reports/sales?from=2026-03-12&to=2026-03-12');
+    expect(within(today).getByTestId('figure-profit_cents').textContent).toContain('Gross profit');
+    expect(within(screen.getByTestId('dashboard-week')).getByTestId('figure-net_cents').textContent).toContain(
+      '▼ 10.0%',
+    );
+    const low = screen.getByTestId('alert-low_stock');
+    expect(low.textContent).toContain('Low stock');
+    expect(low.closest('a')?.getAttribute('href')).toBe('/en/stocks/low');
+    expect(screen.getByTestId('section-by_payment').textContent).toContain('Cash (riel)');
+    expect(screen.getByTestId('dashboard-hours').querySelector('svg')).toBeTruthy();
   });
 
-  it('labels roles in Khmer on Khmer pages', async () => {
-    mockFetch();
+  it('shows a cashier their own sales of today only, in Khmer', async () => {
+    mockFetch({
+      'GET dashboard': {
+        body: {
+          data: {
+            ...dashboardData,
+            kind: 'cashier',
+            costs: false,
+            today_figures: dashboardData.today_figures.slice(0, 3),
+            week_figures: null,
+            alerts: [],
+            sections: dashboardData.sections.slice(0, 1),
+          },
+        },
+      },
+    });
     signedIn();
     renderApp('/dashboards');
-    expect((await screen.findByTestId('dashboard-roles')).textContent).toBe('អ្នកគ្រប់គ្រងប្រព័ន្ធ');
-    expect(screen.getByText('អ្នកប្រើប្រាស់សកម្ម')).toBeTruthy();
-  });
-
-  it('leaves out recent sign-ins when the server sends none', async () => {
-    mockFetch({ 'GET dashboard': { body: { data: { ...dashboardData, recent_sign_ins: null, store: null } } } });
-    signedIn();
-    renderApp('/en/dashboards');
-    expect((await screen.findByTestId('dashboard-store')).textContent).toBe('Not assigned to a store');
-    expect(screen.queryByTestId('dashboard-sign-ins')).toBeNull();
+    expect(await screen.findByText('ការលក់របស់អ្នកថ្ងៃនេះ')).toBeTruthy();
+    expect(screen.getByText('បង្ហាញតែការលក់របស់អ្នកផ្ទាល់ក្នុងថ្ងៃនេះប៉ុណ្ណោះ។')).toBeTruthy();
+    expect(screen.queryByTestId('figure-profit_cents')).toBeNull();
+    expect(screen.queryByTestId('dashboard-week')).toBeNull();
+    expect(screen.queryByTestId('dashboard-alerts')).toBeNull();
+    expect(screen.getByTestId('figure-net_cents').textContent).toContain('ការលក់សុទ្ធ');
   });
 
   it('says the data failed to load and tries again on request', async () => {
@@ -59,6 +63,6 @@ describe('dashboard', () => {
     expect(await screen.findByText('Failed to load data')).toBeTruthy();
     failing = false;
     await user.click(screen.getByRole('button', { name: 'Try again' }));
-    await waitFor(() => expect(screen.getByTestId('dashboard-user').textContent).toContain('Sok Dara'));
+    expect(await screen.findByTestId('dashboard-today', {}, { timeout: 10_000 })).toBeTruthy();
   });
 });

@@ -1,96 +1,25 @@
-import {
-  ApartmentOutlined,
-  CheckCircleOutlined,
-  KeyOutlined,
-  ShopOutlined,
-  TeamOutlined,
-  UserOutlined,
-} from '@ant-design/icons';
-import { type Dashboard, dashboardResponse } from '@depot/contracts';
+import { UserOutlined } from '@ant-design/icons';
+import { dashboardResponse } from '@depot/contracts';
 import { useQuery } from '@tanstack/react-query';
-import {
-  Avatar,
-  Button,
-  Card,
-  Col,
-  Descriptions,
-  Flex,
-  Result,
-  Row,
-  Skeleton,
-  Statistic,
-  Table,
-  Tag,
-  Typography,
-} from 'antd';
-import type { ReactNode } from 'react';
+import { Alert, Avatar, Button, Card, Col, Descriptions, Flex, Result, Row, Skeleton, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import { formatDateTime } from '../lib/dates.ts';
 import { api } from '../lib/http.ts';
 import { localeFromPath } from '../lib/locale.ts';
+import { Chart, FigureCard, FigureGrid, formatDay, label, SectionTable } from './reports/common.tsx';
 
 const dashboardQuery = {
   queryKey: ['dashboard'],
   queryFn: async ({ signal }: { signal: AbortSignal }) =>
     (await api('dashboard', { signal, schema: dashboardResponse })).data,
+  refetchInterval: 60_000,
 };
 
-type SignIn = NonNullable<Dashboard['recent_sign_ins']>[number];
-
-function Counts({ counts }: { counts: Dashboard['counts'] }) {
-  const { t } = useTranslation();
-  const cards: { key: keyof Dashboard['counts']; label: string; icon: ReactNode }[] = [
-    { key: 'users', label: t('dashboard.counts.users'), icon: <TeamOutlined /> },
-    { key: 'active_users', label: t('dashboard.counts.activeUsers'), icon: <CheckCircleOutlined /> },
-    { key: 'roles', label: t('dashboard.counts.roles'), icon: <ApartmentOutlined /> },
-    { key: 'stores', label: t('dashboard.counts.stores'), icon: <ShopOutlined /> },
-    { key: 'permissions', label: t('dashboard.counts.permissions'), icon: <KeyOutlined /> },
-  ];
-  return (
-    <div data-testid="dashboard-counts">
-      <Typography.Title level={5}>{t('dashboard.counts.title')}</Typography.Title>
-      <Row gutter={[16, 16]}>
-        {cards.map((card) => (
-          <Col key={card.key} xs={12} md={8} xl={{ flex: '20%' }}>
-            <Card>
-              <Statistic title={card.label} value={counts[card.key]} prefix={card.icon} />
-            </Card>
-          </Col>
-        ))}
-      </Row>
-    </div>
-  );
-}
-
-function SignIns({ rows }: { rows: SignIn[] }) {
-  const { t } = useTranslation();
-  const locale = localeFromPath(useLocation().pathname);
-  return (
-    <Card title={t('dashboard.signIns.title')}>
-      <div data-testid="dashboard-sign-ins">
-        <Table<SignIn>
-          size="middle"
-          pagination={false}
-          rowKey={(row) => `${row.user_name}-${row.signed_in_at}`}
-          dataSource={rows}
-          locale={{ emptyText: t('dashboard.signIns.empty') }}
-          scroll={{ x: 'max-content' }}
-          columns={[
-            { title: t('dashboard.signIns.user'), dataIndex: 'user_name' },
-            {
-              title: t('dashboard.signIns.time'),
-              dataIndex: 'signed_in_at',
-              render: (value: string) => formatDateTime(value, locale),
-            },
-            { title: t('dashboard.signIns.address'), dataIndex: 'ip', render: (value: string | null) => value ?? '—' },
-          ]}
-        />
-      </div>
-    </Card>
-  );
-}
-
+/**
+ * A manager's morning (today against yesterday, this week against the last, sales by hour,
+ * payments and cash per currency, top products and categories, what is waiting: every tile opens
+ * the report or list behind it) or a cashier's own sales of today. The server decides which.
+ */
 export function DashboardPage() {
   const { t } = useTranslation();
   const locale = localeFromPath(useLocation().pathname);
@@ -119,54 +48,116 @@ export function DashboardPage() {
 
   const data = query.data;
   const displayName = data.user.full_name || data.user.name;
+  const hours = Array.from({ length: 24 }, (_, h) => h).filter(
+    (h) => (h >= 6 && h <= 21) || data.by_hour.some((r) => r.hour === h),
+  );
 
   return (
-    <Flex vertical gap={24}>
-      <div>
-        <Typography.Title level={3} style={{ marginTop: 0, marginBottom: 4 }}>
-          {t('dashboard.welcome', { name: displayName })}
-        </Typography.Title>
-        <Typography.Text type="secondary">
-          {t('dashboard.asOf', { time: formatDateTime(data.server_time, locale) })}
-        </Typography.Text>
-      </div>
-
+    <Flex vertical gap={20}>
       <Card>
         <Flex gap={20} align="flex-start" wrap>
-          <Avatar size={64} icon={<UserOutlined />} />
-          <Descriptions column={{ xs: 1, md: 2 }} style={{ flex: 1, minWidth: 240 }}>
-            <Descriptions.Item label={t('dashboard.user')}>
-              <span data-testid="dashboard-user">
-                <Typography.Text strong>{displayName}</Typography.Text>
-                {data.user.full_name && <Typography.Text type="secondary"> ({data.user.name})</Typography.Text>}
-              </span>
-            </Descriptions.Item>
-            <Descriptions.Item label={t('dashboard.store')}>
-              <span data-testid="dashboard-store">
-                {data.store ? `${data.store.name} (${data.store.code})` : t('dashboard.noStore')}
-              </span>
-            </Descriptions.Item>
-            <Descriptions.Item label={t('dashboard.roles')}>
-              <span data-testid="dashboard-roles">
-                {data.roles.length === 0
-                  ? t('dashboard.noRoles')
-                  : data.roles.map((role) => (
-                      <Tag key={role.name} color="green" style={{ fontSize: 14, paddingBlock: 2 }}>
-                        {locale === 'kh' ? role.label_kh : role.label_en}
-                      </Tag>
-                    ))}
-              </span>
-            </Descriptions.Item>
-            <Descriptions.Item label={t('dashboard.permissions')}>
-              <span data-testid="dashboard-permissions">{data.permission_count}</span>
-            </Descriptions.Item>
-          </Descriptions>
+          <Avatar size={56} icon={<UserOutlined />} />
+          <div style={{ flex: 1, minWidth: 240 }}>
+            <Typography.Title level={3} style={{ marginTop: 0, marginBottom: 4 }}>
+              {t('dashboard.welcome', { name: displayName })}
+            </Typography.Title>
+            <Descriptions column={{ xs: 1, md: 3 }} size="small">
+              <Descriptions.Item label={t('dashboard.user')}>
+                <span data-testid="dashboard-user">
+                  <Typography.Text strong>{displayName}</Typography.Text>
+                  {data.user.full_name && <Typography.Text type="secondary"> ({data.user.name})</Typography.Text>}
+                </span>
+              </Descriptions.Item>
+              <Descriptions.Item label={t('dashboard.store')}>
+                <span data-testid="dashboard-store">
+                  {data.store ? `${data.store.name} (${data.store.code})` : t('dashboard.noStore')}
+                </span>
+              </Descriptions.Item>
+              <Descriptions.Item label={t('dashboard.roles')}>
+                <span data-testid="dashboard-roles">
+                  {data.roles.length === 0
+                    ? t('dashboard.noRoles')
+                    : data.roles.map((role) => (
+                        <Tag key={role.name} color="green">
+                          {locale === 'kh' ? role.label_kh : role.label_en}
+                        </Tag>
+                      ))}
+                </span>
+              </Descriptions.Item>
+            </Descriptions>
+          </div>
+          <Typography.Text type="secondary">
+            {t('dashboard.today')}: {formatDay(data.today, locale)}
+          </Typography.Text>
         </Flex>
       </Card>
 
-      <Counts counts={data.counts} />
+      {data.kind === 'cashier' && <Alert type="info" showIcon title={t('dashboard.ownSalesNote')} />}
 
-      {data.recent_sign_ins && <SignIns rows={data.recent_sign_ins} />}
+      <div data-testid="dashboard-today">
+        <Typography.Title level={5}>
+          {data.kind === 'cashier' ? t('dashboard.ownSales') : t('dashboard.todayVsYesterday')}
+        </Typography.Title>
+        <FigureGrid figures={data.today_figures} locale={locale} />
+      </div>
+
+      {data.week_figures && (
+        <div data-testid="dashboard-week">
+          <Typography.Title level={5}>{t('dashboard.weekVsLast')}</Typography.Title>
+          <FigureGrid figures={data.week_figures} locale={locale} />
+        </div>
+      )}
+
+      {data.alerts.length > 0 && (
+        <div data-testid="dashboard-alerts">
+          <Typography.Title level={5}>{t('dashboard.waiting')}</Typography.Title>
+          <Row gutter={[12, 12]}>
+            {data.alerts.map((a) => (
+              <Col key={a.key} xs={12} md={8} xl={{ flex: '20%' }}>
+                <FigureCard figure={a} locale={locale} testId={`alert-${a.key}`} />
+              </Col>
+            ))}
+          </Row>
+        </div>
+      )}
+
+      <Row gutter={[16, 16]}>
+        <Col xs={24} xl={14}>
+          <Card size="small" title={t('dashboard.byHour')}>
+            <Chart
+              testId="dashboard-hours"
+              locale={locale}
+              height={260}
+              categories={hours.map((h) => `${String(h).padStart(2, '0')}:00`)}
+              series={[
+                {
+                  name: label('report.field.net_cents', locale),
+                  kind: 'money',
+                  data: hours.map((h) => data.by_hour.find((r) => r.hour === h)?.net_cents ?? 0),
+                },
+              ]}
+            />
+          </Card>
+        </Col>
+        <Col xs={24} xl={10}>
+          <Flex vertical gap={16}>
+            {data.sections
+              .filter((s) => s.key === 'by_payment' || s.key === 'cash')
+              .map((s) => (
+                <SectionTable key={s.key} section={s} locale={locale} />
+              ))}
+          </Flex>
+        </Col>
+      </Row>
+      <Row gutter={[16, 16]}>
+        {data.sections
+          .filter((s) => s.key !== 'by_payment' && s.key !== 'cash')
+          .map((s) => (
+            <Col key={s.key} xs={24} xl={12}>
+              <SectionTable section={s} locale={locale} />
+            </Col>
+          ))}
+      </Row>
     </Flex>
   );
 }

@@ -34,10 +34,45 @@ export const dashboardData = {
   user: { id: 1, name: 'admin', full_name: 'Sok Dara' },
   store: { id: 1, name: 'Phnom Penh Depot', code: 'PP01' },
   roles: [{ name: 'administrator', group: 'system', label_en: 'Administrator', label_kh: 'អ្នកគ្រប់គ្រងប្រព័ន្ធ' }],
-  permission_count: 137,
-  counts: { users: 12, active_users: 9, roles: 4, stores: 3, permissions: 137 },
-  recent_sign_ins: [{ user_name: 'cashier1', signed_in_at: '2026-03-01T02:30:00.000Z', ip: '10.0.0.7' }],
-  server_time: '2026-03-01T03:00:00.000Z',
+  kind: 'manager' as 'manager' | 'cashier',
+  today: '2026-03-12',
+  costs: true,
+  rate: { rate_khr: 4100, khr_step: 100 },
+  today_figures: [
+    {
+      key: 'net_cents',
+      kind: 'money',
+      value: 145_000,
+      previous: 100_000,
+      link: '/reports/sales?from=2026-03-12&to=2026-03-12',
+    },
+    { key: 'orders', kind: 'count', value: 42, previous: 40, link: '/reports/sales?from=2026-03-12&to=2026-03-12' },
+    { key: 'average_cents', kind: 'money', value: 3452, previous: 2500 },
+    { key: 'profit_cents', kind: 'money', value: 40_000, previous: 30_000, link: '/reports/financial' },
+  ],
+  week_figures: [{ key: 'net_cents', kind: 'money', value: 900_000, previous: 1_000_000 }],
+  by_hour: [{ hour: 9, net_cents: 50_000, orders: 10 }],
+  sections: [
+    {
+      key: 'by_payment',
+      columns: [
+        { key: 'method', kind: 'text' },
+        { key: 'orders', kind: 'count' },
+        { key: 'amount_cents', kind: 'money' },
+      ],
+      rows: [{ method: 'report.method.cash_khr', orders: 3, amount_cents: 1500 }],
+    },
+    {
+      key: 'top_products',
+      columns: [
+        { key: 'name', kind: 'text' },
+        { key: 'quantity', kind: 'count' },
+        { key: 'net_cents', kind: 'money' },
+      ],
+      rows: [{ name: 'Angkor beer', name_kh: 'ស្រាបៀរអង្គរ', quantity: 24, net_cents: 3000 }],
+    },
+  ],
+  alerts: [{ key: 'low_stock', kind: 'count', value: 7, previous: null, link: '/stocks/low' }],
 };
 
 /**

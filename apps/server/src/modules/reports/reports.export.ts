@@ -1,0 +1,238 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { type Locale, type MessageKey, messages, type Report, translate } from '@depot/contracts';
+import ExcelJS from 'exceljs';
+import { AppError } from '../../http/errors.ts';
+
+export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+const label = (key: string, locale: Locale): string => (key in messages ? translate(key as MessageKey, locale) : key);
+
+const MONTHS = {
+  kh: ['មករា', 'កុម្ភៈ', 'មីនា', 'មេសា', 'ឧសភា', 'មិថុនា', 'កក្កដា', 'សីហា', 'កញ្ញា', 'តុលា', 'វិច្ឆិកា', 'ធ្នូ'],
+  en: ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'],
+};
+
+/** 12 មីនា 2026 / 12 Mar 2026: never the raw date where people read it. */
+export function dayOf(day: string, locale: Locale): string {
+  // an instant (a last sale) is read on the depots' clock, UTC+7
+  const local = day.length > 10 ? new Date(Date.parse(day) + 7 * 3_600_000).toISOString() : day;
+  const [y, m, d] = local.slice(0, 10).split('-').map(Number);
+  return y && m && d ? `${d} ${MONTHS[locale][m - 1]} ${y}` : day;
+}
+
+/** A cell as people read it: money as $1,234.56, riel as 5,200៛, rates, percents, message keys translated. */
+export function shown(
+  value: unknown,
+  kind: string,
+  locale: Locale,
+  row?: Record<string, unknown>,
+  key?: string,
+): string {
+  if (value === null || value === undefined) return '';
+  if (kind === 'money') {
+    const cents = Number(value);
+    const abs = Math.abs(cents);
+    return `${cents < 0 ? '-' : ''}$${Math.floor(abs / 100).toLocaleString('en-US')}.${String(abs % 100).padStart(2, '0')}`;
+  }
+  if (kind === 'riel') return `${Number(value).toLocaleString('en-US')}៛`;
+  if (kind === 'rate') return `${Number(value).toLocaleString('en-US')}៛`;
+  if (kind === 'percent') return `${(Number(value) / 100).toFixed(2)}%`;
+  if (kind === 'count') return Number(value).toLocaleString('en-US');
+  if (kind === 'date') return dayOf(String(value), locale);
+  const s = String(value);
+  if (s.startsWith('report.') && s in messages) return translate(s as MessageKey, locale);
+  // a record's own name in Khmer when there is one
+  if (locale === 'kh' && row && key === 'name' && typeof row.name_kh === 'string' && row.name_kh) return row.name_kh;
+  if (locale === 'kh' && row && key === 'combo' && typeof row.combo_kh === 'string' && row.combo_kh)
+    return row.combo_kh;
+  return s;
+}
+
+function title(report: Report, locale: Locale): string {
+  return label(`report.${report.report}`, locale);
+}
+
+/** The report as a workbook: a summary sheet, the series, then one sheet per table. Money as numbers in dollars. */
+export async function reportWorkbook(report: Report, locale: Locale, storeName: string | null): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  book.creator = 'Depot';
+  const head = (sheet: ExcelJS.Worksheet) => {
+    sheet.addRow([title(report, locale)]).font = { bold: true, size: 14 };
+    sheet.addRow([label('report.period', locale), `${report.from} – ${report.to}`]);
+    if (report.previous_from)
+      sheet.addRow([label('report.previous_period', locale), `${report.previous_from} – ${report.previous_to}`]);
+    sheet.addRow([label('report.store', locale), storeName ?? label('report.all_stores', locale)]);
+    sheet.addRow([]);
+  };
+  const cell = (value: unknown, kind: string, row: Record<string, unknown>, key: string) => {
+    if (value === null || value === undefined) return null;
+    if (kind === 'money') return Number(value) / 100;
+    if (kind === 'count' || kind === 'riel' || kind === 'rate') return Number(value);
+    if (kind === 'percent') return Number(value) / 10_000;
+    return shown(value, kind, locale, row, key);
+  };
+  const format = (kind: string) =>
+    kind === 'money'
+      ? '$#,##0.00'
+      : kind === 'riel' || kind === 'rate'
+        ? '#,##0"៛"'
+        : kind === 'percent'
+          ? '0.00%'
+          : undefined;
+
+  const summary = book.addWorksheet(label('report.summary', locale).slice(0, 31));
+  head(summary);
+  summary.addRow(['', label('report.period', locale), label('report.previous_period', locale)]).font = { bold: true };
+  for (const f of report.summary) {
+    const row = summary.addRow([
+      label(`report.field.${f.key}`, locale),
+      cell(f.value, f.kind, {}, ''),
+      cell(f.previous, f.kind, {}, ''),
+    ]);
+    const fmt = format(f.kind);
+    if (fmt) {
+      row.getCell(2).numFmt = fmt;
+      row.getCell(3).numFmt = fmt;
+    }
+  }
+  summary.getColumn(1).width = 36;
+  summary.getColumn(2).width = 18;
+  summary.getColumn(3).width = 18;
+
+  const series = book.addWorksheet(label('report.series', locale).slice(0, 31));
+  series.addRow([
+    label('report.field.bucket', locale),
+    ...report.series.keys.map((k) => label(`report.field.${k}`, locale)),
+  ]).font = { bold: true };
+  for (const p of report.series.points) {
+    const row = series.addRow([
+      p.bucket,
+      ...report.series.keys.map((k) => (k.endsWith('_cents') ? p.values[k] / 100 : p.values[k])),
+    ]);
+    report.series.keys.forEach((k, i) => {
+      if (k.endsWith('_cents')) row.getCell(i + 2).numFmt = '$#,##0.00';
+    });
+  }
+  series.columns.forEach((c) => {
+    c.width = 18;
+  });
+
+  for (const section of report.sections) {
+    const sheet = book.addWorksheet(
+      label(`report.section.${section.key}`, locale)
+        .replace(/[\\/?*[\]:]/g, ' ')
+        .slice(0, 31),
+    );
+    sheet.addRow(section.columns.map((c) => label(`report.field.${c.key}`, locale))).font = { bold: true };
+    for (const r of section.rows) {
+      const row = sheet.addRow(section.columns.map((c) => cell(r[c.key], c.kind, r, c.key)));
+      section.columns.forEach((c, i) => {
+        const fmt = format(c.kind);
+        if (fmt) row.getCell(i + 1).numFmt = fmt;
+      });
+    }
+    section.columns.forEach((c, i) => {
+      sheet.getColumn(i + 1).width = c.kind === 'text' ? 32 : 16;
+    });
+  }
+  return Buffer.from(await book.xlsx.writeBuffer());
+}
+
+const esc = (s: string) =>
+  s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
+
+/** The bundled Khmer font (Kantumruy Pro), inlined so the PDF never depends on the system's fonts. */
+function fontFaces(): string {
+  const require = createRequire(import.meta.url);
+  const faces: string[] = [];
+  for (const [subset, weight] of [
+    ['khmer', 400],
+    ['khmer', 700],
+    ['latin', 400],
+    ['latin', 700],
+  ] as const) {
+    try {
+      const file = require.resolve(`@fontsource/kantumruy-pro/files/kantumruy-pro-${subset}-${weight}-normal.woff2`);
+      const data = fs.readFileSync(file).toString('base64');
+      faces.push(
+        `@font-face{font-family:"Kantumruy Pro";font-weight:${weight};src:url(data:font/woff2;base64,${data}) format("woff2");}`,
+      );
+    } catch {
+      // the web's font package is absent: the PDF falls back to the system's fonts
+    }
+  }
+  return faces.join('\n');
+}
+
+/** The report as printable HTML (A4): what the PDF is printed from. */
+export function reportHtml(report: Report, locale: Locale, storeName: string | null): string {
+  const rows = report.summary
+    .map(
+      (f) =>
+        `<tr><td>${esc(label(`report.field.${f.key}`, locale))}</td><td class="n">${esc(shown(f.value, f.kind, locale))}</td><td class="n">${esc(shown(f.previous, f.kind, locale))}</td></tr>`,
+    )
+    .join('');
+  const sections = report.sections
+    .filter((s) => s.rows.length)
+    .map(
+      (s) =>
+        `<h2>${esc(label(`report.section.${s.key}`, locale))}</h2><table><thead><tr>${s.columns
+          .map((c) => `<th>${esc(label(`report.field.${c.key}`, locale))}</th>`)
+          .join('')}</tr></thead><tbody>${s.rows
+          .slice(0, 200)
+          .map(
+            (r) =>
+              `<tr>${s.columns.map((c) => `<td class="${c.kind === 'text' ? '' : 'n'}">${esc(shown(r[c.key], c.kind, locale, r, c.key))}</td>`).join('')}</tr>`,
+          )
+          .join('')}</tbody></table>`,
+    )
+    .join('');
+  return `<!doctype html><html lang="${locale === 'kh' ? 'km' : 'en'}"><head><meta charset="utf-8"><style>
+${fontFaces()}
+body{font-family:"Kantumruy Pro",sans-serif;font-size:10pt;color:#111;margin:0}
+h1{font-size:16pt;margin:0 0 4pt}h2{font-size:12pt;margin:14pt 0 4pt}
+.meta{color:#444;margin-bottom:8pt}
+table{border-collapse:collapse;width:100%;page-break-inside:auto}tr{page-break-inside:avoid}
+th,td{border:0.5pt solid #999;padding:2pt 4pt;text-align:left}th{background:#eee}
+td.n{text-align:right;white-space:nowrap}
+</style></head><body>
+<h1>${esc(title(report, locale))}</h1>
+<div class="meta">${esc(label('report.period', locale))}: ${dayOf(report.from, locale)} – ${dayOf(report.to, locale)}${
+    report.previous_from && report.previous_to
+      ? ` · ${esc(label('report.previous_period', locale))}: ${dayOf(report.previous_from, locale)} – ${dayOf(report.previous_to, locale)}`
+      : ''
+  } · ${esc(label('report.store', locale))}: ${esc(storeName ?? label('report.all_stores', locale))} · ${esc(label('report.generated_at', locale))}: ${report.generated_at.slice(0, 16).replace('T', ' ')} UTC</div>
+<table><thead><tr><th>${esc(label('report.summary', locale))}</th><th>${esc(label('report.period', locale))}</th><th>${esc(label('report.previous_period', locale))}</th></tr></thead><tbody>${rows}</tbody></table>
+${sections}
+</body></html>`;
+}
+
+/** Where Chromium is: CHROMIUM_PATH, else Debian's. */
+export function chromiumPath(): string {
+  return process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+}
+
+/**
+ * The report as a PDF: its HTML printed by Chromium (playwright-core), so Khmer is shaped by a real
+ * text engine with the bundled font. Without Chromium: a localized 503 saying so.
+ */
+export async function reportPdf(report: Report, locale: Locale, storeName: string | null): Promise<Buffer> {
+  const path = chromiumPath();
+  if (!fs.existsSync(path)) throw new AppError(503, 'report.pdf_unavailable');
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: path, args: ['--no-sandbox'] });
+  try {
+    const page = await browser.newPage();
+    await page.setContent(reportHtml(report, locale, storeName), { waitUntil: 'load' });
+    await page.evaluate('document.fonts.ready');
+    return await page.pdf({
+      format: 'A4',
+      landscape: report.report !== 'financial',
+      margin: { top: '12mm', bottom: '12mm', left: '10mm', right: '10mm' },
+      printBackground: true,
+    });
+  } finally {
+    await browser.close();
+  }
+}

@@ -1,0 +1,91 @@
+import {
+  dashboardResponse,
+  REPORTS,
+  type ReportName,
+  reportExportQuery,
+  reportQuery,
+  reportResponse,
+} from '@depot/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { authOf } from '../../access/access.ts';
+import type { Db } from '../../db/database.ts';
+import { reportPdf, reportWorkbook, XLSX_TYPE } from './reports.export.ts';
+import { reportsService } from './reports.service.ts';
+
+/**
+ * GET /api/reports/{sales,inventory,financial,customer} (reports.view) and their
+ * /export?format=xlsx|pdf (reports.view: the same figures as a file); GET /api/dashboard
+ * (dashboards.view: a manager's, or a cashier's own sales of today).
+ */
+export const reportRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  const reports = reportsService(db);
+
+  app.get(
+    '/api/dashboard',
+    {
+      config: { access: 'dashboards.view' },
+      schema: {
+        tags: ['reports'],
+        summary:
+          "A manager's day and week against the periods before, by hour, payments, cash per currency, top products, what is waiting; a cashier's own sales of today",
+        response: { 200: dashboardResponse },
+      },
+    },
+    async (request) => {
+      const ctx = authOf(request);
+      const me = ctx.profile;
+      return {
+        data: {
+          user: { id: me.id, name: me.name, full_name: me.full_name },
+          store: me.store,
+          roles: me.role_details,
+          ...(await reports.dashboard(ctx)),
+        },
+      };
+    },
+  );
+
+  for (const name of REPORTS) {
+    app.get(
+      `/api/reports/${name}`,
+      {
+        config: { access: 'reports.view' },
+        schema: {
+          tags: ['reports'],
+          summary: `The ${name} report: figures with the previous period's, a series by day/week/month, tables`,
+          querystring: reportQuery,
+          response: { 200: reportResponse },
+        },
+      },
+      async (request) => ({ data: await reports[name as ReportName](authOf(request), request.query) }),
+    );
+
+    app.get(
+      `/api/reports/${name}/export`,
+      {
+        config: { access: 'reports.view' },
+        schema: {
+          tags: ['reports'],
+          summary: `The ${name} report as an Excel workbook or a PDF (Khmer shaped, printed by Chromium)`,
+          querystring: reportExportQuery,
+        },
+      },
+      async (request, reply) => {
+        const query = request.query as z.output<typeof reportExportQuery>;
+        const report = await reports[name as ReportName](authOf(request), query);
+        const store = query.store_id ? await reports.storeName(query.store_id) : null;
+        const file = `${name}-${query.from}-${query.to}.${query.format}`;
+        const body =
+          query.format === 'pdf'
+            ? await reportPdf(report, request.locale, store)
+            : await reportWorkbook(report, request.locale, store);
+        return reply
+          .header('content-type', query.format === 'pdf' ? 'application/pdf' : XLSX_TYPE)
+          .header('content-disposition', `attachment; filename="${file}"`)
+          .header('cache-control', 'no-store')
+          .send(body);
+      },
+    );
+  }
+};

@@ -1,0 +1,226 @@
+import {
+  formatKhr,
+  formatUsd,
+  type Locale,
+  type MessageKey,
+  messages,
+  type ReportFigure,
+  type ReportSection,
+  translate,
+} from '@depot/contracts';
+import { Card, Col, Empty, Row, Statistic, Table, Typography, theme } from 'antd';
+import { BarChart, LineChart } from 'echarts/charts';
+import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
+import * as echarts from 'echarts/core';
+import { SVGRenderer } from 'echarts/renderers';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { localePath } from '../../lib/locale.ts';
+
+echarts.use([LineChart, BarChart, GridComponent, TooltipComponent, LegendComponent, SVGRenderer]);
+
+/** A report's label (`report.field.*`, `report.section.*`, a value's key), in the page's language. */
+export function label(key: string, locale: Locale): string {
+  return key in messages ? translate(key as MessageKey, locale) : key;
+}
+
+const KHMER_MONTHS = ['មករា', 'កុម្ភៈ', 'មីនា', 'មេសា', 'ឧសភា', 'មិថុនា', 'កក្កដា', 'សីហា', 'កញ្ញា', 'តុលា', 'វិច្ឆិកា', 'ធ្នូ'];
+const ENGLISH_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** 12 មីនា 2026 / 12 Mar 2026 from 2026-03-12 (never the raw date on screen). */
+export function formatDay(day: string, locale: Locale): string {
+  // an instant (a last sale) is read on the depots' clock, UTC+7
+  const local = day.length > 10 ? new Date(Date.parse(day) + 7 * 3_600_000).toISOString() : day;
+  const [y, m, d] = local.slice(0, 10).split('-').map(Number);
+  if (!y || !m || !d) return day;
+  return `${d} ${(locale === 'kh' ? KHMER_MONTHS : ENGLISH_MONTHS)[m - 1]} ${y}`;
+}
+
+/** A bucket of the series as its group reads: a day, the week starting on it, a month. */
+export function formatBucket(bucket: string, group: string, locale: Locale): string {
+  if (group === 'month') {
+    const [y, m] = bucket.split('-').map(Number);
+    return `${(locale === 'kh' ? KHMER_MONTHS : ENGLISH_MONTHS)[m - 1]} ${y}`;
+  }
+  return formatDay(bucket, locale);
+}
+
+/** $12,500.00 from 1250000 cents: grouped, as KHMER.md writes dollars. */
+export function usd(cents: number): string {
+  return formatUsd(cents).replace(/\B(?=(\d{3})+(?!\d))(?=.*\.)/g, ',');
+}
+
+/** A figure or a cell as people read it. */
+export function formatValue(
+  value: unknown,
+  kind: string,
+  locale: Locale,
+  row?: Record<string, unknown>,
+  key?: string,
+): string {
+  if (value === null || value === undefined || value === '') return '—';
+  switch (kind) {
+    case 'money':
+      return usd(Number(value));
+    case 'riel':
+    case 'rate':
+      return formatKhr(Number(value));
+    case 'percent':
+      return `${(Number(value) / 100).toFixed(2)}%`;
+    case 'count':
+      return Number(value).toLocaleString('en-US');
+    case 'date':
+      return formatDay(String(value), locale);
+  }
+  const text = String(value);
+  if (text.startsWith('report.')) return label(text, locale);
+  if (locale === 'kh' && row && key && typeof row[`${key}_kh`] === 'string' && row[`${key}_kh`]) {
+    return String(row[`${key}_kh`]);
+  }
+  return text;
+}
+
+/** A headline figure with its previous period and the change. */
+export function FigureCard({ figure, locale, testId }: { figure: ReportFigure; locale: Locale; testId?: string }) {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const change =
+    figure.previous !== null && figure.value !== null && figure.previous !== 0 && figure.kind !== 'percent'
+      ? ((figure.value - figure.previous) / Math.abs(figure.previous)) * 100
+      : null;
+  const body = (
+    <Card size="small" hoverable={Boolean(figure.link)} data-testid={testId ?? `figure-${figure.key}`}>
+      <Statistic
+        title={label(`report.field.${figure.key}`, locale)}
+        value={formatValue(figure.value, figure.kind, locale)}
+      />
+      {figure.previous !== null && (
+        <Typography.Text type="secondary" style={{ fontSize: 13 }}>
+          {t('dashboard.previous', { value: formatValue(figure.previous, figure.kind, locale) })}
+          {change !== null && (
+            <span style={{ color: change >= 0 ? token.colorSuccess : token.colorError, marginInlineStart: 8 }}>
+              {change >= 0 ? '▲' : '▼'} {Math.abs(change).toFixed(1)}%
+            </span>
+          )}
+        </Typography.Text>
+      )}
+    </Card>
+  );
+  return figure.link ? <Link to={localePath(figure.link, locale)}>{body}</Link> : body;
+}
+
+export function FigureGrid({ figures, locale }: { figures: ReportFigure[]; locale: Locale }) {
+  return (
+    <Row gutter={[12, 12]}>
+      {figures.map((f) => (
+        <Col key={f.key} xs={12} md={8} xl={6}>
+          <FigureCard figure={f} locale={locale} />
+        </Col>
+      ))}
+    </Row>
+  );
+}
+
+/** A chart in the page's font (the bundled Khmer font) and colours, light or dark. */
+export function Chart({
+  categories,
+  series,
+  kinds,
+  locale,
+  height = 300,
+  testId,
+}: {
+  categories: string[];
+  series: { name: string; data: number[]; kind: string; type?: 'line' | 'bar'; dashed?: boolean }[];
+  kinds?: string;
+  locale: Locale;
+  height?: number;
+  testId?: string;
+}) {
+  const { token } = theme.useToken();
+  const money = series.some((s) => s.kind === 'money');
+  const option = {
+    textStyle: { fontFamily: token.fontFamily, color: token.colorText },
+    color: [token.colorPrimary, token.colorInfo, token.colorWarning, token.colorTextTertiary],
+    tooltip: {
+      trigger: 'axis',
+      textStyle: { fontFamily: token.fontFamily },
+      valueFormatter: (v: number) => (money ? usd(Math.round(v * 100)) : v.toLocaleString('en-US')),
+    },
+    legend: { top: 0, textStyle: { color: token.colorText, fontFamily: token.fontFamily } },
+    grid: { left: 8, right: 16, top: 40, bottom: 8, containLabel: true },
+    xAxis: {
+      type: 'category',
+      data: categories,
+      axisLabel: { color: token.colorTextSecondary, fontFamily: token.fontFamily },
+    },
+    yAxis: {
+      type: 'value',
+      axisLabel: { color: token.colorTextSecondary, fontFamily: token.fontFamily },
+      splitLine: { lineStyle: { color: token.colorBorderSecondary } },
+    },
+    series: series.map((s) => ({
+      name: s.name,
+      type: s.type ?? 'bar',
+      smooth: true,
+      data: s.data.map((v) => (s.kind === 'money' ? v / 100 : v)),
+      lineStyle: s.dashed ? { type: 'dashed' } : undefined,
+    })),
+  };
+  void kinds;
+  void locale;
+  const box = useRef<HTMLDivElement>(null);
+  const chart = useRef<echarts.ECharts | null>(null);
+  // echarts itself (echarts-for-react needs tslib, which the install lacks): one instance per box,
+  // the option replaced whole on every render, resized with the box, disposed on unmount
+  useEffect(() => {
+    if (!box.current) return;
+    const instance = echarts.init(box.current, null, { renderer: 'svg' });
+    chart.current = instance;
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => instance.resize());
+    observer?.observe(box.current);
+    return () => {
+      observer?.disconnect();
+      instance.dispose();
+      chart.current = null;
+    };
+  }, []);
+  useEffect(() => {
+    chart.current?.setOption(option, { notMerge: true });
+  });
+  return <div data-testid={testId} ref={box} style={{ height, width: '100%' }} />;
+}
+
+/** One of a report's tables. */
+export function SectionTable({ section, locale }: { section: ReportSection; locale: Locale }) {
+  const { t } = useTranslation();
+  return (
+    <Card
+      size="small"
+      title={label(`report.section.${section.key}`, locale)}
+      data-testid={`section-${section.key}`}
+      className="report-section"
+    >
+      {section.rows.length === 0 ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('reports.empty')} />
+      ) : (
+        <Table
+          size="small"
+          className="fit-table"
+          pagination={section.rows.length > 20 ? { pageSize: 20, showSizeChanger: false } : false}
+          rowKey="__key"
+          dataSource={section.rows.map((r, i) => ({ ...r, __key: i }))}
+          scroll={{ x: 'max-content' }}
+          columns={section.columns.map((c) => ({
+            key: c.key,
+            title: label(`report.field.${c.key}`, locale),
+            dataIndex: c.key,
+            align: c.kind === 'text' || c.kind === 'date' ? ('left' as const) : ('right' as const),
+            render: (value: unknown, row: Record<string, unknown>) => formatValue(value, c.kind, locale, row, c.key),
+          }))}
+        />
+      )}
+    </Card>
+  );
+}
