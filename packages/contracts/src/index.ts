@@ -1,4 +1,5 @@
 export * from './abilities.ts';
+export * from './admin.ts';
 export * from './auth.ts';
 export * from './barcode.ts';
 export * from './catalogue.ts';
