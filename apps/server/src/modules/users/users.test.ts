@@ -44,7 +44,7 @@ describe('users, roles, coverage and the audit trail', () => {
     role_ids: [cashierRole],
   });
 
-  it('refuses a short or unconfirmed password on its field, in the reader\'s language', async () => {
+  it("refuses a short or unconfirmed password on its field, in the reader's language", async () => {
     const short = await as(admin, 'POST', '/api/users', {
       ...cashierInput('short1'),
       password: 'abc',
@@ -185,7 +185,7 @@ describe('users, roles, coverage and the audit trail', () => {
     });
   });
 
-  it('a role\'s permissions change on the next request of its members, who are told', async () => {
+  it("a role's permissions change on the next request of its members, who are told", async () => {
     const cashier = await login(ctx.app, 'sophea', 'cashier-pass-1');
     const sophea = (await as(cashier.token, 'GET', '/api/me')).json().data;
     expect((await as(cashier.token, 'GET', '/api/customers')).statusCode).toBe(200);
@@ -211,7 +211,7 @@ describe('users, roles, coverage and the audit trail', () => {
     expect((await as(admin, 'DELETE', `/api/roles/${cashierRole}`)).statusCode).toBe(422);
   });
 
-  it('a role\'s members are added and removed, who are told', async () => {
+  it("a role's members are added and removed, who are told", async () => {
     const created = await as(admin, 'POST', '/api/roles', {
       name: 'auditor',
       group: 'management',
@@ -221,7 +221,9 @@ describe('users, roles, coverage and the audit trail', () => {
     });
     expect(created.statusCode, created.body).toBe(200);
     const id = created.json().data.id;
-    const sophea = (await as(admin, 'GET', '/api/users?search=sophea')).json().data.find((u: { name: string }) => u.name === 'sophea');
+    const sophea = (await as(admin, 'GET', '/api/users?search=sophea'))
+      .json()
+      .data.find((u: { name: string }) => u.name === 'sophea');
     const token = (await login(ctx.app, 'sophea', 'cashier-pass-1')).token;
     expect((await as(token, 'GET', '/api/audit')).statusCode).toBe(403);
     events.length = 0;
@@ -244,7 +246,9 @@ describe('users, roles, coverage and the audit trail', () => {
 
   it('coverage: stores and areas given to a user limit what they see on their next request', async () => {
     const store3 = await createStore(ctx.db, 'ST3');
-    const sophea = (await as(admin, 'GET', '/api/users?search=sophea')).json().data.find((u: { name: string }) => u.name === 'sophea');
+    const sophea = (await as(admin, 'GET', '/api/users?search=sophea'))
+      .json()
+      .data.find((u: { name: string }) => u.name === 'sophea');
     const token = (await login(ctx.app, 'sophea', 'cashier-pass-1')).token;
     const province = await as(admin, 'POST', '/api/provinces', {
       code: '99',
@@ -304,6 +308,10 @@ describe('users, roles, coverage and the audit trail', () => {
     expect(roleChanges.data.map((e: { action: string }) => e.action)).toEqual(
       expect.arrayContaining(['role.updated', 'role.reset', 'role.members', 'role.created']),
     );
+    const rate = await as(admin, 'POST', '/api/exchange-rates', { rate_khr: 4125 });
+    expect(rate.statusCode, rate.body).toBeLessThan(300);
+    const rates = (await as(admin, 'GET', '/api/audit?filter[action]=exchange_rate.changed')).json();
+    expect(rates.data[0]).toMatchObject({ user_name: 'admin', after: { rate_khr: 4125 } });
     const routes = ctx.app.accessTable.filter((r) => r.url.startsWith('/api/audit'));
     expect(routes.map((r) => r.method)).toEqual(['GET']);
   });
