@@ -28,7 +28,7 @@ export const loginResponse = z.object({
   roles: z.array(z.string()),
   store: storeSummary.nullable(),
   /** After an administrator's reset: the web asks for a new password before anything else. */
-  must_change_password: z.boolean(),
+  must_change_password: z.boolean().optional(),
 });
 export type LoginResponse = z.infer<typeof loginResponse>;
 
@@ -69,7 +69,7 @@ export const meResponse = z.object({
     roles: z.array(z.string()),
     role_details: z.array(roleSummary),
     permissions: z.array(z.string()),
-    must_change_password: z.boolean(),
+    must_change_password: z.boolean().optional(),
   }),
 });
 export type Me = z.infer<typeof meResponse>['data'];
