@@ -1,6 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { CONNECTION_STATES, NOTIFICATION_STATUSES, NOTIFICATION_TYPES, SCREENS } from '@depot/contracts';
+import {
+  ACTIONS,
+  AUDIT_ACTIONS,
+  CONNECTION_STATES,
+  NOTIFICATION_STATUSES,
+  NOTIFICATION_TYPES,
+  RESOURCES,
+  SCREENS,
+} from '@depot/contracts';
 import { describe, expect, it } from 'vitest';
 import en from './en.json';
 import kh from './kh.json';
@@ -57,6 +65,10 @@ describe('message catalogues', () => {
     ...[...NOTIFICATION_STATUSES, 'archive'].map((view) => `notifications.empty.${view}`),
     ...NOTIFICATION_TYPES.flatMap((type) => [`notifications.types.${type}.title`, `notifications.types.${type}.text`]),
     'notifications.types.unknown.title',
+    // the audit trail's actions, the permission matrix's rows and columns
+    ...AUDIT_ACTIONS.map((action) => `audit.action.${action.replace('.', '_')}`),
+    ...ACTIONS.map((action) => `permissions.action.${action}`),
+    ...Object.keys(RESOURCES).map((resource) => `permissions.${resource}`),
     // sentences with an optional part, chosen by i18next's context
     ...['batch_expiring.text_lot', 'delivery_to_prepare.text_customer', 'purchase_received.text_supplier'].map(
       (key) => `notifications.types.${key}`,

@@ -16,7 +16,7 @@ function Changes({ entry }: { entry: AuditEntry }) {
       </Typography.Text>
     );
   return (
-    <Space direction="vertical" size={2}>
+    <Space orientation="vertical" size={2}>
       {show(entry.before)}
       {entry.after !== null && entry.before !== null && <span>↓</span>}
       {show(entry.after)}

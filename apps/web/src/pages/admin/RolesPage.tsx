@@ -10,7 +10,7 @@ import {
   Col,
   Form,
   Input,
-  List,
+  Menu,
   Row,
   Space,
   Spin,
@@ -72,22 +72,23 @@ export function RolesPage() {
             )
           }
         >
-          <List
-            dataSource={roles.data ?? []}
-            renderItem={(r) => (
-              <List.Item
-                onClick={() => setSelected(r.id)}
-                style={{ cursor: 'pointer', fontWeight: current?.id === r.id ? 600 : undefined }}
-                data-testid={`role-${r.name}`}
-              >
-                <Space direction="vertical" size={0}>
-                  <span>{locale === 'kh' ? r.label_kh : r.label_en}</span>
-                  <span style={{ opacity: 0.65, fontSize: 12 }}>
+          <Menu
+            mode="inline"
+            style={{ borderInlineEnd: 'none' }}
+            selectedKeys={current ? [String(current.id)] : []}
+            onClick={({ key }) => setSelected(Number(key))}
+            items={(roles.data ?? []).map((r) => ({
+              key: String(r.id),
+              style: { height: 'auto', lineHeight: 1.4, paddingBlock: 8 },
+              label: (
+                <div data-testid={`role-${r.name}`}>
+                  <div>{locale === 'kh' ? r.label_kh : r.label_en}</div>
+                  <div style={{ opacity: 0.65, fontSize: 12 }}>
                     {r.group} · {t('roles.members', { count: r.users_count })}
-                  </span>
-                </Space>
-              </List.Item>
-            )}
+                  </div>
+                </div>
+              ),
+            }))}
           />
         </Card>
       </Col>
@@ -194,7 +195,7 @@ function RoleEditor({ role: current, onCreated }: { role: Role | null; onCreated
 
   const rows = (matrix.data?.resources ?? []).map((r) => ({ key: r.resource, ...r }));
   return (
-    <Space direction="vertical" size={16} style={{ width: '100%' }}>
+    <Space orientation="vertical" size={16} style={{ width: '100%' }}>
       <Card
         title={current ? (locale === 'kh' ? current.label_kh : current.label_en) : t('roles.create')}
         extra={
@@ -324,7 +325,7 @@ function Members({ role: current, enabled }: { role: Role; enabled: boolean }) {
         render={(item) => item.title}
         showSearch
         titles={[t('roles.notMembers'), t('roles.membersTitle')]}
-        listStyle={{ width: '100%', height: 320 }}
+        styles={{ section: { width: '100%', height: 320 } }}
         style={{ width: '100%' }}
       />
     </Card>
