@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { expect as _expect, type Locator, type Page } from '@playwright/test';
+import { expect as _expect, expect, type Locator, type Page, test } from '@playwright/test';
 import { adminApi, newContext, openDropdown, pick, signIn, snap, toast } from './support.ts';
 
 /** A select of many: one option chosen, then the dropdown closed. */
