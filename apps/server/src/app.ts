@@ -16,6 +16,7 @@ import type { Shared } from './kit/redis.ts';
 import { registerResource } from './kit/resource.ts';
 import { ensureSearchIndexes } from './kit/search.ts';
 import { shareTotals } from './kit/totals.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { authService } from './modules/auth/auth.service.ts';
 import { LoginThrottle, RedisLoginThrottle, type ThrottleLimits } from './modules/auth/login-throttle.ts';
@@ -40,15 +41,18 @@ import { registerProductTransfer } from './modules/products/products.transfer.ts
 import { purchases } from './modules/purchases/purchases.resources.ts';
 import { purchaseRoutes } from './modules/purchases/purchases.routes.ts';
 import { rateRoutes } from './modules/rates/rates.routes.ts';
+import { reportRoutes } from './modules/reports/reports.routes.ts';
 import { sampleRoutes } from './modules/samples/samples.routes.ts';
 import { sampleService } from './modules/samples/samples.service.ts';
-import { reportRoutes } from './modules/reports/reports.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { settingsService } from './modules/settings/settings.service.ts';
 import { stockRoutes } from './modules/stock/stock.routes.ts';
 import { transfers } from './modules/stock/transfers.ts';
+import { users } from './modules/users/users.resources.ts';
+import { adminRoutes } from './modules/users/users.routes.ts';
 import { approvalService } from './policies/approval.ts';
 import { broadcastingRoutes } from './realtime/broadcasting.routes.ts';
+import { broadcastPermissionChanges } from './realtime/domain.ts';
 import { createRealtime, type Realtime, type RealtimeSettings } from './realtime/realtime.ts';
 
 /** Every resource the kit serves (their routes, and their search indexes kept at start-up). */
@@ -67,6 +71,7 @@ export const resourceDefinitions = [
   orders,
   invoices,
   printers,
+  users,
 ] as const;
 
 export interface AppOptions {
@@ -165,7 +170,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(orderRoutes, { db, approvals });
   await app.register(khqrRoutes, { db, bakong: options.bakong ?? null });
   await app.register(printingRoutes, { db, timeoutMs: options.printerTimeoutMs ?? 5000 });
+  await app.register(adminRoutes, { db });
+  await app.register(auditRoutes, { db });
   await app.register(broadcastingRoutes, { realtime });
+  // a user's rights changed: their open screens read them again (their private channel)
+  const stopPermissionChanges = broadcastPermissionChanges(db, realtime);
+  app.addHook('onClose', async () => stopPermissionChanges());
   await app.register(notificationRoutes, { notifications: notificationService(db, realtime) });
   await registerProductImages(app, db, options.uploadsDir);
   await registerProductTransfer(app, db);

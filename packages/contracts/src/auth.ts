@@ -27,6 +27,8 @@ export const loginResponse = z.object({
   permissions: z.array(z.string()),
   roles: z.array(z.string()),
   store: storeSummary.nullable(),
+  /** After an administrator's reset: the web asks for a new password before anything else. */
+  must_change_password: z.boolean().optional(),
 });
 export type LoginResponse = z.infer<typeof loginResponse>;
 
@@ -67,6 +69,7 @@ export const meResponse = z.object({
     roles: z.array(z.string()),
     role_details: z.array(roleSummary),
     permissions: z.array(z.string()),
+    must_change_password: z.boolean().optional(),
   }),
 });
 export type Me = z.infer<typeof meResponse>['data'];

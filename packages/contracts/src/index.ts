@@ -2,6 +2,7 @@
 import './zod-config.ts';
 
 export * from './abilities.ts';
+export * from './admin.ts';
 export * from './auth.ts';
 export * from './barcode.ts';
 export * from './catalogue.ts';

@@ -658,6 +658,48 @@ export const messages = {
   'report.method.cheque': { en: 'Cheque', kh: 'មូលប្បទានប័ត្រ' },
   'report.method.credit': { en: 'On credit', kh: 'ជំពាក់' },
   'report.method.refund': { en: 'Refund', kh: 'ប្រាក់សងវិញ' },
+  // administration (issue 10): users, roles, coverage, the audit trail
+  'entity.user': { en: 'User', kh: 'អ្នកប្រើប្រាស់' },
+  'entity.role': { en: 'Role', kh: 'តួនាទី' },
+  'entity.roles': { en: 'roles', kh: 'តួនាទី' },
+  'users.last_admin': {
+    en: 'At least one active administrator must remain: this change would lock everyone out of Depot.',
+    kh: 'ត្រូវតែមានអ្នកគ្រប់គ្រងប្រព័ន្ធសកម្មយ៉ាងហោចណាស់ម្នាក់៖ ការផ្លាស់ប្ដូរនេះនឹងធ្វើឱ្យគ្មាននរណាម្នាក់អាចចូលប្រព័ន្ធបាន។',
+  },
+  'users.self': {
+    en: 'You cannot disable or delete your own account.',
+    kh: 'អ្នកមិនអាចបិទ ឬលុបគណនីផ្ទាល់ខ្លួនបានទេ។',
+  },
+  'users.password_reset': {
+    en: 'Password reset. The user must choose a new one at their next sign-in.',
+    kh: 'បានកំណត់ពាក្យសម្ងាត់ឡើងវិញ។ អ្នកប្រើប្រាស់ត្រូវជ្រើសរើសពាក្យសម្ងាត់ថ្មីនៅពេលចូលលើកក្រោយ។',
+  },
+  'users.disabled': {
+    en: 'User disabled. Their sessions have ended.',
+    kh: 'បានបិទអ្នកប្រើប្រាស់។ វគ្គចូលប្រើរបស់គាត់ត្រូវបានបញ្ចប់។',
+  },
+  'users.enabled': { en: 'User enabled.', kh: 'បានបើកអ្នកប្រើប្រាស់។' },
+  'users.coverage_saved': { en: 'Coverage saved.', kh: 'បានរក្សាទុកដែនគ្របដណ្ដប់។' },
+  'roles.system': {
+    en: 'A default role cannot be deleted; it can be reset to its defaults.',
+    kh: 'តួនាទីលំនាំដើមមិនអាចលុបបានទេ ប៉ុន្តែអាចកំណត់ឡើងវិញតាមលំនាំដើមបាន។',
+  },
+  'roles.not_system': {
+    en: 'Only a default role can be reset to its defaults.',
+    kh: 'មានតែតួនាទីលំនាំដើមប៉ុណ្ណោះដែលអាចកំណត់ឡើងវិញតាមលំនាំដើមបាន។',
+  },
+  'roles.reset': { en: 'Role reset to its defaults.', kh: 'បានកំណត់តួនាទីឡើងវិញតាមលំនាំដើម។' },
+  'roles.members_saved': { en: 'Members saved.', kh: 'បានរក្សាទុកសមាជិក។' },
+  'validation.permission': { en: 'Unknown permission.', kh: 'សិទ្ធិមិនស្គាល់។' },
+  'auth.password_changed': {
+    en: 'Your password has been changed.',
+    kh: 'ពាក្យសម្ងាត់របស់អ្នកត្រូវបានផ្លាស់ប្ដូរ។',
+  },
+  'auth.current_password': {
+    en: 'The current password is incorrect.',
+    kh: 'ពាក្យសម្ងាត់បច្ចុប្បន្នមិនត្រឹមត្រូវ។',
+  },
+
   // generic (spec section 8)
   'error.not_found': { en: 'Not found', kh: 'រកមិនឃើញ' },
   'error.server': { en: 'An error occurred. Please try again.', kh: 'មានបញ្ហាកើតឡើង។ សូមព្យាយាមម្ដងទៀត។' },

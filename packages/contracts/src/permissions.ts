@@ -25,6 +25,8 @@ export const RESOURCES = {
   roles: [...CRUD, 'assign'],
   permissions: ['list', 'view'],
   coverage: ['view', 'assign'],
+  /** The audit trail: read only, through the app nobody edits or deletes it. */
+  audit: ['list', 'view'],
   settings: ['view', 'update'],
   exchange_rates: ['view', 'update'],
   notifications: ['list', 'view', 'update', 'delete'],
@@ -83,7 +85,7 @@ function pick(resource: Resource, ...actions: Action[]): Permission[] {
   return actions.map((a) => `${resource}.${a}`).filter(isPermission);
 }
 
-const ADMIN_ONLY: Resource[] = ['users', 'roles', 'permissions', 'coverage', 'settings', 'samples'];
+const ADMIN_ONLY: Resource[] = ['users', 'roles', 'permissions', 'coverage', 'settings', 'audit', 'samples'];
 /** Looking places up: every address form picks a village. */
 const readPlaces: Permission[] = (['provinces', 'districts', 'communes', 'villages'] as const).flatMap((r) =>
   pick(r, 'list', 'view'),

@@ -111,8 +111,21 @@ export const SCREENS: readonly Screen[] = [
   // the inbox (spec section 1: notifications with archive and unread / read filters); the header's
   // bell opens it, so it has no menu entry
   { path: '/notifications', layout: 'dashboard', permission: 'notifications.list' },
+  // administration (issue 10): staff, roles and their permissions, coverage, the audit trail
+  ...crud('/users', 'users', 'menu.group.admin'),
+  { path: '/users/coverage/:id', layout: 'dashboard', permission: 'coverage.assign' },
+  { path: '/roles', layout: 'dashboard', permission: 'roles.list', menu: 'menu.roles', group: 'menu.group.admin' },
+  { path: '/audit', layout: 'dashboard', permission: 'audit.list', menu: 'menu.audit', group: 'menu.group.admin' },
+  // a new password after an administrator's reset (any signed-in user)
+  { path: '/password', layout: 'dashboard' },
   // sample data to try Depot with, loaded and removed by an administrator (spec section 2: /samples)
-  { path: '/samples', layout: 'dashboard', permission: 'samples.view', menu: 'menu.samples' },
+  {
+    path: '/samples',
+    layout: 'dashboard',
+    permission: 'samples.view',
+    menu: 'menu.samples',
+    group: 'menu.group.admin',
+  },
   // reports (issue 11): each reads its figures from the server, scoped to the user's stores
   ...(['sales', 'financial', 'inventory', 'customer'] as const).map(
     (name): Screen => ({

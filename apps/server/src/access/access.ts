@@ -25,6 +25,8 @@ export interface AuthContext {
   claim?: Claim | null;
   /** The user as GET /api/me shows them, read by the same query. */
   profile: Me;
+  /** The request's address, for the audit trail (modules/audit). */
+  ip?: string;
 }
 
 declare module 'fastify' {
@@ -82,6 +84,7 @@ export function registerAccess(app: FastifyInstance, authenticate: Authenticator
     const token = bearer(request);
     const auth = token ? await authenticate(token) : null;
     if (!auth) throw unauthenticated();
+    auth.ip = request.ip;
     request.auth = auth;
     if (access !== 'authenticated' && !auth.permissions.has(access)) throw forbidden();
   });

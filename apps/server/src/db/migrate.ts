@@ -11,6 +11,7 @@ import * as m0007 from './migrations/0007_stock.ts';
 import * as m0008 from './migrations/0008_selling.ts';
 import * as m0009 from './migrations/0009_orders.ts';
 import * as m0010 from './migrations/0010_trust.ts';
+import * as m0011 from './migrations/0011_admin.ts';
 import * as m0012 from './migrations/0012_reports.ts';
 import * as m0014 from './migrations/0014_notifications.ts';
 import * as m0016 from './migrations/0016_payments_printing.ts';
@@ -28,6 +29,7 @@ const migrations = {
   '0008_selling': m0008,
   '0009_orders': m0009,
   '0010_trust': m0010,
+  '0011_admin': m0011,
   '0012_reports': m0012,
   '0014_notifications': m0014,
   '0016_payments_printing': m0016,

@@ -38,6 +38,34 @@ export interface UsersTable extends Timestamps, SoftDelete {
   position: string | null;
   profile_image: string | null;
   store_id: number | null;
+  /** 1 after an administrator's password reset, until the user sets their own. */
+  must_change_password: Generated<number>;
+  last_login_at: string | null;
+  last_login_ip: string | null;
+}
+
+export interface UserOperationalDistrictsTable {
+  user_id: number;
+  operational_district_id: number;
+}
+
+export interface UserHealthFacilitiesTable {
+  user_id: number;
+  health_facility_id: number;
+}
+
+/** Who did what, when, from where: written in the action's transaction, never changed. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  user_id: number | null;
+  user_name: string | null;
+  ip: string | null;
+  action: string;
+  subject_type: string | null;
+  subject_id: number | null;
+  before: string | null;
+  after: string | null;
+  created_at: string;
 }
 
 export interface RolesTable extends Timestamps, SoftDelete {
@@ -464,6 +492,9 @@ export interface DB {
   app_secrets: AppSecretsTable;
   sample_loads: SampleLoadsTable;
   sample_records: SampleRecordsTable;
+  user_operational_districts: UserOperationalDistrictsTable;
+  user_health_facilities: UserHealthFacilitiesTable;
+  audit_log: AuditLogTable;
 }
 
 export interface OrdersTable extends Timestamps, SoftDelete {

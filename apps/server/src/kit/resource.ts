@@ -126,6 +126,11 @@ export interface ResourceDefinition<
   /** Who sees which records and fields, and who may write them (the resource's policy). */
   policy?: ResourcePolicy<z.infer<O>, z.output<I>>;
   /**
+   * Writes the audit trail's line of an update (modules/audit), in its transaction: `before` is the
+   * stored row, `input` what was written (a product's price change).
+   */
+  audit?: (trx: Db, actor: Actor, before: Record<string, unknown>, input: z.output<I>) => Promise<void>;
+  /**
    * Query parameters of the list and of a record that add to each record rather than narrow the
    * list (the till's `stock_store`: each product's stock in a store), given to `complete`.
    */
@@ -432,6 +437,7 @@ export function resourceService<
           .set({ ...stored(allowed), updated_at: now() } as never)
           .where(sql.ref('id') as Expression<number>, '=', id)
           .execute();
+        await def.audit?.(trx, actor, row, allowed);
         await indexRecords(trx, def, [id]);
         return present(actor, (await find(trx, id)) as Read<Output>);
       });

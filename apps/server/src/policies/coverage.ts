@@ -17,9 +17,21 @@ export interface Coverage {
   readonly all: boolean;
   /** The stores covered when not `all`, in id order. */
   readonly storeIds: readonly number[];
+  /**
+   * The areas covered (the gazetteer's operational districts and health facilities a user serves,
+   * `user_operational_districts`, `user_health_facilities`). Both empty, or `all`: no limit by area.
+   * A district covers its facilities; the area lists are narrowed to them (policies/areas.ts).
+   */
+  readonly operationalDistrictIds?: readonly number[];
+  readonly healthFacilityIds?: readonly number[];
 }
 
 export const EVERY_STORE: Coverage = Object.freeze({ all: true, storeIds: Object.freeze([]) as readonly number[] });
+
+/** Whether the coverage limits the areas (see Coverage.operationalDistrictIds). */
+export function limitsAreas(coverage: Coverage): boolean {
+  return !coverage.all && Boolean(coverage.operationalDistrictIds?.length || coverage.healthFacilityIds?.length);
+}
 
 /** Does the coverage include this store? */
 export function coversStore(coverage: Coverage, storeId: number): boolean {
@@ -38,6 +50,12 @@ export interface CoveredUser {
 const storesOf = prepared((db: Db, p: { userId: number }) =>
   db.selectFrom('user_stores').select('store_id').where('user_id', '=', p.userId),
 );
+const districtsOf = prepared((db: Db, p: { userId: number }) =>
+  db.selectFrom('user_operational_districts').select('operational_district_id').where('user_id', '=', p.userId),
+);
+const facilitiesOf = prepared((db: Db, p: { userId: number }) =>
+  db.selectFrom('user_health_facilities').select('health_facility_id').where('user_id', '=', p.userId),
+);
 
 const MAX_REMEMBERED = 10_000;
 
@@ -51,7 +69,15 @@ export function coverageResolver(db: Db) {
   async function read(user: CoveredUser): Promise<Coverage> {
     const ids = new Set((await storesOf(db, { userId: user.userId })).map((row) => row.store_id));
     if (user.homeStoreId !== null) ids.add(user.homeStoreId);
-    const coverage: Coverage = { all: false, storeIds: [...ids].sort((a, b) => a - b) };
+    const sorted = (list: number[]) => list.sort((a, b) => a - b);
+    const coverage: Coverage = {
+      all: false,
+      storeIds: sorted([...ids]),
+      operationalDistrictIds: sorted(
+        (await districtsOf(db, { userId: user.userId })).map((r) => r.operational_district_id),
+      ),
+      healthFacilityIds: sorted((await facilitiesOf(db, { userId: user.userId })).map((r) => r.health_facility_id)),
+    };
     if (remembered.size >= MAX_REMEMBERED) remembered.clear();
     remembered.set(user.userId, { version: user.version, coverage });
     return coverage;

@@ -26,6 +26,9 @@ export interface Actor extends Writer {
   storeId: number | null;
   permissions: ReadonlySet<string>;
   coverage: Coverage;
+  /** For the audit trail: the sign-in name and the request's address, when known. */
+  name?: string;
+  ip?: string;
 }
 
 export function can(actor: Actor, permission: Permission): boolean {

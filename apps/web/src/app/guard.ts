@@ -24,6 +24,8 @@ export function guard(screen: Screen, redirectTo?: string) {
       session.clear();
       throw go('/login');
     }
+    // after an administrator's reset: a new password before any other screen
+    if (session.get().mustChangePassword && screen.path !== '/password') throw go('/password');
     if (!can(screen.permission)) throw go('/no-permission');
     if (redirectTo) throw go(redirectTo, url.search);
     return null;

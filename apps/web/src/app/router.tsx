@@ -25,6 +25,7 @@ const parties: Defs = () => import('../resources/parties.tsx') as never;
 const gazetteer: Defs = () => import('../resources/gazetteer.tsx') as never;
 const discountDefs: Defs = () => import('../resources/discounts.tsx') as never;
 const comboDefs: Defs = () => import('../resources/combos.tsx') as never;
+const userDefs: Defs = () => import('../resources/users.tsx') as never;
 
 /** A list of the kit from a definition. */
 function list(defs: Defs, name: string): Lazy {
@@ -128,6 +129,13 @@ export const pages: Record<string, Page> = {
   ...crud('/districts', gazetteer, 'districts'),
   ...crud('/communes', gazetteer, 'communes'),
   ...crud('/villages', gazetteer, 'villages'),
+  ...crud('/users', userDefs, 'users'),
+  '/users/coverage/:id': {
+    lazy: () => import('../pages/admin/CoveragePage.tsx').then((m) => ({ Component: m.CoveragePage })),
+  },
+  '/roles': { lazy: () => import('../pages/admin/RolesPage.tsx').then((m) => ({ Component: m.RolesPage })) },
+  '/audit': { lazy: () => import('../pages/admin/AuditPage.tsx').then((m) => ({ Component: m.AuditPage })) },
+  '/password': { lazy: () => import('../pages/admin/PasswordPage.tsx').then((m) => ({ Component: m.PasswordPage })) },
 };
 
 const layouts: Record<Screen['layout'], Pick<RouteObject, 'Component' | 'lazy'>> = {

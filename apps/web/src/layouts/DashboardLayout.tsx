@@ -12,6 +12,7 @@ import { Toolbar } from '../components/Toolbar.tsx';
 import { UserMenu } from '../components/UserMenu.tsx';
 import { useSession } from '../lib/access.tsx';
 import { localeFromPath, localePath } from '../lib/locale.ts';
+import { useLivePermissions } from '../lib/permissions.ts';
 import { useRealtimeConnection } from '../lib/realtime.ts';
 import { useSettings } from '../lib/settings.ts';
 import { AppFooter } from './CentredLayout.tsx';
@@ -31,6 +32,7 @@ export function DashboardLayout() {
   // Signed out in another tab: leave the screen now rather than at the next click.
   const { token, signedOut } = useSession();
   useRealtimeConnection();
+  useLivePermissions();
   const { pathname } = useLocation();
   const navigate = useNavigate();
   useEffect(() => {

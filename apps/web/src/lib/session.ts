@@ -14,6 +14,8 @@ export interface Session {
   roles: readonly string[];
   /** Logout got no answer: stored data stays, but the session no longer counts (spec section 4). */
   signedOut: boolean;
+  /** An administrator reset the password: the user chooses a new one before anything else. */
+  mustChangePassword: boolean;
 }
 
 export const SESSION_KEYS = {
@@ -27,6 +29,7 @@ export const SESSION_KEYS = {
   permissions: 'permissions',
   roles: 'roles',
   signedOut: 'signed_out',
+  mustChangePassword: 'must_change_password',
 } as const satisfies Record<keyof Session, string>;
 
 function list(raw: string | null): string[] {
@@ -52,6 +55,7 @@ function read(): Session {
     permissions: list(get(SESSION_KEYS.permissions)),
     roles: list(get(SESSION_KEYS.roles)),
     signedOut: get(SESSION_KEYS.signedOut) === '1',
+    mustChangePassword: get(SESSION_KEYS.mustChangePassword) === '1',
   };
 }
 
@@ -101,6 +105,20 @@ export const session = {
     set(SESSION_KEYS.permissions, JSON.stringify(answer.permissions));
     set(SESSION_KEYS.roles, JSON.stringify(answer.roles));
     set(SESSION_KEYS.signedOut, null);
+    set(SESSION_KEYS.mustChangePassword, answer.must_change_password ? '1' : null);
+    changed();
+  },
+
+  /** What the user may do, read again (`/api/me`) after the server said it changed. */
+  updateAccess(permissions: readonly string[], roles: readonly string[]): void {
+    set(SESSION_KEYS.permissions, JSON.stringify(permissions));
+    set(SESSION_KEYS.roles, JSON.stringify(roles));
+    changed();
+  },
+
+  /** The user chose their own password. */
+  passwordChanged(): void {
+    set(SESSION_KEYS.mustChangePassword, null);
     changed();
   },
 

@@ -1,10 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
+  ACTIONS,
+  AUDIT_ACTIONS,
   CONNECTION_STATES,
   NOTIFICATION_STATUSES,
   NOTIFICATION_TYPES,
   REPORT_GROUPS,
+  RESOURCES,
   SAMPLE_STATUSES,
   SAMPLE_TABLES,
   SCREENS,
@@ -69,6 +72,10 @@ describe('message catalogues', () => {
     'notifications.types.unknown.title',
     ...SAMPLE_STATUSES.map((status) => `samples.status.${status}`),
     ...SAMPLE_TABLES.map((table) => `samples.table.${table}`),
+    // the audit trail's actions, the permission matrix's rows and columns
+    ...AUDIT_ACTIONS.map((action) => `audit.action.${action.replace('.', '_')}`),
+    ...ACTIONS.map((action) => `permissions.action.${action}`),
+    ...Object.keys(RESOURCES).map((resource) => `permissions.${resource}`),
     // sentences with an optional part, chosen by i18next's context
     ...['batch_expiring.text_lot', 'delivery_to_prepare.text_customer', 'purchase_received.text_supplier'].map(
       (key) => `notifications.types.${key}`,

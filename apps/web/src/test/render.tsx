@@ -122,6 +122,7 @@ export function loginAnswer(overrides: Partial<LoginResponse> = {}): LoginRespon
     permissions: ['dashboards.view'],
     roles: ['administrator'],
     store: { id: 1, name: 'Phnom Penh Depot', code: 'PP01' },
+    must_change_password: false,
     ...overrides,
   };
 }

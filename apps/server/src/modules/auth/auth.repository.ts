@@ -16,6 +16,7 @@ export function authRepository(db: Db) {
     'users.position',
     'users.status',
     'users.profile_image',
+    'users.must_change_password',
     // versions the user's remembered coverage (policies/coverage.ts)
     'users.updated_at as user_version',
     'stores.id as store_id',

@@ -4,6 +4,7 @@ import {
   loginResponse,
   meResponse,
   messageResponse,
+  passwordChangeInput,
   refreshBody,
   refreshResponse,
   translate,
@@ -68,5 +69,24 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
       },
     },
     async (request) => ({ data: authOf(request).profile }),
+  );
+
+  app.post(
+    '/api/me/password',
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Change your own password (the current one first; at least 8 characters, confirmed): clears "must change at next sign-in" and ends your other sign-ins',
+        body: passwordChangeInput,
+        response: { 200: messageResponse },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      await auth.changePassword(authOf(request), body.current_password, body.password as string);
+      return { message: translate('auth.password_changed', request.locale) };
+    },
   );
 };

@@ -8,12 +8,14 @@ import {
 } from '@depot/contracts';
 import type { AuthContext } from '../../access/access.ts';
 import { type Db, now } from '../../db/database.ts';
-import { AppError } from '../../http/errors.ts';
+import { transaction } from '../../db/transaction.ts';
+import { AppError, FieldError } from '../../http/errors.ts';
 import { coverageResolver } from '../../policies/coverage.ts';
 import type { Actor } from '../../policies/policy.ts';
+import { auditWho, recordAudit } from '../audit/audit.ts';
 import { type AuthRepository, authRepository, type IdentityRow } from './auth.repository.ts';
 import type { Throttle } from './login-throttle.ts';
-import { decoyHash, verifyPassword } from './passwords.ts';
+import { decoyHash, hashPassword, verifyPassword } from './passwords.ts';
 import { hashToken, newToken } from './tokens.ts';
 
 const TOUCH_EVERY_MS = 5 * 60_000;
@@ -46,9 +48,13 @@ export function authService(db: Db, throttle: Throttle) {
   const coverageOf = coverageResolver(db);
 
   async function issueTokens(sessionId: number, at: string) {
+    return issueTokensWith(repo, sessionId, at);
+  }
+
+  async function issueTokensWith(store: AuthRepository, sessionId: number, at: string) {
     const token = newToken();
     const refreshToken = newToken();
-    await repo.insertTokens([
+    await store.insertTokens([
       {
         session_id: sessionId,
         kind: 'access',
@@ -120,6 +126,7 @@ export function authService(db: Db, throttle: Throttle) {
       roles: roles.map((r) => r.name),
       role_details: roles,
       permissions: permissions.list,
+      must_change_password: user.must_change_password === 1,
     };
     return { profile, permissions };
   }
@@ -148,17 +155,41 @@ export function authService(db: Db, throttle: Throttle) {
     async login(name: string, password: string, client: ClientInfo): Promise<LoginResponse> {
       const checked = await checkCredentials(name, password, client.ip);
       if (!checked.ok) {
+        // every refusal but the throttle's is a line of the audit trail (the throttle's would let
+        // a flood of guesses fill it)
+        if (checked.reason !== 'throttled') {
+          const known = await repo.findUserByName(name);
+          await recordAudit(
+            db,
+            { userId: known?.id ?? null, name, ip: client.ip },
+            { action: 'auth.login_failed', after: { reason: checked.reason } },
+          );
+        }
         if (checked.reason === 'throttled') throw throttled(checked.retryAfter, { status: 'error' });
         throw checked.reason === 'failed' ? authError(401, 'auth.failed') : authError(403, 'auth.disabled');
       }
       const at = now();
-      const session = await repo.createSession({
-        user_id: checked.userId,
-        ip: client.ip,
-        user_agent: client.userAgent?.slice(0, 255) ?? null,
-        at,
+      const tokens = await transaction(db, async (trx) => {
+        const sessions = authRepository(trx);
+        const session = await sessions.createSession({
+          user_id: checked.userId,
+          ip: client.ip,
+          user_agent: client.userAgent?.slice(0, 255) ?? null,
+          at,
+        });
+        // the user's version (updated_at) stays: it versions their remembered coverage
+        await trx
+          .updateTable('users')
+          .set({ last_login_at: at, last_login_ip: client.ip.slice(0, 64) })
+          .where('id', '=', checked.userId)
+          .execute();
+        await recordAudit(
+          trx,
+          { userId: checked.userId, name, ip: client.ip },
+          { action: 'auth.login', subject: { type: 'user', id: checked.userId } },
+        );
+        return issueTokensWith(sessions, session.id, at);
       });
-      const tokens = await issueTokens(session.id, at);
       const { profile } = await identity(await repo.findIdentity(checked.userId));
       return {
         status: 'success',
@@ -167,7 +198,47 @@ export function authService(db: Db, throttle: Throttle) {
         permissions: profile.permissions,
         roles: profile.roles,
         store: profile.store,
+        must_change_password: profile.must_change_password,
       };
+    },
+
+    /**
+     * A user sets their own password (the current one first): the reset's "change at next sign-in"
+     * is cleared and their other sign-ins end.
+     */
+    async changePassword(
+      actor: { userId: number; sessionId: number; name: string; ip?: string },
+      current: string,
+      password: string,
+    ): Promise<void> {
+      const user = await db
+        .selectFrom('users')
+        .select(['password_hash'])
+        .where('id', '=', actor.userId)
+        .executeTakeFirstOrThrow();
+      if (!(await verifyPassword(user.password_hash, current))) {
+        throw new FieldError({ current_password: [{ key: 'auth.current_password' }] });
+      }
+      const hash = await hashPassword(password);
+      await transaction(db, async (trx) => {
+        const at = now();
+        await trx
+          .updateTable('users')
+          .set({ password_hash: hash, must_change_password: 0, updated_at: at })
+          .where('id', '=', actor.userId)
+          .execute();
+        await trx
+          .updateTable('auth_sessions')
+          .set({ revoked_at: at })
+          .where('user_id', '=', actor.userId)
+          .where('id', '!=', actor.sessionId)
+          .where('revoked_at', 'is', null)
+          .execute();
+        await recordAudit(trx, auditWho(actor), {
+          action: 'auth.password_changed',
+          subject: { type: 'user', id: actor.userId },
+        });
+      });
     },
 
     /**

@@ -18,6 +18,7 @@ import { type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { countLive, findLive, type ResourceDefinition } from '../../kit/resource.ts';
+import { healthFacilityScope, operationalDistrictScope } from '../../policies/areas.ts';
 
 type Place = 'provinces' | 'districts' | 'communes' | 'villages' | 'operational_districts' | 'health_facilities';
 
@@ -197,6 +198,7 @@ export const operationalDistricts: ResourceDefinition<
       ]),
   ...common('operational_districts'),
   filters: { province_id: byParent('operational_districts.province_id') },
+  policy: { scope: operationalDistrictScope },
   check: parentExists('provinces', 'province_id'),
   dependents: async (db, id) => [
     {
@@ -230,6 +232,7 @@ export const healthFacilities: ResourceDefinition<
       ]),
   ...common('health_facilities'),
   filters: { operational_district_id: byParent('health_facilities.operational_district_id') },
+  policy: { scope: healthFacilityScope },
   check: parentExists('operational_districts', 'operational_district_id'),
 };
 

@@ -4,6 +4,7 @@ import { FieldError } from '../../http/errors.ts';
 import { documentService, type StepContext } from '../../kit/document.ts';
 import { orderScope } from '../../policies/orders.ts';
 import type { Actor, Approver } from '../../policies/policy.ts';
+import { auditWho, recordAudit } from '../audit/audit.ts';
 import { saleRates } from '../rates/rates.service.ts';
 import { orderDocument } from './orders.document.ts';
 import { cashiers } from './orders.repository.ts';
@@ -129,6 +130,12 @@ export function orderService(db: Db) {
             await voidInvoice(trx, id, at);
           }
           await markCancelled(trx, id, { at, userId: actor.userId, reason, approvedBy });
+          await recordAudit(trx, auditWho(actor), {
+            action: 'order.void',
+            subject: { type: 'order', id },
+            before: { status: row.status, payment_status: row.payment_status },
+            after: { status: 'cancelled', reason, approved_by: approvedBy ?? null },
+          });
         },
         approver,
       );
@@ -149,6 +156,17 @@ export function orderService(db: Db) {
             { cents: refund, method: input.refund_method, note: input.note },
             { userId: actor.userId, approvedBy, at },
           );
+          await recordAudit(trx, auditWho(actor), {
+            action: 'order.refund',
+            subject: { type: 'order', id },
+            after: {
+              refund_cents: refund,
+              method: input.refund_method,
+              items: input.items,
+              note: input.note,
+              approved_by: approvedBy ?? null,
+            },
+          });
         },
         approver,
       );

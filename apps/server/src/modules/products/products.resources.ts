@@ -14,6 +14,7 @@ import {
 } from '../../kit/resource.ts';
 import { assertStoreInput } from '../../policies/policy.ts';
 import { productPolicy } from '../../policies/products.ts';
+import { auditWho, changes, recordAudit } from '../audit/audit.ts';
 import { combosUsing } from '../combos/combos.usage.ts';
 import { saleRates } from '../rates/rates.service.ts';
 import { quantitiesIn } from '../stock/ledger.ts';
@@ -98,6 +99,19 @@ export const products: ResourceDefinition<'products', typeof productInput, typeo
   },
   unique: ['sku', 'barcode'],
   policy: productPolicy,
+  // a selling price changed: a line of the audit trail with the old and new prices
+  audit: async (trx, actor, before, input) => {
+    const fields = ['price_usd_cents', 'price_khr'] as const;
+    const diff = changes(before, Object.fromEntries(fields.map((f) => [f, input[f]])));
+    if (diff.changed) {
+      await recordAudit(trx, auditWho(actor), {
+        action: 'product.price',
+        subject: { type: 'product', id: before.id as number },
+        before: diff.before,
+        after: diff.after,
+      });
+    }
+  },
   toRow: (input) => ({ ...input, taxable: input.taxable ? 1 : 0 }),
   checkMany: productProblems,
   /** `stock_store=<id>`: each product's stock in that store (the till's tiles). */

@@ -14,6 +14,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../access/access.ts';
 import type { Db } from '../../db/database.ts';
 import { pageAnswer } from '../../kit/resource.ts';
+import { auditWho } from '../audit/audit.ts';
 import { rateService } from './rates.service.ts';
 
 const pageQuery = listQuery.pick({ page: true, per_page: true });
@@ -63,7 +64,7 @@ export const rateRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
       schema: { tags: ['exchange_rates'], body: exchangeRateInput, response: { 201: written(exchangeRate) } },
     },
     async (request, reply) => {
-      const data = await rates.record(request.body, authOf(request).userId);
+      const data = await rates.record(request.body, authOf(request).userId, auditWho(authOf(request)));
       return reply.code(201).send({ message: translate('rate.saved', request.locale, { rate: data.rate_khr }), data });
     },
   );
@@ -89,7 +90,7 @@ export const rateRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
     },
     async (request) => ({
       message: translate('settings.sale_saved', request.locale),
-      data: await rates.updateSaleSettings(request.body),
+      data: await rates.updateSaleSettings(request.body, auditWho(authOf(request))),
     }),
   );
 };

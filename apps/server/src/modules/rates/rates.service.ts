@@ -15,6 +15,7 @@ import type { z } from 'zod';
 import { type Db, now } from '../../db/database.ts';
 import { emit, transaction } from '../../db/transaction.ts';
 import { event } from '../../events/events.ts';
+import { type AuditWho, changes, recordAudit } from '../audit/audit.ts';
 import { insertRate, newestRate, rateHistory, readSettings, writeSettings } from './rates.repository.ts';
 
 const SALE_KEYS = Object.keys(DEFAULT_SALE_SETTINGS) as (keyof SaleSettings)[];
@@ -82,9 +83,16 @@ export function rateService(db: Db) {
      * A new current rate, kept in the history; the settings' `exchange_rate_khr` follows in the
      * same transaction, so products' riel prices follow it.
      */
-    record(input: z.output<typeof exchangeRateInput>, userId: number): Promise<ExchangeRate> {
+    record(input: z.output<typeof exchangeRateInput>, userId: number, who?: AuditWho): Promise<ExchangeRate> {
       return transaction(db, async (trx) => {
         const at = now();
+        const before = await currentRates(trx);
+        await recordAudit(trx, who ?? { userId }, {
+          action: 'exchange_rate.changed',
+          subject: { type: 'exchange_rate', id: null },
+          before,
+          after: input,
+        });
         const rate = await insertRate(trx, { ...input, created_by: userId, created_at: at });
         await writeSettings(trx, { exchange_rate_khr: input.rate_khr }, at);
         emit(
@@ -102,9 +110,14 @@ export function rateService(db: Db) {
     saleSettings: () => readSaleSettings(db),
 
     /** Replaces the sale settings; `khr_rounding_step` is also the step of products' riel prices. */
-    async updateSaleSettings(input: z.output<typeof saleSettingsInput>): Promise<SaleSettings> {
+    async updateSaleSettings(input: z.output<typeof saleSettingsInput>, who?: AuditWho): Promise<SaleSettings> {
       await transaction(db, async (trx) => {
+        const before = await readSaleSettings(trx);
+        const diff = changes(before as Record<string, unknown>, input);
         await writeSettings(trx, input, now());
+        if (diff.changed && who) {
+          await recordAudit(trx, who, { action: 'settings.sale', before: diff.before, after: diff.after });
+        }
         emit(trx, event('SettingsChanged', { keys: Object.keys(input) }));
       });
       return readSaleSettings(db);

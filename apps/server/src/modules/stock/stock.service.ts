@@ -6,6 +6,7 @@ import { FieldError, notFound } from '../../http/errors.ts';
 import { findLive } from '../../kit/resource.ts';
 import type { Actor } from '../../policies/policy.ts';
 import { authorizeStockWrite } from '../../policies/stock.ts';
+import { auditWho, recordAudit } from '../audit/audit.ts';
 import { batchFor, issue, lockProducts, quantityOf, receive, worthNow } from './ledger.ts';
 import { movementRows } from './stock.repository.ts';
 
@@ -121,6 +122,17 @@ export function stockService(db: Db) {
               .where('stock_movements.document_id', '=', id)
               .orderBy('stock_movements.id'),
           );
+          await recordAudit(trx, auditWho(actor), {
+            action: 'stock.adjustment',
+            subject: { type: 'stock_adjustment', id },
+            after: {
+              store_id: input.store_id,
+              reason: input.reason,
+              note: input.note,
+              items: input.items,
+              changes: movements.map((m) => ({ product_id: m.product_id, quantity: m.quantity })),
+            },
+          });
           return { id, movements };
         },
         actor,
@@ -156,6 +168,12 @@ export function stockService(db: Db) {
             userId,
             reason: 'expired',
             note: input.note,
+          });
+          await recordAudit(trx, auditWho(actor), {
+            action: 'stock.write_off',
+            subject: { type: 'stock_batch', id: batch.id },
+            before: { quantity },
+            after: { quantity: 0, store_id: input.store_id, product_id: batch.product_id, note: input.note },
           });
           return movementRows(trx, (q) =>
             q

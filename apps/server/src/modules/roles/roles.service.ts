@@ -1,0 +1,314 @@
+import { DEFAULT_ROLES, isPermission, type Role, type RoleInput } from '@depot/contracts';
+import { sql } from 'kysely';
+import { type Db, now } from '../../db/database.ts';
+import { emit, transaction } from '../../db/transaction.ts';
+import { event } from '../../events/events.ts';
+import { AppError, FieldError, notFound } from '../../http/errors.ts';
+import type { Actor } from '../../policies/policy.ts';
+import { assertAdministratorRemains } from '../../policies/users.ts';
+import { auditWho, recordAudit } from '../audit/audit.ts';
+
+type RoleRow = {
+  id: number;
+  name: string;
+  group_name: string;
+  label_en: string;
+  label_kh: string;
+  is_system: number;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+};
+
+/**
+ * Roles: their labels, their permissions (the matrix) and their members. Whatever changes a role's
+ * permissions touches its `updated_at` (it versions the permission cache), so every member's next
+ * request has the new set; the members hear `PermissionsChanged` on their own channel and their
+ * open screens read their permissions again.
+ */
+export function rolesService(db: Db) {
+  async function read(trx: Db, ids: number[] | null): Promise<Role[]> {
+    let query = trx.selectFrom('roles').selectAll().where('deleted_at', 'is', null);
+    if (ids) query = query.where('id', 'in', ids.length ? ids : [0]);
+    const rows = (await query.orderBy('id').execute()) as RoleRow[];
+    const roleIds = rows.map((r) => r.id);
+    const perms = roleIds.length
+      ? await trx
+          .selectFrom('role_permissions')
+          .innerJoin('permissions', 'permissions.id', 'role_permissions.permission_id')
+          .select(['role_permissions.role_id', 'permissions.name'])
+          .where('role_permissions.role_id', 'in', roleIds)
+          .orderBy('permissions.name')
+          .execute()
+      : [];
+    const members = roleIds.length
+      ? await trx
+          .selectFrom('user_roles')
+          .innerJoin('users', 'users.id', 'user_roles.user_id')
+          .select(['user_roles.role_id', 'user_roles.user_id'])
+          .where('user_roles.role_id', 'in', roleIds)
+          .where('users.deleted_at', 'is', null)
+          .orderBy('user_roles.user_id')
+          .execute()
+      : [];
+    return rows.map((row) => {
+      const memberIds = members.filter((m) => m.role_id === row.id).map((m) => m.user_id);
+      return {
+        id: row.id,
+        name: row.name,
+        group: row.group_name,
+        label_en: row.label_en,
+        label_kh: row.label_kh,
+        // the seeded roles (the seed marks only the administrator's row, but each is a default)
+        is_system: row.is_system === 1 || DEFAULT_ROLES.some((r) => r.name === row.name),
+        permissions: perms.filter((p) => p.role_id === row.id).map((p) => p.name),
+        users_count: memberIds.length,
+        member_ids: memberIds,
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+        deleted_at: row.deleted_at,
+      };
+    });
+  }
+
+  async function one(trx: Db, id: number): Promise<Role> {
+    const [role] = await read(trx, [id]);
+    if (!role) throw notFound();
+    return role;
+  }
+
+  async function setPermissions(trx: Db, roleId: number, names: readonly string[]) {
+    await trx.deleteFrom('role_permissions').where('role_id', '=', roleId).execute();
+    if (!names.length) return;
+    const ids = await trx
+      .selectFrom('permissions')
+      .select('id')
+      .where('name', 'in', [...names])
+      .execute();
+    await trx
+      .insertInto('role_permissions')
+      .values(ids.map((p) => ({ role_id: roleId, permission_id: p.id })))
+      .execute();
+  }
+
+  function checkPermissions(names: readonly string[]) {
+    if (names.some((n) => !isPermission(n))) throw new FieldError({ permissions: [{ key: 'validation.permission' }] });
+  }
+
+  async function nameTaken(trx: Db, name: string, id: number | null) {
+    const row = await trx
+      .selectFrom('roles')
+      .select('id')
+      .where(sql<string>`lower(name)`, '=', name.toLowerCase())
+      .executeTakeFirst();
+    if (row && row.id !== id) throw new FieldError({ name: [{ key: 'validation.unique' }] });
+  }
+
+  async function membersOf(trx: Db, roleId: number): Promise<number[]> {
+    const rows = await trx.selectFrom('user_roles').select('user_id').where('role_id', '=', roleId).execute();
+    return rows.map((r) => r.user_id);
+  }
+
+  /** The role's permissions changed: its version moves, and its members are told. */
+  async function permissionsChanged(trx: Db, roleId: number, userIds: readonly number[]) {
+    await trx.updateTable('roles').set({ updated_at: now() }).where('id', '=', roleId).execute();
+    if (userIds.length) emit(trx, event('PermissionsChanged', { user_ids: [...new Set(userIds)] }));
+  }
+
+  async function writeDefinition(
+    trx: Db,
+    actor: Actor,
+    role: Role,
+    input: RoleInput,
+    action: 'role.updated' | 'role.reset',
+  ) {
+    const at = now();
+    await trx
+      .updateTable('roles')
+      .set({
+        name: input.name,
+        group_name: input.group,
+        label_en: input.label_en,
+        label_kh: input.label_kh,
+        updated_at: at,
+      })
+      .where('id', '=', role.id)
+      .execute();
+    const wanted = [...new Set(input.permissions)].sort();
+    const permsChanged = JSON.stringify(wanted) !== JSON.stringify([...role.permissions].sort());
+    if (permsChanged) {
+      await setPermissions(trx, role.id, wanted);
+      await permissionsChanged(trx, role.id, await membersOf(trx, role.id));
+      await assertAdministratorRemains(trx);
+    }
+    await recordAudit(trx, auditWho(actor), {
+      action,
+      subject: { type: 'role', id: role.id },
+      before: {
+        name: role.name,
+        group: role.group,
+        label_en: role.label_en,
+        label_kh: role.label_kh,
+        ...(permsChanged ? { removed: role.permissions.filter((p) => !wanted.includes(p)) } : {}),
+      },
+      after: {
+        name: input.name,
+        group: input.group,
+        label_en: input.label_en,
+        label_kh: input.label_kh,
+        ...(permsChanged ? { added: wanted.filter((p) => !role.permissions.includes(p)) } : {}),
+      },
+    });
+  }
+
+  return {
+    list: () => read(db, null),
+    show: (id: number) => one(db, id),
+
+    create(actor: Actor, input: RoleInput): Promise<Role> {
+      checkPermissions(input.permissions);
+      return transaction(
+        db,
+        async (trx) => {
+          await nameTaken(trx, input.name, null);
+          const at = now();
+          const { id } = await trx
+            .insertInto('roles')
+            .values({
+              name: input.name,
+              group_name: input.group,
+              label_en: input.label_en,
+              label_kh: input.label_kh,
+              is_system: 0,
+              created_at: at,
+              updated_at: at,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          await setPermissions(trx, id, [...new Set(input.permissions)]);
+          await recordAudit(trx, auditWho(actor), {
+            action: 'role.created',
+            subject: { type: 'role', id },
+            after: input,
+          });
+          return one(trx, id);
+        },
+        actor,
+      );
+    },
+
+    update(actor: Actor, id: number, input: RoleInput): Promise<Role> {
+      checkPermissions(input.permissions);
+      return transaction(
+        db,
+        async (trx) => {
+          const role = await one(trx, id);
+          // a default role keeps its name: the seed and the code know it by it
+          if (role.is_system && input.name !== role.name) throw new FieldError({ name: [{ key: 'roles.system' }] });
+          await nameTaken(trx, input.name, id);
+          await writeDefinition(trx, actor, role, input, 'role.updated');
+          return one(trx, id);
+        },
+        actor,
+      );
+    },
+
+    /** A default role back to its seeded labels and permissions. */
+    reset(actor: Actor, id: number): Promise<Role> {
+      return transaction(
+        db,
+        async (trx) => {
+          const role = await one(trx, id);
+          const defaults = DEFAULT_ROLES.find((r) => r.name === role.name);
+          if (!role.is_system || !defaults) throw new AppError(422, 'roles.not_system');
+          await writeDefinition(
+            trx,
+            actor,
+            role,
+            {
+              name: defaults.name,
+              group: defaults.group,
+              label_en: defaults.label_en,
+              label_kh: defaults.label_kh,
+              permissions: [...defaults.permissions],
+            },
+            'role.reset',
+          );
+          return one(trx, id);
+        },
+        actor,
+      );
+    },
+
+    remove(actor: Actor, id: number): Promise<Role> {
+      return transaction(
+        db,
+        async (trx) => {
+          const role = await one(trx, id);
+          if (role.is_system) throw new AppError(422, 'roles.system');
+          const members = await membersOf(trx, id);
+          const at = now();
+          await trx.updateTable('roles').set({ deleted_at: at, updated_at: at }).where('id', '=', id).execute();
+          await trx.deleteFrom('user_roles').where('role_id', '=', id).execute();
+          if (members.length) emit(trx, event('PermissionsChanged', { user_ids: members }));
+          await assertAdministratorRemains(trx);
+          await recordAudit(trx, auditWho(actor), {
+            action: 'role.deleted',
+            subject: { type: 'role', id },
+            before: { name: role.name, permissions: role.permissions, member_ids: role.member_ids },
+          });
+          return { ...role, deleted_at: at };
+        },
+        actor,
+      );
+    },
+
+    /** The role's members, replaced: who is added or removed hears PermissionsChanged. */
+    setMembers(actor: Actor, id: number, userIds: readonly number[]): Promise<Role> {
+      return transaction(
+        db,
+        async (trx) => {
+          const role = await one(trx, id);
+          const wanted = [...new Set(userIds)];
+          if (wanted.length) {
+            const live = await trx
+              .selectFrom('users')
+              .select('id')
+              .where('id', 'in', wanted)
+              .where('deleted_at', 'is', null)
+              .execute();
+            if (live.length !== wanted.length) throw new FieldError({ user_ids: [{ key: 'validation.exists' }] });
+          }
+          const before = await membersOf(trx, id);
+          const added = wanted.filter((u) => !before.includes(u));
+          const removed = before.filter((u) => !wanted.includes(u));
+          if (removed.length) {
+            await trx.deleteFrom('user_roles').where('role_id', '=', id).where('user_id', 'in', removed).execute();
+          }
+          if (added.length) {
+            await trx
+              .insertInto('user_roles')
+              .values(added.map((user_id) => ({ user_id, role_id: id })))
+              .execute();
+          }
+          if (added.length || removed.length) {
+            // the members' identities change: the cache of merged sets is keyed by role versions
+            await trx.updateTable('roles').set({ updated_at: now() }).where('id', '=', id).execute();
+            emit(trx, event('PermissionsChanged', { user_ids: [...added, ...removed] }));
+            await assertAdministratorRemains(trx);
+            await recordAudit(trx, auditWho(actor), {
+              action: 'role.members',
+              subject: { type: 'role', id },
+              before: { member_ids: before },
+              after: { member_ids: wanted, added, removed },
+            });
+          }
+          return { ...(await one(trx, id)), name: role.name };
+        },
+        actor,
+      );
+    },
+  };
+}
+
+export type RolesService = ReturnType<typeof rolesService>;

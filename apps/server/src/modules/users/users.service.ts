@@ -1,0 +1,343 @@
+import type { User, UserCoverage, UserInput } from '@depot/contracts';
+import { type Db, now } from '../../db/database.ts';
+import { emit, transaction } from '../../db/transaction.ts';
+import { event } from '../../events/events.ts';
+import { AppError, FieldError, notFound } from '../../http/errors.ts';
+import { resourceService } from '../../kit/resource.ts';
+import { indexRecords } from '../../kit/search.ts';
+import { tableChanged } from '../../kit/totals.ts';
+import type { Actor } from '../../policies/policy.ts';
+import {
+  assertAdministratorRemains,
+  assertMayAssignRoles,
+  assertNotSelf,
+  assertStoresCovered,
+} from '../../policies/users.ts';
+import { auditWho, changes, recordAudit } from '../audit/audit.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import { users } from './users.resources.ts';
+
+const PROFILE_FIELDS = [
+  'name',
+  'full_name',
+  'email',
+  'phone',
+  'status',
+  'date_of_birth',
+  'join_date',
+  'position',
+  'store_id',
+] as const;
+
+/** Ends every sign-in of a user at once: their tokens stop working on the next request. */
+export async function endSessions(trx: Db, userId: number, at: string): Promise<void> {
+  await trx
+    .updateTable('auth_sessions')
+    .set({ revoked_at: at })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+async function liveIds(trx: Db, table: 'stores' | 'roles', ids: readonly number[]): Promise<Set<number>> {
+  if (!ids.length) return new Set();
+  const rows = await trx
+    .selectFrom(table)
+    .select('id')
+    .where('id', 'in', ids)
+    .where('deleted_at', 'is', null)
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+async function existing(
+  trx: Db,
+  table: 'operational_districts' | 'health_facilities',
+  ids: readonly number[],
+): Promise<Set<number>> {
+  if (!ids.length) return new Set();
+  const rows = await (trx as Db)
+    .selectFrom(table as 'health_facilities')
+    .select('id')
+    .where('id', 'in', ids)
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Users' writes: profile fields, password, stores and roles; the last administrator is kept. */
+export function usersService(db: Db) {
+  const kit = resourceService(db, users);
+
+  async function present(trx: Db, actor: Actor, id: number): Promise<User> {
+    const row = await users.query(trx).where('users.id', '=', id).executeTakeFirst();
+    if (!row) throw notFound();
+    const [record] = await kit.complete(trx, [row], {}, actor);
+    return record as User;
+  }
+
+  async function checkInput(trx: Db, actor: Actor, input: UserInput, id: number | null) {
+    const problems = (await kit.problems(trx, [{ input, id }]))[0] ?? {};
+    const stores = [...new Set([...input.store_ids, ...(input.store_id ? [input.store_id] : [])])];
+    const live = await liveIds(trx, 'stores', stores);
+    if (input.store_id && !live.has(input.store_id)) problems.store_id = 'validation.exists';
+    if (input.store_ids.some((s) => !live.has(s))) problems.store_ids = 'validation.exists';
+    const roles = await liveIds(trx, 'roles', input.role_ids);
+    if (input.role_ids.some((r) => !roles.has(r))) problems.role_ids = 'validation.exists';
+    if (id === null && input.password === null) problems.password = 'validation.required';
+    const fields = Object.entries(problems);
+    if (fields.length) throw new FieldError(Object.fromEntries(fields.map(([f, key]) => [f, [{ key }]])));
+    assertStoresCovered(actor, 'store_ids', stores);
+    return stores;
+  }
+
+  async function setStores(trx: Db, userId: number, stores: readonly number[]) {
+    await trx.deleteFrom('user_stores').where('user_id', '=', userId).execute();
+    if (stores.length)
+      await trx
+        .insertInto('user_stores')
+        .values(stores.map((store_id) => ({ user_id: userId, store_id })))
+        .execute();
+  }
+
+  async function setRoles(trx: Db, userId: number, roles: readonly number[]) {
+    await trx.deleteFrom('user_roles').where('user_id', '=', userId).execute();
+    if (roles.length)
+      await trx
+        .insertInto('user_roles')
+        .values([...new Set(roles)].map((role_id) => ({ user_id: userId, role_id })))
+        .execute();
+  }
+
+  async function heldRoles(trx: Db, userId: number) {
+    const rows = await trx.selectFrom('user_roles').select('role_id').where('user_id', '=', userId).execute();
+    return rows.map((r) => r.role_id).sort((a, b) => a - b);
+  }
+  async function heldStores(trx: Db, userId: number) {
+    const rows = await trx.selectFrom('user_stores').select('store_id').where('user_id', '=', userId).execute();
+    return rows.map((r) => r.store_id).sort((a, b) => a - b);
+  }
+
+  async function lockedUser(trx: Db, id: number) {
+    const row = await trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row || row.deleted_at !== null) throw notFound();
+    return row;
+  }
+
+  const write = <T>(actor: Actor, work: (trx: Db) => Promise<T>) =>
+    transaction(db, work, actor).finally(() => tableChanged(db, 'users'));
+
+  return {
+    create(actor: Actor, input: UserInput): Promise<User> {
+      if (input.role_ids.length) assertMayAssignRoles(actor);
+      return write(actor, async (trx) => {
+        const stores = await checkInput(trx, actor, input, null);
+        const at = now();
+        const { id } = await trx
+          .insertInto('users')
+          .values({
+            ...Object.fromEntries(PROFILE_FIELDS.map((f) => [f, input[f]])),
+            name: input.name,
+            status: input.status,
+            password_hash: await hashPassword(input.password as string),
+            created_at: at,
+            updated_at: at,
+          } as never)
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await setStores(trx, id, stores);
+        await setRoles(trx, id, input.role_ids);
+        await indexRecords(trx, users, [id]);
+        const record = await present(trx, actor, id);
+        await recordAudit(trx, auditWho(actor), {
+          action: 'user.created',
+          subject: { type: 'user', id },
+          after: {
+            ...Object.fromEntries(PROFILE_FIELDS.map((f) => [f, input[f]])),
+            store_ids: stores,
+            role_ids: input.role_ids,
+          },
+        });
+        return record;
+      });
+    },
+
+    update(actor: Actor, id: number, input: UserInput): Promise<User> {
+      return write(actor, async (trx) => {
+        const before = await lockedUser(trx, id);
+        const stores = await checkInput(trx, actor, input, id);
+        const beforeRoles = await heldRoles(trx, id);
+        const beforeStores = await heldStores(trx, id);
+        const roles = [...new Set(input.role_ids)].sort((a, b) => a - b);
+        const rolesChanged = JSON.stringify(roles) !== JSON.stringify(beforeRoles);
+        if (rolesChanged) assertMayAssignRoles(actor);
+        if (input.status === 'inactive' && before.status === 'active') assertNotSelf(actor, id);
+        const at = now();
+        const values: Record<string, unknown> = Object.fromEntries(PROFILE_FIELDS.map((f) => [f, input[f]]));
+        if (input.password !== null) values.password_hash = await hashPassword(input.password);
+        await trx
+          .updateTable('users')
+          .set({ ...values, updated_at: at } as never)
+          .where('id', '=', id)
+          .execute();
+        await setStores(trx, id, stores);
+        if (rolesChanged) await setRoles(trx, id, roles);
+        if (input.status === 'inactive' || input.password !== null) await endSessions(trx, id, at);
+        await assertAdministratorRemains(trx);
+        await indexRecords(trx, users, [id]);
+        const diff = changes({ ...before, store_ids: beforeStores, role_ids: beforeRoles } as Record<string, unknown>, {
+          ...Object.fromEntries(PROFILE_FIELDS.map((f) => [f, input[f]])),
+          store_ids: [...stores].sort((a, b) => a - b),
+          role_ids: roles,
+        });
+        if (diff.changed || input.password !== null) {
+          await recordAudit(trx, auditWho(actor), {
+            action: 'user.updated',
+            subject: { type: 'user', id },
+            before: diff.before,
+            after: input.password !== null ? { ...diff.after, password: '(changed)' } : diff.after,
+          });
+        }
+        if (rolesChanged || 'store_ids' in diff.after || 'store_id' in diff.after || 'status' in diff.after) {
+          emit(trx, event('PermissionsChanged', { user_ids: [id] }));
+        }
+        return present(trx, actor, id);
+      });
+    },
+
+    remove(actor: Actor, id: number): Promise<User> {
+      assertNotSelf(actor, id);
+      return write(actor, async (trx) => {
+        const before = await lockedUser(trx, id);
+        const at = now();
+        await trx.updateTable('users').set({ deleted_at: at, updated_at: at }).where('id', '=', id).execute();
+        await endSessions(trx, id, at);
+        await assertAdministratorRemains(trx);
+        await recordAudit(trx, auditWho(actor), {
+          action: 'user.deleted',
+          subject: { type: 'user', id },
+          before: { name: before.name, full_name: before.full_name, status: before.status },
+        });
+        return present(trx, actor, id);
+      });
+    },
+
+    /** Disables (ending their sessions at once) or enables a user. */
+    setStatus(actor: Actor, id: number, status: 'active' | 'inactive'): Promise<User> {
+      if (status === 'inactive') assertNotSelf(actor, id);
+      return write(actor, async (trx) => {
+        const before = await lockedUser(trx, id);
+        const at = now();
+        await trx.updateTable('users').set({ status, updated_at: at }).where('id', '=', id).execute();
+        if (status === 'inactive') await endSessions(trx, id, at);
+        await assertAdministratorRemains(trx);
+        if (before.status !== status) {
+          await recordAudit(trx, auditWho(actor), {
+            action: status === 'inactive' ? 'user.disabled' : 'user.enabled',
+            subject: { type: 'user', id },
+            before: { status: before.status },
+            after: { status },
+          });
+        }
+        return present(trx, actor, id);
+      });
+    },
+
+    /** A new password the user must change at their next sign-in; their sessions end. */
+    resetPassword(actor: Actor, id: number, password: string): Promise<User> {
+      return write(actor, async (trx) => {
+        await lockedUser(trx, id);
+        const at = now();
+        await trx
+          .updateTable('users')
+          .set({ password_hash: await hashPassword(password), must_change_password: 1, updated_at: at })
+          .where('id', '=', id)
+          .execute();
+        await endSessions(trx, id, at);
+        await recordAudit(trx, auditWho(actor), { action: 'user.password_reset', subject: { type: 'user', id } });
+        return present(trx, actor, id);
+      });
+    },
+
+    async coverage(id: number): Promise<UserCoverage> {
+      const user = await db.selectFrom('users').select(['id', 'store_id']).where('id', '=', id).executeTakeFirst();
+      if (!user) throw notFound();
+      return readCoverage(db, id, user.store_id);
+    },
+
+    /** The stores, operational districts and health facilities a user covers, replaced. */
+    setCoverage(
+      actor: Actor,
+      id: number,
+      input: { store_ids: number[]; operational_district_ids: number[]; health_facility_ids: number[] },
+    ): Promise<UserCoverage> {
+      return write(actor, async (trx) => {
+        const user = await lockedUser(trx, id);
+        const stores = [...new Set([...input.store_ids, ...(user.store_id ? [user.store_id] : [])])];
+        const live = await liveIds(trx, 'stores', stores);
+        const districts = [...new Set(input.operational_district_ids)];
+        const facilities = [...new Set(input.health_facility_ids)];
+        const errors: Record<string, { key: 'validation.exists' }[]> = {};
+        if (stores.some((s) => !live.has(s))) errors.store_ids = [{ key: 'validation.exists' }];
+        const knownDistricts = await existing(trx, 'operational_districts', districts);
+        if (districts.some((d) => !knownDistricts.has(d)))
+          errors.operational_district_ids = [{ key: 'validation.exists' }];
+        const knownFacilities = await existing(trx, 'health_facilities', facilities);
+        if (facilities.some((f) => !knownFacilities.has(f)))
+          errors.health_facility_ids = [{ key: 'validation.exists' }];
+        if (Object.keys(errors).length) throw new FieldError(errors);
+        assertStoresCovered(actor, 'store_ids', stores);
+        const before = await readCoverage(trx, id, user.store_id);
+        await setStores(trx, id, stores);
+        await trx.deleteFrom('user_operational_districts').where('user_id', '=', id).execute();
+        if (districts.length)
+          await trx
+            .insertInto('user_operational_districts')
+            .values(districts.map((operational_district_id) => ({ user_id: id, operational_district_id })))
+            .execute();
+        await trx.deleteFrom('user_health_facilities').where('user_id', '=', id).execute();
+        if (facilities.length)
+          await trx
+            .insertInto('user_health_facilities')
+            .values(facilities.map((health_facility_id) => ({ user_id: id, health_facility_id })))
+            .execute();
+        // the user's version: their remembered coverage is read again on their next request
+        await trx.updateTable('users').set({ updated_at: now() }).where('id', '=', id).execute();
+        const after = await readCoverage(trx, id, user.store_id);
+        await recordAudit(trx, auditWho(actor), {
+          action: 'user.coverage',
+          subject: { type: 'user', id },
+          before,
+          after,
+        });
+        emit(trx, event('PermissionsChanged', { user_ids: [id] }));
+        return after;
+      });
+    },
+  };
+}
+
+export async function readCoverage(db: Db, id: number, storeId: number | null): Promise<UserCoverage> {
+  const [stores, districts, facilities] = await Promise.all([
+    db.selectFrom('user_stores').select('store_id').where('user_id', '=', id).orderBy('store_id').execute(),
+    db
+      .selectFrom('user_operational_districts')
+      .select('operational_district_id')
+      .where('user_id', '=', id)
+      .orderBy('operational_district_id')
+      .execute(),
+    db
+      .selectFrom('user_health_facilities')
+      .select('health_facility_id')
+      .where('user_id', '=', id)
+      .orderBy('health_facility_id')
+      .execute(),
+  ]);
+  return {
+    store_id: storeId,
+    store_ids: stores.map((r) => r.store_id),
+    operational_district_ids: districts.map((r) => r.operational_district_id),
+    health_facility_ids: facilities.map((r) => r.health_facility_id),
+  };
+}
+
+export type UsersService = ReturnType<typeof usersService>;

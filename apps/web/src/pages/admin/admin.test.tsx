@@ -1,0 +1,132 @@
+import type { Role, User } from '@depot/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { listAnswer } from '../../test/inventory.ts';
+import { mockFetch, renderApp, signedIn } from '../../test/render.tsx';
+
+const at = '2026-03-01T02:30:00.000Z';
+const cashierRole: Role = {
+  id: 3,
+  name: 'cashier',
+  group: 'sales',
+  label_en: 'Cashier',
+  label_kh: 'អ្នកគិតលុយ',
+  is_system: true,
+  permissions: ['orders.list', 'customers.list'],
+  users_count: 1,
+  member_ids: [7],
+  created_at: at,
+  updated_at: at,
+  deleted_at: null,
+};
+const sophea: User = {
+  id: 7,
+  name: 'sophea',
+  full_name: 'Chan Sophea',
+  email: null,
+  phone: null,
+  status: 'active',
+  date_of_birth: null,
+  join_date: null,
+  position: 'Cashier',
+  profile_image: null,
+  store_id: 2,
+  store_name: 'Store 2',
+  store_ids: [2],
+  stores: [{ id: 2, name: 'Store 2', code: 'ST2' }],
+  role_ids: [3],
+  roles: [{ id: 3, name: 'cashier', label_en: 'Cashier', label_kh: 'អ្នកគិតលុយ' }],
+  must_change_password: false,
+  last_login_at: at,
+  last_login_ip: '10.0.0.7',
+  abilities: { update: true, delete: true, disable: true, reset_password: true, assign: true },
+  created_at: at,
+  updated_at: at,
+  deleted_at: null,
+};
+const dara: User = { ...sophea, id: 8, name: 'dara', full_name: 'Sok Dara', role_ids: [], roles: [] };
+
+const admin = [
+  'roles.list',
+  'roles.view',
+  'roles.update',
+  'roles.assign',
+  'users.list',
+  'users.update',
+  'dashboards.view',
+];
+
+describe('roles screen', () => {
+  it('ticks a permission in the matrix and saves it for the role', async () => {
+    signedIn({ permissions: admin });
+    const { seen } = mockFetch({
+      'GET roles': { body: { data: [cashierRole] } },
+      'GET permissions': {
+        body: {
+          data: {
+            actions: ['list', 'view', 'create'],
+            resources: [
+              { resource: 'orders', actions: ['list', 'view', 'create'] },
+              { resource: 'customers', actions: ['list', 'view'] },
+            ],
+          },
+        },
+      },
+      'GET users': { body: listAnswer([sophea, dara]) },
+      'PUT roles/3': ({ body }) => ({
+        body: { message: 'Role updated.', data: { ...cashierRole, ...(body as object) } },
+      }),
+    });
+    const { user } = renderApp('/en/roles');
+    const box = await screen.findByRole('checkbox', { name: 'orders.create' });
+    expect((box as HTMLInputElement).checked).toBe(false);
+    expect((screen.getByRole('checkbox', { name: 'orders.list' }) as HTMLInputElement).checked).toBe(true);
+    await user.click(box);
+    await user.click(screen.getByTestId('role-save'));
+    await waitFor(() => expect(seen.some((r) => r.method === 'PUT' && r.path === 'roles/3')).toBe(true));
+    const sent = seen.find((r) => r.path === 'roles/3')?.body as { permissions: string[] };
+    expect(sent.permissions.sort()).toEqual(['customers.list', 'orders.create', 'orders.list']);
+    // the members list: Sophea in, Dara out
+    const members = screen.getByTestId('members');
+    expect(within(members).getByText('Chan Sophea (sophea)')).toBeTruthy();
+    expect(within(members).getByText('Sok Dara (dara)')).toBeTruthy();
+  });
+});
+
+describe('users list', () => {
+  it('shows roles, stores and the last sign-in with the actions the server allows', async () => {
+    signedIn({ permissions: admin });
+    mockFetch({
+      'GET users': {
+        body: listAnswer([sophea, { ...dara, abilities: { ...sophea.abilities!, disable: false, delete: false } }]),
+      },
+    });
+    renderApp('/en/users');
+    expect(await screen.findByText('Chan Sophea')).toBeTruthy();
+    expect(screen.getAllByText('Cashier').length).toBeGreaterThan(0);
+    expect(screen.getAllByText(/10\.0\.0\.7/).length).toBe(2);
+    expect(screen.getByTestId('status-7')).toBeTruthy();
+    // the last administrator: no Disable
+    expect(screen.queryByTestId('status-8')).toBeNull();
+  });
+});
+
+describe('a password reset by an administrator', () => {
+  it('sends the user to choose a new password before any other screen', async () => {
+    signedIn({ permissions: ['dashboards.view'], must_change_password: true });
+    const { seen } = mockFetch({ 'POST me/password': { body: { message: 'Your password has been changed.' } } });
+    const { user, path } = renderApp('/en/dashboards');
+    await screen.findByTestId('password-save');
+    expect(path()).toBe('/en/password');
+    await user.type(screen.getByTestId('password-current_password'), 'temporary-1');
+    await user.type(screen.getByTestId('password-password'), 'my-own-pass-1');
+    await user.type(screen.getByTestId('password-password_confirmation'), 'my-own-pass-2');
+    await user.click(screen.getByTestId('password-save'));
+    expect(await screen.findByText('The password confirmation does not match.')).toBeTruthy();
+    await user.clear(screen.getByTestId('password-password_confirmation'));
+    await user.type(screen.getByTestId('password-password_confirmation'), 'my-own-pass-1');
+    await user.click(screen.getByTestId('password-save'));
+    await waitFor(() => expect(path()).toBe('/en/dashboards'));
+    expect(seen.find((r) => r.path === 'me/password')?.body).toMatchObject({ password: 'my-own-pass-1' });
+  });
+});
