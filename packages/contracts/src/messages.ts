@@ -270,6 +270,22 @@ export const messages = {
     kh: 'បានធ្វើបច្ចុប្បន្នភាពអត្រាប្ដូរប្រាក់៖ {rate} រៀលក្នុងមួយដុល្លារ។',
   },
   'settings.sale_saved': { en: 'Sale settings saved.', kh: 'បានរក្សាទុកការកំណត់ការលក់។' },
+  'settings.saved': { en: 'System settings saved.', kh: 'បានរក្សាទុកការកំណត់ប្រព័ន្ធ។' },
+  'settings.image_saved': { en: 'Picture saved.', kh: 'បានរក្សាទុករូបភាព។' },
+  'settings.image_removed': { en: 'Picture removed.', kh: 'បានដករូបភាពចេញ។' },
+  'profile.saved': { en: 'Profile saved.', kh: 'បានរក្សាទុកប្រវត្តិរូប។' },
+  'profile.password_changed': {
+    en: 'Password changed. Your other sign-ins have ended.',
+    kh: 'បានប្ដូរពាក្យសម្ងាត់។ ការចូលប្រើផ្សេងទៀតរបស់អ្នកត្រូវបានបញ្ចប់។',
+  },
+  'profile.current_password_wrong': {
+    en: 'The current password is not correct.',
+    kh: 'ពាក្យសម្ងាត់បច្ចុប្បន្នមិនត្រឹមត្រូវទេ។',
+  },
+  'profile.pdf_unavailable': {
+    en: 'The profile PDF cannot be made on this server: its browser (Chromium) is not installed.',
+    kh: 'ម៉ាស៊ីនមេនេះមិនអាចបង្កើតឯកសារ PDF នៃប្រវត្តិរូបបានទេ៖ កម្មវិធីរុករក (Chromium) មិនទាន់បានដំឡើង។',
+  },
   'entity.discount': { en: 'Discount', kh: 'ការបញ្ចុះតម្លៃ' },
   'entity.discounts': { en: 'discounts', kh: 'ការបញ្ចុះតម្លៃ' },
   'entity.combo': { en: 'Combo', kh: 'ឈុតផលិតផល' },

@@ -1,38 +1,19 @@
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { idParams, PRODUCT_IMAGE_MAX_MB, product, translate, written } from '@depot/contracts';
-import fastifyMultipart from '@fastify/multipart';
-import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import sharp from 'sharp';
 import { authOf } from '../../access/access.ts';
 import { type Db, now } from '../../db/database.ts';
-import { FieldError, notFound } from '../../http/errors.ts';
+import { notFound } from '../../http/errors.ts';
+import { readImage, removeImages, storeImage } from '../../kit/images.ts';
 import { resourceService } from '../../kit/resource.ts';
 import { products } from './products.resources.ts';
 
 export const IMAGE_MAX_MB = PRODUCT_IMAGE_MAX_MB;
-const ACCEPTED = new Set(['jpeg', 'png', 'webp']);
 
 /**
- * A product's picture: checked by what the bytes are (not the file's name or declared type), at
- * most 5 MB, stored as a 1200 px WebP and a 256 px square thumbnail under the uploads folder.
+ * A product's picture (the picture pipeline of kit/images.ts): a 1200 px WebP and a 256 px
+ * square thumbnail under the uploads folder.
  */
 export async function registerProductImages(app: FastifyInstance, db: Db, uploadsDir: string): Promise<void> {
-  const dir = path.join(uploadsDir, 'products');
-  await fs.mkdir(dir, { recursive: true });
-  await app.register(fastifyMultipart, { limits: { fileSize: IMAGE_MAX_MB * 1024 * 1024, files: 1 } });
-  await app.register(fastifyStatic, {
-    root: path.resolve(uploadsDir),
-    prefix: '/uploads/',
-    decorateReply: false,
-    index: false,
-    setHeaders(res) {
-      res.header('cache-control', 'public, max-age=31536000, immutable');
-      res.header('x-content-type-options', 'nosniff');
-    },
-  });
   const service = resourceService(db, products);
   const message = (locale: 'kh' | 'en') =>
     translate('resource.updated', locale, { entity: translate('entity.product', locale) });
@@ -49,9 +30,7 @@ export async function registerProductImages(app: FastifyInstance, db: Db, upload
       .set({ ...files, updated_at: now() })
       .where('id', '=', id)
       .execute();
-    for (const file of [old.image_path, old.thumbnail_path]) {
-      if (file) await fs.rm(path.join(uploadsDir, file), { force: true });
-    }
+    await removeImages(uploadsDir, [old.image_path, old.thumbnail_path]);
   }
 
   app.post(
@@ -64,32 +43,11 @@ export async function registerProductImages(app: FastifyInstance, db: Db, upload
       const { id } = request.params as { id: number };
       const actor = authOf(request);
       await service.show(actor, id);
-      const file = await request.file();
-      if (!file) throw new FieldError({ image: [{ key: 'validation.required' }] });
-      const bytes = await file.toBuffer().catch(() => null);
-      if (!bytes || file.file.truncated) {
-        throw new FieldError({ image: [{ key: 'validation.image_size', params: { mb: IMAGE_MAX_MB } }] });
-      }
-      const meta = await sharp(bytes)
-        .metadata()
-        .catch(() => null);
-      if (!meta?.format || !ACCEPTED.has(meta.format))
-        throw new FieldError({ image: [{ key: 'validation.image_type' }] });
-
-      const name = `${id}-${randomBytes(6).toString('hex')}`;
-      const image = `products/${name}.webp`;
-      const thumbnail = `products/${name}-thumb.webp`;
-      const picture = sharp(bytes).rotate();
-      await picture
-        .clone()
-        .resize(1200, 1200, { fit: 'inside', withoutEnlargement: true })
-        .webp({ quality: 82 })
-        .toFile(path.join(uploadsDir, image));
-      await picture
-        .clone()
-        .resize(256, 256, { fit: 'cover' })
-        .webp({ quality: 80 })
-        .toFile(path.join(uploadsDir, thumbnail));
+      const bytes = await readImage(request);
+      const [image, thumbnail] = await storeImage(uploadsDir, 'products', String(id), bytes, [
+        { suffix: '', size: 1200, fit: 'inside', format: 'webp' },
+        { suffix: '-thumb', size: 256, fit: 'cover', format: 'webp' },
+      ]);
       await replace(id, { image_path: image, thumbnail_path: thumbnail });
       return { message: message(request.locale), data: await service.show(actor, id) };
     },
