@@ -111,6 +111,16 @@ export const SCREENS: readonly Screen[] = [
   // the inbox (spec section 1: notifications with archive and unread / read filters); the header's
   // bell opens it, so it has no menu entry
   { path: '/notifications', layout: 'dashboard', permission: 'notifications.list' },
+  // the signed-in user's own profile (spec: /profiles); the header's user menu opens it
+  { path: '/profiles', layout: 'dashboard', permission: 'profiles.view' },
+  // not in the spec's list: the system settings (spec section 1), for administrators
+  {
+    path: '/settings',
+    layout: 'dashboard',
+    permission: 'settings.update',
+    menu: 'menu.settings',
+    group: 'menu.group.admin',
+  },
   { path: '/no-permission', layout: 'default' },
   { path: '/not-found', layout: 'default' },
 ];

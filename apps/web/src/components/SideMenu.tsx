@@ -3,6 +3,7 @@ import {
   DashboardOutlined,
   EnvironmentOutlined,
   InboxOutlined,
+  SettingOutlined,
   ShopOutlined,
   ShoppingCartOutlined,
   ShoppingOutlined,
@@ -27,6 +28,7 @@ const icons: Record<string, ReactNode> = {
   'menu.group.partners': <ShopOutlined />,
   'menu.group.gazetteer': <EnvironmentOutlined />,
   'menu.group.inventory': <InboxOutlined />,
+  'menu.group.admin': <SettingOutlined />,
 };
 
 /** The entry that counts products at or under their reorder level (only there for who may list stock). */

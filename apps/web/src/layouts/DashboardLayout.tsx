@@ -13,13 +13,13 @@ import { UserMenu } from '../components/UserMenu.tsx';
 import { useSession } from '../lib/access.tsx';
 import { localeFromPath, localePath } from '../lib/locale.ts';
 import { useRealtimeConnection } from '../lib/realtime.ts';
-import { useSettings } from '../lib/settings.ts';
+import { useLiveSettings, useTitle } from '../lib/settings.ts';
 import { AppFooter } from './CentredLayout.tsx';
 
 /** Signed-in screens: side menu, a header with the title and the switches, the page, the footer. */
 export function DashboardLayout() {
   const { t } = useTranslation();
-  const { settings } = useSettings();
+  const title = useTitle();
   const screens = Grid.useBreakpoint();
   const phone = !screens.md;
   const [collapsed, setCollapsed] = useState<boolean | null>(null);
@@ -31,6 +31,7 @@ export function DashboardLayout() {
   // Signed out in another tab: leave the screen now rather than at the next click.
   const { token, signedOut } = useSession();
   useRealtimeConnection();
+  useLiveSettings();
   const { pathname } = useLocation();
   const navigate = useNavigate();
   useEffect(() => {
@@ -79,7 +80,7 @@ export function DashboardLayout() {
             style={{ margin: 0, flex: 1, minWidth: 0, display: phone ? 'none' : undefined }}
             ellipsis
           >
-            {settings.system_title}
+            {title}
           </Typography.Title>
           {phone && <div style={{ flex: 1 }} />}
           <Flex align="center" gap={phone ? 8 : 12}>
