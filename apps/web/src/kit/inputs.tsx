@@ -145,6 +145,7 @@ export function ImageInput({
         style={{
           width: 96,
           height: 96,
+          flex: 'none',
           borderRadius: round ? '50%' : 8,
           overflow: 'hidden',
           display: 'grid',

@@ -281,27 +281,27 @@ export function ProfilePage() {
   return (
     <Flex vertical gap={16}>
       <Card>
-        <Flex gap={24} wrap align="center" justify="space-between">
-          <Flex gap={24} wrap align="center">
-            <Picture data={data} />
-            <Flex vertical gap={4}>
-              <Typography.Title level={3} style={{ margin: 0 }} data-testid="profile-title">
-                {data.full_name ?? data.name}
-              </Typography.Title>
-              <Typography.Text type="secondary">
-                {[data.name, data.position, data.store?.name].filter(Boolean).join(' · ')}
-              </Typography.Text>
-              <Flex gap={4} wrap>
-                {data.roles.map((role) => (
-                  <Tag key={role.name} color="green">
-                    {locale === 'kh' ? role.label_kh : role.label_en}
-                  </Tag>
-                ))}
-              </Flex>
+        <Flex gap={24} wrap align="flex-start" justify="space-between">
+          <Flex vertical gap={4}>
+            <Typography.Title level={3} style={{ margin: 0 }} data-testid="profile-title">
+              {data.full_name ?? data.name}
+            </Typography.Title>
+            <Typography.Text type="secondary">
+              {[data.name, data.position, data.store?.name].filter(Boolean).join(' · ')}
+            </Typography.Text>
+            <Flex gap={4} wrap>
+              {data.roles.map((role) => (
+                <Tag key={role.name} color="green">
+                  {locale === 'kh' ? role.label_kh : role.label_en}
+                </Tag>
+              ))}
             </Flex>
           </Flex>
           <PdfButton name={data.name} />
         </Flex>
+        <div style={{ marginTop: 16 }}>
+          <Picture data={data} />
+        </div>
         {data.join_date && (
           <Descriptions
             size="small"

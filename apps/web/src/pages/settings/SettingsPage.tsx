@@ -21,7 +21,6 @@ import {
   Flex,
   Form,
   Input,
-  Layout,
   Result,
   Row,
   Select,
@@ -29,6 +28,7 @@ import {
   Switch,
   Tag,
   Typography,
+  theme,
 } from 'antd';
 import { useState } from 'react';
 import { ImageInput } from '../../kit/inputs.tsx';
@@ -52,32 +52,54 @@ const FIELDS = Object.keys(settingsInput.shape);
 
 /** The theme as it will look, in one colour mode: a header with the title, buttons, a link, a tag. */
 function Preview({ values, mode }: { values: Values; mode: 'light' | 'dark' }) {
-  const { t, locale } = useCtx();
-  const title = locale === 'kh' ? values.system_title_kh : values.system_title;
   return (
     <ConfigProvider theme={themeFor(values, mode)}>
-      <Layout
-        data-testid={`preview-${mode}`}
-        style={{ borderRadius: 8, overflow: 'hidden', border: '1px solid rgba(127,127,127,0.25)' }}
-      >
-        <Layout.Header style={{ display: 'flex', alignItems: 'center', paddingInline: 16, height: 48 }}>
-          <Typography.Text strong style={{ fontFamily: fontStack(values.font_family) }}>
-            {title}
-          </Typography.Text>
-        </Layout.Header>
-        <Layout.Content style={{ padding: 16 }}>
-          <Flex gap={8} wrap align="center" style={{ fontFamily: fontStack(values.font_family) }}>
-            <Button type="primary">{t('settings.previewPrimary')}</Button>
-            <Button>{t('kit.cancel')}</Button>
-            <Typography.Link>{t('settings.previewLink')}</Typography.Link>
-            <Tag color="processing">{t('settings.previewTag')}</Tag>
-          </Flex>
-          <Typography.Paragraph type="secondary" style={{ margin: '12px 0 0' }}>
-            {values.footer_text}
-          </Typography.Paragraph>
-        </Layout.Content>
-      </Layout>
+      <PreviewBody values={values} mode={mode} />
     </ConfigProvider>
+  );
+}
+
+/** Inside the preview's own theme: its tokens, not the page's, paint it. */
+function PreviewBody({ values, mode }: { values: Values; mode: 'light' | 'dark' }) {
+  const { t, locale } = useCtx();
+  const { token } = theme.useToken();
+  const title = locale === 'kh' ? values.system_title_kh : values.system_title;
+  return (
+    <div
+      data-testid={`preview-${mode}`}
+      style={{
+        borderRadius: 8,
+        overflow: 'hidden',
+        border: `1px solid ${token.colorBorderSecondary}`,
+        background: token.colorBgLayout,
+        color: token.colorText,
+        fontFamily: fontStack(values.font_family),
+      }}
+    >
+      <div
+        style={{
+          display: 'flex',
+          alignItems: 'center',
+          paddingInline: 16,
+          height: 48,
+          background: mode === 'dark' ? '#141414' : '#ffffff',
+          borderBottom: `1px solid ${token.colorBorderSecondary}`,
+        }}
+      >
+        <Typography.Text strong>{title}</Typography.Text>
+      </div>
+      <div style={{ padding: 16 }}>
+        <Flex gap={8} wrap align="center">
+          <Button type="primary">{t('settings.previewPrimary')}</Button>
+          <Button>{t('kit.cancel')}</Button>
+          <Typography.Link>{t('settings.previewLink')}</Typography.Link>
+          <Tag color="processing">{t('settings.previewTag')}</Tag>
+        </Flex>
+        <Typography.Paragraph type="secondary" style={{ margin: '12px 0 0' }}>
+          {values.footer_text}
+        </Typography.Paragraph>
+      </div>
+    </div>
   );
 }
 
