@@ -140,7 +140,7 @@ export function ImageInput({
   );
 
   return (
-    <Flex gap={16} align="center">
+    <Flex gap={16} align="center" wrap>
       <div
         style={{
           width: 96,

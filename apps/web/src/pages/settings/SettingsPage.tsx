@@ -62,7 +62,8 @@ function Preview({ values, mode }: { values: Values; mode: 'light' | 'dark' }) {
 /** Inside the preview's own theme: its tokens, not the page's, paint it. */
 function PreviewBody({ values, mode }: { values: Values; mode: 'light' | 'dark' }) {
   const { t, locale } = useCtx();
-  const { token } = theme.useToken();
+  // real colours, not the page's CSS variables, which would resolve to the page's theme
+  const token = theme.getDesignToken(themeFor(values, mode));
   const title = locale === 'kh' ? values.system_title_kh : values.system_title;
   return (
     <div
