@@ -128,9 +128,11 @@ function DetailsForm({ data }: { data: Profile }) {
       setSaving(false);
     }
   };
-  const text = (name: keyof Details, max: number, half = true) => (
-    <Col xs={24} md={half ? 12 : 24}>
-      <Form.Item name={name} label={t(`profile.${name}`)}>
+  const genderLabel = (g: (typeof GENDERS)[number]) =>
+    ({ male: t('profile.genders.male'), female: t('profile.genders.female'), other: t('profile.genders.other') })[g];
+  const text = (name: keyof Details, label: string, max: number) => (
+    <Col xs={24} md={12}>
+      <Form.Item name={name} label={label}>
         <Input maxLength={max} data-testid={`profile-${name}`} />
       </Form.Item>
     </Col>
@@ -140,14 +142,14 @@ function DetailsForm({ data }: { data: Profile }) {
       {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 16 }} />}
       <Typography.Title level={5}>{t('profile.personal')}</Typography.Title>
       <Row gutter={16}>
-        {text('full_name', 100)}
+        {text('full_name', t('profile.full_name'), 100)}
         <Col xs={24} md={6}>
           <Form.Item name="gender" label={t('profile.gender')}>
             <Select
               allowClear
               data-testid="profile-gender"
               virtual={false}
-              options={GENDERS.map((g) => ({ value: g, label: t(`profile.genders.${g}`) }))}
+              options={GENDERS.map((g) => ({ value: g, label: genderLabel(g) }))}
             />
           </Form.Item>
         </Col>
@@ -156,22 +158,22 @@ function DetailsForm({ data }: { data: Profile }) {
             <DateInput />
           </Form.Item>
         </Col>
-        {text('nationality', 60)}
-        {text('timezone', 60)}
+        {text('nationality', t('profile.nationality'), 60)}
+        {text('timezone', t('profile.timezone'), 60)}
       </Row>
       <Typography.Title level={5}>{t('profile.contact')}</Typography.Title>
       <Row gutter={16}>
-        {text('email', 150)}
-        {text('phone', 20)}
-        {text('address', 255)}
-        {text('location', 120)}
+        {text('email', t('profile.email'), 150)}
+        {text('phone', t('profile.phone'), 20)}
+        {text('address', t('profile.address'), 255)}
+        {text('location', t('profile.location'), 120)}
       </Row>
       <Typography.Title level={5}>{t('profile.emergency')}</Typography.Title>
       <Row gutter={16}>
-        {text('emergency_contact_name', 100)}
-        {text('emergency_contact_relationship', 60)}
-        {text('emergency_contact_phone', 20)}
-        {text('emergency_contact_email', 150)}
+        {text('emergency_contact_name', t('profile.emergency_contact_name'), 100)}
+        {text('emergency_contact_relationship', t('profile.emergency_contact_relationship'), 60)}
+        {text('emergency_contact_phone', t('profile.emergency_contact_phone'), 20)}
+        {text('emergency_contact_email', t('profile.emergency_contact_email'), 150)}
       </Row>
       <Typography.Title level={5}>{t('profile.about')}</Typography.Title>
       <Form.Item name="bio" label={t('profile.bio')}>

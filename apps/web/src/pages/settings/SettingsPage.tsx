@@ -105,7 +105,17 @@ function PreviewBody({ values, mode }: { values: Values; mode: 'light' | 'dark' 
 }
 
 /** The logo or the favicon: uploaded as soon as it is chosen, removed at once. */
-function PictureSetting({ kind, value }: { kind: SettingsImage; value: string | null }) {
+function PictureSetting({
+  kind,
+  value,
+  label,
+  help,
+}: {
+  kind: SettingsImage;
+  value: string | null;
+  label: string;
+  help: string;
+}) {
   const { t, locale } = useCtx();
   const { message } = App.useApp();
   const client = useQueryClient();
@@ -135,13 +145,13 @@ function PictureSetting({ kind, value }: { kind: SettingsImage; value: string | 
     }
   };
   return (
-    <Form.Item label={t(`settings.${kind}`)}>
+    <Form.Item label={label}>
       <ImageInput
         value={value}
         onChange={(next) => void change(next)}
         disabled={busy}
         maxMb={PRODUCT_IMAGE_MAX_MB}
-        help={t(`settings.${kind}Help`)}
+        help={help}
         testId={kind}
       />
     </Form.Item>
@@ -184,11 +194,11 @@ function SettingsForm({ initial }: { initial: Values }) {
     }
   };
 
-  const colour = (name: 'primary_color' | 'secondary_color' | 'background_color') => (
+  const colour = (name: 'primary_color' | 'secondary_color' | 'background_color', label: string) => (
     <Col xs={24} md={8}>
       <Form.Item
         name={name}
-        label={t(`settings.${name}`)}
+        label={label}
         getValueFromEvent={(color: { toHexString(): string }) => color.toHexString()}
       >
         <ColorPicker showText disabledAlpha data-testid={name} />
@@ -241,10 +251,20 @@ function SettingsForm({ initial }: { initial: Values }) {
             </Row>
             <Row gutter={16}>
               <Col xs={24} md={12}>
-                <PictureSetting kind="logo" value={initial.logo_url} />
+                <PictureSetting
+                  kind="logo"
+                  value={initial.logo_url}
+                  label={t('settings.logo')}
+                  help={t('settings.logoHelp')}
+                />
               </Col>
               <Col xs={24} md={12}>
-                <PictureSetting kind="favicon" value={initial.favicon_url} />
+                <PictureSetting
+                  kind="favicon"
+                  value={initial.favicon_url}
+                  label={t('settings.favicon')}
+                  help={t('settings.faviconHelp')}
+                />
               </Col>
             </Row>
           </Card>
@@ -277,9 +297,9 @@ function SettingsForm({ initial }: { initial: Values }) {
         <Col xs={24} xl={10}>
           <Card title={t('settings.appearance')} style={{ marginBottom: 16 }}>
             <Row gutter={16}>
-              {colour('primary_color')}
-              {colour('secondary_color')}
-              {colour('background_color')}
+              {colour('primary_color', t('settings.primary_color'))}
+              {colour('secondary_color', t('settings.secondary_color'))}
+              {colour('background_color', t('settings.background_color'))}
             </Row>
             <Form.Item
               name="dark_mode"
