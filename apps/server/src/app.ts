@@ -12,6 +12,7 @@ import { registerLocale } from './http/locale.ts';
 import { registerTextGuard } from './http/text.ts';
 import { registerValidation } from './http/validation.ts';
 import { registerWeb } from './http/web.ts';
+import { registerUploads } from './kit/images.ts';
 import type { Shared } from './kit/redis.ts';
 import { registerResource } from './kit/resource.ts';
 import { ensureSearchIndexes } from './kit/search.ts';
@@ -38,6 +39,8 @@ import { printingRoutes } from './modules/printing/printing.routes.ts';
 import { registerProductImages } from './modules/products/products.images.ts';
 import { products } from './modules/products/products.resources.ts';
 import { registerProductTransfer } from './modules/products/products.transfer.ts';
+import { profileRoutes } from './modules/profile/profile.routes.ts';
+import { profileService } from './modules/profile/profile.service.ts';
 import { purchases } from './modules/purchases/purchases.resources.ts';
 import { purchaseRoutes } from './modules/purchases/purchases.routes.ts';
 import { rateRoutes } from './modules/rates/rates.routes.ts';
@@ -146,19 +149,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const throttle = shared ? new RedisLoginThrottle(shared, options.throttle) : new LoginThrottle(options.throttle);
   const auth = authService(db, throttle);
   const approvals = approvalService(auth);
-  const settings = settingsService(db);
   registerAccess(app, auth.authenticate);
   registerIdempotency(app, db);
 
   const realtime = await createRealtime({ db, server: app.server, settings: options.realtime, log: app.log });
   app.decorate('realtime', realtime);
+  const settings = settingsService(db, options.uploadsDir, realtime);
   // before the HTTP server closes: clients are told to reconnect (to another process) and presence is left
   app.addHook('preClose', () => realtime.close());
 
   await app.register(healthRoutes);
   await app.register(authRoutes, { auth });
+  await registerUploads(app, options.uploadsDir);
   await app.register(settingsRoutes, { settings });
   await app.register(reportRoutes, { db });
+  await app.register(profileRoutes, {
+    profiles: profileService(db, options.uploadsDir),
+    settings,
+    uploadsDir: options.uploadsDir,
+  });
   await ensureSearchIndexes(db, resourceDefinitions);
   await app.register(async (scope) => {
     for (const def of resourceDefinitions) registerResource(scope, db, def as never);

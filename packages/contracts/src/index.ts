@@ -24,6 +24,7 @@ export * from './permissions.ts';
 export * from './pricing.ts';
 export * from './printing.ts';
 export * from './products.ts';
+export * from './profile.ts';
 export * from './purchases.ts';
 export * from './rates.ts';
 export * from './realtime.ts';

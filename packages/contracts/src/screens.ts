@@ -136,6 +136,16 @@ export const SCREENS: readonly Screen[] = [
       group: 'menu.group.reports',
     }),
   ),
+  // the signed-in user's own profile (spec: /profiles); the header's user menu opens it
+  { path: '/profiles', layout: 'dashboard', permission: 'profiles.view' },
+  // not in the spec's list: the system settings (spec section 1), for administrators
+  {
+    path: '/settings',
+    layout: 'dashboard',
+    permission: 'settings.update',
+    menu: 'menu.settings',
+    group: 'menu.group.admin',
+  },
   { path: '/no-permission', layout: 'default' },
   { path: '/not-found', layout: 'default' },
 ];

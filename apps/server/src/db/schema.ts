@@ -38,6 +38,18 @@ export interface UsersTable extends Timestamps, SoftDelete {
   position: string | null;
   profile_image: string | null;
   store_id: number | null;
+  // the profile extras (spec section 3)
+  gender: string | null;
+  nationality: string | null;
+  address: string | null;
+  bio: string | null;
+  skills: string | null;
+  emergency_contact_name: string | null;
+  emergency_contact_relationship: string | null;
+  emergency_contact_phone: string | null;
+  emergency_contact_email: string | null;
+  timezone: string | null;
+  location: string | null;
   /** 1 after an administrator's password reset, until the user sets their own. */
   must_change_password: Generated<number>;
   last_login_at: string | null;

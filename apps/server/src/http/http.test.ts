@@ -75,8 +75,15 @@ describe('the web app', () => {
     await ctx.db
       .updateTable('settings')
       .set({ value: JSON.stringify('ឃ្លាំង <Depot>') })
+      .where('key', '=', 'system_title_kh')
+      .execute();
+    await ctx.db
+      .updateTable('settings')
+      .set({ value: JSON.stringify('Depot & Co') })
       .where('key', '=', 'system_title')
       .execute();
+    // English pages carry the English title, Khmer pages the Khmer one
+    expect(await (await fetch(`${base}/en/login`)).text()).toContain('<title>Depot &amp; Co</title>');
     const res = await fetch(`${base}/login`);
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-cache');

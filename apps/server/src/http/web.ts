@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { findScreen } from '@depot/contracts';
+import { findScreen, titleOf } from '@depot/contracts';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { SettingsService } from '../modules/settings/settings.service.ts';
@@ -46,12 +46,12 @@ export async function registerWeb(
     if (!template) {
       return reply.code(503).type('text/plain').send('The web app is not built. Run `npm run build` and restart.');
     }
-    const { system_title } = await settings.publicSettings();
     const english = pathname === '/en' || pathname.startsWith('/en/');
+    const current = await settings.publicSettings();
     const config = JSON.stringify({ apiBase: '/api/', broadcasting: realtime.clientConfig() }).replace(/</g, '\\u003c');
     const html = template
       .replace('<html lang="km">', `<html lang="${english ? 'en' : 'km'}">`)
-      .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(system_title)}</title>`)
+      .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(titleOf(current, english ? 'en' : 'kh'))}</title>`)
       .replace('</head>', `<script>window.__DEPOT__=${config}</script></head>`)
       // every script tag the page has gets this response's nonce (the CSP runs no other inline script)
       .replace(/<script(?=[\s>])/g, `<script nonce="${request.cspNonce}"`);

@@ -9,12 +9,31 @@ describe('system settings', () => {
   it('titles the page and the login card from the settings, with their footer', async () => {
     mockFetch({
       'GET settings/public': {
-        body: { data: { ...DEFAULT_SETTINGS, system_title: 'Depot Kampot', footer_text: '© Kampot Depot 2026' } },
+        body: {
+          data: {
+            ...DEFAULT_SETTINGS,
+            system_title: 'Depot Kampot',
+            system_title_kh: 'ឃ្លាំងកំពត',
+            footer_text: '© Kampot Depot 2026',
+          },
+        },
       },
     });
     renderApp('/login');
-    await waitFor(() => expect(screen.getByTestId('app-title').textContent).toBe('Depot Kampot'));
+    // Khmer pages carry the Khmer title
+    await waitFor(() => expect(screen.getByTestId('app-title').textContent).toBe('ឃ្លាំងកំពត'));
     expect(screen.getByTestId('app-footer').textContent).toBe('© Kampot Depot 2026');
+    expect(document.title).toBe('ឃ្លាំងកំពត');
+  });
+
+  it('titles English pages with the English title', async () => {
+    mockFetch({
+      'GET settings/public': {
+        body: { data: { ...DEFAULT_SETTINGS, system_title: 'Depot Kampot', system_title_kh: 'ឃ្លាំងកំពត' } },
+      },
+    });
+    renderApp('/en/login');
+    await waitFor(() => expect(screen.getByTestId('app-title').textContent).toBe('Depot Kampot'));
     expect(document.title).toBe('Depot Kampot');
   });
 

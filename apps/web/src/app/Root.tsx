@@ -1,3 +1,4 @@
+import { titleOf } from '@depot/contracts';
 import { Alert, ConfigProvider, Flex } from 'antd';
 // The ES builds: `antd/locale/*` re-export CommonJS copies that bundle twice.
 import en_US from 'antd/es/locale/en_US.js';
@@ -63,11 +64,12 @@ export function Root() {
   useEffect(() => {
     if (forced === 'system') console.warn('A page forces the colour mode "system"; force light or dark instead.');
   }, [forced]);
+  const title = titleOf(settings, locale);
   useEffect(() => {
-    document.title = settings.system_title;
-  }, [settings.system_title]);
+    document.title = title;
+  }, [title]);
   useEffect(() => {
-    if (settings.favicon_url) setFavicon(settings.favicon_url);
+    setFavicon(settings.favicon_url ?? '/favicon.svg');
   }, [settings.favicon_url]);
 
   const themeConfig = useMemo(() => themeFor(settings, mode), [settings, mode]);

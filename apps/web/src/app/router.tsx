@@ -118,6 +118,10 @@ export const pages: Record<string, Page> = {
     lazy: () =>
       import('../pages/notifications/NotificationsPage.tsx').then((m) => ({ Component: m.NotificationsPage })),
   },
+  '/profiles': { lazy: () => import('../pages/profile/ProfilePage.tsx').then((m) => ({ Component: m.ProfilePage })) },
+  '/settings': {
+    lazy: () => import('../pages/settings/SettingsPage.tsx').then((m) => ({ Component: m.SettingsPage })),
+  },
   ...crud('/brands', catalogue, 'brands'),
   ...crud('/categories', catalogue, 'categories'),
   ...crud('/subCategories', catalogue, 'subCategories'),

@@ -1,9 +1,10 @@
 import { Flex, theme } from 'antd';
-import { useSettings } from '../lib/settings.ts';
+import { useSettings, useTitle } from '../lib/settings.ts';
 
 /** The logo from the settings (or the bundled mark) and, unless left out, the system title. */
 export function Brand({ size = 40, showTitle = true }: { size?: number; showTitle?: boolean }) {
   const { settings } = useSettings();
+  const title = useTitle();
   const { token } = theme.useToken();
   return (
     <Flex vertical align="center" gap={12}>
@@ -26,7 +27,7 @@ export function Brand({ size = 40, showTitle = true }: { size?: number; showTitl
             color: token.colorTextHeading,
           }}
         >
-          {settings.system_title}
+          {title}
         </h1>
       )}
     </Flex>

@@ -4,6 +4,7 @@ import {
   EnvironmentOutlined,
   ExperimentOutlined,
   InboxOutlined,
+  SettingOutlined,
   ShopOutlined,
   ShoppingCartOutlined,
   ShoppingOutlined,
@@ -29,6 +30,7 @@ const icons: Record<string, ReactNode> = {
   'menu.group.partners': <ShopOutlined />,
   'menu.group.gazetteer': <EnvironmentOutlined />,
   'menu.group.inventory': <InboxOutlined />,
+  'menu.group.admin': <SettingOutlined />,
 };
 
 /** The entry that counts products at or under their reorder level (only there for who may list stock). */

@@ -1,4 +1,4 @@
-import { LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { IdcardOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
 import { Avatar, Button, Dropdown, Flex, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -34,6 +34,12 @@ export function UserMenu({ compact = false }: { compact?: boolean }) {
       menu={{
         items: [
           {
+            key: 'profile',
+            icon: <IdcardOutlined />,
+            label: <span data-testid="open-profile">{t('user.profile')}</span>,
+          },
+          { type: 'divider' },
+          {
             key: 'logout',
             icon: <LogoutOutlined />,
             danger: true,
@@ -43,6 +49,7 @@ export function UserMenu({ compact = false }: { compact?: boolean }) {
         ],
         onClick: ({ key }) => {
           if (key === 'logout') void signOut();
+          if (key === 'profile') void navigate(localePath('/profiles', localeFromPath(pathname)));
         },
       }}
     >

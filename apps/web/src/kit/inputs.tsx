@@ -118,9 +118,21 @@ export function ImageInput({
   onChange,
   disabled,
   maxMb,
-}: ControlProps<string | File | null | undefined> & { maxMb: number }) {
+  help,
+  round = false,
+  testId = 'image',
+}: ControlProps<string | File | null | undefined> & {
+  maxMb: number;
+  /** What happens to the picture (default: saved with the product). */
+  help?: string;
+  /** A person's picture: shown in a circle. */
+  round?: boolean;
+  testId?: string;
+}) {
   const { t } = useCtx();
   const [problem, setProblem] = useState<string | null>(null);
+  // spec section 8: a stored picture that cannot be shown says so
+  const [broken, setBroken] = useState<string | null>(null);
   const preview = useMemo(() => (value instanceof File ? URL.createObjectURL(value) : (value ?? null)), [value]);
   useEffect(
     () => () => (value instanceof File && preview ? URL.revokeObjectURL(preview) : undefined),
@@ -128,20 +140,32 @@ export function ImageInput({
   );
 
   return (
-    <Flex gap={16} align="center">
+    <Flex gap={16} align="center" wrap>
       <div
         style={{
           width: 96,
           height: 96,
-          borderRadius: 8,
+          flex: 'none',
+          borderRadius: round ? '50%' : 8,
           overflow: 'hidden',
           display: 'grid',
           placeItems: 'center',
           background: 'var(--ant-color-fill-tertiary)',
         }}
       >
-        {preview ? (
-          <Image src={preview} width={96} height={96} style={{ objectFit: 'cover' }} data-testid="image-preview" />
+        {preview && broken === preview ? (
+          <Typography.Text type="danger" style={{ fontSize: 12, textAlign: 'center', padding: 4 }}>
+            {t('errors.image')}
+          </Typography.Text>
+        ) : preview ? (
+          <Image
+            src={preview}
+            width={96}
+            height={96}
+            style={{ objectFit: 'cover' }}
+            data-testid={testId === 'image' ? 'image-preview' : `${testId}-preview`}
+            onError={() => setBroken(preview)}
+          />
         ) : (
           <PictureOutlined style={{ fontSize: 32, opacity: 0.45 }} />
         )}
@@ -162,18 +186,27 @@ export function ImageInput({
               return false;
             }}
           >
-            <Button icon={<UploadOutlined />} disabled={disabled} data-testid="image-choose">
+            <Button
+              icon={<UploadOutlined />}
+              disabled={disabled}
+              data-testid={testId === 'image' ? 'image-choose' : `${testId}-choose`}
+            >
               {preview ? t('image.replace') : t('image.choose')}
             </Button>
           </Upload>
           {preview && (
-            <Button icon={<DeleteOutlined />} disabled={disabled} onClick={() => onChange?.(null)}>
+            <Button
+              icon={<DeleteOutlined />}
+              disabled={disabled}
+              data-testid={testId === 'image' ? 'image-remove' : `${testId}-remove`}
+              onClick={() => onChange?.(null)}
+            >
               {t('image.remove')}
             </Button>
           )}
         </Flex>
         <Typography.Text type={problem ? 'danger' : 'secondary'}>
-          {problem ?? t('image.help', { mb: maxMb })}
+          {problem ?? help ?? t('image.help', { mb: maxMb })}
         </Typography.Text>
       </Flex>
     </Flex>

@@ -14,13 +14,13 @@ import { useSession } from '../lib/access.tsx';
 import { localeFromPath, localePath } from '../lib/locale.ts';
 import { useLivePermissions } from '../lib/permissions.ts';
 import { useRealtimeConnection } from '../lib/realtime.ts';
-import { useSettings } from '../lib/settings.ts';
+import { useLiveSettings, useTitle } from '../lib/settings.ts';
 import { AppFooter } from './CentredLayout.tsx';
 
 /** Signed-in screens: side menu, a header with the title and the switches, the page, the footer. */
 export function DashboardLayout() {
   const { t } = useTranslation();
-  const { settings } = useSettings();
+  const title = useTitle();
   const screens = Grid.useBreakpoint();
   const phone = !screens.md;
   const [collapsed, setCollapsed] = useState<boolean | null>(null);
@@ -33,6 +33,7 @@ export function DashboardLayout() {
   const { token, signedOut } = useSession();
   useRealtimeConnection();
   useLivePermissions();
+  useLiveSettings();
   const { pathname } = useLocation();
   const navigate = useNavigate();
   useEffect(() => {
@@ -81,7 +82,7 @@ export function DashboardLayout() {
             style={{ margin: 0, flex: 1, minWidth: 0, display: phone ? 'none' : undefined }}
             ellipsis
           >
-            {settings.system_title}
+            {title}
           </Typography.Title>
           {phone && <div style={{ flex: 1 }} />}
           <Flex align="center" gap={phone ? 8 : 12}>

@@ -129,6 +129,12 @@ export const session = {
     changed();
   },
 
+  /** The user's picture changed (their profile): the header's avatar follows. */
+  setAvatar(path: string | null): void {
+    set(SESSION_KEYS.avatar, path);
+    changed();
+  },
+
   clear(): void {
     for (const key of Object.values(SESSION_KEYS)) localStorage.removeItem(key);
     changed();

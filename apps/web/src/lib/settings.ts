@@ -1,6 +1,16 @@
-import { DEFAULT_SETTINGS, type PublicSettings, publicSettingsResponse } from '@depot/contracts';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import {
+  appEvent,
+  channelNames,
+  DEFAULT_SETTINGS,
+  type PublicSettings,
+  publicSettingsResponse,
+  titleOf,
+} from '@depot/contracts';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useLocation } from 'react-router';
 import { api } from './http.ts';
+import { localeFromPath } from './locale.ts';
+import { useChannel } from './realtime.ts';
 
 export const settingsQuery = queryOptions({
   queryKey: ['settings', 'public'],
@@ -12,6 +22,23 @@ export const settingsQuery = queryOptions({
 export function useSettings(): { settings: PublicSettings; failed: boolean } {
   const query = useQuery(settingsQuery);
   return { settings: query.data ?? DEFAULT_SETTINGS, failed: query.isError };
+}
+
+/** The system title of the page's language (the Khmer title on Khmer pages). */
+export function useTitle(): string {
+  const { settings } = useSettings();
+  return titleOf(settings, localeFromPath(useLocation().pathname));
+}
+
+/**
+ * Settings saved elsewhere (another administrator, another tab) reach open pages at once: the
+ * server tells the `depot` channel, and the one settings query is read again.
+ */
+export function useLiveSettings(): void {
+  const client = useQueryClient();
+  useChannel(channelNames.depot, `.${appEvent('SettingsUpdated')}`, () => {
+    void client.invalidateQueries({ queryKey: settingsQuery.queryKey });
+  });
 }
 
 /** A font chosen in settings first, then the bundled Khmer font, which every page has. */

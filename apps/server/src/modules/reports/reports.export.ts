@@ -1,8 +1,6 @@
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import { type Locale, type MessageKey, messages, type Report, translate } from '@depot/contracts';
 import ExcelJS from 'exceljs';
-import { AppError } from '../../http/errors.ts';
+import { fontFaces, printPdf } from '../../kit/pdf.ts';
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -142,31 +140,8 @@ export async function reportWorkbook(report: Report, locale: Locale, storeName: 
 const esc = (s: string) =>
   s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
 
-/** The bundled Khmer font (Kantumruy Pro), inlined so the PDF never depends on the system's fonts. */
-function fontFaces(): string {
-  const require = createRequire(import.meta.url);
-  const faces: string[] = [];
-  for (const [subset, weight] of [
-    ['khmer', 400],
-    ['khmer', 700],
-    ['latin', 400],
-    ['latin', 700],
-  ] as const) {
-    try {
-      const file = require.resolve(`@fontsource/kantumruy-pro/files/kantumruy-pro-${subset}-${weight}-normal.woff2`);
-      const data = fs.readFileSync(file).toString('base64');
-      faces.push(
-        `@font-face{font-family:"Kantumruy Pro";font-weight:${weight};src:url(data:font/woff2;base64,${data}) format("woff2");}`,
-      );
-    } catch {
-      // the web's font package is absent: the PDF falls back to the system's fonts
-    }
-  }
-  return faces.join('\n');
-}
-
 /** The report as printable HTML (A4): what the PDF is printed from. */
-export function reportHtml(report: Report, locale: Locale, storeName: string | null): string {
+export async function reportHtml(report: Report, locale: Locale, storeName: string | null): Promise<string> {
   const rows = report.summary
     .map(
       (f) =>
@@ -189,8 +164,8 @@ export function reportHtml(report: Report, locale: Locale, storeName: string | n
     )
     .join('');
   return `<!doctype html><html lang="${locale === 'kh' ? 'km' : 'en'}"><head><meta charset="utf-8"><style>
-${fontFaces()}
-body{font-family:"Kantumruy Pro",sans-serif;font-size:10pt;color:#111;margin:0}
+${await fontFaces('Kantumruy Pro')}
+body{font-family:'Kantumruy Pro',sans-serif;font-size:10pt;color:#111;margin:0}
 h1{font-size:16pt;margin:0 0 4pt}h2{font-size:12pt;margin:14pt 0 4pt}
 .meta{color:#444;margin-bottom:8pt}
 table{border-collapse:collapse;width:100%;page-break-inside:auto}tr{page-break-inside:avoid}
@@ -208,31 +183,11 @@ ${sections}
 </body></html>`;
 }
 
-/** Where Chromium is: CHROMIUM_PATH, else Debian's. */
-export function chromiumPath(): string {
-  return process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-}
-
-/**
- * The report as a PDF: its HTML printed by Chromium (playwright-core), so Khmer is shaped by a real
- * text engine with the bundled font. Without Chromium: a localized 503 saying so.
- */
+/** The report as a PDF (kit/pdf.ts): landscape but for the financial report. */
 export async function reportPdf(report: Report, locale: Locale, storeName: string | null): Promise<Buffer> {
-  const path = chromiumPath();
-  if (!fs.existsSync(path)) throw new AppError(503, 'report.pdf_unavailable');
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: path, args: ['--no-sandbox'] });
-  try {
-    const page = await browser.newPage();
-    await page.setContent(reportHtml(report, locale, storeName), { waitUntil: 'load' });
-    await page.evaluate('document.fonts.ready');
-    return await page.pdf({
-      format: 'A4',
-      landscape: report.report !== 'financial',
-      margin: { top: '12mm', bottom: '12mm', left: '10mm', right: '10mm' },
-      printBackground: true,
-    });
-  } finally {
-    await browser.close();
-  }
+  return printPdf(await reportHtml(report, locale, storeName), {
+    unavailable: 'report.pdf_unavailable',
+    landscape: report.report !== 'financial',
+    margin: { top: '12mm', bottom: '12mm', left: '10mm', right: '10mm' },
+  });
 }

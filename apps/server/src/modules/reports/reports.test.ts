@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import { todayInCambodia } from '@depot/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH } from '../../kit/pdf.ts';
 import { ADMIN_PASSWORD, bearer, createStore, createUser, login, useTestApp } from '../../test/harness.ts';
 import { lockProducts, receive } from '../stock/ledger.ts';
-import { chromiumPath } from './reports.export.ts';
 
 const ctx = useTestApp();
 let headers: Record<string, string>;
@@ -326,13 +326,13 @@ describe('exports', () => {
       url: `/api/reports/financial/export?${q()}&format=pdf`,
       headers: { ...headers, 'x-localization': 'kh' },
     });
-    if (fs.existsSync(chromiumPath())) {
+    if (fs.existsSync(CHROMIUM_PATH)) {
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toBe('application/pdf');
       expect(res.rawPayload.subarray(0, 4).toString()).toBe('%PDF');
       if (process.env.REPORTS_PDF_OUT) fs.writeFileSync(process.env.REPORTS_PDF_OUT, res.rawPayload);
     } else {
-      expect(res.statusCode).toBe(503);
+      expect(res.statusCode).toBe(409);
       expect(res.json().message).toBe('មិនអាចនាំចេញជា PDF បានទេ៖ ប្រព័ន្ធមិនមាន Chromium។ សូមនាំចេញជា Excel ជំនួសវិញ។');
     }
   });

@@ -1,7 +1,24 @@
-import { publicSettingsResponse } from '@depot/contracts';
+import {
+  publicSettings,
+  publicSettingsResponse,
+  SETTINGS_IMAGES,
+  settingsInput,
+  single,
+  translate,
+  written,
+} from '@depot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { authOf } from '../../access/access.ts';
+import { readImage } from '../../kit/images.ts';
 import type { SettingsService } from './settings.service.ts';
 
+const imageParams = z.object({ kind: z.enum(SETTINGS_IMAGES) });
+
+/**
+ * System settings. Anyone reads the public part (the login page needs the title, colours and
+ * logo); administrators (`settings.update`) change them, upload the logo and the favicon.
+ */
 export const settingsRoutes: FastifyPluginAsyncZod<{ settings: SettingsService }> = async (app, { settings }) => {
   app.get(
     '/api/settings/public',
@@ -9,10 +26,78 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ settings: SettingsService }
       config: { access: 'public' },
       schema: {
         tags: ['settings'],
-        summary: 'Title, font, footer, logo, favicon and colours: what the login page needs',
+        summary: 'Title, font, footer, logo, favicon, colours and the business details printed on receipts',
         response: { 200: publicSettingsResponse },
       },
     },
     async () => ({ data: await settings.publicSettings() }),
+  );
+
+  app.get(
+    '/api/settings',
+    {
+      config: { access: 'settings.view' },
+      schema: {
+        tags: ['settings'],
+        summary: 'The system settings, to edit',
+        response: { 200: single(publicSettings) },
+      },
+    },
+    async () => ({ data: await settings.publicSettings() }),
+  );
+
+  app.put(
+    '/api/settings',
+    {
+      config: { access: 'settings.update' },
+      schema: {
+        tags: ['settings'],
+        summary: 'Changes the system settings; open pages apply them at once (SettingsUpdated on the depot channel)',
+        body: settingsInput,
+        response: { 200: written(publicSettings) },
+      },
+    },
+    async (request) => ({
+      message: translate('settings.saved', request.locale),
+      data: await settings.update(request.body, { userId: authOf(request).userId }),
+    }),
+  );
+
+  app.post(
+    '/api/settings/:kind',
+    {
+      config: { access: 'settings.update' },
+      schema: {
+        tags: ['settings'],
+        summary: 'Uploads the logo or the favicon (multipart `image`: JPEG, PNG or WebP, at most 5 MB)',
+        consumes: ['multipart/form-data'],
+        params: imageParams,
+        response: { 200: written(publicSettings) },
+      },
+    },
+    async (request) => {
+      const bytes = await readImage(request);
+      return {
+        message: translate('settings.image_saved', request.locale),
+        data: await settings.setImage(request.params.kind, bytes, { userId: authOf(request).userId }),
+      };
+    },
+  );
+
+  app.delete(
+    '/api/settings/:kind',
+    {
+      config: { access: 'settings.update' },
+      schema: {
+        tags: ['settings'],
+        summary: 'Removes the logo or the favicon',
+        params: imageParams,
+        response: { 200: written(publicSettings) },
+      },
+    },
+    async (request) => ({
+      message: translate('settings.image_removed', request.locale),
+      data: await settings.removeImage(request.params.kind, { userId: authOf(request).userId }),
+    }),
   );
 };

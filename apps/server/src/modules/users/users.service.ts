@@ -2,7 +2,7 @@ import type { User, UserCoverage, UserInput } from '@depot/contracts';
 import { type Db, now } from '../../db/database.ts';
 import { emit, transaction } from '../../db/transaction.ts';
 import { event } from '../../events/events.ts';
-import { AppError, FieldError, notFound } from '../../http/errors.ts';
+import { FieldError, notFound } from '../../http/errors.ts';
 import { resourceService } from '../../kit/resource.ts';
 import { indexRecords } from '../../kit/search.ts';
 import { tableChanged } from '../../kit/totals.ts';

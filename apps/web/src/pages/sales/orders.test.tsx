@@ -1,4 +1,4 @@
-import type { OrderDetail } from '@depot/contracts';
+import { DEFAULT_SETTINGS, type OrderDetail } from '@depot/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -237,6 +237,31 @@ describe('order details', { timeout: 40_000 }, () => {
     } finally {
       window.print = print;
     }
+  });
+
+  it('prints the business details and VAT number of the settings at the top of the receipt', async () => {
+    ordersApi({
+      'GET settings/public': {
+        body: {
+          data: {
+            ...DEFAULT_SETTINGS,
+            store_name: 'Corner Depot Co., Ltd.',
+            store_address: 'Street 271, Phnom Penh',
+            store_phone: '023 555 555',
+            vat_number: 'K001-901234567',
+          },
+        },
+      },
+    });
+    signedIn({ permissions: MANAGER });
+    const { user } = renderApp('/en/orders?view=9');
+    await user.click(await screen.findByTestId('order-receipt'));
+    const seller = within(await screen.findByTestId('receipt')).getByTestId('seller');
+    await waitFor(() => expect(seller.textContent).toContain('Corner Depot Co., Ltd.'));
+    expect(seller.textContent).toContain('Street 271, Phnom Penh');
+    expect(within(seller).getByTestId('seller-vat').textContent).toBe(
+      'លេខអត្តសញ្ញាណកម្ម អតប / VAT number: K001-901234567',
+    );
   });
 });
 

@@ -1,5 +1,13 @@
 import { PrinterOutlined } from '@ant-design/icons';
-import { DEFAULT_SALE_SETTINGS, formatKhr, formatUsd, type OrderDetail, rielRate } from '@depot/contracts';
+import {
+  DEFAULT_SALE_SETTINGS,
+  formatKhr,
+  formatUsd,
+  type OrderDetail,
+  type PublicSettings,
+  rielRate,
+  titleOf,
+} from '@depot/contracts';
 import { Button, Flex, Modal, Segmented, Spin } from 'antd';
 import dayjs from 'dayjs';
 import type { TFunction } from 'i18next';
@@ -132,6 +140,7 @@ function labels(t: TFunction) {
     change: [t('print.change', KH), t('print.change', EN)],
     refund: [t('print.refund', KH), t('print.refund', EN)],
     cash_usd: [t('print.cashUsd', KH), t('print.cashUsd', EN)],
+    vatNumber: [t('print.vatNumber', KH), t('print.vatNumber', EN)],
     cash_khr: [t('print.cashKhr', KH), t('print.cashKhr', EN)],
     card: [t('print.card', KH), t('print.card', EN)],
     bank_transfer: [t('print.bankTransfer', KH), t('print.bankTransfer', EN)],
@@ -179,7 +188,8 @@ function useDocument() {
     locale,
     ready,
     logo: settings.logo_url,
-    title: rates.data?.receipt_title || settings.system_title,
+    title: rates.data?.receipt_title || titleOf(settings, locale),
+    business: settings,
     footer: rates.data?.receipt_footer ?? DEFAULT_SALE_SETTINGS.receipt_footer,
     l: labels(t),
   };
@@ -203,9 +213,40 @@ function shortReference(reference: string): string {
   return reference.length > 12 ? `…${reference.slice(-8)}` : reference;
 }
 
+/**
+ * Who sells: the business of the settings (name, address, phone, VAT number) when set, with the
+ * sale's store beside its name; otherwise the store's own name, address and phone.
+ */
+function Seller({
+  order,
+  business,
+  vatLabel,
+}: {
+  order: OrderDetail;
+  business: PublicSettings;
+  vatLabel: readonly string[];
+}) {
+  const name = business.store_name || order.store_name;
+  const address = business.store_address || order.store_address;
+  const phone = business.store_phone || order.store_phone;
+  return (
+    <div data-testid="seller">
+      <div>{name}</div>
+      {business.store_name && business.store_name !== order.store_name && <div>{order.store_name}</div>}
+      {address && <div>{address}</div>}
+      {phone && <div>{phone}</div>}
+      {business.vat_number && (
+        <div data-testid="seller-vat">
+          {vatLabel[0]} / {vatLabel[1]}: {business.vat_number}
+        </div>
+      )}
+    </div>
+  );
+}
+
 /** The till's receipt, for a roll of 80 mm or 58 mm. */
 export function Receipt({ order, paper }: { order: OrderDetail; paper: '80' | '58' }) {
-  const { l, logo, title, footer } = useDocument();
+  const { l, logo, title, footer, business } = useDocument();
   const paid = order.payments.filter((p) => p.kind === 'payment');
   const refunds = order.payments.filter((p) => p.kind === 'refund');
   const due = Math.max(0, order.total_cents - order.paid_cents);
@@ -214,9 +255,7 @@ export function Receipt({ order, paper }: { order: OrderDetail; paper: '80' | '5
       <div className="print-centre">
         {logo && <img src={logo} alt="" className="receipt-logo" />}
         <div className="print-title">{title}</div>
-        <div>{order.store_name}</div>
-        {order.store_address && <div>{order.store_address}</div>}
-        {order.store_phone && <div>{order.store_phone}</div>}
+        <Seller order={order} business={business} vatLabel={l.vatNumber} />
         <div className="print-heading">
           <Bi pair={l.receipt} inline />
         </div>
@@ -298,7 +337,7 @@ export function Receipt({ order, paper }: { order: OrderDetail; paper: '80' | '5
 
 /** The A4 tax invoice of an invoiced order: Khmer first, English beneath; VAT on its own line. */
 export function TaxInvoice({ order }: { order: OrderDetail }) {
-  const { l, logo, title } = useDocument();
+  const { l, logo, title, business } = useDocument();
   const invoice = order.invoice;
   const beforeVat = order.subtotal_cents - order.discount_cents;
   return (
@@ -308,9 +347,7 @@ export function TaxInvoice({ order }: { order: OrderDetail }) {
           {logo && <img src={logo} alt="" className="invoice-logo" />}
           <div>
             <div className="print-title">{title}</div>
-            <div>{order.store_name}</div>
-            {order.store_address && <div>{order.store_address}</div>}
-            {order.store_phone && <div>{order.store_phone}</div>}
+            <Seller order={order} business={business} vatLabel={l.vatNumber} />
           </div>
         </div>
         <div className="invoice-title">
