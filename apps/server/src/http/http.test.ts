@@ -94,7 +94,9 @@ describe('the web app', () => {
     // the injected script carries the nonce the answer's Content-Security-Policy allows
     const nonce = /'nonce-([^']+)'/.exec(res.headers.get('content-security-policy') ?? '')?.[1];
     expect(nonce).toBeTruthy();
-    const injected = new RegExp(`<script nonce="${nonce}">window\\.__DEPOT__=(.*?)<\\/script>`).exec(html)?.[1] ?? '';
+    // (a base64 nonce may hold + and /: taken literally, not as a pattern)
+    const literal = (nonce ?? '').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    const injected = new RegExp(`<script nonce="${literal}">window\\.__DEPOT__=(.*?)<\\/script>`).exec(html)?.[1] ?? '';
     const secrets = await ctx.db.selectFrom('app_secrets').select(['name', 'value']).execute();
     const stored = Object.fromEntries(secrets.map((row) => [row.name, row.value]));
     expect(JSON.parse(injected)).toEqual({

@@ -217,7 +217,10 @@ export function resourceService<
     extras: Record<string, unknown> = {},
     actor: Actor | null = null,
   ): Promise<Read<Output>[]> =>
-    def.complete && rows.length ? def.complete(trx, rows, extras, actor) : (rows as unknown as Read<Output>[]);
+    // an empty page is completed too when extras were asked for: their checks hold whatever the data
+    def.complete && (rows.length || Object.values(extras).some((v) => v !== undefined))
+      ? def.complete(trx, rows, extras, actor)
+      : (rows as unknown as Read<Output>[]);
 
   async function find(
     trx: Db,

@@ -20,11 +20,12 @@ describe('what the sign-in page loads', () => {
     expect(loaded.has('dates')).toBe(false);
   });
 
-  it('loads it with the dashboard', async () => {
-    mockFetch();
+  it('loads it with a screen that shows dates (the inbox)', async () => {
+    mockFetch({
+      'GET notifications': { body: { data: [], meta: { current_page: 1, last_page: 1, per_page: 20, total: 0 } } },
+    });
     signedIn();
-    renderApp('/dashboards');
-    await screen.findByTestId('dashboard-user');
-    expect(loaded.has('dates')).toBe(true);
+    renderApp('/notifications');
+    await vi.waitFor(() => expect(loaded.has('dates')).toBe(true), { timeout: 10_000 });
   });
 });

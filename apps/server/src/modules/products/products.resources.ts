@@ -128,6 +128,7 @@ export const products: ResourceDefinition<'products', typeof productInput, typeo
       if (actor) assertStoreInput(actor, 'stock_store', storeId);
       if (!(await findLive(db, 'stores', storeId)))
         throw new FieldError({ stock_store: [{ key: 'validation.exists' }] });
+      if (!rows.length) return [];
       const ids = rows.map((row) => row.id);
       stock = await quantitiesIn(db, storeId, ids);
     }

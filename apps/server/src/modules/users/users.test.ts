@@ -275,7 +275,9 @@ describe('users, roles, coverage and the audit trail', () => {
     });
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json().data).toMatchObject({ store_ids: [store2, store3], operational_district_ids: [od1.id] });
-    expect((await as(token, 'GET', '/api/dashboard')).json().data.counts.stores).toBe(2);
+    const first = (await ctx.db.selectFrom('stores').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
+    expect((await as(token, 'GET', `/api/products?stock_store=${store3}`)).statusCode).toBe(200);
+    expect((await as(token, 'GET', `/api/products?stock_store=${first}`)).statusCode).toBe(422);
     const tree = (await as(admin, 'GET', '/api/coverage/areas')).json().data as { code: string }[];
     expect(tree.some((p) => p.code === '99')).toBe(true);
     // the areas' lists: only the district covered (for who may list them)
