@@ -5,17 +5,15 @@ export function settingsRepository(db: Db) {
     all() {
       return db.selectFrom('settings').select(['key', 'value']).execute();
     },
-    /** Writes each value (as JSON) under its key, adding the keys that are not there yet. */
+    /** Writes each value (as JSON) under its key, adding the keys that are not there yet (in the caller's transaction). */
     async put(values: Record<string, unknown>, at: string) {
-      await db.transaction().execute(async (trx) => {
-        for (const [key, value] of Object.entries(values)) {
-          await trx
-            .insertInto('settings')
-            .values({ key, value: JSON.stringify(value), updated_at: at })
-            .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(value), updated_at: at }))
-            .execute();
-        }
-      });
+      for (const [key, value] of Object.entries(values)) {
+        await db
+          .insertInto('settings')
+          .values({ key, value: JSON.stringify(value), updated_at: at })
+          .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(value), updated_at: at }))
+          .execute();
+      }
     },
   };
 }

@@ -11,6 +11,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf } from '../../access/access.ts';
 import { readImage } from '../../kit/images.ts';
+import { auditWho } from '../audit/audit.ts';
 import type { SettingsService } from './settings.service.ts';
 
 const imageParams = z.object({ kind: z.enum(SETTINGS_IMAGES) });
@@ -59,7 +60,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ settings: SettingsService }
     },
     async (request) => ({
       message: translate('settings.saved', request.locale),
-      data: await settings.update(request.body, { userId: authOf(request).userId }),
+      data: await settings.update(request.body, auditWho(authOf(request))),
     }),
   );
 
@@ -79,7 +80,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ settings: SettingsService }
       const bytes = await readImage(request);
       return {
         message: translate('settings.image_saved', request.locale),
-        data: await settings.setImage(request.params.kind, bytes, { userId: authOf(request).userId }),
+        data: await settings.setImage(request.params.kind, bytes, auditWho(authOf(request))),
       };
     },
   );
@@ -97,7 +98,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ settings: SettingsService }
     },
     async (request) => ({
       message: translate('settings.image_removed', request.locale),
-      data: await settings.removeImage(request.params.kind, { userId: authOf(request).userId }),
+      data: await settings.removeImage(request.params.kind, auditWho(authOf(request))),
     }),
   );
 };

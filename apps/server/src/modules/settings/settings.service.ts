@@ -10,27 +10,25 @@ import {
 } from '@depot/contracts';
 import type { z } from 'zod';
 import { type Db, now } from '../../db/database.ts';
+import { transaction } from '../../db/transaction.ts';
 import { removeImages, storeImage } from '../../kit/images.ts';
 import type { Realtime } from '../../realtime/realtime.ts';
+import { type AuditWho, changes as diff, recordAudit } from '../audit/audit.ts';
 import { settingsRepository } from './settings.repository.ts';
 
 /** Told on the `depot` channel after every change: open pages read the settings again. */
 export const SETTINGS_UPDATED_EVENT = appEvent('SettingsUpdated');
 
-/** Who changed the settings (for the audit trail the lead wires into `write`). */
-export interface SettingsWriter {
-  userId: number;
-}
+/** Who changed the settings: the audit trail's who. */
+export type SettingsWriter = AuditWho;
 
 /** A picture this server stored (not an address an older version kept). */
 const uploaded = (url: string | null) => (url?.startsWith('/uploads/settings/') ? url : null);
 
 export function settingsService(db: Db, uploadsDir = '', realtime?: Pick<Realtime, 'broadcast'>) {
-  const repo = settingsRepository(db);
-
-  async function read(): Promise<PublicSettings> {
+  async function read(from: Db = db): Promise<PublicSettings> {
     const stored: Record<string, unknown> = {};
-    for (const row of await repo.all()) {
+    for (const row of await settingsRepository(from).all()) {
       try {
         stored[row.key] = JSON.parse(row.value);
       } catch {
@@ -46,20 +44,26 @@ export function settingsService(db: Db, uploadsDir = '', realtime?: Pick<Realtim
   }
 
   /**
-   * Every change of the system settings goes through here: before and after are known in one
-   * place (the audit trail's hook), and open pages are told once it is stored.
+   * Every change of the system settings goes through here: stored with its line of the audit trail
+   * (what changed, before and after) in one transaction, then open pages are told.
    */
-  async function write(changes: Partial<PublicSettings>, _writer: SettingsWriter) {
-    const before = await read();
-    await repo.put(changes, now());
-    const after = await read();
+  async function write(changes: Partial<PublicSettings>, writer: SettingsWriter) {
+    const result = await transaction(db, async (trx) => {
+      const before = await read(trx);
+      await settingsRepository(trx).put(changes, now());
+      const after = await read(trx);
+      const changed = diff(before, after);
+      if (changed.changed)
+        await recordAudit(trx, writer, { action: 'settings.system', before: changed.before, after: changed.after });
+      return { before, after };
+    });
     await realtime?.broadcast(privateChannel(channelNames.depot), SETTINGS_UPDATED_EVENT, {});
-    return { before, after };
+    return result;
   }
 
   return {
     /** The settings the login page needs. A stored value that no longer fits its schema reads as its default. */
-    publicSettings: read,
+    publicSettings: () => read(),
 
     async update(input: z.output<typeof settingsInput>, writer: SettingsWriter): Promise<PublicSettings> {
       return (await write(input, writer)).after;

@@ -57,6 +57,12 @@ describe('system settings', () => {
     const pub = (await ctx.app.inject({ url: '/api/settings/public' })).json().data;
     expect(pub).toMatchObject(input);
     expect((await ctx.app.inject({ url: '/api/settings', headers: admin })).json().data).toEqual(pub);
+    // the audit trail has what changed, before and after, and who changed it
+    const trail = (await ctx.app.inject({ url: '/api/audit?filter[action]=settings.system', headers: admin })).json()
+      .data;
+    expect(trail[0]).toMatchObject({ action: 'settings.system', user_name: 'admin' });
+    expect(trail[0].after).toMatchObject({ system_title: input.system_title });
+    expect(trail[0].before.system_title).not.toBe(input.system_title);
   });
 
   it('refuses a colour that is no colour and a font that is not bundled, in Khmer', async () => {
