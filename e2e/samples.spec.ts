@@ -16,6 +16,8 @@ test('an administrator loads the sample data, looks around, and removes it again
   const page = await context.newPage();
   await signIn(page, 'kh');
 
+  // in the administration group of the menu
+  await page.getByRole('menuitem', { name: 'ការគ្រប់គ្រងប្រព័ន្ធ' }).click();
   await page.getByRole('menuitem', { name: 'ទិន្នន័យគំរូ' }).click();
   await expect(page).toHaveURL(/\/samples$/);
   await expect(page.getByTestId('samples-status')).toHaveText('មិនទាន់ផ្ទុក', SLOW);
