@@ -9,7 +9,7 @@ import { ADMIN_PASSWORD, TEST_DB, useTestApp } from '../test/harness.ts';
  * (FUZZ_RUNS requests per operation), so a failure is replayed by running it again with its seed.
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
 
 /** Operations left out: they end the session, or reach out to devices on the network. */
 const SKIPPED = [
