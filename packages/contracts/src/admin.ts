@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_MIN } from './constants.ts';
+import { optionalDate, optionalText } from './fields.ts';
 import { RECORD_STATUSES, recordFields } from './resources.ts';
 
 /**
@@ -9,20 +10,8 @@ import { RECORD_STATUSES, recordFields } from './resources.ts';
 
 export const PASSWORD_MAX = 100;
 
-const text = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max)
-    .nullish()
-    .transform((v) => (v ? v : null));
-const date = z
-  .string()
-  .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}$/)
-  .nullish()
-  .or(z.literal(''))
-  .transform((v) => (v ? v : null));
+const text = optionalText;
+const date = optionalDate;
 const ids = z.array(z.coerce.number().int().min(1)).max(10_000).default([]);
 /** An optional password: empty means "unchanged" on update (create requires one on the server). */
 const optionalPassword = z

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { abilitiesOf, approvalInput } from './abilities.ts';
+import { optionalText } from './fields.ts';
 import { MAX_ID } from './ids.ts';
 import { TENDER_METHODS } from './pricing.ts';
 import { PAYMENT_STATUSES } from './purchases.ts';
@@ -50,13 +51,7 @@ const id = z.number().int().min(1).max(MAX_ID);
 /** A manager's approval, where the write needs one and the user is not a manager. */
 const approval = approvalInput.nullish().transform((v) => v ?? null);
 const optionalId = id.nullish().transform((v) => v ?? null);
-const text = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max)
-    .nullish()
-    .transform((v) => (v ? v : null));
+const text = optionalText;
 
 export const tenderInput = z.object({
   method: z.enum(TENDER_METHODS),

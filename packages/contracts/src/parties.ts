@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NAME_MAX, NAME_MIN_SHORT } from './constants.ts';
+import { optionalPhone, optionalText } from './fields.ts';
 import { MAX_ID } from './ids.ts';
 import { storeKhqr, storeKhqrInput } from './khqr.ts';
 import { RECORD_STATUSES, recordFields } from './resources.ts';
@@ -9,20 +10,8 @@ import { RECORD_STATUSES, recordFields } from './resources.ts';
  * 50, because a Khmer given name can be two characters ("ដា"). Phone numbers are as staff type
  * them (digits, spaces, dashes, a leading +), 6 to 20 characters.
  */
-const text = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max)
-    .nullish()
-    .transform((v) => (v ? v : null));
-const phone = z
-  .string()
-  .trim()
-  .regex(/^\+?[0-9][0-9 -]{5,19}$/)
-  .nullish()
-  .or(z.literal(''))
-  .transform((v) => (v ? v : null));
+const text = optionalText;
+const phone = optionalPhone;
 const villageId = z.coerce
   .number()
   .int()

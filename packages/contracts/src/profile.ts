@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { roleSummary, storeSummary } from './auth.ts';
 import { PASSWORD_MIN } from './constants.ts';
+import { optionalDate, optionalPhone, optionalText } from './fields.ts';
 
 /**
  * A user's own profile (spec section 3: the user's fields and the profile extras). Everyone reads
@@ -10,13 +11,7 @@ import { PASSWORD_MIN } from './constants.ts';
 export const GENDERS = ['male', 'female', 'other'] as const;
 export type Gender = (typeof GENDERS)[number];
 
-const text = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max)
-    .nullish()
-    .transform((v) => (v ? v : null));
+const text = optionalText;
 const email = z
   .string()
   .trim()
@@ -25,19 +20,8 @@ const email = z
   .nullish()
   .or(z.literal(''))
   .transform((v) => (v ? v : null));
-const phone = z
-  .string()
-  .trim()
-  .regex(/^\+?[0-9][0-9 -]{5,19}$/)
-  .nullish()
-  .or(z.literal(''))
-  .transform((v) => (v ? v : null));
-const date = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/)
-  .nullish()
-  .or(z.literal(''))
-  .transform((v) => (v ? v : null));
+const phone = optionalPhone;
+const date = optionalDate;
 
 export const profileInput = z.object({
   full_name: text(100),
