@@ -1,7 +1,6 @@
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { MessageKey } from '@depot/contracts';
-import { chromium } from 'playwright-core';
 import { AppError } from '../http/errors.ts';
 
 /**
@@ -62,6 +61,8 @@ export async function printPdf(html: string, options: PdfOptions): Promise<Buffe
   } catch {
     throw new AppError(409, options.unavailable);
   }
+  // loaded on first use: playwright-core alone takes most of a second to import, on every start and test file
+  const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
   try {
     const page = await browser.newPage();

@@ -22,7 +22,7 @@ import {
 } from '@depot/contracts';
 import { parseString } from '@fast-csv/parse';
 import fastifyMultipart from '@fastify/multipart';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { type Selectable, sql } from 'kysely';
 import { z } from 'zod';
@@ -33,6 +33,7 @@ import { transaction } from '../../db/transaction.ts';
 import { AppError } from '../../http/errors.ts';
 import { isBadText } from '../../http/text.ts';
 import { readUpload } from '../../http/upload.ts';
+import { loadExcel } from '../../kit/excel.ts';
 import { inBatches, listFilters, resourceService } from '../../kit/resource.ts';
 import { indexRecords } from '../../kit/search.ts';
 import { tableChanged } from '../../kit/totals.ts';
@@ -140,8 +141,12 @@ function xlsxStream(
   log: FastifyBaseLogger,
 ): Readable {
   const out = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const write = async () => {
+    const workbook = new (await loadExcel()).stream.xlsx.WorkbookWriter({
+      stream: out,
+      useStyles: true,
+      useSharedStrings: false,
+    });
     const sheet = workbook.addWorksheet('Products', { views: [{ state: 'frozen', ySplit: 1 }] });
     sheet.columns = columns.map((key) => ({ key, width: WIDTHS[key] ?? 12 }));
     const header = sheet.addRow([...columns]);
@@ -276,7 +281,7 @@ function checkZip(bytes: Buffer, ceiling: number): void {
 /** The first worksheet's rows. Streamed: a sheet is never held whole, only the strings we keep. */
 async function* xlsxLines(bytes: Buffer): AsyncGenerator<Line> {
   checkZip(bytes, UNPACKED_MAX_MB * 1024 * 1024);
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(bytes), {
+  const reader = new (await loadExcel()).stream.xlsx.WorkbookReader(Readable.from(bytes), {
     worksheets: 'emit',
     sharedStrings: 'cache',
     styles: 'cache', // tells dates from numbers

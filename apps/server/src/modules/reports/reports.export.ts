@@ -1,5 +1,6 @@
 import { type Locale, type MessageKey, messages, type Report, translate } from '@depot/contracts';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { loadExcel } from '../../kit/excel.ts';
 import { fontFaces, printPdf } from '../../kit/pdf.ts';
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -53,7 +54,7 @@ function title(report: Report, locale: Locale): string {
 
 /** The report as a workbook: a summary sheet, the series, then one sheet per table. Money as numbers in dollars. */
 export async function reportWorkbook(report: Report, locale: Locale, storeName: string | null): Promise<Buffer> {
-  const book = new ExcelJS.Workbook();
+  const book = new (await loadExcel()).Workbook();
   book.creator = 'Depot';
   const head = (sheet: ExcelJS.Worksheet) => {
     sheet.addRow([title(report, locale)]).font = { bold: true, size: 14 };
