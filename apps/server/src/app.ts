@@ -191,7 +191,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(printingRoutes, { db, timeoutMs: options.printerTimeoutMs ?? 5000 });
   await app.register(adminRoutes, { db });
   await app.register(auditRoutes, { db });
-  await app.register(broadcastingRoutes, { realtime });
+  await app.register(broadcastingRoutes, { realtime, db });
   // every domain event, after its commit, on its channels (realtime/domain.ts)
   const stopBroadcasting = broadcastDomainEvents(db, realtime);
   app.addHook('onClose', async () => stopBroadcasting());

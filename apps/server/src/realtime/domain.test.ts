@@ -209,4 +209,117 @@ describe('notifications raised by what happens', () => {
     expect((await inbox(keeper.headers)).map(([type]) => type)).toEqual(['batch_expiring']);
     expect(await inbox(farKeeper.headers)).toEqual([]);
   });
+
+  it('a transfer sent: stock keepers of the destination are told it is on its way; both stores’ channels hear it', async () => {
+    const arriving = await staff(['stock_keeper'], elsewhere);
+    const sending = await staff(['stock_keeper']);
+    const there = await subscribe(await clientOf(arriving.token), `private-stores.${elsewhere}`);
+    const here = await subscribe(await clientOf(sending.token), `private-stores.${goods.storeId}`);
+    const heardThere = next(there, appEvent('TransferSent'));
+    const heardHere = next(here, appEvent('TransferSent'));
+    const unit = await ctx.db
+      .selectFrom('products')
+      .select('unit_id')
+      .where('id', '=', goods.product)
+      .executeTakeFirstOrThrow();
+    const made = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/stock-transfers',
+      headers: admin,
+      payload: {
+        from_store_id: goods.storeId,
+        to_store_id: elsewhere,
+        items: [{ product_id: goods.product, unit_id: unit.unit_id, quantity: 2 }],
+      },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const transfer = made.json().data as { id: number; number: string };
+    const sent = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/stock-transfers/${transfer.id}/send`,
+      headers: admin,
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const stores = { id: transfer.id, from_store_id: goods.storeId, to_store_id: elsewhere };
+    expect(await heardThere).toEqual(stores);
+    expect(await heardHere).toEqual(stores);
+    await vi.waitFor(async () =>
+      expect(await inbox(arriving.headers)).toEqual([
+        [
+          'transfer_arriving',
+          expect.objectContaining({
+            transfer_id: transfer.id,
+            number: transfer.number,
+            to_store_id: elsewhere,
+            link: `/stocks/transfer?view=${transfer.id}`,
+          }),
+        ],
+      ]),
+    );
+    expect(await inbox(sending.headers)).toEqual([]);
+  });
+
+  it('a purchase received: those following purchases in that store are told', async () => {
+    const keeper = await staff(['stock_keeper']);
+    const farKeeper = await staff(['stock_keeper'], elsewhere);
+    const cashier = await staff(['cashier']);
+    const supplier = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/suppliers',
+      headers: admin,
+      payload: { name: `Supplier ${Math.random().toString(36).slice(2, 6)}` },
+    });
+    expect(supplier.statusCode, supplier.body).toBe(201);
+    const unit = await ctx.db
+      .selectFrom('products')
+      .select('unit_id')
+      .where('id', '=', goods.product)
+      .executeTakeFirstOrThrow();
+    const made = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/purchases',
+      headers: admin,
+      payload: {
+        supplier_id: supplier.json().data.id,
+        store_id: goods.storeId,
+        purchase_date: '2026-11-20',
+        items: [{ product_id: goods.product, unit_id: unit.unit_id, quantity: 4, unit_price_cents: 100 }],
+      },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const purchase = made.json().data as { id: number; number: string; items: { id: number }[] };
+    const received = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/purchases/${purchase.id}/receive`,
+      headers: admin,
+      payload: { items: [{ item_id: purchase.items[0].id, quantity: 4 }] },
+    });
+    expect(received.statusCode, received.body).toBe(200);
+    await vi.waitFor(async () =>
+      expect(await inbox(keeper.headers)).toEqual([
+        [
+          'purchase_received',
+          expect.objectContaining({
+            purchase_id: purchase.id,
+            number: purchase.number,
+            link: `/purchases?view=${purchase.id}`,
+          }),
+        ],
+      ]),
+    );
+    expect(await inbox(farKeeper.headers)).toEqual([]);
+    expect(await inbox(cashier.headers)).toEqual([]);
+  });
+});
+
+describe('GET /api/broadcasting/channels', () => {
+  it('names the stores the user covers; every store for one with all_stores.view', async () => {
+    const cashier = await staff(['cashier']);
+    const mine = await ctx.app.inject({ method: 'GET', url: '/api/broadcasting/channels', headers: cashier.headers });
+    expect(mine.json()).toEqual({ data: { stores: [goods.storeId] } });
+    const all = await ctx.app.inject({ method: 'GET', url: '/api/broadcasting/channels', headers: admin });
+    expect(all.json().data.stores).toEqual(expect.arrayContaining([goods.storeId, elsewhere]));
+    const nobody = await ctx.app.inject({ method: 'GET', url: '/api/broadcasting/channels' });
+    expect(nobody.statusCode).toBe(401);
+  });
 });
