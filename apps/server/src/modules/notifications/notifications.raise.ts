@@ -74,8 +74,25 @@ export function notificationRaiser(db: Db, notifications: NotificationService) {
         .groupBy(['products.id', 'products.name_en', 'products.name_kh', 'products.reorder_level'])
         .execute();
       const stored: StoredNotification[] = [];
+      if (!rows.length) return stored;
       const subject = (productId: number) => `${store_id}:${productId}`;
-      const recovered = rows.filter((r) => r.reorder_level <= 0 || Number(r.quantity) > r.reorder_level);
+      // read first: a sale of goods that are not low (the usual case) writes nothing here
+      const marked = new Set(
+        (
+          await trx
+            .selectFrom('notification_marks')
+            .select('subject')
+            .where('kind', '=', 'low_stock')
+            .where(
+              'subject',
+              'in',
+              rows.map((r) => subject(r.id)),
+            )
+            .execute()
+        ).map((m) => m.subject),
+      );
+      const isLow = (r: (typeof rows)[number]) => r.reorder_level > 0 && Number(r.quantity) <= r.reorder_level;
+      const recovered = rows.filter((r) => !isLow(r) && marked.has(subject(r.id)));
       if (recovered.length) {
         await trx
           .deleteFrom('notification_marks')
@@ -87,7 +104,7 @@ export function notificationRaiser(db: Db, notifications: NotificationService) {
           )
           .execute();
       }
-      const low = rows.filter((r) => r.reorder_level > 0 && Number(r.quantity) <= r.reorder_level);
+      const low = rows.filter((r) => isLow(r) && !marked.has(subject(r.id)));
       if (!low.length) return stored;
       const users = await usersCovering(trx, store_id, NOTIFIED.low_stock);
       const store = await storeName(trx, store_id);
