@@ -27,7 +27,8 @@ const SETTLE_MS = 250;
  * the stores the user covers (the server says which: `GET /api/broadcasting/channels`) and to the
  * `depot` channel, and at any of their events reads again every list and record it shows (they all
  * live under the resources' query root: stock levels, the low-stock badge, orders and a delivery's
- * state, purchases, transfers, the till's exchange rate and sale settings). Events carry ids only:
+ * state, purchases, transfers, the till's exchange rate and sale settings; the dashboard too).
+ * Events carry ids only:
  * what a screen shows comes from the API and its policies. After a reconnect everything is read
  * again anyway (useRealtimeConnection).
  */
@@ -47,7 +48,10 @@ export function useLiveRecords(): void {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const refresh = () => {
       clearTimeout(timer);
-      timer = setTimeout(() => void client.invalidateQueries({ queryKey: resourceKey() }), SETTLE_MS);
+      timer = setTimeout(() => {
+        void client.invalidateQueries({ queryKey: resourceKey() });
+        void client.invalidateQueries({ queryKey: ['dashboard'] });
+      }, SETTLE_MS);
     };
     const stops = [
       ...(stores ?? []).flatMap((id) =>
