@@ -204,6 +204,10 @@ for (const lang of ['en', 'kh'] as Lang[]) {
       : 0;
     const bell = manager.getByTestId('notification-bell');
     await expect(bell).toHaveAttribute('aria-label', text.unread(0));
+    // and the orders list, in a second tab of the manager's
+    const orders = await managers.newPage();
+    await orders.goto(`${prefix(lang)}/orders`);
+    await expect(orders.getByTestId('connection-state')).toHaveAttribute('data-state', 'connected');
 
     // ─── the cashier's till, in another browser: three jars, paid exactly ────────────────────
     const tills = await newContext(browser, lang);
@@ -216,7 +220,9 @@ for (const lang of ['en', 'kh'] as Lang[]) {
     await expect(till.getByTestId('pos-cart').getByTestId('line-0-quantity')).toHaveValue('3');
     await till.getByTestId('pos-pay').click();
     await till.getByTestId('order-review').getByTestId('exact-usd').click();
+    const written = till.waitForResponse((r) => r.url().endsWith('/api/orders') && r.request().method() === 'POST');
     await till.getByTestId('complete-sale').click();
+    const sold = ((await (await written).json()) as { data: { id: number } }).data;
     await expect(till.getByTestId('done-change-usd')).toHaveText('$0.00');
 
     // ─── the manager's screen follows without a reload ──────────────────────────────────────
@@ -225,6 +231,9 @@ for (const lang of ['en', 'kh'] as Lang[]) {
     await expect(badge.locator('.ant-scroll-number')).toHaveAttribute('title', String(lowBefore + 1));
     await expect(bell).toHaveAttribute('aria-label', text.unread(1));
     await snap(manager, `realtime-live-stock-${lang}`);
+    await expect(orders.getByTestId(`open-${sold.id}`)).toBeVisible();
+    await snap(orders, `realtime-live-orders-${lang}`);
+    await orders.close();
 
     // ─── the notification: read, opened, archived ───────────────────────────────────────────
     const inbox = await api.get<{ data: { id: string; type: string; data: { product_id: number } }[] }>(
