@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
-import { ADMIN_PASSWORD } from './playwright.config.ts';
-import { expect, newContext, signIn, snap, test, toast } from './support.ts';
+import { ADMIN_PASSWORD, CASHIER } from './playwright.config.ts';
+import { adminApi, expect, type Lang, newContext, prefix, signIn, snap, test, toast } from './support.ts';
 
 const database = path.join(path.dirname(fileURLToPath(import.meta.url)), '.data/e2e.sqlite');
 
@@ -65,6 +65,8 @@ test.describe('real time and notifications', () => {
     // another session of the administrator's (a second till): it reads a notification through the API
     const other = await request.post('/api/login', { data: { name: 'admin', password: ADMIN_PASSWORD } });
     const { token, user_info } = (await other.json()) as { token: string; user_info: { id: number } };
+    // what other stories raised for the administrator (their sales, their low stock) is read first
+    await request.post('/api/notifications/read-all', { headers: { authorization: `Bearer ${token}` } });
     const { low, refund } = raise(user_info.id);
 
     const context = await newContext(browser, 'en');
@@ -131,3 +133,130 @@ test.describe('real time and notifications', () => {
     await context.close();
   });
 });
+
+const run = Date.now().toString(36).slice(-5);
+
+const says = {
+  en: {
+    low: (product: string, level: number, left: number) =>
+      `${product} is low at Main store: ${left} left, reorder at ${level}.`,
+    lowTag: (level: number) => `Low: reorder at ${level}`,
+    title: 'Low stock',
+    unread: (n: number) => `Notifications: ${n} unread`,
+  },
+  kh: {
+    low: (product: string, level: number, left: number) =>
+      `${product} នៅMain store ស្តុកទាប៖ នៅសល់ ${left}, កម្រិតបញ្ជាទិញឡើងវិញ ${level}។`,
+    lowTag: (level: number) => `ស្តុកទាប៖ បញ្ជាទិញនៅ ${level}`,
+    title: 'ស្តុកទាប',
+    unread: (n: number) => `ការជូនដំណឹង៖ មិនទាន់អាន ${n}`,
+  },
+} as const;
+
+for (const lang of ['en', 'kh'] as Lang[]) {
+  test(`a sale at one till updates another screen live, and its low stock is notified (${lang})`, async ({
+    browser,
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    const text = says[lang];
+    const tag = `${run}${lang}`;
+    const api = await adminApi(request);
+    const stores = await api.get<{ data: { id: number; code: string }[] }>('stores?per_page=100');
+    const main = stores.data.find((s) => s.code === 'MAIN');
+    if (!main) throw new Error('no main store');
+    const category = await api.post('categories', { name_en: `Live ${tag}`, name_kh: `ផ្ទាល់ ${tag}` });
+    const unit = await api.post('units', { name_en: `Jar ${tag}`, name_kh: `ពាង ${tag}`, short_name: `j${tag}` });
+    const name = { en: `Fish sauce ${tag}`, kh: `ទឹកត្រី ${tag}` };
+    const sku = `LIVE-${tag}`;
+    const jars = (n: number) => `${n} ${lang === 'en' ? `Jar ${tag}` : `ពាង ${tag}`}`;
+    const product = await api.post('products', {
+      name_en: name.en,
+      name_kh: name.kh,
+      sku,
+      category_id: category.id,
+      unit_id: unit.id,
+      price_usd_cents: 150,
+      cost_usd_cents: 90,
+      reorder_level: 8,
+      taxable: false,
+    });
+    await api.post('stocks/adjustments', {
+      store_id: main.id,
+      reason: 'found',
+      note: `e2e ${tag}`,
+      items: [{ product_id: product.id, quantity: 10 }],
+    });
+    await api.post('notifications/read-all', {});
+
+    // ─── the manager's screen: the store's stock of the product, the badge, the bell ─────────
+    const managers = await newContext(browser, lang);
+    const manager = await managers.newPage();
+    await signIn(manager, lang);
+    await manager.goto(`${prefix(lang)}/stocks/manage?filter[store_id]=${main.id}&search=${sku}`);
+    await expect(manager.getByTestId('connection-state')).toHaveAttribute('data-state', 'connected');
+    const quantity = manager.getByTestId(`quantity-${main.id}-${product.id}`);
+    await expect(quantity).toContainText(jars(10));
+    await expect(quantity).not.toContainText(text.lowTag(8));
+    const badge = manager.getByTestId('menu-/stocks/low').getByTestId('low-stock-badge');
+    const lowBefore = (await badge.count())
+      ? Number(await badge.locator('.ant-scroll-number').getAttribute('title'))
+      : 0;
+    const bell = manager.getByTestId('notification-bell');
+    await expect(bell).toHaveAttribute('aria-label', text.unread(0));
+    // and the orders list, in a second tab of the manager's
+    const orders = await managers.newPage();
+    await orders.goto(`${prefix(lang)}/orders`);
+    await expect(orders.getByTestId('connection-state')).toHaveAttribute('data-state', 'connected');
+
+    // ─── the cashier's till, in another browser: three jars, paid exactly ────────────────────
+    const tills = await newContext(browser, lang);
+    const till = await tills.newPage();
+    await signIn(till, lang, CASHIER.name, CASHIER.password);
+    await till.goto(`${prefix(lang)}/pos`);
+    await till.getByTestId('pos-search').fill(name[lang]);
+    const tile = till.getByTestId(`tile-${product.id}`);
+    for (let i = 0; i < 3; i++) await tile.click();
+    await expect(till.getByTestId('pos-cart').getByTestId('line-0-quantity')).toHaveValue('3');
+    await till.getByTestId('pos-pay').click();
+    await till.getByTestId('order-review').getByTestId('exact-usd').click();
+    const written = till.waitForResponse((r) => r.url().endsWith('/api/orders') && r.request().method() === 'POST');
+    await till.getByTestId('complete-sale').click();
+    const sold = ((await (await written).json()) as { data: { id: number } }).data;
+    await expect(till.getByTestId('done-change-usd')).toHaveText('$0.00');
+
+    // ─── the manager's screen follows without a reload ──────────────────────────────────────
+    await expect(quantity).toContainText(jars(7));
+    await expect(quantity).toContainText(text.lowTag(8));
+    await expect(badge.locator('.ant-scroll-number')).toHaveAttribute('title', String(lowBefore + 1));
+    await expect(bell).toHaveAttribute('aria-label', text.unread(1));
+    await snap(manager, `realtime-live-stock-${lang}`);
+    await expect(orders.getByTestId(`open-${sold.id}`)).toBeVisible();
+    await snap(orders, `realtime-live-orders-${lang}`);
+    await orders.close();
+
+    // ─── the notification: read, opened, archived ───────────────────────────────────────────
+    const inbox = await api.get<{ data: { id: string; type: string; data: { product_id: number } }[] }>(
+      'notifications?filter[status]=unread',
+    );
+    const mine = inbox.data.find((n) => n.type === 'low_stock' && n.data.product_id === product.id);
+    if (!mine) throw new Error('no low-stock notification');
+    await bell.click();
+    await expect(manager).toHaveURL(/\/notifications$/);
+    const table = manager.getByTestId('notifications-table');
+    await expect(table.getByText(text.low(name[lang], 8, 7))).toBeVisible();
+    const item = manager.getByTestId(`notification-${mine.id}`);
+    await expect(item).toHaveAttribute('aria-label', new RegExp(`^${text.title} \\(`));
+    await snap(manager, `realtime-notification-${lang}`);
+    await manager.getByTestId(`read-${mine.id}`).click();
+    await expect(item).toHaveAttribute('aria-label', text.title);
+    await expect(bell).toHaveAttribute('aria-label', text.unread(0));
+    await manager.getByTestId(`archive-${mine.id}`).click();
+    await expect(item).toHaveCount(0);
+    await manager.getByTestId('tab-archive').click();
+    await expect(manager.getByTestId(`notification-${mine.id}`)).toBeVisible();
+    await snap(manager, `realtime-archived-${lang}`);
+    await managers.close();
+    await tills.close();
+  });
+}

@@ -29,6 +29,12 @@ import { geographyResources } from './modules/geography/geography.resources.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import type { BakongConfig } from './modules/khqr/bakong.ts';
 import { khqrRoutes } from './modules/khqr/khqr.routes.ts';
+import {
+  type NotificationRaiser,
+  notificationRaiser,
+  raiseNotifications,
+  scheduleExpiryChecks,
+} from './modules/notifications/notifications.raise.ts';
 import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
 import { notificationService } from './modules/notifications/notifications.service.ts';
 import { invoices, orders } from './modules/orders/orders.resources.ts';
@@ -55,7 +61,7 @@ import { users } from './modules/users/users.resources.ts';
 import { adminRoutes } from './modules/users/users.routes.ts';
 import { approvalService } from './policies/approval.ts';
 import { broadcastingRoutes } from './realtime/broadcasting.routes.ts';
-import { broadcastPermissionChanges } from './realtime/domain.ts';
+import { broadcastDomainEvents } from './realtime/domain.ts';
 import { createRealtime, type Realtime, type RealtimeSettings } from './realtime/realtime.ts';
 
 /** Every resource the kit serves (their routes, and their search indexes kept at start-up). */
@@ -94,12 +100,16 @@ export interface AppOptions {
   printerTimeoutMs?: number;
   /** Real time (driver, keys, timeouts); absent, the embedded endpoint with generated keys. */
   realtime?: RealtimeSettings;
+  /** Hours between checks for batches near their expiry (notifications); absent, no schedule (tests). */
+  expiryCheckHours?: number;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Real time: `broadcast(channels, event, payload)` for the rest of the server. */
     realtime: Realtime;
+    /** What domain events notify (the bus's listener); `expiringBatches()` the periodic check. */
+    notifications: NotificationRaiser;
   }
 }
 
@@ -181,11 +191,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(printingRoutes, { db, timeoutMs: options.printerTimeoutMs ?? 5000 });
   await app.register(adminRoutes, { db });
   await app.register(auditRoutes, { db });
-  await app.register(broadcastingRoutes, { realtime });
-  // a user's rights changed: their open screens read them again (their private channel)
-  const stopPermissionChanges = broadcastPermissionChanges(db, realtime);
-  app.addHook('onClose', async () => stopPermissionChanges());
-  await app.register(notificationRoutes, { notifications: notificationService(db, realtime) });
+  await app.register(broadcastingRoutes, { realtime, db });
+  // every domain event, after its commit, on its channels (realtime/domain.ts)
+  const stopBroadcasting = broadcastDomainEvents(db, realtime);
+  app.addHook('onClose', async () => stopBroadcasting());
+  // notifications raised from the same events, after their commit (notifications.raise.ts)
+  const notifications = notificationService(db, realtime);
+  const raiser = notificationRaiser(db, notifications);
+  app.decorate('notifications', raiser);
+  const stopRaising = raiseNotifications(db, raiser);
+  const expiryChecks = options.expiryCheckHours
+    ? scheduleExpiryChecks(raiser, app.log, options.expiryCheckHours)
+    : null;
+  app.addHook('onClose', async () => {
+    stopRaising();
+    expiryChecks?.stop();
+  });
+  await app.register(notificationRoutes, { notifications });
   await registerProductImages(app, db, options.uploadsDir);
   await registerProductTransfer(app, db);
   await app.register(sampleRoutes, { samples: sampleService(db, options.uploadsDir) });

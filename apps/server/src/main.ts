@@ -37,6 +37,7 @@ async function main() {
       bakong: config.BAKONG_API_TOKEN ? { token: config.BAKONG_API_TOKEN, url: config.BAKONG_API_URL } : null,
       printerTimeoutMs: config.PRINTER_TIMEOUT_MS,
       realtime: realtimeSettings(config),
+      expiryCheckHours: 6,
     });
     return { app, seeded };
   });

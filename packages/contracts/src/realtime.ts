@@ -75,6 +75,14 @@ export type BroadcastingConfig = z.infer<typeof broadcastingConfig>;
 /** Where channels are authorized (spec section 7: `POST /broadcasting/auth`, outside the API base). */
 export const BROADCASTING_AUTH_PATH = '/broadcasting/auth';
 
+/**
+ * `GET /api/broadcasting/channels`: the stores whose channel the signed-in user may listen to (their
+ * coverage; every store with all_stores.view), so the page follows those stores' events.
+ */
+export const broadcastingChannelsResponse = z.object({
+  data: z.object({ stores: z.array(z.number().int()) }),
+});
+
 /** `POST /broadcasting/auth`: JSON (the spec) or form-encoded (what pusher-js sends). */
 export const broadcastingAuthBody = z.object({
   socket_id: z

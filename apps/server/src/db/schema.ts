@@ -501,6 +501,7 @@ export interface DB {
   printers: PrintersTable;
   khqr_payments: KhqrPaymentsTable;
   notifications: NotificationsTable;
+  notification_marks: NotificationMarksTable;
   app_secrets: AppSecretsTable;
   sample_loads: SampleLoadsTable;
   sample_records: SampleRecordsTable;
@@ -654,6 +655,13 @@ export interface KhqrPaymentsTable {
   expires_at: string;
   paid_hash: string | null;
   created_by: number | null;
+  created_at: string;
+}
+
+/** What was notified already (a low product, an expiring batch): told once while it lasts. */
+export interface NotificationMarksTable {
+  kind: string;
+  subject: string;
   created_at: string;
 }
 

@@ -36,7 +36,7 @@ export async function connectRedis(url: string, log: Log = console as unknown as
     down = true;
     log.warn(
       { err: error.message },
-      'Redis is unreachable: sign-in throttling and list totals fall back to this process',
+      'Redis is unreachable (retrying): sign-in throttling and list totals fall back to this process, broadcasts reach only its sockets',
     );
   });
   redis.on('ready', () => {

@@ -89,3 +89,36 @@ export function coverageResolver(db: Db) {
     return known?.version === user.version ? known.coverage : read(user);
   };
 }
+
+/**
+ * Who is to hear of something in a store: the active users holding `permission` through one of
+ * their roles whose coverage includes the store (every store with `all_stores.view`, else their
+ * `user_stores` and home store), as `coverageOf` resolves it for a request. In id order.
+ */
+export async function usersCovering(db: Db, storeId: number, permission: string): Promise<number[]> {
+  const holding = (name: string) =>
+    db
+      .selectFrom('user_roles')
+      .innerJoin('roles', 'roles.id', 'user_roles.role_id')
+      .innerJoin('role_permissions', 'role_permissions.role_id', 'roles.id')
+      .innerJoin('permissions', 'permissions.id', 'role_permissions.permission_id')
+      .select('user_roles.user_id')
+      .where('roles.deleted_at', 'is', null)
+      .where('permissions.name', '=', name);
+  const rows = await db
+    .selectFrom('users')
+    .select('users.id')
+    .where('users.deleted_at', 'is', null)
+    .where('users.status', '=', 'active')
+    .where('users.id', 'in', holding(permission))
+    .where((eb) =>
+      eb.or([
+        eb('users.store_id', '=', storeId),
+        eb('users.id', 'in', eb.selectFrom('user_stores').select('user_id').where('store_id', '=', storeId)),
+        eb('users.id', 'in', holding('all_stores.view')),
+      ]),
+    )
+    .orderBy('users.id')
+    .execute();
+  return rows.map((r) => r.id);
+}

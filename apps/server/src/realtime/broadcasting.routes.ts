@@ -1,6 +1,12 @@
-import { BROADCASTING_AUTH_PATH, broadcastingAuthBody, broadcastingAuthResponse } from '@depot/contracts';
+import {
+  BROADCASTING_AUTH_PATH,
+  broadcastingAuthBody,
+  broadcastingAuthResponse,
+  broadcastingChannelsResponse,
+} from '@depot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../access/access.ts';
+import type { Db } from '../db/database.ts';
 import { AppError } from '../http/errors.ts';
 import { askerOf } from './channels.ts';
 import type { Realtime } from './realtime.ts';
@@ -11,7 +17,10 @@ import type { Realtime } from './realtime.ts';
  * the signature the socket presents when it subscribes. At the spec's path, not under `/api/`:
  * it is laravel-echo's default `authEndpoint`, and the page's configuration names it.
  */
-export const broadcastingRoutes: FastifyPluginAsyncZod<{ realtime: Realtime }> = async (app, { realtime }) => {
+export const broadcastingRoutes: FastifyPluginAsyncZod<{ realtime: Realtime; db: Db }> = async (
+  app,
+  { realtime, db },
+) => {
   // pusher-js posts `socket_id=…&channel_name=…` form-encoded; the spec's client sends JSON
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
@@ -35,6 +44,27 @@ export const broadcastingRoutes: FastifyPluginAsyncZod<{ realtime: Realtime }> =
       const answer = realtime.authorize(askerOf(authOf(request)), socket_id, channel_name);
       if (!answer) throw new AppError(403, 'broadcasting.forbidden');
       return answer;
+    },
+  );
+
+  app.get(
+    '/api/broadcasting/channels',
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        tags: ['broadcasting'],
+        summary: 'The stores whose channels the user may listen to (their coverage)',
+        response: { 200: broadcastingChannelsResponse },
+      },
+    },
+    async (request) => {
+      const { coverage } = authOf(request);
+      const stores = coverage.all
+        ? (await db.selectFrom('stores').select('id').where('deleted_at', 'is', null).orderBy('id').execute()).map(
+            (r) => r.id,
+          )
+        : [...coverage.storeIds];
+      return { data: { stores } };
     },
   );
 };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { connectRedis } from '../kit/redis.ts';
 import type { Envelope, Member, PresenceStore, Transport } from './transport.ts';
 
 // Presence in three hashes per channel, changed only by these scripts so two processes never count
@@ -38,30 +39,6 @@ export interface RedisOptions {
   log: FastifyBaseLogger;
 }
 
-/** Fails start-up with a clear message rather than retrying in the background for ever. */
-async function connect(clients: Redis[], url: string): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timed out')), 5000);
-  });
-  try {
-    await Promise.race([
-      Promise.all(
-        clients.map(async (c) => {
-          await c.connect();
-          await c.ping();
-        }),
-      ),
-      timeout,
-    ]);
-  } catch (error) {
-    for (const c of clients) c.disconnect();
-    throw new Error(`Redis is not reachable at ${new URL(url).host} (${(error as Error).message})`);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /**
  * Several processes behind a load balancer: every envelope goes through one Redis pub/sub channel,
  * so a socket on any process gets what any process broadcast; presence members are counted in Redis.
@@ -70,11 +47,9 @@ export function redisTransport(options: RedisOptions): Transport {
   const prefix = `depot:rt:${options.namespace}:`;
   const node: string = randomUUID();
   const messages = `${prefix}messages`;
-  const client = new Redis(options.url, { lazyConnect: true });
-  const subscriber = new Redis(options.url, { lazyConnect: true });
-  for (const c of [client, subscriber]) {
-    c.on('error', (error: Error) => options.log.warn({ err: error }, 'realtime: redis connection error'));
-  }
+  // two connections of the one connector (kit/redis.ts): commands, and the subscriber's own
+  let client: Redis;
+  let subscriber: Redis | undefined;
   const keys = (channel: string) => [
     `${prefix}pc:${channel}`,
     `${prefix}pu:${channel}`,
@@ -149,7 +124,13 @@ export function redisTransport(options: RedisOptions): Transport {
   return {
     presence,
     async start(deliver) {
-      await connect([client, subscriber], options.url);
+      client = await connectRedis(options.url, options.log);
+      try {
+        subscriber = await connectRedis(options.url, options.log);
+      } catch (error) {
+        client.disconnect();
+        throw error;
+      }
       await heartbeat();
       subscriber.on('message', (_channel: string, message: string) => {
         try {
@@ -174,6 +155,7 @@ export function redisTransport(options: RedisOptions): Transport {
     },
     async close() {
       clearInterval(timer);
+      if (!subscriber) return; // never started
       await client.del(`${prefix}node:${node}`).catch(() => {});
       subscriber.disconnect();
       await client.quit().catch(() => client.disconnect());

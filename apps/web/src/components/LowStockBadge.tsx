@@ -6,7 +6,8 @@ import { api } from '../lib/http.ts';
 
 /**
  * How many products are at or under their reorder level, every store together. Under the
- * resources' root, so any write (a sale, a receipt, an adjustment) asks again; and every minute.
+ * resources' root, so any write (a sale, a receipt, an adjustment) asks again, here or at another
+ * till (its store's events, lib/live.ts); and every minute.
  */
 export const LOW_STOCK_COUNT_KEY = resourceKey('stocks/low', 'count');
 

@@ -11,6 +11,7 @@ import { SideMenu } from '../components/SideMenu.tsx';
 import { Toolbar } from '../components/Toolbar.tsx';
 import { UserMenu } from '../components/UserMenu.tsx';
 import { useSession } from '../lib/access.tsx';
+import { useLiveRecords } from '../lib/live.ts';
 import { localeFromPath, localePath } from '../lib/locale.ts';
 import { useLivePermissions } from '../lib/permissions.ts';
 import { useRealtimeConnection } from '../lib/realtime.ts';
@@ -34,6 +35,7 @@ export function DashboardLayout() {
   useRealtimeConnection();
   useLivePermissions();
   useLiveSettings();
+  useLiveRecords();
   const { pathname } = useLocation();
   const navigate = useNavigate();
   useEffect(() => {

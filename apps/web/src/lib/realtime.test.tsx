@@ -122,6 +122,29 @@ describe('the connection in the signed-in layout', { timeout: 30_000 }, () => {
     await waitFor(() => expect(bell.getAttribute('aria-label')).toBe('Notifications: 0 unread'));
   });
 
+  it('follows the stores the user covers: their events, and the depot’s, read the screen’s data again', async () => {
+    const { calls } = mockFetch({ 'GET broadcasting/channels': { body: { data: { stores: [3] } } } });
+    signIn();
+    renderApp('/en/dashboards');
+    await screen.findByTestId('dashboard-user');
+    const pusher = FakePusher.latest();
+    act(() => pusher.connection.move('connected'));
+    await waitFor(() => expect(pusher.channel('private-stores.3')).toBeTruthy());
+    await waitFor(() => expect(pusher.channel('private-depot')).toBeTruthy());
+    // a store it does not cover is not asked for
+    expect(pusher.channel('private-stores.4')).toBeFalsy();
+
+    const loaded = calls('GET dashboard').length;
+    act(() => pusher.channel('private-stores.3')?.emit('App\\Events\\StockChanged', { store_id: 3, product_ids: [1] }));
+    await waitFor(() => expect(calls('GET dashboard').length).toBe(loaded + 1));
+    act(() => pusher.channel('private-depot')?.emit('App\\Events\\ExchangeRateChanged', { rate_khr: 4100 }));
+    await waitFor(() => expect(calls('GET dashboard').length).toBe(loaded + 2));
+    // an event nobody listens to changes nothing
+    act(() => pusher.channel('private-stores.3')?.emit('App\\Events\\Unknown', {}));
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(calls('GET dashboard')).toHaveLength(loaded + 2);
+  });
+
   it('drops the connection at sign-out', async () => {
     mockFetch();
     signIn();
