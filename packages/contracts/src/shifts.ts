@@ -210,3 +210,13 @@ export const shiftDifferenceRow = z.object({
   difference_khr: z.number().int(),
 });
 export type ShiftDifferenceRow = z.infer<typeof shiftDifferenceRow>;
+
+/** The shifts report's query: a range of Cambodian days, a store (optional). */
+export const shiftReportQuery = z
+  .object({
+    from: z.iso.date(),
+    to: z.iso.date(),
+    store_id: z.coerce.number().int().min(1).max(MAX_ID).optional(),
+  })
+  .refine((q) => q.to >= q.from, { path: ['to'], params: { message: 'report.range_order' } });
+export type ShiftReportQuery = z.output<typeof shiftReportQuery>;

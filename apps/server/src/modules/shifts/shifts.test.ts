@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { type CountLine, countTotal, DEFAULT_SHIFT_SETTINGS, type DrawerMoves, expectedCash } from '@depot/contracts';
+import {
+  type CountLine,
+  countTotal,
+  DEFAULT_SHIFT_SETTINGS,
+  type DrawerMoves,
+  expectedCash,
+  todayInCambodia,
+} from '@depot/contracts';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, bearer, createStore, createUser, login, useTestApp } from '../../test/harness.ts';
@@ -328,6 +335,30 @@ describe('a shift at the till', () => {
     expect(close.status).toBe(200);
     expect(close.body.data.usd.difference).toBe(-500);
     expect(close.body.data.approved_by_name).toBeNull();
+  });
+
+  it('reports the differences per cashier and day to those who see reports, in their stores', async () => {
+    const today = todayInCambodia();
+    const me = (await send('GET', '/api/shifts/current')).body.data;
+    expect(me).toBeNull();
+    const cashierId = (
+      await ctx.db.selectFrom('shifts').select('user_id').where('till', '=', 'Till 1').executeTakeFirstOrThrow()
+    ).user_id;
+    const report = await send('GET', `/api/reports/shifts?from=${today}&to=${today}`, undefined, manager.headers);
+    expect(report.status).toBe(200);
+    expect(report.body.data.find((r: { user_id: number }) => r.user_id === cashierId)).toMatchObject({
+      day: today,
+      shifts: 2,
+      difference_usd_cents: -800,
+      difference_khr: -27300,
+    });
+    expect((await send('GET', `/api/reports/shifts?from=${today}&to=${today}`)).status).toBe(403);
+    const backwards = await send('GET', `/api/reports/shifts?from=${today}&to=2020-01-01`, undefined, manager.headers);
+    expect(backwards.status).toBe(422);
+    const elsewhere = await createStore(ctx.db, `RP${Date.now() % 100000}`);
+    const boss = await headersOf(await createUser(ctx.db, { roles: ['manager'], store: elsewhere }));
+    const theirs = await send('GET', `/api/reports/shifts?from=${today}&to=${today}`, undefined, boss);
+    expect(theirs.body.data).toEqual([]);
   });
 
   it('flags a shift left open overnight', async () => {
