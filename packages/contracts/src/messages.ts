@@ -615,6 +615,7 @@ export const messages = {
   'report.field.number': { en: 'Number', kh: 'លេខ' },
   'report.field.date': { en: 'Date', kh: 'កាលបរិច្ឆេទ' },
   'report.field.low_stock': { en: 'Low stock', kh: 'ស្តុកជិតអស់' },
+  'report.field.open_overnight': { en: 'Shifts left open overnight', kh: 'វេនដែលបើកទុកពេញមួយយប់' },
   'report.field.expiring': { en: 'Expiring or expired batches', kh: 'ឡូត៍ជិតផុតកំណត់ ឬផុតកំណត់' },
   'report.field.purchases_due': { en: 'Purchases due to suppliers', kh: 'ការទិញចូលនៅជំពាក់អ្នកផ្គត់ផ្គង់' },
   'report.field.unpaid_orders': { en: 'Unpaid or partly paid orders', kh: 'ការបញ្ជាទិញមិនទាន់បង់ ឬបង់មិនគ្រប់' },

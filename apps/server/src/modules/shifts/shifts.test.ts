@@ -214,6 +214,11 @@ describe('a shift at the till', () => {
     expect(seen.usd).toMatchObject({ float: 4500, cash_in: 2000, change_out: 900, expected: 5600 });
     expect(seen.khr).toMatchObject({ float: 100000, cash_in: 60000, change_out: 2700, expected: 157300 });
     expect(seen).toMatchObject({ orders_count: 2, sales_cents: 2500 });
+    // the cashier's dashboard: "today" is the open shift
+    const board = (await send('GET', '/api/dashboard')).body.data;
+    expect(board.shift).toMatchObject({ id: shiftId, till: 'Till 1', overnight: false });
+    expect(board.today_figures.find((f: { key: string }) => f.key === 'orders').value).toBe(2);
+    expect((await send('GET', '/api/dashboard', undefined, other)).body.data.shift).toBeNull();
     expect(seen.payments).toEqual([
       { method: 'cash_khr', amount: 60000 },
       { method: 'cash_usd', amount: 2000 },
@@ -368,6 +373,11 @@ describe('a shift at the till', () => {
     const list = await send('GET', '/api/shifts?filter[status]=open', undefined, manager.headers);
     const row = list.body.data.find((s: { id: number }) => s.id === opened.body.data.id);
     expect(row.overnight).toBe(true);
+    const board = (await send('GET', '/api/dashboard', undefined, manager.headers)).body.data;
+    expect(board.alerts.find((a: { key: string }) => a.key === 'open_overnight')).toMatchObject({
+      value: 1,
+      link: '/shifts?filter[status]=open',
+    });
     await ctx.db
       .updateTable('shifts')
       .set({ status: 'closed', open_user: null, open_till: null })
