@@ -88,6 +88,7 @@ export function ShiftReport({ shift, paper }: { shift: ShiftDetail; paper: Paper
   const drawer = (currency: CashCurrency) => {
     const d = shift[currency];
     const m = (value: number) => money(currency, value);
+    const minus = (value: number) => (value > 0 ? `−${m(value)}` : m(value));
     return (
       <div key={currency} data-testid={`report-${currency}`}>
         <div className="print-heading">
@@ -95,10 +96,10 @@ export function ShiftReport({ shift, paper }: { shift: ShiftDetail; paper: Paper
         </div>
         <Line k={l.float}>{m(d.float)}</Line>
         <Line k={l.cashIn}>{m(d.cash_in)}</Line>
-        <Line k={l.changeOut}>−{m(d.change_out)}</Line>
-        {d.refunds > 0 && <Line k={l.refunds}>−{m(d.refunds)}</Line>}
+        <Line k={l.changeOut}>{minus(d.change_out)}</Line>
+        {d.refunds > 0 && <Line k={l.refunds}>{minus(d.refunds)}</Line>}
         <Line k={l.payIns}>{m(d.pay_ins)}</Line>
-        <Line k={l.payOuts}>−{m(d.pay_outs)}</Line>
+        <Line k={l.payOuts}>{minus(d.pay_outs)}</Line>
         {d.expected !== null && (
           <Line k={l.expected} strong>
             {m(d.expected)}
@@ -118,7 +119,7 @@ export function ShiftReport({ shift, paper }: { shift: ShiftDetail; paper: Paper
     <div
       className={paper === 'a4' ? 'print-doc shift-a4' : 'print-doc receipt'}
       data-paper={paper}
-      data-testid="shift-report"
+      data-testid="shift-report-doc"
     >
       <div className="print-centre">
         <div className="print-title">{titleOf(settings, 'kh')}</div>
