@@ -319,7 +319,7 @@ describe('a shift at the till', () => {
     });
     const twice = await send('POST', `/api/shifts/${shiftId}/close`, { counted });
     expect(twice.status).toBe(409);
-    expect(twice.body.message).toBe('Shift ' + closed.body.data.number + ' is closed: it cannot be closed.');
+    expect(twice.body.message).toBe(`Shift ${closed.body.data.number} is closed: it cannot be closed.`);
     // a sale after the close is no longer the shift's
     const later = await shop.sell(1, [{ method: 'cash_usd', amount: 1250 }], cashier);
     const row = await ctx.db
