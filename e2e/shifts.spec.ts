@@ -111,8 +111,15 @@ for (const lang of ['kh', 'en'] as Lang[]) {
       });
       expect(sold.status()).toBe(201);
 
+      // ─── the cashier's dashboard: "today" is the open shift ─────────────────────────────
+      const shiftUrl = page.url();
+      await page.goto(`${prefix(lang)}/dashboards`, { waitUntil: 'networkidle' });
+      await expect(page.getByTestId('dashboard-shift')).toContainText(`Till ${tag}`);
+      await expect(page.getByTestId('dashboard-today').getByTestId('figure-orders')).toContainText('1');
+      await snap(page, `shift-dashboard-${lang}`, { quiet: true });
+
       // ─── a pay-in of 20,000 riel in small notes ─────────────────────────────────────────
-      await page.reload({ waitUntil: 'networkidle' });
+      await page.goto(shiftUrl, { waitUntil: 'networkidle' });
       await page.getByTestId('shift-payIn').click();
       const move = page.locator('.ant-modal').filter({ has: page.getByTestId('move-amount') });
       await move.getByTestId('move-currency').getByText(text.riel).click();
