@@ -55,6 +55,8 @@ import { sampleRoutes } from './modules/samples/samples.routes.ts';
 import { sampleService } from './modules/samples/samples.service.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { settingsService } from './modules/settings/settings.service.ts';
+import { shiftRoutes } from './modules/shifts/shifts.routes.ts';
+import { shifts } from './modules/shifts/shifts.service.ts';
 import { stockRoutes } from './modules/stock/stock.routes.ts';
 import { transfers } from './modules/stock/transfers.ts';
 import { users } from './modules/users/users.resources.ts';
@@ -81,6 +83,7 @@ export const resourceDefinitions = [
   invoices,
   printers,
   users,
+  shifts,
 ] as const;
 
 export interface AppOptions {
@@ -187,6 +190,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(comboRoutes, { db });
   await app.register(rateRoutes, { db });
   await app.register(orderRoutes, { db, approvals });
+  await app.register(shiftRoutes, { db, approvals });
   await app.register(khqrRoutes, { db, bakong: options.bakong ?? null });
   await app.register(printingRoutes, { db, timeoutMs: options.printerTimeoutMs ?? 5000 });
   await app.register(adminRoutes, { db });

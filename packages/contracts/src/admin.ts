@@ -232,6 +232,8 @@ export const AUDIT_ACTIONS = [
   'exchange_rate.changed',
   'settings.sale',
   'settings.system',
+  'settings.shift',
+  'shift.closed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

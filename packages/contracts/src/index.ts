@@ -33,5 +33,6 @@ export * from './resources.ts';
 export * from './samples.ts';
 export * from './screens.ts';
 export * from './settings.ts';
+export * from './shifts.ts';
 export * from './stock.ts';
 export * from './validation.ts';

@@ -615,6 +615,7 @@ export const messages = {
   'report.field.number': { en: 'Number', kh: 'លេខ' },
   'report.field.date': { en: 'Date', kh: 'កាលបរិច្ឆេទ' },
   'report.field.low_stock': { en: 'Low stock', kh: 'ស្តុកជិតអស់' },
+  'report.field.open_overnight': { en: 'Shifts left open overnight', kh: 'វេនដែលបើកទុកពេញមួយយប់' },
   'report.field.expiring': { en: 'Expiring or expired batches', kh: 'ឡូត៍ជិតផុតកំណត់ ឬផុតកំណត់' },
   'report.field.purchases_due': { en: 'Purchases due to suppliers', kh: 'ការទិញចូលនៅជំពាក់អ្នកផ្គត់ផ្គង់' },
   'report.field.unpaid_orders': { en: 'Unpaid or partly paid orders', kh: 'ការបញ្ជាទិញមិនទាន់បង់ ឬបង់មិនគ្រប់' },
@@ -707,6 +708,45 @@ export const messages = {
     en: 'The current password is incorrect.',
     kh: 'ពាក្យសម្ងាត់បច្ចុប្បន្នមិនត្រឹមត្រូវ។',
   },
+
+  // cash drawer shifts
+  'entity.shift': { en: 'Shift', kh: 'វេន' },
+  'shift.state': {
+    en: 'Shift {number} is {status}: it cannot be {action}.',
+    kh: 'វេន {number} ស្ថិតក្នុងស្ថានភាព {status}៖ មិនអាច{action}បានទេ។',
+  },
+  'status.open': { en: 'open', kh: 'កំពុងបើក' },
+  'status.closed': { en: 'closed', kh: 'បានបិទ' },
+  'action.closed': { en: 'closed', kh: 'បិទ' },
+  'shift.opened': { en: 'Shift opened.', kh: 'បានបើកវេន។' },
+  'shift.pay_in': { en: 'Pay-in recorded.', kh: 'បានកត់ត្រាការដាក់ប្រាក់ចូល។' },
+  'shift.pay_out': { en: 'Pay-out recorded.', kh: 'បានកត់ត្រាការដកប្រាក់ចេញ។' },
+  'shift.closed': { en: 'Shift closed.', kh: 'បានបិទវេន។' },
+  'shift.user_open': {
+    en: 'You already have an open shift ({number}): close it first.',
+    kh: 'អ្នកមានវេនកំពុងបើករួចហើយ ({number})៖ សូមបិទវាជាមុនសិន។',
+  },
+  'shift.till_open': {
+    en: 'This till already has an open shift ({number}).',
+    kh: 'បញ្ជរគិតលុយនេះមានវេនកំពុងបើករួចហើយ ({number})។',
+  },
+  'shift.required': {
+    en: 'Open a shift at this store before selling.',
+    kh: 'សូមបើកវេននៅហាងនេះជាមុនសិន មុននឹងលក់។',
+  },
+  'shift.denomination': {
+    en: 'This note is not one of the notes in the settings.',
+    kh: 'ក្រដាសប្រាក់នេះមិនមាននៅក្នុងបញ្ជីក្រដាសប្រាក់នៃការកំណត់ទេ។',
+  },
+  'shift.not_yours': {
+    en: 'This is another cashier’s shift.',
+    kh: 'នេះជាវេនរបស់អ្នកគិតលុយផ្សេង។',
+  },
+  'shift.short_drawer': {
+    en: 'The drawer does not hold that much in this currency.',
+    kh: 'ថតប្រាក់មិនមានប្រាក់ច្រើនម្ល៉េះក្នុងរូបិយប័ណ្ណនេះទេ។',
+  },
+  'settings.shift_saved': { en: 'Shift settings saved.', kh: 'បានរក្សាទុកការកំណត់វេន។' },
 
   // generic (spec section 8)
   'error.not_found': { en: 'Not found', kh: 'រកមិនឃើញ' },

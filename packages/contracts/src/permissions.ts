@@ -55,6 +55,8 @@ export const RESOURCES = {
   reports: ['view', 'generate'],
   /** Receipt printers: listed and printed on by the till; `approve` opens the cash drawer by hand. */
   printers: ['list', 'view', 'generate', 'approve'],
+  /** Cash drawer shifts: a cashier's own (update: pay-ins, pay-outs, close); `approve`: every shift of one's stores and a close's difference. */
+  shifts: ['list', 'view', 'create', 'update', 'approve'],
   /** See and act in every store; without it a user sees and acts only in the stores they cover. */
   all_stores: ['view'],
   /** Cost prices, margins, stock values and purchase costs; without it they are left out of answers. */
@@ -135,6 +137,7 @@ export const DEFAULT_ROLES = [
       ...pick('stores', 'list', 'view'),
       ...pick('exchange_rates', 'view'),
       ...pick('printers', 'list', 'view', 'generate'),
+      ...pick('shifts', 'list', 'view', 'create', 'update'),
     ],
   },
   {

@@ -113,8 +113,19 @@ export const dashboardResponse = z.object({
     week_figures: z.array(figure).nullable(),
     by_hour: z.array(z.object({ hour: z.number().int(), net_cents: z.number(), orders: z.number().int() })),
     sections: z.array(section),
-    /** Things waiting (low stock, expiring batches, purchases due, unpaid orders, deliveries). */
+    /** Things waiting (low stock, expiring batches, purchases due, unpaid orders, deliveries, shifts open overnight). */
     alerts: z.array(figure),
+    /** A cashier's open shift: their "today" is the shift (its sales since it opened). */
+    shift: z
+      .object({
+        id: z.number().int(),
+        number: z.string(),
+        till: z.string(),
+        opened_at: z.string(),
+        overnight: z.boolean(),
+      })
+      .nullable()
+      .optional(),
   }),
 });
 export type Dashboard = z.infer<typeof dashboardResponse>['data'];

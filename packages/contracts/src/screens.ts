@@ -54,6 +54,8 @@ export const SCREENS: readonly Screen[] = [
     menu: 'menu.exchange_rates',
     group: 'menu.group.sales',
   },
+  // cash drawer shifts: open at a till, pay in and out, close with a count; X and Z reports
+  { path: '/shifts', layout: 'dashboard', permission: 'shifts.list', menu: 'menu.shifts', group: 'menu.group.sales' },
   // purchases: list, create, review (a summary before confirming) and update
   {
     path: '/purchases',
@@ -136,6 +138,13 @@ export const SCREENS: readonly Screen[] = [
       group: 'menu.group.reports',
     }),
   ),
+  {
+    path: '/reports/shifts',
+    layout: 'dashboard',
+    permission: 'reports.view',
+    menu: 'menu.report_shifts',
+    group: 'menu.group.reports',
+  },
   // the signed-in user's own profile (spec: /profiles); the header's user menu opens it
   { path: '/profiles', layout: 'dashboard', permission: 'profiles.view' },
   // not in the spec's list: the system settings (spec section 1), for administrators

@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /**
  * Table types for Kysely. Timestamps are ISO-8601 UTC strings on both databases (PostgreSQL's
@@ -508,6 +508,8 @@ export interface DB {
   user_operational_districts: UserOperationalDistrictsTable;
   user_health_facilities: UserHealthFacilitiesTable;
   audit_log: AuditLogTable;
+  shifts: ShiftsTable;
+  shift_movements: ShiftMovementsTable;
 }
 
 export interface OrdersTable extends Timestamps, SoftDelete {
@@ -551,6 +553,8 @@ export interface OrdersTable extends Timestamps, SoftDelete {
   cancel_reason: string | null;
   /** The manager whose approval, entered at the till, allowed a void of a paid sale. */
   approved_by: number | null;
+  /** The cashier's shift open at the store when it was checked out (shifts), if any. */
+  shift_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface OrderItemsTable {
@@ -699,4 +703,43 @@ export interface SampleLoadsTable {
 export interface SampleRecordsTable {
   table_name: string;
   record_id: number;
+}
+
+export interface ShiftsTable extends Timestamps, SoftDelete {
+  id: Generated<number>;
+  number: string;
+  store_id: number;
+  till: string;
+  user_id: number;
+  status: 'open' | 'closed';
+  open_till: string | null;
+  open_user: number | null;
+  opened_at: string;
+  closed_at: string | null;
+  note: string | null;
+  close_note: string | null;
+  float_count: string;
+  float_usd_cents: number;
+  float_khr: number;
+  counted_count: string | null;
+  closing: string | null;
+  expected_usd_cents: number | null;
+  expected_khr: number | null;
+  counted_usd_cents: number | null;
+  counted_khr: number | null;
+  difference_usd_cents: number | null;
+  difference_khr: number | null;
+  closed_by: number | null;
+  approved_by: number | null;
+}
+
+export interface ShiftMovementsTable {
+  id: Generated<number>;
+  shift_id: number;
+  kind: 'pay_in' | 'pay_out';
+  currency: 'usd' | 'khr';
+  amount: number;
+  reason: string;
+  created_by: number | null;
+  created_at: string;
 }

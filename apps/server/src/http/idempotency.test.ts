@@ -23,6 +23,16 @@ async function made(url: string, payload: object) {
   return res.body.data;
 }
 
+/** A shift's float at a till of its own; the admin's open shifts closed first (one open shift a user). */
+let tills = 0;
+const shiftBody = () => ({
+  store_id: ids.store,
+  till: `Key till ${++tills}`,
+  float: { usd: [{ value: 500, count: 1 }], khr: [] },
+});
+const closeShifts = () =>
+  ctx.db.updateTable('shifts').set({ status: 'closed', open_user: null, open_till: null }).execute();
+
 const sale = (over: object = {}) => ({
   customer_id: ids.walkIn,
   items: [{ product_id: ids.product, quantity: 1 }],
@@ -131,6 +141,23 @@ const RECIPES: Record<string, () => Promise<{ url: string; body?: object }>> = {
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow();
     return { url: '/api/stocks/write-offs', body: { store_id: ids.store, batch_id: batch.id } };
+  },
+  'POST /api/shifts': async () => {
+    await closeShifts();
+    return { url: '/api/shifts', body: shiftBody() };
+  },
+  'POST /api/shifts/:id/movements': async () => {
+    await closeShifts();
+    const shift = await made('/api/shifts', shiftBody());
+    return {
+      url: `/api/shifts/${shift.id}/movements`,
+      body: { kind: 'pay_in', currency: 'khr', amount: 10000, reason: 'Change from the bank' },
+    };
+  },
+  'POST /api/shifts/:id/close': async () => {
+    await closeShifts();
+    const shift = await made('/api/shifts', shiftBody());
+    return { url: `/api/shifts/${shift.id}/close`, body: { counted: { usd: [{ value: 500, count: 1 }], khr: [] } } };
   },
   'POST /api/stock-transfers/:id/send': async () => {
     const transfer = await made('/api/stock-transfers', {

@@ -79,6 +79,7 @@ export const pages: Record<string, Page> = {
   '/orders/review': {
     lazy: () => import('../pages/sales/OrderReviewPage.tsx').then((m) => ({ Component: m.OrderReviewPage })),
   },
+  '/shifts': { lazy: () => import('../pages/shifts/ShiftsPage.tsx').then((m) => ({ Component: m.ShiftsPage })) },
   '/invoices': { lazy: () => import('../pages/sales/InvoicesPage.tsx').then((m) => ({ Component: m.InvoicesPage })) },
   ...crud('/discounts', discountDefs, 'discounts'),
   '/combos': { lazy: list(comboDefs, 'combos') },
@@ -114,6 +115,9 @@ export const pages: Record<string, Page> = {
   '/reports/financial': { lazy: report('FinancialReportPage') },
   '/reports/inventory': { lazy: report('InventoryReportPage') },
   '/reports/customer': { lazy: report('CustomerReportPage') },
+  '/reports/shifts': {
+    lazy: () => import('../pages/reports/ShiftsReportPage.tsx').then((m) => ({ Component: m.ShiftsReportPage })),
+  },
   '/notifications': {
     lazy: () =>
       import('../pages/notifications/NotificationsPage.tsx').then((m) => ({ Component: m.NotificationsPage })),

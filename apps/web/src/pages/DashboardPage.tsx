@@ -92,11 +92,31 @@ export function DashboardPage() {
         </Flex>
       </Card>
 
-      {data.kind === 'cashier' && <Alert type="info" showIcon title={t('dashboard.ownSalesNote')} />}
+      {data.kind === 'cashier' && (
+        <Alert
+          type={data.shift?.overnight ? 'warning' : 'info'}
+          showIcon
+          data-testid="dashboard-shift"
+          title={
+            data.shift
+              ? t('dashboard.shiftNote', {
+                  number: data.shift.number,
+                  till: data.shift.till,
+                  date: formatDay(data.shift.opened_at, locale),
+                })
+              : t('dashboard.ownSalesNote')
+          }
+          description={data.shift?.overnight ? t('shifts.overnightHelp') : undefined}
+        />
+      )}
 
       <div data-testid="dashboard-today">
         <Typography.Title level={5}>
-          {data.kind === 'cashier' ? t('dashboard.ownSales') : t('dashboard.todayVsYesterday')}
+          {data.kind === 'cashier'
+            ? data.shift
+              ? t('dashboard.shiftSales')
+              : t('dashboard.ownSales')
+            : t('dashboard.todayVsYesterday')}
         </Typography.Title>
         <FigureGrid figures={data.today_figures} locale={locale} />
       </div>

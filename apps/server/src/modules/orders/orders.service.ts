@@ -6,6 +6,7 @@ import { orderScope } from '../../policies/orders.ts';
 import type { Actor, Approver } from '../../policies/policy.ts';
 import { auditWho, recordAudit } from '../audit/audit.ts';
 import { saleRates } from '../rates/rates.service.ts';
+import { attachShift } from '../shifts/shifts.service.ts';
 import { orderDocument } from './orders.document.ts';
 import { cashiers } from './orders.repository.ts';
 import {
@@ -66,6 +67,8 @@ export function orderService(db: Db) {
    */
   async function sell(ctx: StepContext, sale: Awaited<ReturnType<typeof writeCart>>, payments: Tender[]) {
     const { trx, actor } = ctx;
+    // the sale belongs to its cashier's open shift at the store (or is refused, when one is required)
+    await attachShift(trx, actor, sale.id, sale.storeId);
     if (payments.length) {
       const status = await recordPayments(trx, { ...sale.values, id: sale.id }, payments, actor.userId);
       if (status === 'paid') await issueInvoice(trx, sale.id);

@@ -7,6 +7,8 @@ import { instants, localDay, localHour, num } from './reports.sql.ts';
 export interface Filter {
   storeId?: number;
   cashierId?: number;
+  /** A cashier's open shift: the sales checked out in it (the dashboard's "today"). */
+  shiftId?: number;
   customerId?: number;
   categoryId?: number;
   brandId?: number;
@@ -37,6 +39,7 @@ export function reportsRepository(db: Db) {
     q = inStores(q, actor, 'o.store_id');
     if (f.storeId) q = q.where('o.store_id', '=', f.storeId);
     if (f.cashierId) q = q.where('o.cashier_id', '=', f.cashierId);
+    if (f.shiftId) q = q.where('o.shift_id', '=', f.shiftId);
     if (f.customerId) q = q.where('o.customer_id', '=', f.customerId);
     return q;
   }
@@ -261,6 +264,7 @@ export function reportsRepository(db: Db) {
       q = inStores(q, actor, 'o.store_id');
       if (f.storeId) q = q.where('o.store_id', '=', f.storeId);
       if (f.cashierId) q = q.where('o.cashier_id', '=', f.cashierId);
+      if (f.shiftId) q = q.where('o.shift_id', '=', f.shiftId);
       if (f.customerId) q = q.where('o.customer_id', '=', f.customerId);
       const rows = await q
         .select([
@@ -661,8 +665,18 @@ export function reportsRepository(db: Db) {
         actor,
         'o.store_id',
       ).executeTakeFirst();
-      void today;
+      // shifts still open that were opened before today began in Cambodia
+      const overnight = await inStores(
+        db
+          .selectFrom('shifts')
+          .where('shifts.status', '=', 'open')
+          .where('shifts.opened_at', '<', instants(today, today).start)
+          .select(sql<number>`count(*)`.as('n')),
+        actor,
+        'shifts.store_id',
+      ).executeTakeFirst();
       return {
+        open_overnight: num(overnight?.n),
         low_stock: lowCount,
         expiring: num(expiring?.n),
         purchases_due: num(purchases?.n),
@@ -671,6 +685,15 @@ export function reportsRepository(db: Db) {
         unpaid_cents: num(unpaid?.due),
         deliveries: num(deliveries?.n),
       };
+    },
+
+    /** A user's open shift, if any (the cashier's dashboard). */
+    openShift(userId: number) {
+      return db
+        .selectFrom('shifts')
+        .select(['id', 'number', 'till', 'opened_at'])
+        .where('open_user', '=', userId)
+        .executeTakeFirst();
     },
 
     async storeName(id: number) {

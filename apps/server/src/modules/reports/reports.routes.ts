@@ -5,13 +5,17 @@ import {
   reportExportQuery,
   reportQuery,
   reportResponse,
+  shiftDifferenceRow,
+  shiftReportQuery,
+  single,
 } from '@depot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { authOf } from '../../access/access.ts';
 import type { Db } from '../../db/database.ts';
 import { reportPdf, reportWorkbook, XLSX_TYPE } from './reports.export.ts';
 import { reportsService } from './reports.service.ts';
+import { shiftDifferences } from './shifts.report.ts';
 
 /**
  * GET /api/reports/{sales,inventory,financial,customer} (reports.view) and their
@@ -44,6 +48,20 @@ export const reportRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db 
         },
       };
     },
+  );
+
+  app.get(
+    '/api/reports/shifts',
+    {
+      config: { access: 'reports.view' },
+      schema: {
+        tags: ['reports'],
+        summary: 'The differences of closed shifts per cashier and day, in dollars and riel',
+        querystring: shiftReportQuery,
+        response: { 200: single(z.array(shiftDifferenceRow)) },
+      },
+    },
+    async (request) => ({ data: await shiftDifferences(db, authOf(request), request.query) }),
   );
 
   for (const name of REPORTS) {

@@ -712,9 +712,11 @@ export function reportsService(db: Db) {
       const manager = can(actor, 'reports.view');
       const costs = manager && can(actor, 'costs.view');
       const today = todayInCambodia();
-      const f: Filter = manager ? {} : { cashierId: actor.userId };
+      // a cashier's "today" is their open shift when there is one: its sales since it opened
+      const shift = manager ? null : await repo.openShift(actor.userId);
+      const f: Filter = manager ? {} : { cashierId: actor.userId, shiftId: shift?.id };
       const rates = await currentRates(db);
-      const day = { from: today, to: today };
+      const day = { from: shift ? todayInCambodia(new Date(shift.opened_at)) : today, to: today };
       const yesterday = { from: addDays(today, -1), to: addDays(today, -1) };
       const weekStart = addDays(today, -((new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7));
       const week = { from: weekStart, to: today };
@@ -820,6 +822,14 @@ export function reportsService(db: Db) {
               ...fig('deliveries', 'count', waiting.deliveries, null),
               link: '/orders?filter[delivery_status]=preparing',
             },
+            ...(waiting.open_overnight > 0
+              ? [
+                  {
+                    ...fig('open_overnight', 'count', waiting.open_overnight, null),
+                    link: '/shifts?filter[status]=open',
+                  },
+                ]
+              : []),
           ]
         : [];
       return {
@@ -832,6 +842,15 @@ export function reportsService(db: Db) {
         by_hour: hours,
         sections,
         alerts,
+        shift: shift
+          ? {
+              id: shift.id,
+              number: shift.number,
+              till: shift.till,
+              opened_at: shift.opened_at,
+              overnight: todayInCambodia(new Date(shift.opened_at)) < today,
+            }
+          : null,
       };
     },
   };

@@ -46,6 +46,7 @@ import { formatDateTime } from '../../lib/dates.ts';
 import { parseWith, useFieldErrors } from '../../lib/forms.ts';
 import { ApiError, api } from '../../lib/http.ts';
 import { percentText } from '../../resources/discounts.tsx';
+import { ShiftSettingsCard } from '../shifts/ShiftSettingsCard.tsx';
 import { useCurrentRates, useSaleSettings } from './rates.tsx';
 
 /**
@@ -386,6 +387,7 @@ export function ExchangeRatesPage() {
   const rates = useCurrentRates();
   const canSet = useCan('exchange_rates.update');
   const canSettings = useCan('settings.view');
+  const canShifts = useCan('shifts.list');
   const data = rates.data;
   return (
     <Flex vertical gap={16}>
@@ -442,6 +444,7 @@ export function ExchangeRatesPage() {
       {canSet && <NewRate />}
       <History />
       {canSettings && <SaleSettingsCard />}
+      {canSettings && canShifts && <ShiftSettingsCard />}
     </Flex>
   );
 }

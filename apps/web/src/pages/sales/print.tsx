@@ -92,7 +92,7 @@ export function usePrint() {
 }
 
 /** Both catalogues, whatever the page's language: the documents are bilingual. */
-function useBothLanguages(): boolean {
+export function useBothLanguages(): boolean {
   const [ready, setReady] = useState(
     () => i18n.hasResourceBundle('kh', 'translation') && i18n.hasResourceBundle('en', 'translation'),
   );

@@ -1,0 +1,447 @@
+import {
+  type CashCount,
+  type CashCurrency,
+  cashDifference,
+  countTotal,
+  type DrawerMoves,
+  differenceNeedsApproval,
+  expectedCash,
+  type Rates,
+  type ShiftAction,
+  type ShiftDetail,
+  type ShiftSettings,
+  settle,
+  shift,
+  type shiftCloseInput,
+  type shiftMoveInput,
+  type shiftOpenInput,
+  type Tender,
+  type TenderMethod,
+  todayInCambodia,
+} from '@depot/contracts';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { Db } from '../../db/database.ts';
+import { nextDocumentNumber } from '../../db/sequences.ts';
+import { AppError, FieldError, notFound } from '../../http/errors.ts';
+import { type DocumentDefinition, documentService } from '../../kit/document.ts';
+import { findLive, type Read, type ResourceDefinition } from '../../kit/resource.ts';
+import { type Actor, type Approver, assertStoreInput } from '../../policies/policy.ts';
+import { seesExpected, shiftDifferencePolicy, shiftPolicy, shiftScope } from '../../policies/shifts.ts';
+import { auditWho, recordAudit } from '../audit/audit.ts';
+import { readShiftSettings } from './shifts.settings.ts';
+
+type OpenInput = z.output<typeof shiftOpenInput>;
+type MoveInput = z.output<typeof shiftMoveInput>;
+type CloseInput = z.output<typeof shiftCloseInput>;
+
+/** A shift as its list query reads it (overnight is worked out after). */
+type ShiftRow = Omit<Read<z.infer<typeof shift>>, 'overnight'>;
+
+/** Still open after the Cambodian day it was opened on. */
+export const isOvernight = (row: { status: string; opened_at: string }, at = new Date()) =>
+  row.status === 'open' && todayInCambodia(new Date(row.opened_at)) < todayInCambodia(at);
+
+/** A list row with what TypeScript works out: numbers from bigint columns, the overnight flag. */
+function completeRow(row: ShiftRow): Read<z.infer<typeof shift>> {
+  return {
+    ...row,
+    difference_usd_cents: row.difference_usd_cents === null ? null : Number(row.difference_usd_cents),
+    difference_khr: row.difference_khr === null ? null : Number(row.difference_khr),
+    overnight: isOvernight(row),
+  };
+}
+
+/** The shifts list: one's own, or (shifts.approve) every shift of one's stores; open ones first. */
+export const shifts: ResourceDefinition<'shifts', typeof shiftOpenInput, typeof shift, ShiftRow> = {
+  table: 'shifts',
+  path: '/api/shifts',
+  resource: 'shifts',
+  entity: 'entity.shift',
+  input: z.object({}) as never,
+  output: shift,
+  routes: ['list'],
+  policy: {
+    scope: shiftScope,
+    present: (actor, row) => ({ ...row, abilities: shiftPolicy.abilities(actor, row) }),
+  },
+  query: (db) =>
+    db
+      .selectFrom('shifts')
+      .innerJoin('stores', 'stores.id', 'shifts.store_id')
+      .leftJoin('users', 'users.id', 'shifts.user_id')
+      .leftJoin('users as approver', 'approver.id', 'shifts.approved_by')
+      .select([
+        'shifts.id',
+        'shifts.number',
+        'shifts.store_id',
+        'stores.name as store_name',
+        'shifts.till',
+        'shifts.user_id',
+        sql<string | null>`coalesce(users.full_name, users.name)`.as('user_name'),
+        'shifts.status',
+        'shifts.opened_at',
+        'shifts.closed_at',
+        'shifts.difference_usd_cents',
+        'shifts.difference_khr',
+        sql<string | null>`coalesce(approver.full_name, approver.name)`.as('approved_by_name'),
+        'shifts.created_at',
+        'shifts.updated_at',
+        'shifts.deleted_at',
+      ]),
+  complete: async (_db, rows) => rows.map(completeRow),
+  searchable: ['shifts.number', 'shifts.till'],
+  sortable: { opened_at: 'shifts.opened_at', number: 'shifts.number', status: 'shifts.status' },
+  defaultSort: '-opened_at',
+  filters: {
+    status: { column: 'shifts.status', schema: z.enum(['open', 'closed']) },
+    store_id: { column: 'shifts.store_id', schema: z.coerce.number().int().min(1) },
+    user_id: { column: 'shifts.user_id', schema: z.coerce.number().int().min(1) },
+  },
+};
+
+/** The change a sale gave, per currency: settle's split of what was handed over beyond its total. */
+export function changeGiven(totalCents: number, tenders: Tender[], rates: Rates) {
+  return settle(totalCents, tenders, rates).change_split;
+}
+
+const zeroMoves = (): DrawerMoves => ({ float: 0, cash_in: 0, change_out: 0, refunds: 0, pay_ins: 0, pay_outs: 0 });
+type Moves = Record<CashCurrency, DrawerMoves>;
+
+/**
+ * What moved each drawer, from the records as they are: the float, the cash tenders of the shift's
+ * sales and the change given for them, cash handed back for them (voids, returns) while the shift
+ * was open, its pay-ins and pay-outs. A closed shift's figures were frozen at its close.
+ */
+export async function drawerMoves(
+  db: Db,
+  row: { id: number; float_usd_cents: number; float_khr: number; closed_at: string | null },
+): Promise<Moves> {
+  const moves: Moves = { usd: zeroMoves(), khr: zeroMoves() };
+  moves.usd.float = Number(row.float_usd_cents);
+  moves.khr.float = Number(row.float_khr);
+  let payments = db
+    .selectFrom('order_payments')
+    .innerJoin('orders', 'orders.id', 'order_payments.order_id')
+    .select(['order_payments.kind', 'order_payments.method', sql<number>`sum(order_payments.amount)`.as('amount')])
+    .where('orders.shift_id', '=', row.id)
+    .where('order_payments.method', 'in', ['cash_usd', 'cash_khr'])
+    .groupBy(['order_payments.kind', 'order_payments.method']);
+  if (row.closed_at) payments = payments.where('order_payments.created_at', '<=', row.closed_at);
+  for (const p of await payments.execute()) {
+    const drawer = moves[p.method === 'cash_khr' ? 'khr' : 'usd'];
+    if (p.kind === 'refund') drawer.refunds += Number(p.amount);
+    else drawer.cash_in += Number(p.amount);
+  }
+  // the change each sale gave: the orders keep it as dollars or riel (the cashier's choice is not
+  // recorded), so it leaves the drawers as the till's split: whole dollars in dollars, the rest in riel
+  const changed = await db
+    .selectFrom('orders')
+    .select(['id', 'total_cents', 'exchange_rate_khr', 'rate_in_khr', 'rate_out_khr', 'khr_step'])
+    .where('shift_id', '=', row.id)
+    .where((w) => w.or([w('change_cents', '>', 0), w('change_khr', '>', 0)]))
+    .execute();
+  if (changed.length) {
+    const tenders = await db
+      .selectFrom('order_payments')
+      .select(['order_id', 'method', 'amount'])
+      .where(
+        'order_id',
+        'in',
+        changed.map((o) => o.id),
+      )
+      .where('kind', '=', 'payment')
+      .execute();
+    for (const order of changed) {
+      const split = changeGiven(
+        Number(order.total_cents),
+        tenders
+          .filter((t) => t.order_id === order.id)
+          .map((t) => ({ method: t.method as TenderMethod, amount: Number(t.amount) })),
+        {
+          rate_khr: order.exchange_rate_khr,
+          rate_in_khr: order.rate_in_khr,
+          rate_out_khr: order.rate_out_khr,
+          khr_step: order.khr_step,
+        },
+      );
+      moves.usd.change_out += split.usd_cents;
+      moves.khr.change_out += split.khr;
+    }
+  }
+  const own = await db
+    .selectFrom('shift_movements')
+    .select(['kind', 'currency', sql<number>`sum(amount)`.as('amount')])
+    .where('shift_id', '=', row.id)
+    .groupBy(['kind', 'currency'])
+    .execute();
+  for (const m of own) {
+    const drawer = moves[m.currency === 'khr' ? 'khr' : 'usd'];
+    if (m.kind === 'pay_in') drawer.pay_ins += Number(m.amount);
+    else drawer.pay_outs += Number(m.amount);
+  }
+  return moves;
+}
+
+const parseCount = (text: string): CashCount => JSON.parse(text) as CashCount;
+
+/** A shift's detail, before the actor's view of it (a blind close hides what is expected). */
+async function shiftDetail(db: Db, id: number): Promise<Read<ShiftDetail>> {
+  const head = await shifts.query(db).where('shifts.id', '=', id).executeTakeFirst();
+  if (!head) throw notFound();
+  const row = await db.selectFrom('shifts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const settings = await readShiftSettings(db);
+  const moves: Moves = row.closing ? (JSON.parse(row.closing) as Moves) : await drawerMoves(db, row);
+  const counted = { usd: row.counted_usd_cents, khr: row.counted_khr };
+  const drawer = (currency: CashCurrency) => {
+    const expected = expectedCash(moves[currency]);
+    const count = counted[currency] === null ? null : Number(counted[currency]);
+    return {
+      ...moves[currency],
+      expected,
+      counted: count,
+      difference: count === null ? null : cashDifference(expected, count),
+    };
+  };
+  const sales = await db
+    .selectFrom('orders')
+    .select([sql<number>`count(*)`.as('n'), sql<number>`coalesce(sum(total_cents), 0)`.as('total')])
+    .where('shift_id', '=', id)
+    .where('status', '=', 'confirmed')
+    .executeTakeFirstOrThrow();
+  const tenders = await db
+    .selectFrom('order_payments')
+    .innerJoin('orders', 'orders.id', 'order_payments.order_id')
+    .select(['order_payments.method', sql<number>`sum(order_payments.amount)`.as('amount')])
+    .where('orders.shift_id', '=', id)
+    .where('order_payments.kind', '=', 'payment')
+    .groupBy('order_payments.method')
+    .orderBy('order_payments.method')
+    .execute();
+  const movements = await db
+    .selectFrom('shift_movements')
+    .leftJoin('users', 'users.id', 'shift_movements.created_by')
+    .select([
+      'shift_movements.id',
+      'shift_movements.kind',
+      'shift_movements.currency',
+      'shift_movements.amount',
+      'shift_movements.reason',
+      sql<string | null>`coalesce(users.full_name, users.name)`.as('created_by_name'),
+      'shift_movements.created_at',
+    ])
+    .where('shift_movements.shift_id', '=', id)
+    .orderBy('shift_movements.id')
+    .execute();
+  return {
+    ...completeRow(head),
+    note: row.note,
+    close_note: row.close_note,
+    float_count: parseCount(row.float_count),
+    counted_count: row.counted_count ? parseCount(row.counted_count) : null,
+    usd: drawer('usd'),
+    khr: drawer('khr'),
+    orders_count: Number(sales.n),
+    sales_cents: Number(sales.total),
+    movements: movements.map((m) => ({ ...m, amount: Number(m.amount) })),
+    payments: tenders.map((t) => ({ method: t.method, amount: Number(t.amount) })),
+    blind: settings.blind_close,
+  };
+}
+
+/** A shift as a document (kit/document.ts): its list, policy, detail, and the actor's view of it. */
+export const shiftDocument: DocumentDefinition<'shifts', Read<ShiftDetail>, ShiftAction> = {
+  table: 'shifts',
+  list: shifts,
+  policy: shiftPolicy,
+  detail: shiftDetail,
+  // a blind close: a cashier sees what moved the drawer, not what it should hold, until it is closed
+  present(actor, detail) {
+    const blind = !seesExpected(actor, detail, detail.blind);
+    if (!blind) return { ...detail, blind: false };
+    const hide = (d: ShiftDetail['usd']) => ({ ...d, expected: null, difference: null });
+    return { ...detail, blind: true, usd: hide(detail.usd), khr: hide(detail.khr) };
+  },
+};
+
+/** Each note counted must be one of the settings' notes of its currency, each once. */
+function checkCount(count: CashCount, settings: ShiftSettings, field: string) {
+  const allowed = { usd: settings.usd_denominations, khr: settings.khr_denominations };
+  const problems: Record<string, { key: 'shift.denomination' | 'validation.unique' }[]> = {};
+  for (const currency of ['usd', 'khr'] as const) {
+    const seen = new Set<number>();
+    count[currency].forEach((line, index) => {
+      const at = `${field}.${currency}.${index}.value`;
+      if (!allowed[currency].includes(line.value)) problems[at] = [{ key: 'shift.denomination' }];
+      else if (seen.has(line.value)) problems[at] = [{ key: 'validation.unique' }];
+      seen.add(line.value);
+    });
+  }
+  if (Object.keys(problems).length) throw new FieldError(problems);
+  // only what was counted is kept: notes counted zero times say nothing
+  return {
+    usd: count.usd.filter((line) => line.count > 0).sort((a, b) => b.value - a.value),
+    khr: count.khr.filter((line) => line.count > 0).sort((a, b) => b.value - a.value),
+  };
+}
+
+const tillKey = (storeId: number, till: string) => `${storeId}:${till.toLowerCase()}`;
+
+/**
+ * The checkout's shift step (orders.service's `sell`): the sale belongs to its cashier's shift open
+ * at its store, if any; with the setting `require_shift`, a sale without one is refused (422).
+ */
+export async function attachShift(trx: Db, actor: Actor, orderId: number, storeId: number): Promise<void> {
+  const open = await trx
+    .selectFrom('shifts')
+    .select('id')
+    .where('open_user', '=', actor.userId)
+    .where('store_id', '=', storeId)
+    .executeTakeFirst();
+  if (open) {
+    await trx.updateTable('orders').set({ shift_id: open.id }).where('id', '=', orderId).execute();
+    return;
+  }
+  if ((await readShiftSettings(trx)).require_shift) throw new AppError(422, 'shift.required');
+}
+
+export function shiftService(db: Db) {
+  const documents = documentService(db, shiftDocument);
+
+  return {
+    show: (actor: Actor, id: number) => documents.show(actor, id),
+
+    /** The actor's open shift (at any store), or null: the till and the dashboard ask. */
+    async current(actor: Actor) {
+      const open = await db.selectFrom('shifts').select('id').where('open_user', '=', actor.userId).executeTakeFirst();
+      return open ? documents.show(actor, open.id) : null;
+    },
+
+    /** A shift opened at a till with its float counted; one open shift per till and per cashier. */
+    open(actor: Actor, input: OpenInput) {
+      return documents.create(actor, async ({ trx, at }) => {
+        const store = await findLive(trx, 'stores', input.store_id);
+        if (!store) throw new FieldError({ store_id: [{ key: 'validation.exists' }] });
+        if (store.status !== 'active') throw new FieldError({ store_id: [{ key: 'validation.store_inactive' }] });
+        assertStoreInput(actor, 'store_id', input.store_id);
+        const settings = await readShiftSettings(trx);
+        const float = checkCount(input.float, settings, 'float');
+        const mine = await trx
+          .selectFrom('shifts')
+          .select('number')
+          .where('open_user', '=', actor.userId)
+          .executeTakeFirst();
+        if (mine) throw new FieldError({ till: [{ key: 'shift.user_open', params: { number: mine.number } }] });
+        const key = tillKey(input.store_id, input.till);
+        const taken = await trx.selectFrom('shifts').select('number').where('open_till', '=', key).executeTakeFirst();
+        if (taken) throw new FieldError({ till: [{ key: 'shift.till_open', params: { number: taken.number } }] });
+        const { id } = await trx
+          .insertInto('shifts')
+          .values({
+            number: await nextDocumentNumber(trx, 'SH', todayInCambodia().slice(0, 4)),
+            store_id: input.store_id,
+            till: input.till,
+            user_id: actor.userId,
+            status: 'open',
+            open_till: key,
+            open_user: actor.userId,
+            opened_at: at,
+            note: input.note,
+            float_count: JSON.stringify(float),
+            float_usd_cents: countTotal(float.usd),
+            float_khr: countTotal(float.khr),
+            created_at: at,
+            updated_at: at,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return id;
+      });
+    },
+
+    /** A pay-in or a pay-out with its reason; a pay-out cannot take more than the drawer holds. */
+    move(actor: Actor, id: number, input: MoveInput) {
+      return documents.act(actor, id, 'move', async ({ trx, at, row }) => {
+        if (input.kind === 'pay_out') {
+          const moves = await drawerMoves(trx, row);
+          if (expectedCash(moves[input.currency]) < input.amount) {
+            throw new FieldError({ amount: [{ key: 'shift.short_drawer' }] });
+          }
+        }
+        await trx
+          .insertInto('shift_movements')
+          .values({
+            shift_id: id,
+            kind: input.kind,
+            currency: input.currency,
+            amount: input.amount,
+            reason: input.reason,
+            created_by: actor.userId,
+            created_at: at,
+          })
+          .execute();
+      });
+    },
+
+    /**
+     * The close: each currency counted by denomination; expected, counted and the difference kept,
+     * with the figures that made the expected (frozen: later refunds of its sales are not its). A
+     * difference beyond a threshold needs shifts.approve or a manager's approval at the till.
+     */
+    close(actor: Actor, id: number, input: CloseInput, approver: Approver | null) {
+      return documents.act(
+        actor,
+        id,
+        'close',
+        async ({ trx, at, row }) => {
+          const settings = await readShiftSettings(trx);
+          const counted = checkCount(input.counted, settings, 'counted');
+          const moves = await drawerMoves(trx, { ...row, closed_at: at });
+          const expected = { usd: expectedCash(moves.usd), khr: expectedCash(moves.khr) };
+          const total = { usd: countTotal(counted.usd), khr: countTotal(counted.khr) };
+          const difference = {
+            usd: cashDifference(expected.usd, total.usd),
+            khr: cashDifference(expected.khr, total.khr),
+          };
+          const { approvedBy } = shiftDifferencePolicy.authorize(
+            actor,
+            { ...row, over_threshold: differenceNeedsApproval(difference, settings) },
+            'accept',
+            approver,
+          );
+          await trx
+            .updateTable('shifts')
+            .set({
+              status: 'closed',
+              open_till: null,
+              open_user: null,
+              closed_at: at,
+              close_note: input.note,
+              counted_count: JSON.stringify(counted),
+              closing: JSON.stringify(moves),
+              expected_usd_cents: expected.usd,
+              expected_khr: expected.khr,
+              counted_usd_cents: total.usd,
+              counted_khr: total.khr,
+              difference_usd_cents: difference.usd,
+              difference_khr: difference.khr,
+              closed_by: actor.userId,
+              approved_by: approvedBy,
+            })
+            .where('id', '=', id)
+            .execute();
+          if (difference.usd !== 0 || difference.khr !== 0) {
+            await recordAudit(trx, auditWho(actor), {
+              action: 'shift.closed',
+              subject: { type: 'shift', id },
+              after: { expected, counted: total, difference, approved_by: approvedBy },
+            });
+          }
+        },
+        approver,
+      );
+    },
+  };
+}
+
+export type ShiftService = ReturnType<typeof shiftService>;

@@ -1,0 +1,468 @@
+import {
+  FileTextOutlined,
+  LockOutlined,
+  MinusCircleOutlined,
+  PlusCircleOutlined,
+  PlusOutlined,
+} from '@ant-design/icons';
+import {
+  type ApprovalInput,
+  type CashCount,
+  type CashCurrency,
+  countTotal,
+  type Shift,
+  type ShiftDetail,
+  type ShiftMoveKind,
+  shiftDetail,
+  shiftSettings,
+  single,
+  written,
+} from '@depot/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Descriptions, Flex, Form, Input, InputNumber, Modal, Segmented, Table, Typography } from 'antd';
+import { createContext, useContext, useRef, useState } from 'react';
+import { ApprovalDialog, needsApproval } from '../../kit/ApprovalDialog.tsx';
+import { useDetailParam } from '../../kit/detail.tsx';
+import { type DocumentActions, DocumentDrawer, DocumentView } from '../../kit/document.tsx';
+import { ListPage } from '../../kit/ListPage.tsx';
+import { failureMessage, useWritten } from '../../kit/queries.ts';
+import type { ResourceDef } from '../../kit/resource.ts';
+import { fitTable } from '../../kit/table.ts';
+import { useCtx } from '../../kit/useCtx.ts';
+import { useCan } from '../../lib/access.tsx';
+import { formatDateTime } from '../../lib/dates.ts';
+import { useFieldErrors } from '../../lib/forms.ts';
+import { ApiError, api, newIdempotencyKey, outcomeUnknown } from '../../lib/http.ts';
+import { StoreSelect } from '../../resources/parties.tsx';
+import { differenceText, ShiftStatusTag, shifts } from '../../resources/shifts.tsx';
+import { useSessionStore } from '../stock/common.tsx';
+import { CashCountInput, emptyCount, money } from './CashCount.tsx';
+import { ShiftReportDialog } from './ShiftReport.tsx';
+
+/** The notes counted (settings) and whether the close is blind; the till reads them with shifts.list. */
+export function useShiftSettings() {
+  return useQuery({
+    queryKey: ['shifts', 'settings'],
+    queryFn: () => api('shifts/settings', { schema: single(shiftSettings) }).then((r) => r.data),
+  });
+}
+
+/**
+ * A keyed write of a shift's dialog: one Idempotency-Key per attempt, kept while the outcome is
+ * unknown (a retry after a lost answer does not act twice); a 422's errors on the fields.
+ */
+function useShiftWrite(path: string) {
+  const { locale } = useCtx();
+  const done = useWritten();
+  const key = useRef<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const fields = useFieldErrors();
+  const send = async (body: Record<string, unknown>, approval?: ApprovalInput) => {
+    key.current ??= newIdempotencyKey();
+    setBusy(true);
+    try {
+      const answer = await api(path, {
+        method: 'POST',
+        body: approval ? { ...body, approval } : body,
+        schema: written(shiftDetail),
+        idempotencyKey: key.current,
+      });
+      key.current = null;
+      await done(answer);
+      return answer.data;
+    } catch (error) {
+      if (!outcomeUnknown(error)) key.current = null;
+      throw error;
+    } finally {
+      setBusy(false);
+    }
+  };
+  /** Sends; a refusal is shown (fields, or above the form) and answers null; 'approval' when a manager is needed. */
+  const submit = async (body: Record<string, unknown>): Promise<ShiftDetail | 'approval' | null> => {
+    setProblem(null);
+    fields.setErrors({});
+    try {
+      return await send(body);
+    } catch (error) {
+      if (needsApproval(error)) return 'approval';
+      if (error instanceof ApiError && error.status === 422 && error.body?.errors) fields.setErrors(error.body.errors);
+      else setProblem(failureMessage(error, locale));
+      return null;
+    }
+  };
+  return { send, submit, busy, problem, fields };
+}
+
+const OpenContext = createContext<() => void>(() => {});
+
+function OpenShiftButton() {
+  const { t } = useCtx();
+  const open = useContext(OpenContext);
+  if (!useCan('shifts.create')) return null;
+  return (
+    <Button type="primary" icon={<PlusOutlined />} data-testid="open-shift" onClick={open}>
+      {t('shifts.open')}
+    </Button>
+  );
+}
+
+const listDef: ResourceDef<Shift> = { ...shifts, toolbar: () => <OpenShiftButton /> };
+
+/** Opening a shift: the store, the till's name and the float counted note by note. */
+function OpenShiftDialog({ onClose, onOpened }: { onClose: () => void; onOpened: (id: number) => void }) {
+  const { t } = useCtx();
+  const settings = useShiftSettings();
+  const home = useSessionStore();
+  const [store, setStore] = useState<number | null>(null);
+  const [till, setTill] = useState('');
+  const [float, setFloat] = useState<CashCount | null>(null);
+  const write = useShiftWrite('shifts');
+  const count =
+    float ??
+    (settings.data ? emptyCount({ usd: settings.data.usd_denominations, khr: settings.data.khr_denominations }) : null);
+  const storeId = store ?? home.id;
+  const submit = async () => {
+    const opened = await write.submit({ store_id: storeId, till, float: count });
+    if (opened && opened !== 'approval') onOpened(opened.id);
+  };
+  return (
+    <Modal
+      open
+      title={t('shifts.open')}
+      onCancel={onClose}
+      width={760}
+      okText={t('shifts.openNow')}
+      onOk={() => void submit()}
+      okButtonProps={{ loading: write.busy, 'data-testid': 'open-shift-submit' } as never}
+      destroyOnHidden
+    >
+      {write.problem && <Alert type="error" showIcon title={write.problem} style={{ marginBottom: 12 }} />}
+      <Form layout="vertical" requiredMark={false}>
+        <Flex gap={12} wrap>
+          <Form.Item label={t('shifts.store')} {...write.fields.item('store_id')} style={{ flex: 1, minWidth: 220 }}>
+            <StoreSelect value={storeId ?? undefined} onChange={(v) => setStore((v as number) ?? null)} />
+          </Form.Item>
+          <Form.Item label={t('shifts.till')} {...write.fields.item('till')} style={{ flex: 1, minWidth: 220 }}>
+            <Input
+              data-testid="shift-till"
+              maxLength={30}
+              placeholder={t('shifts.tillHint')}
+              value={till}
+              onChange={(event) => setTill(event.target.value)}
+            />
+          </Form.Item>
+        </Flex>
+        <Typography.Paragraph type="secondary">{t('shifts.floatHelp')}</Typography.Paragraph>
+        {count && <CashCountInput value={count} onChange={setFloat} testId="float" errors={write.fields.errors} />}
+      </Form>
+    </Modal>
+  );
+}
+
+/** A pay-in or a pay-out: the currency, the amount (dollars typed, cents sent; riel whole) and why. */
+function MoveDialog({ shift, kind, onClose }: { shift: ShiftDetail; kind: ShiftMoveKind; onClose: () => void }) {
+  const { t } = useCtx();
+  const [currency, setCurrency] = useState<CashCurrency>('usd');
+  const [amount, setAmount] = useState<number | null>(null);
+  const [reason, setReason] = useState('');
+  const write = useShiftWrite(`shifts/${shift.id}/movements`);
+  const submit = async () => {
+    const minor = amount === null ? null : currency === 'usd' ? Math.round(amount * 100) : Math.round(amount);
+    const done = await write.submit({ kind, currency, amount: minor, reason });
+    if (done) onClose();
+  };
+  return (
+    <Modal
+      open
+      title={t(kind === 'pay_in' ? 'shifts.payIn' : 'shifts.payOut')}
+      onCancel={onClose}
+      okText={t(kind === 'pay_in' ? 'shifts.payIn' : 'shifts.payOut')}
+      onOk={() => void submit()}
+      okButtonProps={{ loading: write.busy, 'data-testid': 'move-submit' } as never}
+      destroyOnHidden
+    >
+      {write.problem && <Alert type="error" showIcon title={write.problem} style={{ marginBottom: 12 }} />}
+      <Form layout="vertical" requiredMark={false}>
+        <Form.Item label={t('shifts.currency')}>
+          <Segmented<CashCurrency>
+            value={currency}
+            onChange={setCurrency}
+            data-testid="move-currency"
+            options={[
+              { value: 'usd', label: t('shifts.dollars') },
+              { value: 'khr', label: t('shifts.riel') },
+            ]}
+          />
+        </Form.Item>
+        <Form.Item label={t('shifts.amount')} {...write.fields.item('amount')}>
+          <InputNumber<number>
+            data-testid="move-amount"
+            style={{ width: '100%' }}
+            min={0}
+            precision={currency === 'usd' ? 2 : 0}
+            prefix={currency === 'usd' ? '$' : undefined}
+            suffix={currency === 'khr' ? '៛' : undefined}
+            value={amount}
+            onChange={setAmount}
+          />
+        </Form.Item>
+        <Form.Item label={t('shifts.reason')} {...write.fields.item('reason')}>
+          <Input
+            data-testid="move-reason"
+            maxLength={255}
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+          />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+/**
+ * The close: each currency counted note by note. A blind close shows only what was counted; a
+ * difference beyond the threshold asks for a manager's name and password (the ApprovalDialog).
+ */
+function CloseDialog({ shift, onClose }: { shift: ShiftDetail; onClose: (closed: ShiftDetail | null) => void }) {
+  const { t } = useCtx();
+  const settings = useShiftSettings();
+  const [counted, setCounted] = useState<CashCount | null>(null);
+  const [note, setNote] = useState('');
+  const [approving, setApproving] = useState(false);
+  const write = useShiftWrite(`shifts/${shift.id}/close`);
+  const count =
+    counted ??
+    (settings.data ? emptyCount({ usd: settings.data.usd_denominations, khr: settings.data.khr_denominations }) : null);
+  const body = () => ({ counted: count, note });
+  const submit = async () => {
+    const done = await write.submit(body());
+    if (done === 'approval') setApproving(true);
+    else if (done) onClose(done);
+  };
+  const expected = (currency: CashCurrency) => {
+    const value = shift[currency].expected;
+    if (value === null || !count) return null;
+    return (
+      <Typography.Text>
+        {t('shifts.expected')}: {money(currency, value)} · {t('shifts.difference')}:{' '}
+        {differenceText(countTotal(count[currency]) - value, currency)}
+      </Typography.Text>
+    );
+  };
+  return (
+    <Modal
+      open
+      title={t('shifts.close')}
+      onCancel={() => onClose(null)}
+      width={760}
+      okText={t('shifts.closeNow')}
+      onOk={() => void submit()}
+      okButtonProps={{ loading: write.busy, 'data-testid': 'close-submit' } as never}
+      destroyOnHidden
+    >
+      {write.problem && <Alert type="error" showIcon title={write.problem} style={{ marginBottom: 12 }} />}
+      <Typography.Paragraph type="secondary">
+        {shift.blind ? t('shifts.blindHelp') : t('shifts.countHelp')}
+      </Typography.Paragraph>
+      {count && <CashCountInput value={count} onChange={setCounted} testId="counted" errors={write.fields.errors} />}
+      {!shift.blind && (
+        <Flex vertical style={{ marginTop: 12 }}>
+          {expected('usd')}
+          {expected('khr')}
+        </Flex>
+      )}
+      <Form layout="vertical" style={{ marginTop: 12 }}>
+        <Form.Item label={t('shifts.note')} {...write.fields.item('note')}>
+          <Input data-testid="close-note" maxLength={255} value={note} onChange={(e) => setNote(e.target.value)} />
+        </Form.Item>
+      </Form>
+      {approving && (
+        <ApprovalDialog
+          title={t('shifts.close')}
+          help={t('shifts.approvalHelp')}
+          okText={t('shifts.closeNow')}
+          onClose={() => setApproving(false)}
+          onApprove={async (approval) => {
+            const closed = await write.send(body(), approval);
+            setApproving(false);
+            onClose(closed);
+          }}
+        />
+      )}
+    </Modal>
+  );
+}
+
+type Dialog = { kind: 'pay_in' | 'pay_out' | 'close' | 'report' };
+
+function ShiftDetails({ detail }: { detail: ShiftDetail }) {
+  const { t, locale } = useCtx();
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const [report, setReport] = useState<ShiftDetail | null>(null);
+  const actions: DocumentActions<ShiftDetail> = {
+    payIn: {
+      label: t('shifts.payIn'),
+      ability: 'move',
+      icon: <PlusCircleOutlined />,
+      open: () => setDialog({ kind: 'pay_in' }),
+    },
+    payOut: {
+      label: t('shifts.payOut'),
+      ability: 'move',
+      icon: <MinusCircleOutlined />,
+      open: () => setDialog({ kind: 'pay_out' }),
+    },
+    close: {
+      label: t('shifts.close'),
+      primary: true,
+      icon: <LockOutlined />,
+      open: () => setDialog({ kind: 'close' }),
+    },
+    report: {
+      label: detail.status === 'open' ? t('shifts.xReport') : t('shifts.zReport'),
+      ability: null,
+      icon: <FileTextOutlined />,
+      open: () => setReport(detail),
+    },
+  };
+  const currencyRow = (currency: CashCurrency) => {
+    const d = detail[currency];
+    const m = (value: number | null) => (value === null ? '—' : money(currency, value));
+    return {
+      key: currency,
+      currency: currency === 'usd' ? t('shifts.dollars') : t('shifts.riel'),
+      float: m(d.float),
+      cash_in: m(d.cash_in),
+      change_out: m(d.change_out + d.refunds),
+      moves: `+${m(d.pay_ins)} / −${m(d.pay_outs)}`,
+      expected: m(d.expected),
+      counted: m(d.counted),
+      difference: differenceText(d.difference, currency),
+    };
+  };
+  return (
+    <DocumentView api="shifts" record={detail} row={shiftDetail} actions={actions} testId="shift">
+      {detail.overnight && <Alert type="warning" showIcon title={t('shifts.overnightHelp')} />}
+      <Descriptions
+        size="small"
+        bordered
+        column={{ xs: 1, md: 2 }}
+        items={[
+          { key: 'status', label: t('fields.status'), children: <ShiftStatusTag row={detail} t={t} /> },
+          { key: 'cashier', label: t('shifts.cashier'), children: detail.user_name ?? '—' },
+          { key: 'store', label: t('shifts.store'), children: detail.store_name },
+          { key: 'till', label: t('shifts.till'), children: detail.till },
+          { key: 'opened', label: t('shifts.openedAt'), children: formatDateTime(detail.opened_at, locale) },
+          {
+            key: 'closed',
+            label: t('shifts.closedAt'),
+            children: detail.closed_at ? formatDateTime(detail.closed_at, locale) : '—',
+          },
+          {
+            key: 'sales',
+            label: t('shifts.sales'),
+            children: `${detail.orders_count} · ${money('usd', detail.sales_cents)}`,
+          },
+          ...(detail.approved_by_name
+            ? [{ key: 'approved', label: t('shifts.approvedBy'), children: detail.approved_by_name }]
+            : []),
+          ...(detail.close_note ? [{ key: 'note', label: t('shifts.note'), children: detail.close_note }] : []),
+        ]}
+      />
+      {detail.blind && <Typography.Text type="secondary">{t('shifts.blindHelp')}</Typography.Text>}
+      <Table
+        size="small"
+        pagination={false}
+        data-testid="shift-drawers"
+        dataSource={[currencyRow('usd'), currencyRow('khr')]}
+        {...fitTable}
+        columns={[
+          { key: 'currency', dataIndex: 'currency', title: t('shifts.currency') },
+          { key: 'float', dataIndex: 'float', title: t('shifts.float'), align: 'end' },
+          { key: 'cash_in', dataIndex: 'cash_in', title: t('shifts.cashIn'), align: 'end' },
+          { key: 'change_out', dataIndex: 'change_out', title: t('shifts.changeOut'), align: 'end' },
+          { key: 'moves', dataIndex: 'moves', title: t('shifts.moves'), align: 'end' },
+          { key: 'expected', dataIndex: 'expected', title: t('shifts.expected'), align: 'end' },
+          { key: 'counted', dataIndex: 'counted', title: t('shifts.counted'), align: 'end' },
+          { key: 'difference', dataIndex: 'difference', title: t('shifts.difference'), align: 'end' },
+        ]}
+      />
+      {detail.movements.length > 0 && (
+        <Table
+          size="small"
+          rowKey="id"
+          pagination={false}
+          dataSource={detail.movements}
+          {...fitTable}
+          columns={[
+            {
+              key: 'kind',
+              title: t('shifts.movement'),
+              render: (_, m) => t(m.kind === 'pay_in' ? 'shifts.payIn' : 'shifts.payOut'),
+            },
+            { key: 'reason', title: t('shifts.reason'), dataIndex: 'reason' },
+            {
+              key: 'amount',
+              title: t('shifts.amount'),
+              align: 'end',
+              render: (_, m) => money(m.currency, m.amount),
+            },
+            { key: 'at', title: t('shifts.at'), render: (_, m) => formatDateTime(m.created_at, locale) },
+          ]}
+        />
+      )}
+      {(dialog?.kind === 'pay_in' || dialog?.kind === 'pay_out') && (
+        <MoveDialog shift={detail} kind={dialog.kind} onClose={() => setDialog(null)} />
+      )}
+      {dialog?.kind === 'close' && (
+        <CloseDialog
+          shift={detail}
+          onClose={(closed) => {
+            setDialog(null);
+            // the Z report follows the close
+            if (closed) setReport(closed);
+          }}
+        />
+      )}
+      {report && <ShiftReportDialog shift={report} onClose={() => setReport(null)} />}
+    </DocumentView>
+  );
+}
+
+function ShiftDrawer() {
+  const { t } = useCtx();
+  return (
+    <DocumentDrawer
+      api="shifts"
+      row={shiftDetail}
+      width={860}
+      title={(number) => t('shifts.detailTitle', { number })}
+      loadingTitle={t('shifts.details')}
+      status={(detail) => <ShiftStatusTag row={detail} t={t} />}
+    >
+      {(detail) => <ShiftDetails detail={detail} />}
+    </DocumentDrawer>
+  );
+}
+
+/** `/shifts`: the shifts (one's own, or a manager's stores'), opening one, and each one's drawer. */
+export function ShiftsPage() {
+  const [opening, setOpening] = useState(false);
+  const { open } = useDetailParam();
+  return (
+    <OpenContext.Provider value={() => setOpening(true)}>
+      <ListPage def={listDef} />
+      <ShiftDrawer />
+      {opening && (
+        <OpenShiftDialog
+          onClose={() => setOpening(false)}
+          onOpened={(id) => {
+            setOpening(false);
+            open(id);
+          }}
+        />
+      )}
+    </OpenContext.Provider>
+  );
+}
