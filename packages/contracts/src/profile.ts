@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { roleSummary, storeSummary } from './auth.ts';
-import { PASSWORD_MIN } from './constants.ts';
 import { optionalDate, optionalPhone, optionalText } from './fields.ts';
 
 /**
