@@ -170,8 +170,6 @@ export const statementQuery = z
   .object({
     from: z.iso.date(),
     to: z.iso.date(),
-    format: z.enum(['json', 'pdf']).default('json'),
-    locale: z.enum(['kh', 'en']).optional(),
   })
   .refine((q) => q.from <= q.to, { path: ['to'], params: { message: 'report.range_order' } });
 

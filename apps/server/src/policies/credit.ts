@@ -1,6 +1,6 @@
 import type { CustomerPaymentAction } from '@depot/contracts';
 import { AppError } from '../http/errors.ts';
-import { type Actor, can, covers, definePolicy, rule, storeScoped } from './policy.ts';
+import { type Actor, can, covers, definePolicy, type Refusal, rule } from './policy.ts';
 
 /**
  * Credit (issue 17): customers' credit limits and payment terms, what they owe, their payments on
@@ -38,19 +38,23 @@ export function creditFields<T extends { payment_terms_days: number; credit_limi
   return kept;
 }
 
-/** What the sale's rule reads: the store it is made in and whether it takes the customer past their limit. */
+/** What a sale's credit rule reads: its store, whether it takes the customer past their limit, and why. */
 export interface CreditFacts {
   store_id: number;
   over_limit: boolean;
+  why: Refusal;
 }
 
 /**
- * The one rule of a sale's credit: past the limit, a manager (orders.approve) or a manager's
- * approval; the refusal names the customer, what they would owe and their limit.
+ * A sale's credit: past the customer's limit, a manager (orders.approve) or a manager's approval
+ * at the till; the request for one names the customer, what they would owe and their limit.
  */
-export function saleCreditRule(actor: Actor, facts: CreditFacts, refusal: { key: 'credit.over_limit'; params: Record<string, string> }) {
-  return rule(actor).approval(facts.over_limit, 'orders.approve', facts.store_id, refusal);
-}
+export const salePolicy = definePolicy<CreditFacts, 'exceed_limit'>({
+  visible: () => true,
+  actions: {
+    exceed_limit: (actor, sale) => rule(actor).approval(sale.over_limit, 'orders.approve', sale.store_id, sale.why),
+  },
+});
 
 export interface CustomerPaymentFacts {
   store_id: number;
@@ -61,7 +65,3 @@ export const customerPaymentPolicy = definePolicy<CustomerPaymentFacts, Customer
   visible: (actor, payment) => covers(actor, payment.store_id) && can(actor, 'credit.view'),
   actions: {} as Record<CustomerPaymentAction, () => never>,
 });
-
-/** The documents of an account a user sees: those of their stores. */
-export const creditOrderScope = storeScoped('o.store_id');
-export const creditPurchaseScope = storeScoped('pu.store_id');
