@@ -19,6 +19,15 @@ import { TENDER_METHODS } from './pricing.ts';
 export const CREDIT_LIMIT_MAX_CENTS = 100_000_000_000;
 export const PAYMENT_TERMS_MAX_DAYS = 365;
 
+/** Days after the document's date; empty is 0 (due at once). */
+const terms = z
+  .number()
+  .int()
+  .min(0)
+  .max(PAYMENT_TERMS_MAX_DAYS)
+  .nullish()
+  .transform((v) => v ?? 0);
+
 /** The credit fields of a customer's form: the limit (null: not limited) and the terms. */
 export const customerCreditInput = {
   credit_limit_cents: z
@@ -28,14 +37,14 @@ export const customerCreditInput = {
     .max(CREDIT_LIMIT_MAX_CENTS)
     .nullish()
     .transform((v) => v ?? null),
-  payment_terms_days: z.number().int().min(0).max(PAYMENT_TERMS_MAX_DAYS).default(0),
+  payment_terms_days: terms,
 };
 export const customerCredit = {
   credit_limit_cents: z.coerce.number().int().nullable(),
   payment_terms_days: z.coerce.number().int(),
 };
 export const supplierCreditInput = {
-  payment_terms_days: z.number().int().min(0).max(PAYMENT_TERMS_MAX_DAYS).default(0),
+  payment_terms_days: terms,
 };
 export const supplierCredit = { payment_terms_days: z.coerce.number().int() };
 

@@ -114,6 +114,9 @@ export const pages: Record<string, Page> = {
   '/reports/financial': { lazy: report('FinancialReportPage') },
   '/reports/inventory': { lazy: report('InventoryReportPage') },
   '/reports/customer': { lazy: report('CustomerReportPage') },
+  '/reports/credit': {
+    lazy: () => import('../pages/credit/CreditReportPage.tsx').then((m) => ({ Component: m.CreditReportPage })),
+  },
   '/notifications': {
     lazy: () =>
       import('../pages/notifications/NotificationsPage.tsx').then((m) => ({ Component: m.NotificationsPage })),

@@ -22,7 +22,10 @@ async function send(
   extra: Record<string, string> = {},
 ) {
   const res = await ctx.app.inject({ method, url, headers: { ...as, ...extra }, payload });
-  return { status: res.statusCode, body: res.headers['content-type']?.includes('json') ? res.json() : res.body };
+  return {
+    status: res.statusCode,
+    body: String(res.headers['content-type'] ?? '').includes('json') ? res.json() : res.body,
+  };
 }
 
 /** A sale of `quantity` at $10 each to a customer, paying `paid` cents (0: on credit). */
