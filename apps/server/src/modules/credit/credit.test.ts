@@ -168,6 +168,17 @@ describe('payments on account', () => {
     expect(st.lines.map((l: { kind: string }) => l.kind)).toEqual(['sale', 'sale', 'payment', 'payment']);
     expect(st.lines.at(-1).number).toBe(paid.body.data.number);
 
+    // the statement as a PDF (kit/pdf.ts: Chromium), or a localized 409 where there is none
+    const pdf = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/customers/${id}/statement/pdf?from=${today}&to=${today}`,
+      headers: admin,
+    });
+    if (pdf.statusCode === 200) {
+      expect(pdf.headers['content-type']).toBe('application/pdf');
+      expect(pdf.rawPayload.subarray(0, 4).toString()).toBe('%PDF');
+    } else expect(pdf.json()).toMatchObject({ message: expect.stringContaining('Chromium') });
+
     // the same period a day later: all of it is the opening balance
     const later = (await send('GET', `/api/customers/${id}/statement?from=2099-01-01&to=2099-01-31`)).body.data;
     expect(later).toMatchObject({ opening_cents: 0, closing_cents: 0, lines: [] });

@@ -47,6 +47,7 @@ import { useCan } from '../../lib/access.tsx';
 import { useFormErrors } from '../../lib/forms.ts';
 import { api, download, newIdempotencyKey, outcomeUnknown } from '../../lib/http.ts';
 import { formatDay, usd } from '../reports/common.tsx';
+import { usePrint } from '../sales/print.tsx';
 import { useCurrentRates } from '../sales/rates.tsx';
 
 export type Party = 'customers' | 'suppliers';
@@ -314,6 +315,7 @@ function StatementDialog({ party, id, onClose }: { party: Party; id: number; onC
   const today = todayInCambodia();
   const [range, setRange] = useState<[string, string]>([`${today.slice(0, 8)}01`, today]);
   const [pdfProblem, setPdfProblem] = useState<string | null>(null);
+  const printer = usePrint();
   const query = `from=${range[0]}&to=${range[1]}`;
   const data = useQuery({
     queryKey: resourceKey(party, id, 'statement', query),
@@ -321,17 +323,9 @@ function StatementDialog({ party, id, onClose }: { party: Party; id: number; onC
       (await api(`${party}/${id}/statement?${query}`, { signal, schema: single(statement) })).data,
   });
   return (
-    <Modal
-      open
-      width={900}
-      title={t('credit.statement')}
-      onCancel={onClose}
-      footer={null}
-      destroyOnHidden
-      className="credit-statement-modal"
-    >
+    <Modal open width={900} title={t('credit.statement')} onCancel={onClose} footer={null} destroyOnHidden>
       <Flex vertical gap={12}>
-        <Space wrap className="no-print">
+        <Space wrap>
           <DatePicker.RangePicker
             allowClear={false}
             format="DD/MM/YYYY"
@@ -341,7 +335,20 @@ function StatementDialog({ party, id, onClose }: { party: Party; id: number; onC
             }}
             data-testid="statement-range"
           />
-          <Button icon={<PrinterOutlined />} onClick={() => window.print()} data-testid="statement-print">
+          <Button
+            icon={<PrinterOutlined />}
+            disabled={!data.data || printer.printing}
+            onClick={() =>
+              data.data &&
+              printer.print(
+                <div className="print-doc">
+                  <StatementView statement={data.data} locale={locale} />
+                </div>,
+                'a4',
+              )
+            }
+            data-testid="statement-print"
+          >
             {t('credit.print')}
           </Button>
           <Button
@@ -366,6 +373,7 @@ function StatementDialog({ party, id, onClose }: { party: Party; id: number; onC
           <StatementView statement={data.data} locale={locale} />
         )}
       </Flex>
+      {printer.portal}
     </Modal>
   );
 }
@@ -374,7 +382,7 @@ function StatementView({ statement: s, locale }: { statement: Statement; locale:
   const { t } = useCtx();
   type Line = Statement['lines'][number];
   return (
-    <Flex vertical gap={8} data-testid="statement" className="print-area">
+    <Flex vertical gap={8} data-testid="statement">
       <Typography.Title level={4} style={{ margin: 0 }}>
         {s.party.kind === 'customer' ? t('credit.customerStatement') : t('credit.supplierStatement')}
       </Typography.Title>
