@@ -24,6 +24,7 @@ import { LoginThrottle, RedisLoginThrottle, type ThrottleLimits } from './module
 import { brands, categories, subCategories, units } from './modules/catalogue/catalogue.resources.ts';
 import { combos } from './modules/combos/combos.resources.ts';
 import { comboRoutes } from './modules/combos/combos.routes.ts';
+import { creditRoutes } from './modules/credit/credit.routes.ts';
 import { discounts } from './modules/discounts/discounts.resources.ts';
 import { geographyResources } from './modules/geography/geography.resources.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -191,6 +192,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(rateRoutes, { db });
   await app.register(orderRoutes, { db, approvals });
   await app.register(shiftRoutes, { db, approvals });
+  await app.register(creditRoutes, { db });
   await app.register(khqrRoutes, { db, bakong: options.bakong ?? null });
   await app.register(printingRoutes, { db, timeoutMs: options.printerTimeoutMs ?? 5000 });
   await app.register(adminRoutes, { db });

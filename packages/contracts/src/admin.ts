@@ -229,6 +229,7 @@ export const AUDIT_ACTIONS = [
   'stock.write_off',
   'order.void',
   'order.refund',
+  'order.credit_over_limit',
   'exchange_rate.changed',
   'settings.sale',
   'settings.system',

@@ -757,6 +757,46 @@ export const messages = {
   },
   'error.payload_too_large': { en: 'The request is too large.', kh: 'សំណើធំពេក។' },
   'error.bad_request': { en: 'The request could not be read.', kh: 'មិនអាចអានសំណើបានទេ។' },
+  // credit (issue 17)
+  'credit.over_limit': {
+    en: '{customer} would owe {owed}, more than their credit limit of {limit}: a manager’s approval is needed.',
+    kh: '{customer} នឹងជំពាក់ {owed} លើសពីកម្រិតឥណទាន {limit}៖ ត្រូវការការអនុម័តពីអ្នកគ្រប់គ្រង។',
+  },
+  'credit.over_paid': {
+    en: 'More than the orders owe ({due}).',
+    kh: 'លើសពីចំនួនដែលការបញ្ជាទិញនៅជំពាក់ ({due})។',
+  },
+  'credit.nothing_owed': { en: 'This customer owes nothing.', kh: 'អតិថិជននេះមិនជំពាក់អ្វីទេ។' },
+  'credit.not_open': {
+    en: 'Not an unpaid order of this customer.',
+    kh: 'មិនមែនជាការបញ្ជាទិញដែលមិនទាន់បង់គ្រប់របស់អតិថិជននេះទេ។',
+  },
+  'credit.paid': { en: 'Payment {number} recorded.', kh: 'បានកត់ត្រាការបង់ប្រាក់ {number}។' },
+  'credit.pdf_unavailable': {
+    en: 'PDF is not available: Chromium is not installed on the server. Print the page instead.',
+    kh: 'មិនអាចបង្កើត PDF បានទេ៖ ប្រព័ន្ធមិនមាន Chromium។ សូមបោះពុម្ពទំព័រនេះជំនួសវិញ។',
+  },
+  'statement.customer': { en: 'Customer statement', kh: 'របាយការណ៍គណនីអតិថិជន' },
+  'statement.supplier': { en: 'Supplier statement', kh: 'របាយការណ៍គណនីអ្នកផ្គត់ផ្គង់' },
+  'statement.period': { en: 'Period', kh: 'រយៈពេល' },
+  'statement.opening': { en: 'Opening balance', kh: 'សមតុល្យដើមគ្រា' },
+  'statement.closing': { en: 'Closing balance', kh: 'សមតុល្យចុងគ្រា' },
+  'statement.date': { en: 'Date', kh: 'កាលបរិច្ឆេទ' },
+  'statement.document': { en: 'Document', kh: 'ឯកសារ' },
+  'statement.debit': { en: 'Owed', kh: 'ជំពាក់' },
+  'statement.credit': { en: 'Paid or returned', kh: 'បានបង់ ឬត្រឡប់' },
+  'statement.balance': { en: 'Balance', kh: 'សមតុល្យ' },
+  'statement.kind.sale': { en: 'Sale', kh: 'ការលក់' },
+  'statement.kind.payment': { en: 'Payment', kh: 'ការបង់ប្រាក់' },
+  'statement.kind.return': { en: 'Return', kh: 'ទំនិញត្រឡប់' },
+  'statement.kind.refund': { en: 'Refund', kh: 'ប្រាក់សងវិញ' },
+  'statement.kind.purchase': { en: 'Purchase', kh: 'ការទិញចូល' },
+  'statement.sales': { en: 'Sales', kh: 'ការលក់' },
+  'statement.purchases': { en: 'Purchases', kh: 'ការទិញចូល' },
+  'statement.payments': { en: 'Payments', kh: 'ការបង់ប្រាក់' },
+  'statement.returns': { en: 'Returns', kh: 'ទំនិញត្រឡប់' },
+  'statement.refunds': { en: 'Refunds', kh: 'ប្រាក់សងវិញ' },
+  'statement.none': { en: 'Nothing in this period.', kh: 'គ្មានអ្វីក្នុងរយៈពេលនេះទេ។' },
 } as const satisfies Record<string, Record<Locale, string>>;
 
 export type MessageKey = keyof typeof messages;

@@ -96,6 +96,8 @@ export const orderInput = z.object({
     .transform((v) => v ?? null),
   hold: z.boolean().default(false),
   payments: z.array(tenderInput).max(10).default([]),
+  /** A manager's approval for a sale leaving the customer owing more than their credit limit. */
+  approval,
 });
 export type OrderInput = z.input<typeof orderInput>;
 

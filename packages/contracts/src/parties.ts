@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NAME_MAX, NAME_MIN_SHORT } from './constants.ts';
+import { customerCredit, customerCreditInput, supplierCredit, supplierCreditInput } from './credit.ts';
 import { optionalPhone, optionalText } from './fields.ts';
 import { MAX_ID } from './ids.ts';
 import { storeKhqr, storeKhqrInput } from './khqr.ts';
@@ -74,6 +75,7 @@ export const customerInput = z.object({
   shipping_address: text(255),
   village_id: villageId,
   status,
+  ...customerCreditInput,
 });
 export const customer = z.object({
   ...recordFields,
@@ -85,6 +87,7 @@ export const customer = z.object({
   status: z.enum(RECORD_STATUSES),
   /** The walk-in customer every sale starts with; it cannot be deleted. (SQLite answers 0/1.) */
   is_walk_in: z.coerce.boolean(),
+  ...customerCredit,
 });
 export type Customer = z.infer<typeof customer>;
 
@@ -97,6 +100,7 @@ export const supplierInput = z.object({
   shipping_address: text(255),
   village_id: villageId,
   status,
+  ...supplierCreditInput,
 });
 export const supplier = z.object({
   ...recordFields,
@@ -109,6 +113,7 @@ export const supplier = z.object({
   status: z.enum(RECORD_STATUSES),
   /** Items received from this supplier; counted from purchases once purchasing exists. */
   total_items: z.number().int(),
+  ...supplierCredit,
 });
 export type Supplier = z.infer<typeof supplier>;
 

@@ -39,6 +39,12 @@ export const RESOURCES = {
   stores: CRUD,
   customers: CRUD,
   suppliers: CRUD,
+  /**
+   * Credit (issue 17): `view` balances, ageing, statements, receivables and payables (a supplier's
+   * needs costs.view too); `create` records a customer's payment on account; `update` sets a
+   * customer's credit limit and a party's payment terms.
+   */
+  credit: ['view', 'create', 'update'],
   provinces: CRUD,
   districts: CRUD,
   communes: CRUD,

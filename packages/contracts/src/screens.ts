@@ -145,6 +145,14 @@ export const SCREENS: readonly Screen[] = [
     menu: 'menu.report_shifts',
     group: 'menu.group.reports',
   },
+  // receivables and payables with ageing (issue 17), for who sees credit: never a cashier
+  {
+    path: '/reports/credit',
+    layout: 'dashboard',
+    permission: 'credit.view',
+    menu: 'menu.report_credit',
+    group: 'menu.group.reports',
+  },
   // the signed-in user's own profile (spec: /profiles); the header's user menu opens it
   { path: '/profiles', layout: 'dashboard', permission: 'profiles.view' },
   // not in the spec's list: the system settings (spec section 1), for administrators

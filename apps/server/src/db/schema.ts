@@ -207,6 +207,9 @@ export interface CustomersTable extends Timestamps, SoftDelete {
   village_id: number | null;
   status: RecordStatus;
   is_walk_in: Generated<number>;
+  /** US cents a customer may owe; null: not limited; 0: nothing may be left unpaid (credit, 0023). */
+  credit_limit_cents: number | null;
+  payment_terms_days: Generated<number>;
 }
 
 export interface SuppliersTable extends Timestamps, SoftDelete {
@@ -218,6 +221,7 @@ export interface SuppliersTable extends Timestamps, SoftDelete {
   shipping_address: string | null;
   village_id: number | null;
   status: RecordStatus;
+  payment_terms_days: Generated<number>;
 }
 
 export interface ProductsTable extends Timestamps, SoftDelete {
@@ -510,6 +514,7 @@ export interface DB {
   audit_log: AuditLogTable;
   shifts: ShiftsTable;
   shift_movements: ShiftMovementsTable;
+  customer_payments: CustomerPaymentsTable;
 }
 
 export interface OrdersTable extends Timestamps, SoftDelete {
@@ -555,6 +560,8 @@ export interface OrdersTable extends Timestamps, SoftDelete {
   approved_by: number | null;
   /** The cashier's shift open at the store when it was checked out (shifts), if any. */
   shift_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The manager whose approval let the sale take the customer past their credit limit. */
+  credit_approved_by: Generated<number | null>;
 }
 
 export interface OrderItemsTable {
@@ -602,6 +609,24 @@ export interface OrderPaymentsTable {
   transaction_id: string | null;
   received_by: number | null;
   created_at: string;
+  /** The customer payment this share of an order's payment came from (credit, 0023). */
+  customer_payment_id: Generated<number | null>;
+}
+
+/** A customer's payment on account, allocated to their orders (its shares are order payments). */
+export interface CustomerPaymentsTable extends Timestamps, SoftDelete {
+  id: Generated<number>;
+  number: string;
+  customer_id: number;
+  store_id: number;
+  method: string;
+  /** Riel for cash_khr, else cents. */
+  amount: number;
+  amount_cents: number;
+  exchange_rate_khr: number;
+  transaction_id: string | null;
+  note: string | null;
+  received_by: number | null;
 }
 
 export interface OrderReturnsTable {

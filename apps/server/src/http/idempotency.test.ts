@@ -82,6 +82,10 @@ const RECIPES: Record<string, () => Promise<{ url: string; body?: object }>> = {
     const unpaid = await made('/api/orders', sale());
     return { url: `/api/orders/${unpaid.id}/payments`, body: { payments: [{ method: 'cash_usd', amount: 100 }] } };
   },
+  'POST /api/customers/:id/payments': async () => {
+    await made('/api/orders', sale());
+    return { url: `/api/customers/${ids.walkIn}/payments`, body: { method: 'cash_usd', amount: 100 } };
+  },
   'POST /api/orders/:id/cancel': async () => ({
     url: `/api/orders/${(await made('/api/orders', sale())).id}/cancel`,
     body: {},

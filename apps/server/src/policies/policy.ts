@@ -105,11 +105,20 @@ export function stateRefusal(
     });
 }
 
+/** A message with its parameters, for a refusal that says why. */
+export interface Refusal {
+  key: MessageKey;
+  params?: Record<string, string>;
+}
+
 /** What a rule decided about one action on one record. */
 export type Decision =
   | { allow: true }
-  /** Allowed to holders of `permission`, or with the approval of one who covers `storeId`. */
-  | { approval: Permission; storeId: number }
+  /**
+   * Allowed to holders of `permission`, or with the approval of one who covers `storeId`; `why`
+   * says what needs it (a credit limit), else the general "a manager's approval is needed".
+   */
+  | { approval: Permission; storeId: number; why?: Refusal }
   | { refuse: () => Error };
 
 const ALLOW: Decision = { allow: true };
@@ -147,10 +156,13 @@ export class Rule {
     return this;
   }
 
-  /** Where `needed`, holders of `permission` act alone; others need the approval of one who does. */
-  approval(needed: boolean, permission: Permission, storeId: number): Decision {
+  /**
+   * Where `needed`, holders of `permission` act alone; others need the approval of one who does
+   * (asked for with `why` when given).
+   */
+  approval(needed: boolean, permission: Permission, storeId: number, why?: Refusal): Decision {
     if (this.decision) return this.decision;
-    return needed && !can(this.actor, permission) ? { approval: permission, storeId } : ALLOW;
+    return needed && !can(this.actor, permission) ? { approval: permission, storeId, why } : ALLOW;
   }
 
   done(): Decision {
@@ -210,7 +222,8 @@ export function definePolicy<R, A extends string>(rules: PolicyRules<R, A>): Pol
       if ('refuse' in decision) throw decision.refuse();
       if ('allow' in decision) return { approvedBy: null };
       if (!approver) {
-        throw new AppError(403, 'approval.required', undefined, { body: { code: 'approval_required' } });
+        const why = decision.why;
+        throw new AppError(403, why?.key ?? 'approval.required', why?.params, { body: { code: 'approval_required' } });
       }
       if (!can(approver, decision.approval) || !covers(approver, decision.storeId)) {
         throw new FieldError({ approval: [{ key: 'approval.not_allowed' }] });

@@ -118,6 +118,9 @@ export const pages: Record<string, Page> = {
   '/reports/shifts': {
     lazy: () => import('../pages/reports/ShiftsReportPage.tsx').then((m) => ({ Component: m.ShiftsReportPage })),
   },
+  '/reports/credit': {
+    lazy: () => import('../pages/credit/CreditReportPage.tsx').then((m) => ({ Component: m.CreditReportPage })),
+  },
   '/notifications': {
     lazy: () =>
       import('../pages/notifications/NotificationsPage.tsx').then((m) => ({ Component: m.NotificationsPage })),

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   ACTIONS,
+  AGEING_BUCKETS,
   AUDIT_ACTIONS,
   CONNECTION_STATES,
   NOTIFICATION_STATUSES,
@@ -11,6 +12,8 @@ import {
   SAMPLE_STATUSES,
   SAMPLE_TABLES,
   SCREENS,
+  STATEMENT_KINDS,
+  TENDER_METHODS,
 } from '@depot/contracts';
 import { describe, expect, it } from 'vitest';
 import en from './en.json';
@@ -66,6 +69,10 @@ describe('message catalogues', () => {
     ...CONNECTION_STATES.flatMap((state) => [`realtime.state.${state}`, `realtime.help.${state}`]),
     ...NOTIFICATION_STATUSES.map((status) => `notifications.status.${status}`),
     ...REPORT_GROUPS.map((group) => `reports.groups.${group}`),
+    // credit: ageing buckets, tender methods, statement lines
+    ...AGEING_BUCKETS.map((bucket) => `credit.bucket.${bucket}`),
+    ...TENDER_METHODS.map((method) => `credit.methods.${method}`),
+    ...STATEMENT_KINDS.map((kind) => `credit.kinds.${kind}`),
     ...['today', 'yesterday', 'week', 'month', 'last_month'].map((preset) => `reports.presets.${preset}`),
     ...[...NOTIFICATION_STATUSES, 'archive'].map((view) => `notifications.empty.${view}`),
     ...NOTIFICATION_TYPES.flatMap((type) => [`notifications.types.${type}.title`, `notifications.types.${type}.text`]),

@@ -12,11 +12,13 @@ import {
 import { Button, Input, Radio, Space, Tag } from 'antd';
 import { useNavigate } from 'react-router';
 import { statusColumn, statusField, statusFilter, textAreaField, textField } from '../kit/common.tsx';
+import { CountInput, UsdInput } from '../kit/inputs.tsx';
 import { LocationPicker } from '../kit/LocationPicker.tsx';
 import { type PickProps, RemoteSelect } from '../kit/RemoteSelect.tsx';
 import { type Column, type Ctx, defineResource, type Field } from '../kit/resource.ts';
 import { useCan } from '../lib/access.tsx';
 import { localePath } from '../lib/locale.ts';
+import { CreditButton } from '../pages/credit/CreditDrawer.tsx';
 import { khqrFields, StorePrinters } from './printers.tsx';
 
 /** Stores, customers and suppliers share a phone, an address and a place in the gazetteer. */
@@ -42,6 +44,35 @@ function locationColumn<R extends { location: string | null; location_kh: string
     wrap: true,
     render: (row) => (ctx.locale === 'kh' ? row.location_kh : row.location) ?? '—',
   };
+}
+
+/** Credit fields (issue 17): only who holds credit.update changes them (the server keeps them otherwise). */
+function CreditLimitInput(props: {
+  value?: number | string;
+  onChange?: (v: number | string | undefined) => void;
+  id?: string;
+}) {
+  return <UsdInput {...props} disabled={!useCan('credit.update')} data-testid="credit-limit-input" />;
+}
+function TermsInput(props: { value?: number | null; onChange?: (v: number | null | undefined) => void; id?: string }) {
+  return <CountInput {...props} disabled={!useCan('credit.update')} data-testid="terms-input" />;
+}
+
+function termsField(ctx: Ctx): Field {
+  return { name: 'payment_terms_days', label: ctx.t('credit.termsField'), control: <TermsInput />, half: true };
+}
+
+function customerCreditFields(ctx: Ctx): Field[] {
+  return [
+    {
+      name: 'credit_limit_cents',
+      label: ctx.t('credit.limit'),
+      control: <CreditLimitInput />,
+      help: ctx.t('credit.limitHelp'),
+      half: true,
+    },
+    termsField(ctx),
+  ];
 }
 
 export const stores = defineResource({
@@ -107,8 +138,10 @@ export const customers = defineResource({
     textAreaField('shipping_address', ctx.t('fields.shipping_address')),
     locationField(ctx),
     statusField(ctx),
+    ...customerCreditFields(ctx),
   ],
-  defaults: { status: 'active', village_id: null },
+  defaults: { status: 'active', village_id: null, payment_terms_days: 0 },
+  rowActions: (row) => <CreditButton party="customers" id={row.id} name={row.name} />,
   // Every sale without a customer uses it; the server refuses too (409).
   deletable: (row) => !row.is_walk_in,
 });
@@ -192,10 +225,16 @@ export const suppliers = defineResource({
       textAreaField('shipping_address', ctx.t('fields.shipping_address')),
       locationField(ctx),
       statusField(ctx),
+      termsField(ctx),
     ];
   },
-  defaults: { status: 'active', type: 'company', village_id: null },
-  rowActions: (row, ctx) => <SupplierPurchases id={row.id} ctx={ctx} />,
+  defaults: { status: 'active', type: 'company', village_id: null, payment_terms_days: 0 },
+  rowActions: (row, ctx) => (
+    <>
+      <SupplierPurchases id={row.id} ctx={ctx} />
+      <CreditButton party="suppliers" id={row.id} name={row.name} />
+    </>
+  ),
 });
 
 /** "Phnom Penh Depot (PP01)": wherever a store is picked. */

@@ -69,6 +69,7 @@ export function supplierRow(id: number, name: string): Supplier {
     location_kh: null,
     status: 'active',
     total_items: 0,
+    payment_terms_days: 0,
     ...stamp,
   };
 }

@@ -39,6 +39,8 @@ export function customerRow(id: number, name: string, extra: Partial<Customer> =
     location_kh: null,
     status: 'active',
     is_walk_in: false,
+    credit_limit_cents: null,
+    payment_terms_days: 0,
     ...stamp,
     ...extra,
   } as Customer;

@@ -55,7 +55,8 @@ export const orderRoutes: FastifyPluginAsyncZod<{ db: Db; approvals: ApprovalSer
       schema: { tags, body: orderInput, response: { 201: answer } },
     },
     async (request, reply) => {
-      const data = await service.create(authOf(request), request.body);
+      const approver = await approvals.identify(request.body.approval, request.ip);
+      const data = await service.create(authOf(request), request.body, approver);
       return reply
         .code(201)
         .send({ message: say(request.locale, data.status === 'held' ? 'order.held' : 'order.created'), data });
@@ -69,7 +70,8 @@ export const orderRoutes: FastifyPluginAsyncZod<{ db: Db; approvals: ApprovalSer
       schema: { tags, params: idParams, body: orderInput, response: { 200: answer } },
     },
     async (request) => {
-      const data = await service.update(authOf(request), request.params.id, request.body);
+      const approver = await approvals.identify(request.body.approval, request.ip);
+      const data = await service.update(authOf(request), request.params.id, request.body, approver);
       return { message: say(request.locale, data.status === 'held' ? 'order.held' : 'order.created'), data };
     },
   );

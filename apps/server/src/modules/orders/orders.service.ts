@@ -5,6 +5,7 @@ import { documentService, type StepContext } from '../../kit/document.ts';
 import { orderScope } from '../../policies/orders.ts';
 import type { Actor, Approver } from '../../policies/policy.ts';
 import { auditWho, recordAudit } from '../audit/audit.ts';
+import { checkCredit } from '../credit/credit.steps.ts';
 import { saleRates } from '../rates/rates.service.ts';
 import { attachShift } from '../shifts/shifts.service.ts';
 import { orderDocument } from './orders.document.ts';
@@ -65,7 +66,12 @@ export function orderService(db: Db) {
    * PostgreSQL, other tills selling them wait), so it comes last: the locks are held for the ledger's
    * own statements only. A refusal of either undoes both.
    */
-  async function sell(ctx: StepContext, sale: Awaited<ReturnType<typeof writeCart>>, payments: Tender[]) {
+  async function sell(
+    ctx: StepContext,
+    sale: Awaited<ReturnType<typeof writeCart>>,
+    payments: Tender[],
+    approver: Approver | null,
+  ) {
     const { trx, actor } = ctx;
     // the sale belongs to its cashier's open shift at the store (or is refused, when one is required)
     await attachShift(trx, actor, sale.id, sale.storeId);
@@ -73,6 +79,13 @@ export function orderService(db: Db) {
       const status = await recordPayments(trx, { ...sale.values, id: sale.id }, payments, actor.userId);
       if (status === 'paid') await issueInvoice(trx, sale.id);
     } else if (sale.values.total_cents === 0) await issueInvoice(trx, sale.id);
+    // what is left unpaid must stay within the customer's credit limit, or a manager allows it
+    await checkCredit(
+      trx,
+      { id: sale.id, storeId: sale.storeId, customerId: sale.values.customer_id },
+      actor,
+      approver,
+    );
     await takeStock(trx, { id: sale.id, storeId: sale.storeId, userId: actor.userId }, sale.lines, sale.itemIds);
   }
 
@@ -89,22 +102,25 @@ export function orderService(db: Db) {
     /** Everyone who has recorded a sale in the actor's stores: the orders list's cashier filter. */
     cashiers: (actor: Actor) => cashiers(db, (query) => orderScope(query, actor)),
 
-    /** A sale from the till: held, or sold at once (stock out, tenders recorded, invoice when paid). */
-    create(actor: Actor, input: OrderInput) {
+    /**
+     * A sale from the till: held, or sold at once (stock out, tenders recorded, invoice when paid;
+     * beyond the customer's credit limit, with a manager's approval).
+     */
+    create(actor: Actor, input: OrderInput, approver: Approver | null = null) {
       return documents.create(actor, async (ctx) => {
         assertHoldUnpaid(input);
         const sale = await writeCart(ctx, null, input);
-        if (!input.hold) await sell(ctx, sale, input.payments);
+        if (!input.hold) await sell(ctx, sale, input.payments, approver);
         return sale.id;
       });
     },
 
     /** A held order changed, or (hold: false) checked out: the cart as the till sends it now. */
-    update(actor: Actor, id: number, input: OrderInput) {
+    update(actor: Actor, id: number, input: OrderInput, approver: Approver | null = null) {
       return documents.act(actor, id, 'update', async (ctx) => {
         assertHoldUnpaid(input);
         const sale = await writeCart(ctx, id, input);
-        if (!input.hold) await sell(ctx, sale, input.payments);
+        if (!input.hold) await sell(ctx, sale, input.payments, approver);
       });
     },
 

@@ -23,6 +23,7 @@ const input = (items: OrderInput['items'], over: Partial<OrderInput> = {}): Orde
   items,
   discount_id: null,
   note: null,
+  approval: null,
   delivery: null,
   hold: false,
   payments: [],

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { countLive, findLive, type ResourceDefinition } from '../../kit/resource.ts';
+import { creditFields } from '../../policies/credit.ts';
 import { storePolicy } from '../../policies/stores.ts';
 import { villagePath, villagePathKh } from '../geography/geography.resources.ts';
 
@@ -86,6 +87,8 @@ export const customers: ResourceDefinition<'customers', typeof customerInput, ty
       villagePathKh().as('location_kh'),
       'customers.status',
       sql<boolean>`customers.is_walk_in = 1`.as('is_walk_in'),
+      'customers.credit_limit_cents',
+      'customers.payment_terms_days',
       'customers.created_at',
       'customers.updated_at',
       'customers.deleted_at',
@@ -102,6 +105,7 @@ export const customers: ResourceDefinition<'customers', typeof customerInput, ty
     },
   },
   check: (db, input) => villageExists(db, input.village_id),
+  policy: { write: creditFields },
   guardDelete: async (db, id) => {
     const row = await db.selectFrom('customers').select('is_walk_in').where('id', '=', id).executeTakeFirst();
     return row?.is_walk_in ? 'resource.walk_in' : null;
@@ -127,6 +131,7 @@ export const suppliers: ResourceDefinition<'suppliers', typeof supplierInput, ty
       villagePath().as('location'),
       villagePathKh().as('location_kh'),
       'suppliers.status',
+      'suppliers.payment_terms_days',
       'suppliers.created_at',
       'suppliers.updated_at',
       'suppliers.deleted_at',
@@ -143,6 +148,7 @@ export const suppliers: ResourceDefinition<'suppliers', typeof supplierInput, ty
     type: { column: 'suppliers.type', schema: z.enum(['company', 'individual']) },
   },
   check: (db, input) => villageExists(db, input.village_id),
+  policy: { write: creditFields },
 };
 
 export const partyResources = [stores, customers, suppliers];

@@ -328,6 +328,7 @@ export function sampleService(db: Db, uploadsDir: string) {
         shipping_address: null,
         village_id: null,
         status: 'active',
+        payment_terms_days: 30,
       });
       supplierIds.set(supplier.key, made.id);
       await record('suppliers', [made.id]);
@@ -338,6 +339,8 @@ export function sampleService(db: Db, uploadsDir: string) {
         ...customer,
         shipping_address: null,
         village_id: null,
+        credit_limit_cents: null,
+        payment_terms_days: 0,
         status: 'active',
       });
       customerIds.push(made.id);

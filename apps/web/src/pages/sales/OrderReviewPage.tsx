@@ -1,5 +1,6 @@
 import { ArrowLeftOutlined, CheckOutlined, FileTextOutlined, PrinterOutlined, RedoOutlined } from '@ant-design/icons';
 import {
+  type ApprovalInput,
   customer,
   formatKhr,
   formatUsd,
@@ -15,12 +16,13 @@ import { useMutation } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Col, Flex, Result, Row, Skeleton, Table, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { ApprovalDialog, needsApproval } from '../../kit/ApprovalDialog.tsx';
 import { LoadFailed } from '../../kit/listState.tsx';
 import { failureMessage, useRecord, useRefreshAll } from '../../kit/queries.ts';
 import { localName } from '../../kit/resource.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { parseWith } from '../../lib/forms.ts';
-import { ApiError, api } from '../../lib/http.ts';
+import { ApiError, api, newIdempotencyKey } from '../../lib/http.ts';
 import { localePath } from '../../lib/locale.ts';
 import { formatCount, ProductNames } from '../stock/common.tsx';
 import { CartTotals } from './CartPane.tsx';
@@ -150,6 +152,8 @@ function Review({ cart }: { cart: Cart }) {
   const [tenders, setTenders] = useState<TenderState>(emptyTenders);
   const [problem, setProblem] = useState<{ text: string; retry: boolean } | null>(null);
   const [done, setDone] = useState<{ sale: OrderDetail; tenders: TenderInput[] } | null>(null);
+  // a sale past the customer's credit limit, waiting for a manager's approval (the server's words)
+  const [approving, setApproving] = useState<{ body: object; payments: TenderInput[]; why: string } | null>(null);
   const totals = useMemo(
     () => (rates.data ? cartTotals(cart, discounts.rows, rates.data.vat_rate_bp) : null),
     [cart, discounts.rows, rates.data],
@@ -185,10 +189,25 @@ function Review({ cart }: { cart: Cart }) {
     } catch (error) {
       const unknown = outcomeUnknown(error);
       if (!unknown) saleKeys.settle();
+      if (needsApproval(error)) {
+        setApproving({ body, payments, why: failureMessage(error, locale) });
+        return null;
+      }
       // 409: not enough stock for a product (the server names it); 422: a refused field.
       setProblem({ text: unknown ? t('pay.offline') : refusal(error, locale), retry: unknown });
       return null;
     }
+  };
+
+  /** The sale sent again with the manager's approval; a refusal stays in the dialog. */
+  const approve = async (approval: ApprovalInput) => {
+    if (!approving) return;
+    const sold = await sell.mutateAsync({ body: { ...approving.body, approval }, key: newIdempotencyKey() });
+    clearCart();
+    void message.success(sold.message);
+    void refresh();
+    setApproving(null);
+    setDone({ sale: sold.data, tenders: approving.payments });
   };
 
   const complete = async () => {
@@ -341,6 +360,14 @@ function Review({ cart }: { cart: Cart }) {
           </Flex>
         </Col>
       </Row>
+      {approving && (
+        <ApprovalDialog
+          title={t('credit.approveSale')}
+          help={approving.why}
+          onApprove={approve}
+          onClose={() => setApproving(null)}
+        />
+      )}
     </Card>
   );
 }

@@ -1,0 +1,383 @@
+import {
+  allocatePayment,
+  type CreditAccount,
+  type CreditReport,
+  type CustomerPayment,
+  type CustomerPaymentAction,
+  type customerPaymentInput,
+  formatUsd,
+  khrToCents,
+  type Statement,
+  type TenderMethod,
+  todayInCambodia,
+} from '@depot/contracts';
+import type { z } from 'zod';
+import type { Db } from '../../db/database.ts';
+import { nextDocumentNumber } from '../../db/sequences.ts';
+import { FieldError, notFound } from '../../http/errors.ts';
+import { type DocumentDefinition, documentService } from '../../kit/document.ts';
+import { findLive, type Read } from '../../kit/resource.ts';
+import { assertSeesCredit, customerPaymentPolicy } from '../../policies/credit.ts';
+import { type Actor, assertStoreInput, inStores } from '../../policies/policy.ts';
+import { issueInvoice, paymentStatus } from '../orders/orders.steps.ts';
+import { saleRates } from '../rates/rates.service.ts';
+import {
+  ageDocuments,
+  creditRows,
+  customerEntries,
+  customerOrders,
+  statementOf,
+  supplierEntries,
+  supplierPurchases,
+} from './credit.ledger.ts';
+
+export type CustomerPaymentInput = z.output<typeof customerPaymentInput>;
+type PaymentDetail = Omit<CustomerPayment, 'abilities'>;
+
+/** A customer payment as the API shows it: the tender and the orders it paid. */
+async function paymentDetail(db: Db, id: number): Promise<PaymentDetail> {
+  const row = await db
+    .selectFrom('customer_payments as cp')
+    .innerJoin('customers as c', 'c.id', 'cp.customer_id')
+    .selectAll('cp')
+    .select('c.name as customer_name')
+    .where('cp.id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw notFound();
+  const allocations = await db
+    .selectFrom('order_payments as op')
+    .innerJoin('orders as o', 'o.id', 'op.order_id')
+    .select(['op.order_id', 'o.number', 'op.amount_cents'])
+    .where('op.customer_payment_id', '=', id)
+    .orderBy('op.id')
+    .execute();
+  return {
+    id: row.id,
+    number: row.number,
+    customer_id: row.customer_id,
+    customer_name: row.customer_name,
+    store_id: row.store_id,
+    method: row.method as TenderMethod,
+    amount: Number(row.amount),
+    amount_cents: Number(row.amount_cents),
+    exchange_rate_khr: Number(row.exchange_rate_khr),
+    transaction_id: row.transaction_id,
+    note: row.note,
+    received_by: row.received_by,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    allocations: allocations.map((a) => ({
+      order_id: a.order_id,
+      number: a.number,
+      amount_cents: Number(a.amount_cents),
+    })),
+  };
+}
+
+const paymentDocument: DocumentDefinition<'customer_payments', Read<PaymentDetail>, CustomerPaymentAction> = {
+  table: 'customer_payments',
+  list: { table: 'customer_payments', searchable: ['customer_payments.number'] },
+  changes: ['orders', 'invoices'],
+  policy: customerPaymentPolicy,
+  detail: paymentDetail,
+};
+
+/** A riel tender's shares of each allocated order, in riel: proportional, the last taking the rest. */
+export function rielShares(riel: number, shares: readonly number[]): number[] {
+  const total = shares.reduce((a, b) => a + b, 0);
+  let before = 0;
+  let cumulative = 0;
+  return shares.map((s) => {
+    cumulative += s;
+    const upTo = Number((BigInt(riel) * BigInt(cumulative)) / BigInt(total || 1));
+    const part = upTo - before;
+    before = upTo;
+    return part;
+  });
+}
+
+/** Locks a customer's row for the rest of the transaction (PostgreSQL; SQLite writes one at a time). */
+export async function lockCustomer(trx: Db, customerId: number) {
+  return trx
+    .updateTable('customers')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', customerId)
+    .returning(['id', 'name', 'credit_limit_cents', 'payment_terms_days', 'deleted_at'])
+    .executeTakeFirst();
+}
+
+export function creditService(db: Db) {
+  const payments = documentService(db, paymentDocument);
+
+  async function liveCustomer(id: number) {
+    const party = await findLive(db, 'customers', id);
+    if (!party) throw notFound();
+    return party;
+  }
+  async function liveSupplier(id: number) {
+    const party = await findLive(db, 'suppliers', id);
+    if (!party) throw notFound();
+    return party;
+  }
+
+  return {
+    /** A customer's account: balance, limit, terms, ageing and open orders (of the actor's stores). */
+    async customerAccount(actor: Actor, id: number): Promise<CreditAccount> {
+      assertSeesCredit(actor, 'customer');
+      const customer = await liveCustomer(id);
+      const terms = Number(customer.payment_terms_days);
+      const { balance, ageing, open } = ageDocuments(await customerOrders(db, id, actor), terms);
+      const limit = customer.credit_limit_cents === null ? null : Number(customer.credit_limit_cents);
+      return {
+        id,
+        name: customer.name,
+        balance_cents: balance,
+        credit_limit_cents: limit,
+        available_cents: limit === null ? null : Math.max(0, limit - balance),
+        payment_terms_days: terms,
+        ageing,
+        open,
+      };
+    },
+
+    /** A supplier's account: what the depot owes them, aged, and the purchases still open. */
+    async supplierAccount(actor: Actor, id: number): Promise<CreditAccount> {
+      assertSeesCredit(actor, 'supplier');
+      const supplier = await liveSupplier(id);
+      const terms = Number(supplier.payment_terms_days);
+      const { balance, ageing, open } = ageDocuments(await supplierPurchases(db, id, actor), terms);
+      return {
+        id,
+        name: supplier.name,
+        balance_cents: balance,
+        credit_limit_cents: null,
+        available_cents: null,
+        payment_terms_days: terms,
+        ageing,
+        open,
+      };
+    },
+
+    async customerStatement(actor: Actor, id: number, from: string, to: string): Promise<Statement> {
+      assertSeesCredit(actor, 'customer');
+      const c = await liveCustomer(id);
+      return {
+        party: { kind: 'customer', id, name: c.name, phone: c.phone, address: c.address },
+        from,
+        to,
+        ...statementOf(await customerEntries(db, id, actor), from, to),
+      };
+    },
+
+    async supplierStatement(actor: Actor, id: number, from: string, to: string): Promise<Statement> {
+      assertSeesCredit(actor, 'supplier');
+      const s = await liveSupplier(id);
+      return {
+        party: { kind: 'supplier', id, name: s.name, phone: s.phone, address: s.address },
+        from,
+        to,
+        ...statementOf(await supplierEntries(db, id, actor), from, to),
+      };
+    },
+
+    /** What customers owe now, aged (the actor's stores, or one of them). */
+    async receivables(actor: Actor, storeId: number | null): Promise<CreditReport> {
+      assertSeesCredit(actor, 'customer');
+      if (storeId) assertStoreInput(actor, 'store_id', storeId);
+      let q = db
+        .selectFrom('orders as o')
+        .select(['o.id', 'o.number', 'o.store_id', 'o.order_date', 'o.total_cents', 'o.paid_cents', 'o.customer_id'])
+        .where('o.status', '=', 'confirmed')
+        .where('o.deleted_at', 'is', null)
+        .whereRef('o.paid_cents', '<', 'o.total_cents');
+      q = inStores(q, actor, 'o.store_id');
+      if (storeId) q = q.where('o.store_id', '=', storeId);
+      const docs = (await q.execute()).map((r) => ({
+        id: r.id,
+        number: r.number,
+        store_id: r.store_id,
+        date: r.order_date,
+        total_cents: Number(r.total_cents),
+        paid_cents: Number(r.paid_cents),
+        party_id: r.customer_id,
+      }));
+      const ids = [...new Set(docs.map((d) => d.party_id))];
+      const parties = ids.length
+        ? await db
+            .selectFrom('customers')
+            .select(['id', 'name', 'phone', 'credit_limit_cents', 'payment_terms_days'])
+            .where('id', 'in', ids)
+            .execute()
+        : [];
+      const report = creditRows(
+        parties.map((p) => ({ ...p, terms: Number(p.payment_terms_days) })),
+        docs,
+      );
+      return {
+        rows: report.rows.map((r) => ({
+          id: r.party.id,
+          name: r.party.name,
+          phone: r.party.phone,
+          credit_limit_cents: r.party.credit_limit_cents === null ? null : Number(r.party.credit_limit_cents),
+          payment_terms_days: r.party.terms,
+          balance_cents: r.balance_cents,
+          ageing: r.ageing,
+        })),
+        total_cents: report.total_cents,
+        ageing: report.ageing,
+      };
+    },
+
+    /** What the depot owes its suppliers now, aged. */
+    async payables(actor: Actor, storeId: number | null): Promise<CreditReport> {
+      assertSeesCredit(actor, 'supplier');
+      if (storeId) assertStoreInput(actor, 'store_id', storeId);
+      let q = db
+        .selectFrom('purchases as pu')
+        .select([
+          'pu.id',
+          'pu.number',
+          'pu.store_id',
+          'pu.purchase_date',
+          'pu.grand_total_cents',
+          'pu.paid_cents',
+          'pu.supplier_id',
+        ])
+        .where('pu.status', 'not in', ['draft', 'cancelled'])
+        .where('pu.deleted_at', 'is', null)
+        .whereRef('pu.paid_cents', '<', 'pu.grand_total_cents');
+      q = inStores(q, actor, 'pu.store_id');
+      if (storeId) q = q.where('pu.store_id', '=', storeId);
+      const docs = (await q.execute()).map((r) => ({
+        id: r.id,
+        number: r.number,
+        store_id: r.store_id,
+        date: r.purchase_date,
+        total_cents: Number(r.grand_total_cents),
+        paid_cents: Number(r.paid_cents),
+        party_id: r.supplier_id,
+      }));
+      const ids = [...new Set(docs.map((d) => d.party_id))];
+      const parties = ids.length
+        ? await db
+            .selectFrom('suppliers')
+            .select(['id', 'name', 'phone', 'payment_terms_days'])
+            .where('id', 'in', ids)
+            .execute()
+        : [];
+      const report = creditRows(
+        parties.map((p) => ({ ...p, terms: Number(p.payment_terms_days) })),
+        docs,
+      );
+      return {
+        rows: report.rows.map((r) => ({
+          id: r.party.id,
+          name: r.party.name,
+          phone: r.party.phone,
+          credit_limit_cents: null,
+          payment_terms_days: r.party.terms,
+          balance_cents: r.balance_cents,
+          ageing: r.ageing,
+        })),
+        total_cents: report.total_cents,
+        ageing: report.ageing,
+      };
+    },
+
+    /** A customer payment with its allocations; 404 outside the actor's stores. */
+    showPayment: (actor: Actor, id: number) => payments.show(actor, id),
+
+    /**
+     * A customer's payment on account: one tender, allocated oldest first to their open orders in
+     * the actor's stores (or to those chosen); each share an order payment carrying the payment's
+     * id; an order paid in full gets its invoice. The customer's row is locked first, so two tills
+     * never allocate the same debt twice.
+     */
+    payCustomer(actor: Actor, customerId: number, input: CustomerPaymentInput) {
+      return payments.create(actor, async ({ trx, at }) => {
+        const storeId = input.store_id ?? actor.storeId;
+        if (!storeId) throw new FieldError({ store_id: [{ key: 'validation.required' }] });
+        assertStoreInput(actor, 'store_id', storeId);
+        const customer = await lockCustomer(trx, customerId);
+        if (!customer || customer.deleted_at) throw notFound();
+        const open = ageDocuments(await customerOrders(trx, customerId, actor), 0).open;
+        if (input.order_ids) {
+          const problems: Record<string, { key: 'credit.not_open' }[]> = {};
+          for (const [i, id] of input.order_ids.entries()) {
+            if (!open.some((d) => d.id === id)) problems[`order_ids.${i}`] = [{ key: 'credit.not_open' }];
+          }
+          if (Object.keys(problems).length) throw new FieldError(problems);
+        }
+        const targets = input.order_ids ? open.filter((d) => input.order_ids?.includes(d.id)) : open;
+        const owed = targets.reduce((sum, d) => sum + d.due_cents, 0);
+        if (owed === 0) throw new FieldError({ amount: [{ key: 'credit.nothing_owed' }] });
+        const rates = await saleRates(trx);
+        const rateIn = rates.rate_in_khr || rates.rate_khr;
+        const cents = input.method === 'cash_khr' ? khrToCents(input.amount, rateIn) : input.amount;
+        if (cents > owed)
+          throw new FieldError({ amount: [{ key: 'credit.over_paid', params: { due: formatUsd(owed) } }] });
+        if (cents <= 0) throw new FieldError({ amount: [{ key: 'validation.number_min', params: { min: 1 } }] });
+        const shares = allocatePayment(targets, cents);
+        const riel =
+          input.method === 'cash_khr'
+            ? rielShares(
+                input.amount,
+                shares.map((s) => s.amount_cents),
+              )
+            : null;
+        const { id } = await trx
+          .insertInto('customer_payments')
+          .values({
+            number: await nextDocumentNumber(trx, 'CP', todayInCambodia().slice(0, 4)),
+            customer_id: customerId,
+            store_id: storeId,
+            method: input.method,
+            amount: input.amount,
+            amount_cents: cents,
+            exchange_rate_khr: rateIn,
+            transaction_id: input.transaction_id,
+            note: input.note,
+            received_by: actor.userId,
+            created_at: at,
+            updated_at: at,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        for (const [i, share] of shares.entries()) {
+          const order = await trx
+            .updateTable('orders')
+            .set({ updated_at: at })
+            .where('id', '=', share.id)
+            .returning(['id', 'total_cents', 'paid_cents', 'shipping_address'])
+            .executeTakeFirstOrThrow();
+          await trx
+            .insertInto('order_payments')
+            .values({
+              order_id: share.id,
+              kind: 'payment',
+              method: input.method,
+              amount: riel ? riel[i] : share.amount_cents,
+              amount_cents: share.amount_cents,
+              transaction_id: input.transaction_id,
+              received_by: actor.userId,
+              created_at: at,
+              customer_payment_id: id,
+            })
+            .execute();
+          const total = Number(order.total_cents);
+          const paid = Number(order.paid_cents) + share.amount_cents;
+          const status = paymentStatus(total, paid, order.shipping_address !== null);
+          await trx
+            .updateTable('orders')
+            .set({ paid_cents: paid, payment_status: status })
+            .where('id', '=', share.id)
+            .execute();
+          if (status === 'paid') await issueInvoice(trx, share.id);
+        }
+        return id;
+      });
+    },
+  };
+}
+
+export type CreditService = ReturnType<typeof creditService>;

@@ -1,0 +1,61 @@
+import { formatUsd } from '@depot/contracts';
+import type { Db } from '../../db/database.ts';
+import { salePolicy } from '../../policies/credit.ts';
+import type { Actor, Approver } from '../../policies/policy.ts';
+import { auditWho, recordAudit } from '../audit/audit.ts';
+import { customerBalance } from './credit.ledger.ts';
+import { lockCustomer } from './credit.service.ts';
+
+/**
+ * A sale's credit check, in the sale's transaction after its payments: a sale leaving money unpaid
+ * must not take the customer past their credit limit (null: not limited) unless a manager allows
+ * it (policies/credit.ts). The customer's row is locked first (PostgreSQL; SQLite writes one
+ * transaction at a time), so two tills cannot each sell up to the limit at once. The manager who
+ * approved is recorded on the order and in the audit trail.
+ */
+export async function checkCredit(
+  trx: Db,
+  sale: { id: number; storeId: number; customerId: number },
+  actor: Actor,
+  approver: Approver | null,
+): Promise<void> {
+  const order = await trx
+    .selectFrom('orders')
+    .select(['total_cents', 'paid_cents'])
+    .where('id', '=', sale.id)
+    .executeTakeFirstOrThrow();
+  if (Number(order.paid_cents) >= Number(order.total_cents)) return;
+  const customer = await lockCustomer(trx, sale.customerId);
+  if (!customer || customer.credit_limit_cents === null) return;
+  const limit = Number(customer.credit_limit_cents);
+  const owed = await customerBalance(trx, sale.customerId);
+  const { approvedBy } = salePolicy.authorize(
+    actor,
+    {
+      store_id: sale.storeId,
+      over_limit: owed > limit,
+      why: {
+        key: 'credit.over_limit',
+        params: { customer: customer.name, owed: formatUsd(owed), limit: formatUsd(limit) },
+      },
+    },
+    'exceed_limit',
+    approver,
+  );
+  if (owed <= limit) return;
+  await trx
+    .updateTable('orders')
+    .set({ credit_approved_by: approvedBy ?? actor.userId })
+    .where('id', '=', sale.id)
+    .execute();
+  await recordAudit(trx, auditWho(actor), {
+    action: 'order.credit_over_limit',
+    subject: { type: 'order', id: sale.id },
+    after: {
+      customer_id: sale.customerId,
+      owed_cents: owed,
+      limit_cents: limit,
+      approved_by: approvedBy ?? actor.userId,
+    },
+  });
+}
