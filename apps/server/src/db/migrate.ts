@@ -17,6 +17,7 @@ import * as m0014 from './migrations/0014_notifications.ts';
 import * as m0016 from './migrations/0016_payments_printing.ts';
 import * as m0017 from './migrations/0017_samples.ts';
 import * as m0021 from './migrations/0021_profile_settings.ts';
+import * as m0022 from './migrations/0022_rollup.ts';
 
 /** Migrations in order. A new one is a new file added here: the list is explicit, not a directory scan. */
 const migrations = {
@@ -36,6 +37,7 @@ const migrations = {
   '0016_payments_printing': m0016,
   '0017_samples': m0017,
   '0021_profile_settings': m0021,
+  '0022_rollup': m0022,
 };
 
 /** The migrations this code knows, oldest first: a database at a later one was made by a newer Depot. */
