@@ -1,6 +1,7 @@
 /**
  * Reports at scale: a year of a busy depot (1,000,000 order lines by default: ~250,000 sales of
- * 4 lines in 3 stores, 500 products, each line with its ledger movement and each sale its payment)
+ * 4 lines in 3 stores, 500 products, 200 named customers and the walk-in one, each line with its
+ * ledger movement and each sale its payment)
  * written straight into the database the server runs on (then its daily rollups rebuilt as
  * migration 0022 fills them, db/rollups.ts), then each report and the dashboard timed for a month
  * and for a year, against the HTTP floor (GET /api/health) of the same run.
@@ -54,7 +55,11 @@ async function main() {
   for (const code of ['B2', 'B3']) {
     stores.push((await call<{ data: { id: number } }>('POST', '/stores', { name: `Store ${code}`, code })).data.id);
   }
+  // the walk-in customer buys one sale in four; 200 named customers the rest
   const customers = (await call<{ data: { id: number }[] }>('GET', '/customers?per_page=10')).data.map((c) => c.id);
+  for (let i = 0; i < 200; i++) {
+    customers.push((await call<{ data: { id: number } }>('POST', '/customers', { name: `Customer ${i}` })).data.id);
+  }
   const products: number[] = [];
   for (let i = 0; i < PRODUCTS; i++) {
     products.push(
@@ -141,7 +146,7 @@ async function main() {
             number: `B-${s.o}`,
             store_id: s.store,
             cashier_id: 1,
-            customer_id: customers[s.o % customers.length],
+            customer_id: s.o % 4 === 0 ? customers[0] : customers[1 + (s.o % (customers.length - 1))],
             order_date: s.at,
             status: 'confirmed' as const,
             payment_status: 'paid' as const,

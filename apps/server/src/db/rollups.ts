@@ -42,6 +42,38 @@ interface Change {
 
 const HOUR = 3_600_000;
 
+/**
+ * A range of local days as the rollups read it: the whole months in it (YYYY-MM rows) and the days
+ * before and after them (YYYY-MM-DD rows), each part within one month.
+ */
+export function monthsAndDays(from: string, to: string): { days: [string, string][]; months: string[] } {
+  const days: [string, string][] = [];
+  const months: string[] = [];
+  let day = from;
+  while (day <= to) {
+    const month = day.slice(0, 7);
+    const last = lastDayOf(month);
+    if (day.endsWith('-01') && last <= to) {
+      months.push(month);
+      day = nextDay(last);
+      continue;
+    }
+    const end = last < to ? last : to;
+    days.push([day, end]);
+    day = nextDay(end);
+  }
+  return { days, months };
+}
+
+function lastDayOf(month: string): string {
+  const [y, m] = month.split('-').map(Number);
+  return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
+}
+
+function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
 /** The depot's local day (Cambodia, UTC+7 all year) of an instant, as the reports' SQL computes it. */
 export function localDayOf(at: string | Date): string {
   return new Date(new Date(at).getTime() + 7 * HOUR).toISOString().slice(0, 10);
@@ -76,7 +108,21 @@ function merge(into: Row, row: Row, table: Table) {
   if (table === 'daily_stock' && String(row.last_at) > String(into.last_at)) into.last_at = row.last_at;
 }
 
-async function add(trx: Db, table: Table, rows: Row[]): Promise<void> {
+/**
+ * The rows a change adds to: its day's; for lines and the ledger also its month's (`day` is then
+ * YYYY-MM: a year's report reads 12 months per product, not 365 days); for the ledger also the
+ * day's total of every product (`product_id` 0: the series by day read a row per day and type).
+ */
+function grains(table: Table, row: Row): Row[] {
+  if (table === 'daily_sales') return [row, { ...row, day: String(row.day).slice(0, 7) }];
+  if (table === 'daily_stock') {
+    return [row, { ...row, day: String(row.day).slice(0, 7) }, { ...row, product_id: 0 }];
+  }
+  return [row];
+}
+
+async function add(trx: Db, table: Table, given: Row[]): Promise<void> {
+  const rows = given.flatMap((row) => grains(table, row));
   const changes = pending.get(trx);
   if (!changes) {
     const merged = new Map<string, Change>();
@@ -329,6 +375,12 @@ export async function rebuildRollups(db: Kysely<any>): Promise<void> {
       from orders o inner join order_items i on i.order_id = o.id
       where o.status = 'confirmed' and o.deleted_at is null
       group by 1, 2, 3, 4`.execute(trx);
+    await sql`insert into daily_sales (day, store_id, kind, item_id, quantity, returned_quantity, gross_cents,
+        discount_cents, net_cents, tax_cents)
+      select substr(day, 1, 7), store_id, kind, item_id, sum(quantity), sum(returned_quantity), sum(gross_cents),
+        sum(discount_cents), sum(net_cents), sum(tax_cents)
+      from daily_sales
+      group by 1, 2, 3, 4`.execute(trx);
     await sql`insert into daily_orders (day, hour, store_id, cashier_id, orders, gross_cents, discount_cents,
         tax_cents, total_cents, change_cents, change_khr)
       select ${day('o.order_date')}, ${hour('o.order_date')}, o.store_id, coalesce(o.cashier_id, 0), count(*),
@@ -348,6 +400,15 @@ export async function rebuildRollups(db: Kysely<any>): Promise<void> {
         case when m.document_type = 'order' then 1 else 0 end, sum(m.quantity), sum(m.value_cents),
         max(m.created_at)
       from stock_movements m
+      group by 1, 2, 3, 4, 5`.execute(trx);
+    await sql`insert into daily_stock (day, store_id, product_id, type, of_order, quantity, value_cents, last_at)
+      select substr(day, 1, 7), store_id, product_id, type, of_order, sum(quantity), sum(value_cents), max(last_at)
+      from daily_stock
+      group by 1, 2, 3, 4, 5`.execute(trx);
+    await sql`insert into daily_stock (day, store_id, product_id, type, of_order, quantity, value_cents, last_at)
+      select day, store_id, 0, type, of_order, sum(quantity), sum(value_cents), max(last_at)
+      from daily_stock
+      where length(day) = 10
       group by 1, 2, 3, 4, 5`.execute(trx);
   };
   if (db.isTransaction) await run(db);

@@ -5,7 +5,8 @@ import { columnTypes } from './helpers.ts';
 /**
  * The reports' daily rollups (db/rollups.ts), kept in the transaction of every sale, payment,
  * return, void and ledger movement; filled here from what an existing depot already holds. And
- * the one index the reports still need on the lines: combos' lines found without reading them all.
+ * the indexes the reports still need: combos' lines found without reading every line, open
+ * balances and deliveries without reading every order.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const money = (t: Kysely<unknown>, table: string, key: [string, string][], sums: string[]) => {
@@ -71,10 +72,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('daily_stock_key', ['day', 'store_id', 'product_id', 'type', 'of_order'] as never[])
     .execute();
   await db.schema.createIndex('order_items_kind').on('order_items').columns(['kind', 'order_id']).execute();
+  // what is still owed and what waits for delivery (the dashboard, the financial report), found
+  // without reading every order
+  await db.schema.createIndex('orders_payment_status').on('orders').columns(['payment_status']).execute();
+  await db.schema.createIndex('orders_delivery_status').on('orders').columns(['delivery_status']).execute();
   await rebuildRollups(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropIndex('orders_delivery_status').execute();
+  await db.schema.dropIndex('orders_payment_status').execute();
   await db.schema.dropIndex('order_items_kind').execute();
   for (const table of ['daily_stock', 'daily_payments', 'daily_orders', 'daily_sales']) {
     await db.schema.dropTable(table).execute();

@@ -1,5 +1,6 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { monthsAndDays } from '../../db/rollups.ts';
 import { type Actor, inStores } from '../../policies/policy.ts';
 import { instants, localDay, localHour, num } from './reports.sql.ts';
 
@@ -66,10 +67,33 @@ export function reportsRepository(db: Db) {
   const byOrders = (f: Filter) => !f.customerId;
   const byProducts = (f: Filter) => !f.customerId && !f.cashierId;
 
-  /** A rollup's rows of a range of days, narrowed to the actor's stores and the filter. */
+  /**
+   * A rollup's rows of a range, narrowed to the actor's stores and the filter: by day (`months`
+   * false: the series), or the whole months of the range by their month rows and the days around
+   * them by their day rows (lines and ledger only: figures of the range, not by day).
+   */
   // biome-ignore lint/suspicious/noExplicitAny: any of the four rollups, aliased r
-  function narrow<Q extends SelectQueryBuilder<any, any, any>>(q: Q, actor: Actor, range: Range, f: Filter): Q {
-    let n = q.where('r.day', '>=', range.from).where('r.day', '<=', range.to) as Q;
+  function narrow<Q extends SelectQueryBuilder<any, any, any>>(
+    q: Q,
+    actor: Actor,
+    range: Range,
+    f: Filter,
+    grain: 'day' | 'days' | 'months' = 'day',
+  ): Q {
+    let n: Q;
+    if (grain === 'months') {
+      const { days, months } = monthsAndDays(range.from, range.to);
+      n = q.where((eb) =>
+        eb.or([
+          ...days.map(([a, b]) => eb.and([eb('r.day', '>=', a), eb('r.day', '<=', b)])),
+          ...(months.length ? [eb('r.day', 'in', months)] : []),
+        ]),
+      ) as Q;
+    } else {
+      n = q.where('r.day', '>=', range.from).where('r.day', '<=', range.to) as Q;
+      // the tables that also hold month rows (YYYY-MM, which sort among the days)
+      if (grain === 'days') n = n.where(sql`length(r.day)`, '=', 10) as Q;
+    }
     n = inStores(n, actor, 'r.store_id') as Q;
     if (f.storeId) n = n.where('r.store_id', '=', f.storeId) as Q;
     return n;
@@ -79,26 +103,40 @@ export function reportsRepository(db: Db) {
     if (f.cashierId) q = q.where('r.cashier_id', '=', f.cashierId);
     return q;
   };
-  const stockDays = (actor: Actor, range: Range, f: Filter) =>
-    narrow(db.selectFrom('daily_stock as r'), actor, range, f);
 
-  /** The rollup of lines with their product (combos have none), narrowed by category and brand. */
-  function soldLines(actor: Actor, range: Range, f: Filter) {
-    let q = narrow(db.selectFrom('daily_sales as r'), actor, range, f)
-      .leftJoin('products as p', (j) => j.onRef('p.id', '=', 'r.item_id').on('r.kind', '=', 'product'))
-      .leftJoin('combos as cb', (j) => j.onRef('cb.id', '=', 'r.item_id').on('r.kind', '=', 'combo'));
-    if (f.categoryId) q = q.where('p.category_id', '=', f.categoryId);
-    if (f.brandId) q = q.where('p.brand_id', '=', f.brandId);
-    return q;
+  /** The lines' rollup of a range per product or combo, narrowed by category and brand (combos have neither). */
+  function soldItems(actor: Actor, range: Range, f: Filter) {
+    let q = narrow(db.selectFrom('daily_sales as r'), actor, range, f, 'months');
+    if (f.categoryId || f.brandId) {
+      q = q.where('r.kind', '=', 'product').where('r.item_id', 'in', (sub) => {
+        let p = sub.selectFrom('products').select('products.id');
+        if (f.categoryId) p = p.where('products.category_id', '=', f.categoryId);
+        if (f.brandId) p = p.where('products.brand_id', '=', f.brandId);
+        return p;
+      });
+    }
+    return q
+      .select([
+        'r.kind',
+        'r.item_id',
+        sql<number>`sum(r.quantity)`.as('quantity'),
+        sql<number>`sum(r.returned_quantity)`.as('returned_quantity'),
+        sql<number>`sum(r.gross_cents)`.as('gross_cents'),
+        sql<number>`sum(r.discount_cents)`.as('discount_cents'),
+        sql<number>`sum(r.net_cents)`.as('net_cents'),
+        sql<number>`sum(r.tax_cents)`.as('tax_cents'),
+      ])
+      .groupBy(['r.kind', 'r.item_id'])
+      .having(sql`sum(r.quantity)`, '>', 0);
   }
 
-  const rollupSums = [
-    sql<number>`sum(r.quantity)`.as('quantity'),
-    sql<number>`sum(r.returned_quantity)`.as('returned_quantity'),
-    sql<number>`sum(r.gross_cents)`.as('gross_cents'),
-    sql<number>`sum(r.discount_cents)`.as('discount_cents'),
-    sql<number>`sum(r.net_cents)`.as('net_cents'),
-    sql<number>`sum(r.tax_cents)`.as('tax_cents'),
+  const itemSums = [
+    sql<number>`sum(t.quantity)`.as('quantity'),
+    sql<number>`sum(t.returned_quantity)`.as('returned_quantity'),
+    sql<number>`sum(t.gross_cents)`.as('gross_cents'),
+    sql<number>`sum(t.discount_cents)`.as('discount_cents'),
+    sql<number>`sum(t.net_cents)`.as('net_cents'),
+    sql<number>`sum(t.tax_cents)`.as('tax_cents'),
   ] as const;
 
   const numbers = (rows: Row[], keys: string[]) =>
@@ -178,7 +216,9 @@ export function reportsRepository(db: Db) {
     /** Per local day: the cost of goods sold, from the ledger (sales and their returns, at their valuation). */
     async cogsDays(actor: Actor, range: Range, f: Filter) {
       if (byProducts(f)) {
-        const rows = await stockDays(actor, range, f)
+        // the day's total of every product (product 0)
+        const rows = await narrow(db.selectFrom('daily_stock as r'), actor, range, f, 'days')
+          .where('r.product_id', '=', 0)
           .where('r.of_order', '=', 1)
           .where('r.type', 'in', ['sale', 'bundle_consumption', 'return'])
           .select(['r.day', sql<number>`sum(r.value_cents)`.as('value')])
@@ -216,18 +256,24 @@ export function reportsRepository(db: Db) {
       const keys = ['id', 'quantity', 'returned_quantity', 'gross_cents', 'discount_cents', 'net_cents', 'tax_cents'];
       if (byProducts(f)) {
         // the catalogue's names (a line keeps the name it was sold under; the rollup keeps the product)
-        const rows = await soldLines(actor, range, f)
+        const rows = await db
+          .selectFrom(soldItems(actor, range, f).as('t'))
+          .leftJoin('products as p', (j) => j.onRef('p.id', '=', 't.item_id').on('t.kind', '=', 'product'))
+          .leftJoin('combos as cb', (j) => j.onRef('cb.id', '=', 't.item_id').on('t.kind', '=', 'combo'))
           .select([
-            'r.kind',
-            'r.item_id as id',
-            sql<string>`max(coalesce(p.name_en, cb.name_en))`.as('name_en'),
-            sql<string>`max(coalesce(p.name_kh, cb.name_kh))`.as('name_kh'),
-            sql<string>`max(coalesce(p.sku, cb.sku))`.as('sku'),
-            ...rollupSums,
+            't.kind',
+            't.item_id as id',
+            sql<string>`coalesce(p.name_en, cb.name_en)`.as('name_en'),
+            sql<string>`coalesce(p.name_kh, cb.name_kh)`.as('name_kh'),
+            sql<string>`coalesce(p.sku, cb.sku)`.as('sku'),
+            't.quantity',
+            't.returned_quantity',
+            't.gross_cents',
+            't.discount_cents',
+            't.net_cents',
+            't.tax_cents',
           ])
-          .groupBy(['r.kind', 'r.item_id'])
-          .having(sql`sum(r.quantity)`, '>', 0)
-          .orderBy(sql`sum(r.net_cents)`, 'desc')
+          .orderBy('t.net_cents', 'desc')
           .limit(limit)
           .execute();
         return numbers(rows, keys);
@@ -260,7 +306,9 @@ export function reportsRepository(db: Db) {
     async byGroup(actor: Actor, range: Range, f: Filter, by: 'category' | 'brand') {
       const keys = ['quantity', 'returned_quantity', 'gross_cents', 'discount_cents', 'net_cents', 'tax_cents'];
       if (byProducts(f)) {
-        const r = soldLines(actor, range, f);
+        const r = db
+          .selectFrom(soldItems(actor, range, f).as('t'))
+          .leftJoin('products as p', (j) => j.onRef('p.id', '=', 't.item_id').on('t.kind', '=', 'product'));
         const rolled =
           by === 'category'
             ? await r
@@ -269,11 +317,10 @@ export function reportsRepository(db: Db) {
                   'p.category_id as id',
                   sql<string>`max(c.name_en)`.as('name_en'),
                   sql<string>`max(c.name_kh)`.as('name_kh'),
-                  ...rollupSums,
+                  ...itemSums,
                 ])
                 .groupBy('p.category_id')
-                .having(sql`sum(r.quantity)`, '>', 0)
-                .orderBy(sql`sum(r.net_cents)`, 'desc')
+                .orderBy(sql`sum(t.net_cents)`, 'desc')
                 .execute()
             : await r
                 .leftJoin('brands as b', 'b.id', 'p.brand_id')
@@ -281,11 +328,10 @@ export function reportsRepository(db: Db) {
                   'p.brand_id as id',
                   sql<string>`max(b.name)`.as('name_en'),
                   sql<string>`max(b.name)`.as('name_kh'),
-                  ...rollupSums,
+                  ...itemSums,
                 ])
                 .groupBy('p.brand_id')
-                .having(sql`sum(r.quantity)`, '>', 0)
-                .orderBy(sql`sum(r.net_cents)`, 'desc')
+                .orderBy(sql`sum(t.net_cents)`, 'desc')
                 .execute();
         return numbers(rolled, keys);
       }
@@ -721,8 +767,10 @@ export function reportsRepository(db: Db) {
     /** Movements of the period by type and local day (quantities in base units, values in cents). */
     async movements(actor: Actor, range: Range, f: Filter) {
       if (!f.cashierId && !f.customerId) {
-        let r = stockDays(actor, range, f);
-        if (f.categoryId || f.brandId) {
+        let r = narrow(db.selectFrom('daily_stock as r'), actor, range, f, 'days');
+        // the day's total of every product (product 0), or the products of a category or brand
+        if (!f.categoryId && !f.brandId) r = r.where('r.product_id', '=', 0);
+        else {
           r = r.where('r.product_id', 'in', (sub) => {
             let p = sub.selectFrom('products').select('products.id');
             if (f.categoryId) p = p.where('products.category_id', '=', f.categoryId);
@@ -779,7 +827,8 @@ export function reportsRepository(db: Db) {
     /** Units sold per product in the period (sales less their returns), and when each last sold. */
     async soldUnits(actor: Actor, range: Range, f: Filter) {
       if (byProducts(f)) {
-        const rows = await stockDays(actor, range, f)
+        const rows = await narrow(db.selectFrom('daily_stock as r'), actor, range, f, 'months')
+          .where('r.product_id', '!=', 0)
           .where('r.of_order', '=', 1)
           .where('r.type', 'in', ['sale', 'bundle_consumption', 'return'])
           .select([

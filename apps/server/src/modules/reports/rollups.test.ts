@@ -1,6 +1,7 @@
+import { addDays, todayInCambodia } from '@depot/contracts';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rebuildRollups } from '../../db/rollups.ts';
+import { monthsAndDays, rebuildRollups } from '../../db/rollups.ts';
 import { ADMIN_PASSWORD, bearer, createStore, login, useTestApp } from '../../test/harness.ts';
 import { lockProducts, receive } from '../stock/ledger.ts';
 
@@ -218,5 +219,50 @@ describe('daily rollups', () => {
     expect(kept.daily_orders.some((r) => Number(r.change_khr) > 0)).toBe(true);
     await rebuildRollups(ctx.db);
     expect(kept).toEqual(await snapshot());
+  });
+
+  it('answer the reports exactly as the lines and the ledger do, for a day, a month to date and whole months', async () => {
+    const today = todayInCambodia();
+    const first = `${today.slice(0, 8)}01`;
+    const ranges = [
+      [today, today],
+      [first, today],
+      [addDays(first, -1).slice(0, 8).concat('01'), addDays(addDays(first, 40).slice(0, 8).concat('01'), -1)],
+    ];
+    // the administrator made every sale: narrowed to them, the reports read the lines and the ledger
+    const admin = (await ctx.db.selectFrom('users').select('id').where('name', '=', 'admin').executeTakeFirstOrThrow())
+      .id;
+    for (const [from, to] of ranges) {
+      for (const name of ['sales', 'inventory']) {
+        const url = `/api/reports/${name}?from=${from}&to=${to}&group=month`;
+        const rolled = await send('GET', url);
+        const read = await send('GET', `${url}&cashier_id=${admin}`);
+        expect(rolled.status).toBe(200);
+        const strip = (r: { generated_at: string; sections: { key: string }[] }) => ({
+          ...r,
+          generated_at: null,
+          sections: r.sections.filter((x) => x.key !== 'by_cashier'),
+        });
+        expect(strip(rolled.body.data), `${name} ${from}..${to}`).toEqual(strip(read.body.data));
+      }
+    }
+    const sales = await send('GET', `/api/reports/sales?from=${ranges[2][0]}&to=${ranges[2][1]}&group=month`);
+    expect(sales.body.data.sections.find((x: { key: string }) => x.key === 'by_product').rows.length).toBeGreaterThan(3);
+  });
+
+  it('read whole months by their month rows and the days around them by day rows', () => {
+    expect(monthsAndDays('2026-01-15', '2026-04-10')).toEqual({
+      days: [
+        ['2026-01-15', '2026-01-31'],
+        ['2026-04-01', '2026-04-10'],
+      ],
+      months: ['2026-02', '2026-03'],
+    });
+    expect(monthsAndDays('2024-02-01', '2024-02-29')).toEqual({ days: [], months: ['2024-02'] });
+    expect(monthsAndDays('2026-03-02', '2026-03-02')).toEqual({ days: [['2026-03-02', '2026-03-02']], months: [] });
+    expect(monthsAndDays('2025-12-01', '2026-01-30')).toEqual({
+      days: [['2026-01-01', '2026-01-30']],
+      months: ['2025-12'],
+    });
   });
 });
