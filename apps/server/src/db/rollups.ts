@@ -3,8 +3,9 @@ import type { Db } from './database.ts';
 
 /**
  * The reports' daily rollups: what a sale, a payment, a return, a void and a ledger movement add
- * to the figures of their day, kept in four tables (schema.ts: daily_sales, daily_orders,
- * daily_payments, daily_stock) IN THE TRANSACTION OF THE WRITE, never by a job that could lag.
+ * to the figures of their day, kept in five tables (schema.ts: daily_sales, daily_orders,
+ * daily_payments, daily_stock, daily_customers) IN THE TRANSACTION OF THE WRITE, never by a job
+ * that could lag.
  *
  * The writers call `tally*` (the ledger's one writer for daily_stock, the order steps for the
  * rest). Inside `transaction()` (db/transaction.ts) the changes are gathered and written just
@@ -13,18 +14,19 @@ import type { Db } from './database.ts';
  * Each row is an upsert adding to what is there (`x = x + excluded.x`, the same SQL on SQLite and
  * PostgreSQL). Outside `transaction()` (a test's own transaction) they are written at once.
  *
- * `rebuildRollups` recomputes all four from the documents and the ledger: the migration's
+ * `rebuildRollups` recomputes all five from the documents and the ledger: the migration's
  * backfill, the sample loader after it back-dates its documents, and the bench after it writes
  * straight into the file. A test checks both ways give the same rows.
  */
 
-type Table = 'daily_sales' | 'daily_orders' | 'daily_payments' | 'daily_stock';
+type Table = 'daily_sales' | 'daily_orders' | 'daily_payments' | 'daily_stock' | 'daily_customers';
 
 const keys: Record<Table, string[]> = {
   daily_sales: ['day', 'store_id', 'kind', 'item_id'],
   daily_orders: ['day', 'hour', 'store_id', 'cashier_id'],
   daily_payments: ['day', 'store_id', 'cashier_id', 'method', 'kind'],
   daily_stock: ['day', 'store_id', 'product_id', 'type', 'of_order'],
+  daily_customers: ['day', 'store_id', 'customer_id'],
 };
 
 const sums: Record<Table, string[]> = {
@@ -32,12 +34,15 @@ const sums: Record<Table, string[]> = {
   daily_orders: ['orders', 'gross_cents', 'discount_cents', 'tax_cents', 'total_cents', 'change_cents', 'change_khr'],
   daily_payments: ['payments', 'amount', 'amount_cents'],
   daily_stock: ['quantity', 'value_cents'],
+  daily_customers: ['orders', 'net_cents', 'due_cents'],
 };
 
-type Row = Record<string, string | number>;
+type Row = Record<string, string | number | null>;
 interface Change {
   table: Table;
   row: Row;
+  /** A sale voided: the row's last purchase is read again from the orders once it is written. */
+  recompute?: boolean;
 }
 
 const HOUR = 3_600_000;
@@ -105,7 +110,13 @@ export async function flushRollups(trx: Db): Promise<void> {
 
 function merge(into: Row, row: Row, table: Table) {
   for (const k of sums[table]) into[k] = Number(into[k]) + Number(row[k]);
-  if (table === 'daily_stock' && String(row.last_at) > String(into.last_at)) into.last_at = row.last_at;
+  if (
+    'last_at' in row &&
+    row.last_at !== null &&
+    (into.last_at === null || String(row.last_at) > String(into.last_at))
+  ) {
+    into.last_at = row.last_at;
+  }
 }
 
 /**
@@ -114,30 +125,40 @@ function merge(into: Row, row: Row, table: Table) {
  * day's total of every product (`product_id` 0: the series by day read a row per day and type).
  */
 function grains(table: Table, row: Row): Row[] {
-  if (table === 'daily_sales') return [row, { ...row, day: String(row.day).slice(0, 7) }];
+  if (table === 'daily_sales' || table === 'daily_customers')
+    return [row, { ...row, day: String(row.day).slice(0, 7) }];
   if (table === 'daily_stock') {
     return [row, { ...row, day: String(row.day).slice(0, 7) }, { ...row, product_id: 0 }];
   }
   return [row];
 }
 
-async function add(trx: Db, table: Table, given: Row[]): Promise<void> {
+async function add(trx: Db, table: Table, given: Row[], recompute = false): Promise<void> {
   const rows = given.flatMap((row) => grains(table, row));
   const changes = pending.get(trx);
   if (!changes) {
     const merged = new Map<string, Change>();
-    for (const row of rows) gather(merged, table, row);
+    for (const row of rows) gather(merged, table, row, recompute);
     await write(trx, [...merged.values()]);
     return;
   }
-  for (const row of rows) gather(changes, table, row);
+  for (const row of rows) gather(changes, table, row, recompute);
 }
 
-function gather(into: Map<string, Change>, table: Table, row: Row) {
+function gather(into: Map<string, Change>, table: Table, row: Row, recompute: boolean) {
   const key = `${table}|${keys[table].map((k) => String(row[k]).padStart(12, '0')).join('|')}`;
   const there = into.get(key);
-  if (there) merge(there.row, row, table);
-  else into.set(key, { table, row: { ...row } });
+  if (there) {
+    merge(there.row, row, table);
+    there.recompute ||= recompute;
+  } else into.set(key, { table, row: { ...row }, recompute });
+}
+
+/** The instants of a local day (YYYY-MM-DD) or month (YYYY-MM): [start, end) in UTC ISO text. */
+function span(day: string): [string, string] {
+  const first = day.length === 7 ? `${day}-01` : day;
+  const last = day.length === 7 ? lastDayOf(day) : day;
+  return [new Date(`${first}T00:00:00+07:00`).toISOString(), new Date(`${nextDay(last)}T00:00:00+07:00`).toISOString()];
 }
 
 async function write(trx: Db, changes: Change[]): Promise<void> {
@@ -146,18 +167,30 @@ async function write(trx: Db, changes: Change[]): Promise<void> {
       .filter((c) => c.table === table)
       .map((c) => c.row)
       .filter((r) => sums[table].some((k) => Number(r[k]) !== 0) || table === 'daily_stock');
+    const again = changes.filter((c) => c.table === table && c.recompute).map((c) => c.row);
     for (let i = 0; i < rows.length; i += 50) {
       const set: Record<string, RawBuilder<unknown>> = Object.fromEntries(
         sums[table].map((k) => [k, sql`${sql.ref(`${table}.${k}`)} + excluded.${sql.ref(k)}`]),
       );
-      if (table === 'daily_stock') {
-        set.last_at = sql`case when excluded.last_at > daily_stock.last_at then excluded.last_at else daily_stock.last_at end`;
+      if (table === 'daily_stock' || table === 'daily_customers') {
+        const was = sql.ref(`${table}.last_at`);
+        set.last_at = sql`case when excluded.last_at is null then ${was}
+          when ${was} is null or excluded.last_at > ${was} then excluded.last_at else ${was} end`;
       }
       await (trx as unknown as Kysely<Record<string, Row>>)
         .insertInto(table)
         .values(rows.slice(i, i + 50))
         .onConflict((oc) => oc.columns(keys[table]).doUpdateSet(set as never))
         .execute();
+    }
+    // a voided sale may have been the customer's last of the day (or month) in that store
+    for (const r of again) {
+      const [start, end] = span(String(r.day));
+      await sql`update daily_customers set last_at = (
+          select max(o.order_date) from orders o
+          where o.customer_id = ${r.customer_id} and o.store_id = ${r.store_id} and o.status = 'confirmed'
+            and o.deleted_at is null and o.order_date >= ${start} and o.order_date < ${end})
+        where day = ${r.day} and store_id = ${r.store_id} and customer_id = ${r.customer_id}`.execute(trx);
     }
   }
 }
@@ -203,6 +236,8 @@ export async function tallyOrder(trx: Db, orderId: number, sign: 1 | -1): Promis
       'total_cents',
       'change_cents',
       'change_khr',
+      'customer_id',
+      'paid_cents',
     ])
     .where('id', '=', orderId)
     .executeTakeFirstOrThrow();
@@ -240,6 +275,22 @@ export async function tallyOrder(trx: Db, orderId: number, sign: 1 | -1): Promis
   ]);
   await add(
     trx,
+    'daily_customers',
+    [
+      {
+        day,
+        store_id: o.store_id,
+        customer_id: o.customer_id,
+        orders: sign,
+        net_cents: sign * (Number(o.subtotal_cents) - Number(o.discount_cents)),
+        due_cents: sign * (Number(o.total_cents) - Number(o.paid_cents)),
+        last_at: sign > 0 ? isoOf(o.order_date) : null,
+      },
+    ],
+    sign < 0,
+  );
+  await add(
+    trx,
     'daily_sales',
     lines.map((l) => ({
       day,
@@ -260,18 +311,18 @@ export async function tallyOrder(trx: Db, orderId: number, sign: 1 | -1): Promis
 async function saleOf(trx: Db, orderId: number) {
   const o = await trx
     .selectFrom('orders')
-    .select(['order_date', 'store_id', 'cashier_id', 'status'])
+    .select(['order_date', 'store_id', 'cashier_id', 'customer_id', 'status'])
     .where('id', '=', orderId)
     .executeTakeFirstOrThrow();
   return o;
 }
 
-/** A confirmed order's change given back moved from `before` to its row's (a payment's settling). */
-export async function tallyChange(
+/** A confirmed order's payment settled: its change given back and what it has paid moved from `before` to `after`. */
+export async function tallyPaid(
   trx: Db,
   orderId: number,
-  before: { change_cents: number; change_khr: number },
-  after: { change_cents: number; change_khr: number },
+  before: { change_cents: number; change_khr: number; paid_cents: number },
+  after: { change_cents: number; change_khr: number; paid_cents: number },
 ): Promise<void> {
   const o = await saleOf(trx, orderId);
   if (o.status !== 'confirmed') return;
@@ -288,6 +339,17 @@ export async function tallyChange(
       total_cents: 0,
       change_cents: Number(after.change_cents) - Number(before.change_cents),
       change_khr: Number(after.change_khr) - Number(before.change_khr),
+    },
+  ]);
+  await add(trx, 'daily_customers', [
+    {
+      day: localDayOf(o.order_date),
+      store_id: o.store_id,
+      customer_id: o.customer_id,
+      orders: 0,
+      net_cents: 0,
+      due_cents: Number(before.paid_cents) - Number(after.paid_cents),
+      last_at: null,
     },
   ]);
 }
@@ -358,7 +420,7 @@ function dialect(db: Kysely<any>) {
 }
 
 /**
- * Recomputes the four rollups from the documents and the ledger, in one transaction of its own
+ * Recomputes the five rollups from the documents and the ledger, in one transaction of its own
  * or of the caller's. The same figures the writers add up one change at a time.
  */
 // biome-ignore lint/suspicious/noExplicitAny: any database's handle (the migration's is untyped)
@@ -367,6 +429,16 @@ export async function rebuildRollups(db: Kysely<any>): Promise<void> {
   // biome-ignore lint/suspicious/noExplicitAny: as above
   const run = async (trx: Kysely<any>) => {
     for (const table of Object.keys(keys)) await sql`delete from ${sql.table(table)}`.execute(trx);
+    await sql`insert into daily_customers (day, store_id, customer_id, orders, net_cents, due_cents, last_at)
+      select ${day('o.order_date')}, o.store_id, o.customer_id, count(*), sum(o.subtotal_cents - o.discount_cents),
+        sum(o.total_cents - o.paid_cents), max(o.order_date)
+      from orders o
+      where o.status = 'confirmed' and o.deleted_at is null
+      group by 1, 2, 3`.execute(trx);
+    await sql`insert into daily_customers (day, store_id, customer_id, orders, net_cents, due_cents, last_at)
+      select substr(day, 1, 7), store_id, customer_id, sum(orders), sum(net_cents), sum(due_cents), max(last_at)
+      from daily_customers
+      group by 1, 2, 3`.execute(trx);
     await sql`insert into daily_sales (day, store_id, kind, item_id, quantity, returned_quantity, gross_cents,
         discount_cents, net_cents, tax_cents)
       select ${day('o.order_date')}, o.store_id, i.kind, coalesce(i.product_id, i.combo_id), sum(i.quantity),

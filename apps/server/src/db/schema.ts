@@ -511,6 +511,18 @@ export interface DB {
   daily_orders: DailyOrdersTable;
   daily_payments: DailyPaymentsTable;
   daily_stock: DailyStockTable;
+  daily_customers: DailyCustomersTable;
+}
+
+/** Confirmed orders per day of the order, store and customer: spending, still due, the last purchase. */
+export interface DailyCustomersTable {
+  day: string;
+  store_id: number;
+  customer_id: number;
+  orders: number;
+  net_cents: number;
+  due_cents: number;
+  last_at: string | null;
 }
 
 /**

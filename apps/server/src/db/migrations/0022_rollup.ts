@@ -71,6 +71,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('last_at', timestamp, (c) => c.notNull())
     .addPrimaryKeyConstraint('daily_stock_key', ['day', 'store_id', 'product_id', 'type', 'of_order'] as never[])
     .execute();
+  await money(
+    db,
+    'daily_customers',
+    [
+      ['day', 'varchar(10)'],
+      ['store_id', 'integer'],
+      ['customer_id', 'integer'],
+    ],
+    ['orders', 'net_cents', 'due_cents'],
+  )
+    .addColumn('last_at', timestamp)
+    .addPrimaryKeyConstraint('daily_customers_key', ['day', 'store_id', 'customer_id'] as never[])
+    .execute();
   await db.schema.createIndex('order_items_kind').on('order_items').columns(['kind', 'order_id']).execute();
   // what is still owed and what waits for delivery (the dashboard, the financial report), found
   // without reading every order
@@ -83,7 +96,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('orders_delivery_status').execute();
   await db.schema.dropIndex('orders_payment_status').execute();
   await db.schema.dropIndex('order_items_kind').execute();
-  for (const table of ['daily_stock', 'daily_payments', 'daily_orders', 'daily_sales']) {
+  for (const table of ['daily_customers', 'daily_stock', 'daily_payments', 'daily_orders', 'daily_sales']) {
     await db.schema.dropTable(table).execute();
   }
 }

@@ -23,7 +23,7 @@ import {
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { z } from 'zod';
 import { type Db, now } from '../../db/database.ts';
-import { tallyChange, tallyOrder, tallyPayments, tallyReturned } from '../../db/rollups.ts';
+import { tallyOrder, tallyPaid, tallyPayments, tallyReturned } from '../../db/rollups.ts';
 import type { OrderItemBatchesTable, OrdersTable } from '../../db/schema.ts';
 import { nextDocumentNumber } from '../../db/sequences.ts';
 import { AppError, FieldError } from '../../http/errors.ts';
@@ -394,7 +394,7 @@ export async function recordPayments(trx: Db, order: Payable, tenders: Tender[],
   await tallyPayments(trx, order.id, rows);
   const before = await trx
     .selectFrom('orders')
-    .select(['change_cents', 'change_khr'])
+    .select(['change_cents', 'change_khr', 'paid_cents'])
     .where('id', '=', order.id)
     .executeTakeFirstOrThrow();
   // paid: what was handed over, up to the total (a riel total rounded down by the step is paid)
@@ -405,7 +405,7 @@ export async function recordPayments(trx: Db, order: Payable, tenders: Tender[],
     .set({ paid_cents: paid, payment_status: status, change_cents: s.change_cents, change_khr: s.change_khr })
     .where('id', '=', order.id)
     .execute();
-  await tallyChange(trx, order.id, before, s);
+  await tallyPaid(trx, order.id, before, { ...s, paid_cents: paid });
   return status;
 }
 
@@ -599,9 +599,7 @@ export async function markCancelled(
   orderId: number,
   cancel: { at: string; userId: number; reason: string | null; approvedBy: number | null },
 ) {
-  // a sale voided counts out of the reports' daily rollups (a held order never counted)
   const before = await trx.selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirstOrThrow();
-  if (before.status === 'confirmed') await tallyOrder(trx, orderId, -1);
   await trx
     .updateTable('orders')
     .set({
@@ -613,6 +611,8 @@ export async function markCancelled(
     })
     .where('id', '=', orderId)
     .execute();
+  // a sale voided counts out of the reports' daily rollups (a held order never counted)
+  if (before.status === 'confirmed') await tallyOrder(trx, orderId, -1);
 }
 
 /**

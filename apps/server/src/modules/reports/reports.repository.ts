@@ -1,3 +1,4 @@
+import { addDays, todayInCambodia } from '@depot/contracts';
 import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { monthsAndDays } from '../../db/rollups.ts';
@@ -21,8 +22,10 @@ export interface Range {
 type Row = Record<string, unknown>;
 
 /**
- * The reports' queries: each reads the documents and the ledger as they are (no summary table),
- * narrowed to the actor's stores in the query itself (policies' `inStores`) and to the filter.
+ * The reports' queries, narrowed to the actor's stores in the query itself (policies' `inStores`)
+ * and to the filter. Where the filter allows, they read the daily rollups (db/rollups.ts: kept in
+ * the transaction of every sale, payment, return, void and movement) instead of the lines, the
+ * payments and the ledger; a customer filter (and a cashier's, for lines and ledger) reads these.
  * Sales are confirmed orders (held and cancelled ones are not sales), dated by `order_date`;
  * returns by their own date; payments by theirs; the cost of goods sold by the ledger's movements.
  */
@@ -597,6 +600,40 @@ export function reportsRepository(db: Db) {
 
     /** Buyers of the period: orders, spending, first and last purchase in it. */
     async customers(actor: Actor, range: Range, f: Filter, limit = 100) {
+      if (!f.cashierId) {
+        let r = narrow(db.selectFrom('daily_customers as r'), actor, range, f, 'months');
+        if (f.customerId) r = r.where('r.customer_id', '=', f.customerId);
+        const per = r
+          .select([
+            'r.customer_id',
+            sql<number>`sum(r.orders)`.as('orders'),
+            sql<number>`sum(r.net_cents)`.as('net_cents'),
+            sql<number>`sum(r.due_cents)`.as('due_cents'),
+            sql<string>`max(r.last_at)`.as('last_order'),
+          ])
+          .groupBy('r.customer_id')
+          .having(sql`sum(r.orders)`, '>', 0);
+        const rows = await db
+          .selectFrom(per.as('t'))
+          .innerJoin('customers as c', 'c.id', 't.customer_id')
+          .where('c.is_walk_in', '=', 0)
+          .select([
+            't.customer_id as id',
+            'c.name',
+            'c.phone',
+            't.orders',
+            't.net_cents',
+            't.due_cents',
+            't.last_order',
+          ])
+          .orderBy('t.net_cents', 'desc')
+          .limit(limit)
+          .execute();
+        return numbers(rows, ['orders', 'net_cents', 'due_cents']).map((r) => ({
+          ...r,
+          last_order: isoOf(r.last_order),
+        }));
+      }
       const rows = await orders(actor, range, f)
         .innerJoin('customers as c', 'c.id', 'o.customer_id')
         .where('c.is_walk_in', '=', 0)
@@ -621,6 +658,18 @@ export function reportsRepository(db: Db) {
 
     /** Distinct named customers who bought, per local day. */
     async customerDays(actor: Actor, range: Range, f: Filter) {
+      if (!f.cashierId) {
+        let r = narrow(db.selectFrom('daily_customers as r'), actor, range, f, 'days')
+          .innerJoin('customers as c', 'c.id', 'r.customer_id')
+          .where('c.is_walk_in', '=', 0)
+          .where('r.orders', '>', 0);
+        if (f.customerId) r = r.where('r.customer_id', '=', f.customerId);
+        const rows = await r
+          .select(['r.day', sql<number>`count(distinct r.customer_id)`.as('customers')])
+          .groupBy('r.day')
+          .execute();
+        return rows.map((r) => ({ day: String(r.day), values: { customers: num(r.customers) } }));
+      }
       const day = localDay(db, 'o.order_date');
       const rows = await orders(actor, range, f)
         .innerJoin('customers as c', 'c.id', 'o.customer_id')
@@ -634,28 +683,25 @@ export function reportsRepository(db: Db) {
     /** Named customers whose last purchase was before the range (within the year before it), none since. */
     async lapsed(actor: Actor, range: Range, f: Filter, limit = 100) {
       const { start } = instants(range.from, range.to);
-      const yearBefore = new Date(Date.parse(start) - 365 * 86_400_000).toISOString();
-      let q = db
-        .selectFrom('orders as o')
-        .innerJoin('customers as c', 'c.id', 'o.customer_id')
-        .where('o.status', '=', 'confirmed')
-        .where('o.deleted_at', 'is', null)
-        .where('c.is_walk_in', '=', 0)
-        .where('o.order_date', '>=', yearBefore);
-      q = inStores(q, actor, 'o.store_id');
-      if (f.storeId) q = q.where('o.store_id', '=', f.storeId);
-      const rows = await q
+      // the year before the range and everything since (a sale is never dated after today)
+      const today = todayInCambodia();
+      const window = { from: addDays(range.from, -365), to: range.to > today ? range.to : today };
+      const per = narrow(db.selectFrom('daily_customers as r'), actor, window, f, 'months')
         .select([
-          'o.customer_id as id',
-          sql<string>`max(c.name)`.as('name'),
-          sql<string>`max(c.phone)`.as('phone'),
-          sql<number>`count(*)`.as('orders'),
-          sql<number>`sum(o.subtotal_cents - o.discount_cents)`.as('net_cents'),
-          sql<string>`max(o.order_date)`.as('last_order'),
+          'r.customer_id',
+          sql<number>`sum(r.orders)`.as('orders'),
+          sql<number>`sum(r.net_cents)`.as('net_cents'),
+          sql<string>`max(r.last_at)`.as('last_order'),
         ])
-        .groupBy('o.customer_id')
-        .having(sql`max(o.order_date)`, '<', start)
-        .orderBy(sql`max(o.order_date)`, 'desc')
+        .groupBy('r.customer_id')
+        .having(sql`sum(r.orders)`, '>', 0)
+        .having(sql`max(r.last_at)`, '<', start);
+      const rows = await db
+        .selectFrom(per.as('t'))
+        .innerJoin('customers as c', 'c.id', 't.customer_id')
+        .where('c.is_walk_in', '=', 0)
+        .select(['t.customer_id as id', 'c.name', 'c.phone', 't.orders', 't.net_cents', 't.last_order'])
+        .orderBy('t.last_order', 'desc')
         .limit(limit)
         .execute();
       return numbers(rows, ['orders', 'net_cents']).map((r) => ({ ...r, last_order: isoOf(r.last_order) }));

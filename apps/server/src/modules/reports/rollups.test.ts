@@ -31,6 +31,7 @@ const tables = {
   daily_orders: 'day, hour, store_id, cashier_id',
   daily_payments: 'day, store_id, cashier_id, method, kind',
   daily_stock: 'day, store_id, product_id, type, of_order',
+  daily_customers: 'day, store_id, customer_id',
 } as const;
 
 /** Every rollup row with something in it, numbers as numbers, instants as ISO text. */
@@ -46,7 +47,7 @@ async function snapshot() {
           Object.entries(r).map(([k, v]) => [
             k,
             k === 'last_at'
-              ? new Date(v as string).toISOString()
+              ? v && new Date(v as string).toISOString()
               : k === 'day' || k === 'kind' || k === 'method' || k === 'type'
                 ? v
                 : Number(v),
@@ -113,6 +114,8 @@ beforeAll(async () => {
     scope: 'product',
     product_id: ids.p2,
   });
+  ids.dara = await made('/api/customers', { name: 'Dara' });
+  ids.sokha = await made('/api/customers', { name: 'Sokha' });
   ids.orderOff = await made('/api/discounts', { name: 'Rolled 5', type: 'percentage', amount: 500, scope: 'order' });
 });
 
@@ -140,7 +143,7 @@ describe('daily rollups', () => {
         };
       });
       const cart = {
-        customer_id: ids.walkIn,
+        customer_id: [ids.walkIn, ids.dara, ids.sokha][rand(3)],
         store_id: rand(3) === 0 ? ids.other : ids.store,
         items,
         ...(rand(3) === 0 ? { discount_id: ids.orderOff } : {}),
@@ -200,6 +203,16 @@ describe('daily rollups', () => {
         count('voided', (await send('POST', `/api/orders/${earlier.id}/cancel`, { reason: 'test' })).status);
       }
     }
+    // the last sale of a customer's day in a store voided: the day's last purchase is the one before
+    const cart = {
+      customer_id: ids.sokha,
+      store_id: ids.other,
+      items: [{ product_id: ids.p1, quantity: 1 }],
+      payments: [{ method: 'cash_usd', amount: 100_000 }],
+    };
+    count('sold', (await send('POST', '/api/orders', cart)).status);
+    const last = await send('POST', '/api/orders', cart);
+    count('voided', (await send('POST', `/api/orders/${last.body.data.id}/cancel`, { reason: 'last' })).status);
     // every kind of write happened
     expect(Object.keys(done).sort()).toEqual([
       'checked out',
@@ -217,6 +230,7 @@ describe('daily rollups', () => {
     expect(kept.daily_sales.some((r) => Number(r.returned_quantity) > 0)).toBe(true);
     expect(kept.daily_payments.some((r) => r.kind === 'refund')).toBe(true);
     expect(kept.daily_orders.some((r) => Number(r.change_khr) > 0)).toBe(true);
+    expect(kept.daily_customers.some((r) => r.customer_id === ids.dara && Number(r.orders) > 0)).toBe(true);
     await rebuildRollups(ctx.db);
     expect(kept).toEqual(await snapshot());
   });
@@ -233,7 +247,7 @@ describe('daily rollups', () => {
     const admin = (await ctx.db.selectFrom('users').select('id').where('name', '=', 'admin').executeTakeFirstOrThrow())
       .id;
     for (const [from, to] of ranges) {
-      for (const name of ['sales', 'inventory']) {
+      for (const name of ['sales', 'inventory', 'customer']) {
         const url = `/api/reports/${name}?from=${from}&to=${to}&group=month`;
         const rolled = await send('GET', url);
         const read = await send('GET', `${url}&cashier_id=${admin}`);
@@ -247,7 +261,9 @@ describe('daily rollups', () => {
       }
     }
     const sales = await send('GET', `/api/reports/sales?from=${ranges[2][0]}&to=${ranges[2][1]}&group=month`);
-    expect(sales.body.data.sections.find((x: { key: string }) => x.key === 'by_product').rows.length).toBeGreaterThan(3);
+    expect(sales.body.data.sections.find((x: { key: string }) => x.key === 'by_product').rows.length).toBeGreaterThan(
+      3,
+    );
   });
 
   it('read whole months by their month rows and the days around them by day rows', () => {
