@@ -41,6 +41,7 @@ const TABLES = [
   'daily_orders',
   'daily_payments',
   'daily_stock',
+  'daily_customers',
 ] as const;
 
 async function counts(db: Db): Promise<Record<string, number>> {
