@@ -1,24 +1,32 @@
 /**
  * Reports at scale: a year of a busy depot (1,000,000 order lines by default: ~250,000 sales of
- * 4 lines in 3 stores, 500 products, each line with its ledger movement and each sale its payment)
- * written straight into the SQLite file the server runs on, then each report and the dashboard
- * timed for a month and for a year, against the HTTP floor (GET /api/health) of the same run.
+ * 4 lines in 3 stores, 500 products, 200 named customers and the walk-in one, each line with its
+ * ledger movement and each sale its payment)
+ * written straight into the database the server runs on (then its daily rollups rebuilt as
+ * migration 0022 fills them, db/rollups.ts), then each report and the dashboard timed for a month
+ * and for a year, against the HTTP floor (GET /api/health) of the same run.
  *
- *   npm run bench:reports                        # 1,000,000 lines
+ *   npm run bench:reports                        # 1,000,000 lines, SQLite
  *   npm run bench:reports -- --lines 50000       # a quick run
+ *   npm run bench:reports -- --db postgres       # PostgreSQL (DATABASE_URL_PG or the local server)
+ *   npm run bench:reports -- --keep              # keeps the database, to look into a query
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { addDays, todayInCambodia } from '@depot/contracts';
-import Database from 'better-sqlite3';
-import { signIn, startServer } from './server.ts';
+import { sql } from 'kysely';
+import { createDatabase } from '../apps/server/src/db/database.ts';
+import { rebuildRollups } from '../apps/server/src/db/rollups.ts';
+import { createPostgresDatabase, signIn, startServer } from './server.ts';
 
 const { values } = parseArgs({
   options: {
     lines: { type: 'string', default: '1000000' },
     runs: { type: 'string', default: '5' },
+    db: { type: 'string', default: 'sqlite' },
+    keep: { type: 'boolean', default: false },
   },
 });
 const LINES = Number(values.lines);
@@ -34,8 +42,9 @@ function median(xs: number[]): number {
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'depot-bench-reports-'));
-  const file = path.join(dir, 'bench.sqlite');
-  let server = await startServer({ adminPassword: password, dir });
+  const pgDb = values.db === 'postgres' ? await createPostgresDatabase() : undefined;
+  const databaseUrl = pgDb?.url ?? `sqlite:${path.join(dir, 'bench.sqlite')}`;
+  let server = await startServer({ databaseUrl: pgDb?.url, adminPassword: password, dir });
   const { call } = await signIn(server, password);
   const category = (await call<{ data: { id: number } }>('POST', '/categories', { name_en: 'General', name_kh: 'ទូទៅ' }))
     .data.id;
@@ -46,7 +55,11 @@ async function main() {
   for (const code of ['B2', 'B3']) {
     stores.push((await call<{ data: { id: number } }>('POST', '/stores', { name: `Store ${code}`, code })).data.id);
   }
+  // the walk-in customer buys one sale in four; 200 named customers the rest
   const customers = (await call<{ data: { id: number }[] }>('GET', '/customers?per_page=10')).data.map((c) => c.id);
+  for (let i = 0; i < 200; i++) {
+    customers.push((await call<{ data: { id: number } }>('POST', '/customers', { name: `Customer ${i}` })).data.id);
+  }
   const products: number[] = [];
   for (let i = 0; i < PRODUCTS; i++) {
     products.push(
@@ -72,34 +85,8 @@ async function main() {
   }
   await server.stop().catch(() => undefined);
 
-  // the year's sales, written straight into the file while no server runs
+  // the year's sales, written straight into the database while no server runs
   const started = performance.now();
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  const batchOf = db.prepare('select id from stock_batches where product_id = ? limit 1');
-  const batchIds = new Map<number, number>();
-  const insertBatch = db.prepare(
-    "insert into stock_batches (product_id, lot, expiry_date, batch_key, created_at) values (?, null, null, '', ?) returning id",
-  );
-  for (const p of products) {
-    const row = batchOf.get(p) as { id: number } | undefined;
-    batchIds.set(p, row ? row.id : (insertBatch.get(p, new Date().toISOString()) as { id: number }).id);
-  }
-  const order =
-    db.prepare(`insert into orders (number, store_id, cashier_id, customer_id, order_date, status, payment_status,
-    subtotal_cents, discount_cents, tax_cents, delivery_fee_cents, total_cents, paid_cents, change_cents, change_khr,
-    exchange_rate_khr, khr_step, total_khr, vat_rate_bp, items_count, created_at, updated_at)
-    values (?, ?, 1, ?, ?, 'confirmed', 'paid', ?, 0, ?, 0, ?, ?, 0, 0, 4100, 100, 0, 1000, ?, ?, ?) returning id`);
-  const item =
-    db.prepare(`insert into order_items (order_id, kind, product_id, name_en, name_kh, sku, unit_id, factor, quantity,
-    unit_price_cents, line_discount_cents, order_discount_cents, net_cents, tax_cents, total_cents, taxable, returned_quantity)
-    values (?, 'product', ?, ?, ?, ?, ?, 1, ?, ?, 0, 0, ?, ?, ?, ?, 0)`);
-  const move =
-    db.prepare(`insert into stock_movements (type, store_id, product_id, batch_id, quantity, value_cents, balance,
-    document_type, document_id, user_id, created_at) values ('sale', ?, ?, ?, ?, ?, 0, 'order', ?, 1, ?)`);
-  const pay =
-    db.prepare(`insert into order_payments (order_id, kind, method, amount, amount_cents, received_by, created_at)
-    values (?, 'payment', ?, ?, ?, 1, ?)`);
   const orders = Math.ceil(LINES / PER_ORDER);
   const yearStart = Date.parse(`${addDays(todayInCambodia(), -364)}T01:00:00Z`);
   const span = 364 * 86_400_000 + 12 * 3_600_000;
@@ -108,62 +95,151 @@ async function main() {
     seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
     return seed / 2_147_483_648;
   };
-  const write = db.transaction((from: number, to: number) => {
-    for (let o = from; o < to; o++) {
-      const at = new Date(yearStart + Math.floor((o / orders) * span)).toISOString();
-      const store = stores[o % stores.length];
-      const lines = Array.from({ length: PER_ORDER }, () => {
-        const p = Math.floor(rand() * PRODUCTS);
-        const quantity = 1 + Math.floor(rand() * 3);
-        const price = 100 + (p % 50) * 25;
-        const net = price * quantity;
-        const tax = p % 2 === 0 ? Math.round(net / 10) : 0;
-        return { p, quantity, price, net, tax };
-      });
-      const subtotal = lines.reduce((a, l) => a + l.net, 0);
-      const tax = lines.reduce((a, l) => a + l.tax, 0);
-      const { id } = order.get(
-        `B-${o}`,
-        store,
-        customers[o % customers.length],
-        at,
-        subtotal,
-        tax,
-        subtotal + tax,
-        subtotal + tax,
-        PER_ORDER,
-        at,
-        at,
-      ) as { id: number };
-      for (const l of lines) {
-        const product = products[l.p];
-        item.run(
-          id,
-          product,
-          `Product ${l.p}`,
-          `ផលិតផល ${l.p}`,
-          `BR-${l.p}`,
-          unit,
-          l.quantity,
-          l.price,
-          l.net,
-          l.tax,
-          l.net + l.tax,
-          l.p % 2 === 0 ? 1 : 0,
-        );
-        move.run(store, product, batchIds.get(product), -l.quantity, -Math.round(l.net * 0.6), id, at);
-      }
-      pay.run(id, o % 3 === 0 ? 'cash_khr' : 'cash_usd', subtotal + tax, subtotal + tax, at);
-    }
-  });
-  for (let o = 0; o < orders; o += 10_000) write(o, Math.min(orders, o + 10_000));
-  db.exec('analyze');
-  db.close();
+  /** One generated sale: its order row, lines, movements and payment (the order id filled in later). */
+  const sale = (o: number) => {
+    const at = new Date(yearStart + Math.floor((o / orders) * span)).toISOString();
+    const store = stores[o % stores.length];
+    const lines = Array.from({ length: PER_ORDER }, () => {
+      const p = Math.floor(rand() * PRODUCTS);
+      const quantity = 1 + Math.floor(rand() * 3);
+      const price = 100 + (p % 50) * 25;
+      const net = price * quantity;
+      const tax = p % 2 === 0 ? Math.round(net / 10) : 0;
+      return { p, quantity, price, net, tax };
+    });
+    const subtotal = lines.reduce((a, l) => a + l.net, 0);
+    const tax = lines.reduce((a, l) => a + l.tax, 0);
+    return { o, at, store, lines, subtotal, tax };
+  };
+  const database = createDatabase(databaseUrl);
+  const db = database.db;
+  const batchIds = new Map<number, number>();
+  for (const p of products) {
+    const row = await db.selectFrom('stock_batches').select('id').where('product_id', '=', p).executeTakeFirst();
+    batchIds.set(
+      p,
+      row
+        ? row.id
+        : (
+            await db
+              .insertInto('stock_batches')
+              .values({
+                product_id: p,
+                lot: null,
+                expiry_date: null,
+                batch_key: '',
+                created_at: new Date().toISOString(),
+              })
+              .returning('id')
+              .executeTakeFirstOrThrow()
+          ).id,
+    );
+  }
+  const CHUNK = 500;
+  for (let from = 0; from < orders; from += CHUNK) {
+    const sales = Array.from({ length: Math.min(CHUNK, orders - from) }, (_, k) => sale(from + k));
+    await db.transaction().execute(async (trx) => {
+      const made = await trx
+        .insertInto('orders')
+        .values(
+          sales.map((s) => ({
+            number: `B-${s.o}`,
+            store_id: s.store,
+            cashier_id: 1,
+            customer_id: s.o % 4 === 0 ? customers[0] : customers[1 + (s.o % (customers.length - 1))],
+            order_date: s.at,
+            status: 'confirmed' as const,
+            payment_status: 'paid' as const,
+            subtotal_cents: s.subtotal,
+            discount_cents: 0,
+            tax_cents: s.tax,
+            delivery_fee_cents: 0,
+            total_cents: s.subtotal + s.tax,
+            paid_cents: s.subtotal + s.tax,
+            change_cents: 0,
+            change_khr: 0,
+            exchange_rate_khr: 4100,
+            khr_step: 100,
+            total_khr: 0,
+            vat_rate_bp: 1000,
+            items_count: PER_ORDER,
+            created_at: s.at,
+            updated_at: s.at,
+          })),
+        )
+        .returning('id')
+        .execute();
+      // one statement numbers its rows in the order given; RETURNING's own order is not promised
+      const ids = made.map((m) => m.id).sort((a, b) => a - b);
+      const items = sales.flatMap((s, k) =>
+        s.lines.map((l) => ({
+          order_id: ids[k],
+          kind: 'product' as const,
+          product_id: products[l.p],
+          name_en: `Product ${l.p}`,
+          name_kh: `ផលិតផល ${l.p}`,
+          sku: `BR-${l.p}`,
+          unit_id: unit,
+          factor: 1,
+          quantity: l.quantity,
+          unit_price_cents: l.price,
+          line_discount_cents: 0,
+          order_discount_cents: 0,
+          net_cents: l.net,
+          tax_cents: l.tax,
+          total_cents: l.net + l.tax,
+          taxable: l.p % 2 === 0 ? 1 : 0,
+          returned_quantity: 0,
+        })),
+      );
+      const moves = sales.flatMap((s, k) =>
+        s.lines.map((l) => ({
+          type: 'sale',
+          store_id: s.store,
+          product_id: products[l.p],
+          batch_id: batchIds.get(products[l.p]) as number,
+          quantity: -l.quantity,
+          value_cents: -Math.round(l.net * 0.6),
+          balance: 0,
+          document_type: 'order',
+          document_id: ids[k],
+          user_id: 1,
+          created_at: s.at,
+        })),
+      );
+      const payments = sales.map((s, k) => ({
+        order_id: ids[k],
+        kind: 'payment' as const,
+        method: s.o % 3 === 0 ? 'cash_khr' : 'cash_usd',
+        amount: s.subtotal + s.tax,
+        amount_cents: s.subtotal + s.tax,
+        received_by: 1,
+        created_at: s.at,
+      }));
+      for (let i = 0; i < items.length; i += 1000)
+        await trx
+          .insertInto('order_items')
+          .values(items.slice(i, i + 1000))
+          .execute();
+      for (let i = 0; i < moves.length; i += 1000)
+        await trx
+          .insertInto('stock_movements')
+          .values(moves.slice(i, i + 1000))
+          .execute();
+      await trx.insertInto('order_payments').values(payments).execute();
+    });
+  }
+  const wrote = performance.now();
+  // the reports' rollups, as migration 0022 fills them for an existing depot (db/rollups.ts)
+  await rebuildRollups(db);
+  await sql`analyze`.execute(db);
+  await database.close();
   console.log(
-    `wrote ${orders * PER_ORDER} order lines (${orders} sales) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    `wrote ${orders * PER_ORDER} order lines (${orders} sales) in ${((wrote - started) / 1000).toFixed(1)} s; ` +
+      `rollups rebuilt in ${((performance.now() - wrote) / 1000).toFixed(1)} s`,
   );
 
-  server = await startServer({ adminPassword: password, dir });
+  server = await startServer({ databaseUrl: pgDb?.url, adminPassword: password, dir });
   try {
     const { auth } = await signIn(server, password);
     const time = async (url: string) => {
@@ -197,11 +273,17 @@ async function main() {
         'year ms': (await time(`/api/reports/${name}?${year}&group=month`)).toFixed(0),
       });
     }
-    console.log(`\nReports: sqlite, ${orders * PER_ORDER} order lines, median of ${RUNS} sequential requests`);
+    console.log(
+      `\nReports: ${pgDb ? 'postgres' : 'sqlite'}, ${orders * PER_ORDER} order lines, median of ${RUNS} sequential requests`,
+    );
     console.table(rows);
   } finally {
     await server.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (values.keep) console.log(`kept: ${databaseUrl}`);
+    else {
+      await pgDb?.drop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   }
 }
 

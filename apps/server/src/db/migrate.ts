@@ -18,6 +18,7 @@ import * as m0016 from './migrations/0016_payments_printing.ts';
 import * as m0017 from './migrations/0017_samples.ts';
 import * as m0020 from './migrations/0020_shifts.ts';
 import * as m0021 from './migrations/0021_profile_settings.ts';
+import * as m0022 from './migrations/0022_rollup.ts';
 import * as m0023 from './migrations/0023_credit.ts';
 import * as m0024 from './migrations/0024_notification_marks.ts';
 
@@ -40,6 +41,7 @@ const migrations = {
   '0017_samples': m0017,
   '0020_shifts': m0020,
   '0021_profile_settings': m0021,
+  '0022_rollup': m0022,
   '0023_credit': m0023,
   '0024_notification_marks': m0024,
 };

@@ -515,6 +515,79 @@ export interface DB {
   shifts: ShiftsTable;
   shift_movements: ShiftMovementsTable;
   customer_payments: CustomerPaymentsTable;
+  daily_sales: DailySalesTable;
+  daily_orders: DailyOrdersTable;
+  daily_payments: DailyPaymentsTable;
+  daily_stock: DailyStockTable;
+  daily_customers: DailyCustomersTable;
+}
+
+/** Confirmed orders per day of the order, store and customer: spending, still due, the last purchase. */
+export interface DailyCustomersTable {
+  day: string;
+  store_id: number;
+  customer_id: number;
+  orders: number;
+  net_cents: number;
+  due_cents: number;
+  last_at: string | null;
+}
+
+/**
+ * The reports' daily rollups (db/rollups.ts), written in the transaction of the sale, payment,
+ * return, void or movement that changes them. `day` is the depot's local day (YYYY-MM-DD).
+ */
+/** Confirmed orders' lines per day of the order, store and product or combo (`kind`, `item_id`). */
+export interface DailySalesTable {
+  day: string;
+  store_id: number;
+  kind: string;
+  item_id: number;
+  quantity: number;
+  returned_quantity: number;
+  gross_cents: number;
+  discount_cents: number;
+  net_cents: number;
+  tax_cents: number;
+}
+
+/** Confirmed orders per day and local hour of the order, store and cashier (0: none). */
+export interface DailyOrdersTable {
+  day: string;
+  hour: number;
+  store_id: number;
+  cashier_id: number;
+  orders: number;
+  gross_cents: number;
+  discount_cents: number;
+  tax_cents: number;
+  total_cents: number;
+  change_cents: number;
+  change_khr: number;
+}
+
+/** Payments and refunds per day of their own, the order's store and cashier (0: none), method and kind. */
+export interface DailyPaymentsTable {
+  day: string;
+  store_id: number;
+  cashier_id: number;
+  method: string;
+  kind: string;
+  payments: number;
+  amount: number;
+  amount_cents: number;
+}
+
+/** The ledger's movements per day, store, product, type and whether an order made them (1) or not (0). */
+export interface DailyStockTable {
+  day: string;
+  store_id: number;
+  product_id: number;
+  type: string;
+  of_order: number;
+  quantity: number;
+  value_cents: number;
+  last_at: string;
 }
 
 export interface OrdersTable extends Timestamps, SoftDelete {

@@ -1,6 +1,7 @@
 import { coalesce, eventBus } from '../events/bus.ts';
 import type { DomainEvent } from '../events/events.ts';
 import type { Db } from './database.ts';
+import { flushRollups, gatherRollups } from './rollups.ts';
 
 /**
  * An idempotency key waiting to be claimed by the request's write (http/idempotency.ts hangs it on
@@ -43,7 +44,8 @@ export function emit(trx: Db, event: DomainEvent): void {
  * - claims the writer's idempotency key as its first statement and keeps the work's result with
  *   it (see Claim); when the key's work committed already, answers that result without running the
  *   work, so a retried sale is sold once, whatever crashed where;
- * - publishes the events the work emitted, after the commit, never on a rollback.
+ * - publishes the events the work emitted, after the commit, never on a rollback;
+ * - writes the reports' daily rollups the work changed, last, in the same transaction (db/rollups.ts).
  * With a claim, the result must survive JSON (ids, plain records): a replay answers it parsed back.
  */
 export async function transaction<T>(db: Db, work: (trx: Db) => Promise<T>, writer?: Writer | null): Promise<T> {
@@ -52,6 +54,7 @@ export async function transaction<T>(db: Db, work: (trx: Db) => Promise<T>, writ
   let events: DomainEvent[] = [];
   const result = await db.transaction().execute(async (trx) => {
     units.set(trx, events);
+    gatherRollups(trx);
     if (claim) {
       const earlier = await claim.take(trx);
       if (earlier) {
@@ -60,6 +63,8 @@ export async function transaction<T>(db: Db, work: (trx: Db) => Promise<T>, writ
       }
     }
     const value = await work(trx);
+    // the reports' rollups the work changed, written last (db/rollups.ts)
+    await flushRollups(trx);
     if (claim) await claim.keep(trx, value);
     return value;
   });

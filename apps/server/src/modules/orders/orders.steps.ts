@@ -23,6 +23,7 @@ import {
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { z } from 'zod';
 import { type Db, now } from '../../db/database.ts';
+import { tallyOrder, tallyPaid, tallyPayments, tallyReturned } from '../../db/rollups.ts';
 import type { OrderItemBatchesTable, OrdersTable } from '../../db/schema.ts';
 import { nextDocumentNumber } from '../../db/sequences.ts';
 import { AppError, FieldError } from '../../http/errors.ts';
@@ -338,6 +339,9 @@ export async function writeLines(trx: Db, orderId: number, lines: Line[], priced
     )
     .returning('id')
     .execute();
+  // a sale (not a held cart) counts in the reports' daily rollups (db/rollups.ts) from now on
+  const order = await trx.selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirstOrThrow();
+  if (order.status === 'confirmed') await tallyOrder(trx, orderId, 1);
   // one statement numbers its rows in the order given, on both databases; RETURNING's own order is
   // not promised, so the ids are put back in order
   return rows.map((r) => r.id).sort((a, b) => a - b);
@@ -376,21 +380,23 @@ export async function recordPayments(trx: Db, order: Payable, tenders: Tender[],
   const s = settle(due, tenders, rates);
   const at = now();
   const rateIn = rates.rate_in_khr || rates.rate_khr;
-  await trx
-    .insertInto('order_payments')
-    .values(
-      tenders.map((tender) => ({
-        order_id: order.id,
-        kind: 'payment' as const,
-        method: tender.method,
-        amount: tender.amount,
-        amount_cents: tender.method === 'cash_khr' ? khrToCents(tender.amount, rateIn) : tender.amount,
-        transaction_id: tender.transaction_id,
-        received_by: userId,
-        created_at: at,
-      })),
-    )
-    .execute();
+  const rows = tenders.map((tender) => ({
+    order_id: order.id,
+    kind: 'payment' as const,
+    method: tender.method,
+    amount: tender.amount,
+    amount_cents: tender.method === 'cash_khr' ? khrToCents(tender.amount, rateIn) : tender.amount,
+    transaction_id: tender.transaction_id,
+    received_by: userId,
+    created_at: at,
+  }));
+  await trx.insertInto('order_payments').values(rows).execute();
+  await tallyPayments(trx, order.id, rows);
+  const before = await trx
+    .selectFrom('orders')
+    .select(['change_cents', 'change_khr', 'paid_cents'])
+    .where('id', '=', order.id)
+    .executeTakeFirstOrThrow();
   // paid: what was handed over, up to the total (a riel total rounded down by the step is paid)
   const paid = s.status === 'paid' ? total : Number(order.paid_cents) + s.tendered_cents;
   const status = paymentStatus(total, paid, order.shipping_address !== null);
@@ -399,6 +405,7 @@ export async function recordPayments(trx: Db, order: Payable, tenders: Tender[],
     .set({ paid_cents: paid, payment_status: status, change_cents: s.change_cents, change_khr: s.change_khr })
     .where('id', '=', order.id)
     .execute();
+  await tallyPaid(trx, order.id, before, { ...s, paid_cents: paid });
   return status;
 }
 
@@ -567,19 +574,18 @@ export async function refundTheRest(trx: Db, order: Pick<OrderRow, 'id' | 'paid_
   );
   const owed = Number(order.paid_cents) - refunded;
   if (owed <= 0) return;
-  await trx
-    .insertInto('order_payments')
-    .values({
-      order_id: order.id,
-      kind: 'refund',
-      method: 'cash_usd',
-      amount: owed,
-      amount_cents: owed,
-      transaction_id: null,
-      received_by: userId,
-      created_at: at,
-    })
-    .execute();
+  const row = {
+    order_id: order.id,
+    kind: 'refund' as const,
+    method: 'cash_usd',
+    amount: owed,
+    amount_cents: owed,
+    transaction_id: null,
+    received_by: userId,
+    created_at: at,
+  };
+  await trx.insertInto('order_payments').values(row).execute();
+  await tallyPayments(trx, order.id, [row]);
 }
 
 /** A voided sale's invoice is void too (deleted: invoice numbers are never reused). */
@@ -593,6 +599,7 @@ export async function markCancelled(
   orderId: number,
   cancel: { at: string; userId: number; reason: string | null; approvedBy: number | null },
 ) {
+  const before = await trx.selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirstOrThrow();
   await trx
     .updateTable('orders')
     .set({
@@ -604,6 +611,8 @@ export async function markCancelled(
     })
     .where('id', '=', orderId)
     .execute();
+  // a sale voided counts out of the reports' daily rollups (a held order never counted)
+  if (before.status === 'confirmed') await tallyOrder(trx, orderId, -1);
 }
 
 /**
@@ -615,6 +624,7 @@ export async function returnLines(trx: Db, orderId: number, items: ReturnInput['
   const lines = new Map(
     (await trx.selectFrom('order_items').selectAll().where('order_id', '=', orderId).execute()).map((i) => [i.id, i]),
   );
+  const was = new Map([...lines].map(([id, i]) => [id, i.returned_quantity]));
   const problems: Problems = {};
   let refund = 0;
   // a line named twice: the second counts from where the first left it, and the last share stands
@@ -638,12 +648,17 @@ export async function returnLines(trx: Db, orderId: number, items: ReturnInput['
   }
   if (Object.keys(problems).length) throw new FieldError(problems);
   const back: Back = [...shares].map(([itemId, share]) => ({ itemId, share }));
+  const given: Parameters<typeof tallyReturned>[2] = [];
   for (const {
     itemId,
     share: [after],
   } of back) {
     await trx.updateTable('order_items').set({ returned_quantity: after }).where('id', '=', itemId).execute();
+    const line = lines.get(itemId)!;
+    const units = after - (was.get(itemId) ?? 0);
+    given.push({ kind: line.kind, product_id: line.product_id, combo_id: line.combo_id, units });
   }
+  await tallyReturned(trx, orderId, given);
   return { refund, back };
 }
 
@@ -655,19 +670,18 @@ export async function recordReturn(
   by: { userId: number; approvedBy: number | null; at: string },
 ) {
   const rateOut = order.rate_out_khr || order.exchange_rate_khr;
-  await trx
-    .insertInto('order_payments')
-    .values({
-      order_id: order.id,
-      kind: 'refund',
-      method: refund.method,
-      amount: refund.method === 'cash_khr' ? usdCentsToKhr(refund.cents, rateOut, order.khr_step) : refund.cents,
-      amount_cents: refund.cents,
-      transaction_id: null,
-      received_by: by.userId,
-      created_at: by.at,
-    })
-    .execute();
+  const payment = {
+    order_id: order.id,
+    kind: 'refund' as const,
+    method: refund.method,
+    amount: refund.method === 'cash_khr' ? usdCentsToKhr(refund.cents, rateOut, order.khr_step) : refund.cents,
+    amount_cents: refund.cents,
+    transaction_id: null,
+    received_by: by.userId,
+    created_at: by.at,
+  };
+  await trx.insertInto('order_payments').values(payment).execute();
+  await tallyPayments(trx, order.id, [payment]);
   await trx
     .insertInto('order_returns')
     .values({

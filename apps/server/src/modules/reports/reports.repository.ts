@@ -1,5 +1,7 @@
-import { sql } from 'kysely';
+import { addDays, todayInCambodia } from '@depot/contracts';
+import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { monthsAndDays } from '../../db/rollups.ts';
 import { type Actor, inStores } from '../../policies/policy.ts';
 import { instants, localDay, localHour, num } from './reports.sql.ts';
 
@@ -22,8 +24,10 @@ export interface Range {
 type Row = Record<string, unknown>;
 
 /**
- * The reports' queries: each reads the documents and the ledger as they are (no summary table),
- * narrowed to the actor's stores in the query itself (policies' `inStores`) and to the filter.
+ * The reports' queries, narrowed to the actor's stores in the query itself (policies' `inStores`)
+ * and to the filter. Where the filter allows, they read the daily rollups (db/rollups.ts: kept in
+ * the transaction of every sale, payment, return, void and movement) instead of the lines, the
+ * payments and the ledger; a customer filter (and a cashier's, for lines and ledger) reads these.
  * Sales are confirmed orders (held and cancelled ones are not sales), dated by `order_date`;
  * returns by their own date; payments by theirs; the cost of goods sold by the ledger's movements.
  */
@@ -62,12 +66,114 @@ export function reportsRepository(db: Db) {
     sql<number>`sum(i.tax_cents)`.as('tax_cents'),
   ] as const;
 
+  // The daily rollups (db/rollups.ts) answer what their grain holds: per day, store and product
+  // (lines, ledger), per day, hour, store and cashier (orders), per day, store, cashier, method
+  // (payments). A filter they do not hold (a customer; a cashier for lines and ledger) reads the
+  // documents instead: the same figures, slower.
+  const byOrders = (f: Filter) => !f.customerId;
+  const byProducts = (f: Filter) => !f.customerId && !f.cashierId;
+
+  /**
+   * A rollup's rows of a range, narrowed to the actor's stores and the filter: by day (`months`
+   * false: the series), or the whole months of the range by their month rows and the days around
+   * them by their day rows (lines and ledger only: figures of the range, not by day).
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: any of the four rollups, aliased r
+  function narrow<Q extends SelectQueryBuilder<any, any, any>>(
+    q: Q,
+    actor: Actor,
+    range: Range,
+    f: Filter,
+    grain: 'day' | 'days' | 'months' = 'day',
+  ): Q {
+    let n: Q;
+    if (grain === 'months') {
+      const { days, months } = monthsAndDays(range.from, range.to);
+      n = q.where((eb) =>
+        eb.or([
+          ...days.map(([a, b]) => eb.and([eb('r.day', '>=', a), eb('r.day', '<=', b)])),
+          ...(months.length ? [eb('r.day', 'in', months)] : []),
+        ]),
+      ) as Q;
+    } else {
+      n = q.where('r.day', '>=', range.from).where('r.day', '<=', range.to) as Q;
+      // the tables that also hold month rows (YYYY-MM, which sort among the days)
+      if (grain === 'days') n = n.where(sql`length(r.day)`, '=', 10) as Q;
+    }
+    n = inStores(n, actor, 'r.store_id') as Q;
+    if (f.storeId) n = n.where('r.store_id', '=', f.storeId) as Q;
+    return n;
+  }
+  const orderDays = (actor: Actor, range: Range, f: Filter) => {
+    let q = narrow(db.selectFrom('daily_orders as r'), actor, range, f);
+    if (f.cashierId) q = q.where('r.cashier_id', '=', f.cashierId);
+    return q;
+  };
+
+  /** The lines' rollup of a range per product or combo, narrowed by category and brand (combos have neither). */
+  function soldItems(actor: Actor, range: Range, f: Filter) {
+    let q = narrow(db.selectFrom('daily_sales as r'), actor, range, f, 'months');
+    if (f.categoryId || f.brandId) {
+      q = q.where('r.kind', '=', 'product').where('r.item_id', 'in', (sub) => {
+        let p = sub.selectFrom('products').select('products.id');
+        if (f.categoryId) p = p.where('products.category_id', '=', f.categoryId);
+        if (f.brandId) p = p.where('products.brand_id', '=', f.brandId);
+        return p;
+      });
+    }
+    return q
+      .select([
+        'r.kind',
+        'r.item_id',
+        sql<number>`sum(r.quantity)`.as('quantity'),
+        sql<number>`sum(r.returned_quantity)`.as('returned_quantity'),
+        sql<number>`sum(r.gross_cents)`.as('gross_cents'),
+        sql<number>`sum(r.discount_cents)`.as('discount_cents'),
+        sql<number>`sum(r.net_cents)`.as('net_cents'),
+        sql<number>`sum(r.tax_cents)`.as('tax_cents'),
+      ])
+      .groupBy(['r.kind', 'r.item_id'])
+      .having(sql`sum(r.quantity)`, '>', 0);
+  }
+
+  const itemSums = [
+    sql<number>`sum(t.quantity)`.as('quantity'),
+    sql<number>`sum(t.returned_quantity)`.as('returned_quantity'),
+    sql<number>`sum(t.gross_cents)`.as('gross_cents'),
+    sql<number>`sum(t.discount_cents)`.as('discount_cents'),
+    sql<number>`sum(t.net_cents)`.as('net_cents'),
+    sql<number>`sum(t.tax_cents)`.as('tax_cents'),
+  ] as const;
+
   const numbers = (rows: Row[], keys: string[]) =>
     rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, keys.includes(k) ? num(v) : v])));
 
   return {
     /** Per local day: orders, gross, discounts, VAT, totals. */
     async salesDays(actor: Actor, range: Range, f: Filter) {
+      if (byOrders(f)) {
+        const rows = await orderDays(actor, range, f)
+          .select([
+            'r.day',
+            sql<number>`sum(r.orders)`.as('orders'),
+            sql<number>`sum(r.gross_cents)`.as('gross_cents'),
+            sql<number>`sum(r.discount_cents)`.as('discount_cents'),
+            sql<number>`sum(r.tax_cents)`.as('tax_cents'),
+            sql<number>`sum(r.total_cents)`.as('total_cents'),
+          ])
+          .groupBy('r.day')
+          .execute();
+        return rows.map((r) => ({
+          day: String(r.day),
+          values: {
+            orders: num(r.orders),
+            gross_cents: num(r.gross_cents),
+            discount_cents: num(r.discount_cents),
+            tax_cents: num(r.tax_cents),
+            total_cents: num(r.total_cents),
+          },
+        }));
+      }
       const day = localDay(db, 'o.order_date');
       const rows = await orders(actor, range, f)
         .select([
@@ -115,6 +221,17 @@ export function reportsRepository(db: Db) {
 
     /** Per local day: the cost of goods sold, from the ledger (sales and their returns, at their valuation). */
     async cogsDays(actor: Actor, range: Range, f: Filter) {
+      if (byProducts(f)) {
+        // the day's total of every product (product 0)
+        const rows = await narrow(db.selectFrom('daily_stock as r'), actor, range, f, 'days')
+          .where('r.product_id', '=', 0)
+          .where('r.of_order', '=', 1)
+          .where('r.type', 'in', ['sale', 'bundle_consumption', 'return'])
+          .select(['r.day', sql<number>`sum(r.value_cents)`.as('value')])
+          .groupBy('r.day')
+          .execute();
+        return rows.map((r) => ({ day: String(r.day), values: { cogs_cents: -num(r.value) } }));
+      }
       const { start, end } = instants(range.from, range.to);
       const day = localDay(db, 'm.created_at');
       let q = db
@@ -142,6 +259,31 @@ export function reportsRepository(db: Db) {
 
     /** Lines by product or combo, the best sellers first. */
     async byProduct(actor: Actor, range: Range, f: Filter, limit = 100) {
+      const keys = ['id', 'quantity', 'returned_quantity', 'gross_cents', 'discount_cents', 'net_cents', 'tax_cents'];
+      if (byProducts(f)) {
+        // the catalogue's names (a line keeps the name it was sold under; the rollup keeps the product)
+        const rows = await db
+          .selectFrom(soldItems(actor, range, f).as('t'))
+          .leftJoin('products as p', (j) => j.onRef('p.id', '=', 't.item_id').on('t.kind', '=', 'product'))
+          .leftJoin('combos as cb', (j) => j.onRef('cb.id', '=', 't.item_id').on('t.kind', '=', 'combo'))
+          .select([
+            't.kind',
+            't.item_id as id',
+            sql<string>`coalesce(p.name_en, cb.name_en)`.as('name_en'),
+            sql<string>`coalesce(p.name_kh, cb.name_kh)`.as('name_kh'),
+            sql<string>`coalesce(p.sku, cb.sku)`.as('sku'),
+            't.quantity',
+            't.returned_quantity',
+            't.gross_cents',
+            't.discount_cents',
+            't.net_cents',
+            't.tax_cents',
+          ])
+          .orderBy('t.net_cents', 'desc')
+          .limit(limit)
+          .execute();
+        return numbers(rows, keys);
+      }
       const rows = await items(actor, range, f)
         .select([
           'i.kind',
@@ -168,6 +310,37 @@ export function reportsRepository(db: Db) {
 
     /** Lines by category (combos stand apart: their category is none) or by brand. */
     async byGroup(actor: Actor, range: Range, f: Filter, by: 'category' | 'brand') {
+      const keys = ['quantity', 'returned_quantity', 'gross_cents', 'discount_cents', 'net_cents', 'tax_cents'];
+      if (byProducts(f)) {
+        const r = db
+          .selectFrom(soldItems(actor, range, f).as('t'))
+          .leftJoin('products as p', (j) => j.onRef('p.id', '=', 't.item_id').on('t.kind', '=', 'product'));
+        const rolled =
+          by === 'category'
+            ? await r
+                .leftJoin('categories as c', 'c.id', 'p.category_id')
+                .select([
+                  'p.category_id as id',
+                  sql<string>`max(c.name_en)`.as('name_en'),
+                  sql<string>`max(c.name_kh)`.as('name_kh'),
+                  ...itemSums,
+                ])
+                .groupBy('p.category_id')
+                .orderBy(sql`sum(t.net_cents)`, 'desc')
+                .execute()
+            : await r
+                .leftJoin('brands as b', 'b.id', 'p.brand_id')
+                .select([
+                  'p.brand_id as id',
+                  sql<string>`max(b.name)`.as('name_en'),
+                  sql<string>`max(b.name)`.as('name_kh'),
+                  ...itemSums,
+                ])
+                .groupBy('p.brand_id')
+                .orderBy(sql`sum(t.net_cents)`, 'desc')
+                .execute();
+        return numbers(rolled, keys);
+      }
       const q = items(actor, range, f);
       const rows =
         by === 'category'
@@ -227,6 +400,35 @@ export function reportsRepository(db: Db) {
 
     /** Orders by a column of the order (cashier, store, customer), with names. */
     async byOrderColumn(actor: Actor, range: Range, f: Filter, by: 'cashier' | 'store') {
+      const keys = ['orders', 'gross_cents', 'discount_cents', 'net_cents', 'tax_cents'];
+      if (byOrders(f)) {
+        const r = orderDays(actor, range, f);
+        const sums = [
+          sql<number>`sum(r.orders)`.as('orders'),
+          sql<number>`sum(r.gross_cents)`.as('gross_cents'),
+          sql<number>`sum(r.discount_cents)`.as('discount_cents'),
+          sql<number>`sum(r.gross_cents - r.discount_cents)`.as('net_cents'),
+          sql<number>`sum(r.tax_cents)`.as('tax_cents'),
+        ] as const;
+        const rolled =
+          by === 'cashier'
+            ? await r
+                .leftJoin('users as u', 'u.id', 'r.cashier_id')
+                .select(['r.cashier_id as id', sql<string>`max(coalesce(u.full_name, u.name))`.as('name'), ...sums])
+                .groupBy('r.cashier_id')
+                .having(sql`sum(r.orders)`, '>', 0)
+                .orderBy(sql`sum(r.gross_cents - r.discount_cents)`, 'desc')
+                .execute()
+            : await r
+                .innerJoin('stores as s', 's.id', 'r.store_id')
+                .select(['r.store_id as id', sql<string>`max(s.name)`.as('name'), ...sums])
+                .groupBy('r.store_id')
+                .having(sql`sum(r.orders)`, '>', 0)
+                .orderBy(sql`sum(r.gross_cents - r.discount_cents)`, 'desc')
+                .execute();
+        // a sale without a cashier is kept under 0 in the rollup
+        return numbers(rolled, keys).map((row) => (row.id === 0 ? { ...row, id: null } : row));
+      }
       const base = orders(actor, range, f);
       const sums = [
         sql<number>`count(*)`.as('orders'),
@@ -254,6 +456,29 @@ export function reportsRepository(db: Db) {
 
     /** Payments and refunds of the period by method: the amount in its currency (riel for cash_khr) and in cents. */
     async byPayment(actor: Actor, range: Range, f: Filter) {
+      type Method = {
+        method: string;
+        kind: 'payment' | 'refund';
+        orders: number;
+        amount: number;
+        amount_cents: number;
+      };
+      if (byOrders(f)) {
+        let r = narrow(db.selectFrom('daily_payments as r'), actor, range, f);
+        if (f.cashierId) r = r.where('r.cashier_id', '=', f.cashierId);
+        const rows = await r
+          .select([
+            'r.method',
+            'r.kind',
+            sql<number>`sum(r.payments)`.as('orders'),
+            sql<number>`sum(r.amount)`.as('amount'),
+            sql<number>`sum(r.amount_cents)`.as('amount_cents'),
+          ])
+          .groupBy(['r.method', 'r.kind'])
+          .orderBy('r.method')
+          .execute();
+        return numbers(rows, ['orders', 'amount', 'amount_cents']) as Method[];
+      }
       const { start, end } = instants(range.from, range.to);
       let q = db
         .selectFrom('order_payments as pay')
@@ -288,6 +513,15 @@ export function reportsRepository(db: Db) {
 
     /** Change given back in the period's sales, per currency. */
     async change(actor: Actor, range: Range, f: Filter) {
+      if (byOrders(f)) {
+        const r = await orderDays(actor, range, f)
+          .select([
+            sql<number>`sum(r.change_cents)`.as('change_cents'),
+            sql<number>`sum(r.change_khr)`.as('change_khr'),
+          ])
+          .executeTakeFirst();
+        return { change_cents: num(r?.change_cents), change_khr: num(r?.change_khr) };
+      }
       const row = await orders(actor, range, f)
         .select([sql<number>`sum(o.change_cents)`.as('change_cents'), sql<number>`sum(o.change_khr)`.as('change_khr')])
         .executeTakeFirst();
@@ -296,6 +530,19 @@ export function reportsRepository(db: Db) {
 
     /** Orders by local hour of the day. */
     async byHour(actor: Actor, range: Range, f: Filter) {
+      if (byOrders(f)) {
+        const rows = await orderDays(actor, range, f)
+          .select([
+            'r.hour',
+            sql<number>`sum(r.orders)`.as('orders'),
+            sql<number>`sum(r.gross_cents - r.discount_cents)`.as('net_cents'),
+          ])
+          .groupBy('r.hour')
+          .having(sql`sum(r.orders)`, '>', 0)
+          .orderBy('r.hour')
+          .execute();
+        return rows.map((r) => ({ hour: num(r.hour), orders: num(r.orders), net_cents: num(r.net_cents) }));
+      }
       const hour = localHour(db, 'o.order_date');
       const rows = await orders(actor, range, f)
         .select([
@@ -357,6 +604,40 @@ export function reportsRepository(db: Db) {
 
     /** Buyers of the period: orders, spending, first and last purchase in it. */
     async customers(actor: Actor, range: Range, f: Filter, limit = 100) {
+      if (!f.cashierId) {
+        let r = narrow(db.selectFrom('daily_customers as r'), actor, range, f, 'months');
+        if (f.customerId) r = r.where('r.customer_id', '=', f.customerId);
+        const per = r
+          .select([
+            'r.customer_id',
+            sql<number>`sum(r.orders)`.as('orders'),
+            sql<number>`sum(r.net_cents)`.as('net_cents'),
+            sql<number>`sum(r.due_cents)`.as('due_cents'),
+            sql<string>`max(r.last_at)`.as('last_order'),
+          ])
+          .groupBy('r.customer_id')
+          .having(sql`sum(r.orders)`, '>', 0);
+        const rows = await db
+          .selectFrom(per.as('t'))
+          .innerJoin('customers as c', 'c.id', 't.customer_id')
+          .where('c.is_walk_in', '=', 0)
+          .select([
+            't.customer_id as id',
+            'c.name',
+            'c.phone',
+            't.orders',
+            't.net_cents',
+            't.due_cents',
+            't.last_order',
+          ])
+          .orderBy('t.net_cents', 'desc')
+          .limit(limit)
+          .execute();
+        return numbers(rows, ['orders', 'net_cents', 'due_cents']).map((r) => ({
+          ...r,
+          last_order: isoOf(r.last_order),
+        }));
+      }
       const rows = await orders(actor, range, f)
         .innerJoin('customers as c', 'c.id', 'o.customer_id')
         .where('c.is_walk_in', '=', 0)
@@ -381,6 +662,18 @@ export function reportsRepository(db: Db) {
 
     /** Distinct named customers who bought, per local day. */
     async customerDays(actor: Actor, range: Range, f: Filter) {
+      if (!f.cashierId) {
+        let r = narrow(db.selectFrom('daily_customers as r'), actor, range, f, 'days')
+          .innerJoin('customers as c', 'c.id', 'r.customer_id')
+          .where('c.is_walk_in', '=', 0)
+          .where('r.orders', '>', 0);
+        if (f.customerId) r = r.where('r.customer_id', '=', f.customerId);
+        const rows = await r
+          .select(['r.day', sql<number>`count(distinct r.customer_id)`.as('customers')])
+          .groupBy('r.day')
+          .execute();
+        return rows.map((r) => ({ day: String(r.day), values: { customers: num(r.customers) } }));
+      }
       const day = localDay(db, 'o.order_date');
       const rows = await orders(actor, range, f)
         .innerJoin('customers as c', 'c.id', 'o.customer_id')
@@ -394,28 +687,25 @@ export function reportsRepository(db: Db) {
     /** Named customers whose last purchase was before the range (within the year before it), none since. */
     async lapsed(actor: Actor, range: Range, f: Filter, limit = 100) {
       const { start } = instants(range.from, range.to);
-      const yearBefore = new Date(Date.parse(start) - 365 * 86_400_000).toISOString();
-      let q = db
-        .selectFrom('orders as o')
-        .innerJoin('customers as c', 'c.id', 'o.customer_id')
-        .where('o.status', '=', 'confirmed')
-        .where('o.deleted_at', 'is', null)
-        .where('c.is_walk_in', '=', 0)
-        .where('o.order_date', '>=', yearBefore);
-      q = inStores(q, actor, 'o.store_id');
-      if (f.storeId) q = q.where('o.store_id', '=', f.storeId);
-      const rows = await q
+      // the year before the range and everything since (a sale is never dated after today)
+      const today = todayInCambodia();
+      const window = { from: addDays(range.from, -365), to: range.to > today ? range.to : today };
+      const per = narrow(db.selectFrom('daily_customers as r'), actor, window, f, 'months')
         .select([
-          'o.customer_id as id',
-          sql<string>`max(c.name)`.as('name'),
-          sql<string>`max(c.phone)`.as('phone'),
-          sql<number>`count(*)`.as('orders'),
-          sql<number>`sum(o.subtotal_cents - o.discount_cents)`.as('net_cents'),
-          sql<string>`max(o.order_date)`.as('last_order'),
+          'r.customer_id',
+          sql<number>`sum(r.orders)`.as('orders'),
+          sql<number>`sum(r.net_cents)`.as('net_cents'),
+          sql<string>`max(r.last_at)`.as('last_order'),
         ])
-        .groupBy('o.customer_id')
-        .having(sql`max(o.order_date)`, '<', start)
-        .orderBy(sql`max(o.order_date)`, 'desc')
+        .groupBy('r.customer_id')
+        .having(sql`sum(r.orders)`, '>', 0)
+        .having(sql`max(r.last_at)`, '<', start);
+      const rows = await db
+        .selectFrom(per.as('t'))
+        .innerJoin('customers as c', 'c.id', 't.customer_id')
+        .where('c.is_walk_in', '=', 0)
+        .select(['t.customer_id as id', 'c.name', 'c.phone', 't.orders', 't.net_cents', 't.last_order'])
+        .orderBy('t.last_order', 'desc')
         .limit(limit)
         .execute();
       return numbers(rows, ['orders', 'net_cents']).map((r) => ({ ...r, last_order: isoOf(r.last_order) }));
@@ -526,6 +816,34 @@ export function reportsRepository(db: Db) {
 
     /** Movements of the period by type and local day (quantities in base units, values in cents). */
     async movements(actor: Actor, range: Range, f: Filter) {
+      if (!f.cashierId && !f.customerId) {
+        let r = narrow(db.selectFrom('daily_stock as r'), actor, range, f, 'days');
+        // the day's total of every product (product 0), or the products of a category or brand
+        if (!f.categoryId && !f.brandId) r = r.where('r.product_id', '=', 0);
+        else {
+          r = r.where('r.product_id', 'in', (sub) => {
+            let p = sub.selectFrom('products').select('products.id');
+            if (f.categoryId) p = p.where('products.category_id', '=', f.categoryId);
+            if (f.brandId) p = p.where('products.brand_id', '=', f.brandId);
+            return p;
+          });
+        }
+        const rows = await r
+          .select([
+            'r.day',
+            'r.type',
+            sql<number>`sum(r.quantity)`.as('quantity'),
+            sql<number>`sum(r.value_cents)`.as('value_cents'),
+          ])
+          .groupBy(['r.day', 'r.type'])
+          .execute();
+        return rows.map((r) => ({
+          day: String(r.day),
+          type: String(r.type),
+          quantity: num(r.quantity),
+          value_cents: num(r.value_cents),
+        }));
+      }
       const { start, end } = instants(range.from, range.to);
       const day = localDay(db, 'm.created_at');
       let q = db.selectFrom('stock_movements as m').where('m.created_at', '>=', start).where('m.created_at', '<', end);
@@ -558,6 +876,22 @@ export function reportsRepository(db: Db) {
 
     /** Units sold per product in the period (sales less their returns), and when each last sold. */
     async soldUnits(actor: Actor, range: Range, f: Filter) {
+      if (byProducts(f)) {
+        const rows = await narrow(db.selectFrom('daily_stock as r'), actor, range, f, 'months')
+          .where('r.product_id', '!=', 0)
+          .where('r.of_order', '=', 1)
+          .where('r.type', 'in', ['sale', 'bundle_consumption', 'return'])
+          .select([
+            'r.product_id',
+            sql<number>`sum(r.quantity)`.as('quantity'),
+            sql<string>`max(r.last_at)`.as('last_sold'),
+          ])
+          .groupBy('r.product_id')
+          .execute();
+        return new Map(
+          rows.map((r) => [num(r.product_id), { sold: -num(r.quantity), last_sold: isoOf(r.last_sold) }] as const),
+        );
+      }
       const { start, end } = instants(range.from, range.to);
       let q = db
         .selectFrom('stock_movements as m')

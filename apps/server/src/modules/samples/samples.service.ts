@@ -14,6 +14,7 @@ import {
 import { sql } from 'kysely';
 import sharp from 'sharp';
 import { type Db, now } from '../../db/database.ts';
+import { rebuildRollups } from '../../db/rollups.ts';
 import { AppError } from '../../http/errors.ts';
 import { resourceService } from '../../kit/resource.ts';
 import { tableChanged } from '../../kit/totals.ts';
@@ -501,6 +502,9 @@ export function sampleService(db: Db, uploadsDir: string) {
       'invoices',
       invoices.map((i) => i.id),
     );
+    // the sales went through the order steps and the ledger, then were back-dated: the reports'
+    // daily rollups are recomputed from them as they now stand (db/rollups.ts)
+    await rebuildRollups(db);
     for (const table of ['orders', 'invoices', 'purchases', 'stock_movements']) await tableChanged(db, table);
     return { products: productIds.size, purchases: purchaseIds.length, orders: orderIds.length };
   }
@@ -790,6 +794,8 @@ export function sampleService(db: Db, uploadsDir: string) {
       }
       await trx.deleteFrom('sample_records').execute();
       await trx.deleteFrom('sample_loads').where('name', '=', LOAD).execute();
+      // the reports' daily rollups without the sample sales and movements, in the same transaction
+      await rebuildRollups(trx);
     });
     for (const files of pictures) await removePictureFiles(uploadsDir, files);
     for (const table of [...SAMPLE_TABLES, 'stock_movements', 'stock_levels']) {

@@ -4,6 +4,7 @@ import { SAMPLE_PLAN } from '@depot/contracts';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/database.ts';
+import { localDayOf } from '../../db/rollups.ts';
 import { ADMIN_PASSWORD, bearer, createUser, login, useTestApp } from '../../test/harness.ts';
 import { auditLedger } from '../stock/ledger.ts';
 
@@ -35,6 +36,12 @@ const TABLES = [
   'search_terms',
   'sample_records',
   'sample_loads',
+  // the reports' daily rollups: back to before once the samples are removed
+  'daily_sales',
+  'daily_orders',
+  'daily_payments',
+  'daily_stock',
+  'daily_customers',
 ] as const;
 
 async function counts(db: Db): Promise<Record<string, number>> {
@@ -105,6 +112,16 @@ describe('sample data', () => {
     const days = new Set(orders.map((o) => String(o.order_date).slice(0, 10)));
     expect(days.size).toBeGreaterThanOrEqual(15);
     expect(orders.every((o) => Date.parse(String(o.order_date)) < Date.now())).toBe(true);
+    // the reports' daily rollup counts each sale on its back-dated local day, not on the day it was loaded
+    const perDay = new Map<string, number>();
+    for (const o of orders) perDay.set(localDayOf(o.order_date), (perDay.get(localDayOf(o.order_date)) ?? 0) + 1);
+    const rolled = await ctx.db
+      .selectFrom('daily_orders')
+      .select(['day', sql<number>`sum(orders)`.as('orders')])
+      .groupBy('day')
+      .having(sql`sum(orders)`, '>', 0)
+      .execute();
+    expect(new Map(rolled.map((r) => [r.day, Number(r.orders)]))).toEqual(perDay);
     const methods = await ctx.db.selectFrom('order_payments').select('method').distinct().execute();
     expect(methods.map((m) => m.method)).toEqual(expect.arrayContaining(['cash_usd', 'cash_khr']));
 

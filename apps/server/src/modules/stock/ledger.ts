@@ -2,6 +2,7 @@ import type { AdjustmentReason, MovementType } from '@depot/contracts';
 import { type Insertable, sql } from 'kysely';
 import { type Db, now } from '../../db/database.ts';
 import { prepared } from '../../db/prepared.ts';
+import { tallyMovement } from '../../db/rollups.ts';
 import type { StockMovementsTable } from '../../db/schema.ts';
 import { emit } from '../../db/transaction.ts';
 import { event } from '../../events/events.ts';
@@ -17,7 +18,8 @@ import { AppError } from '../../http/errors.ts';
  * two sales of the same product take turns; products are locked in id order, so two documents of
  * several products cannot deadlock. A decrement is still conditional (`quantity >= n`) and a check
  * constraint refuses a negative level: the level can never go below zero, whatever happens above.
- * Each movement announces a StockChanged of its store and product once the transaction commits.
+ * Each movement announces a StockChanged of its store and product once the transaction commits,
+ * and adds to the reports' daily rollup of the ledger (db/rollups.ts) in the same transaction.
  */
 
 /** What a movement belongs to: a purchase, a transfer, an adjustment, an order… */
@@ -249,6 +251,16 @@ async function writeMovement(
     document_id: op.document?.id ?? null,
     user_id: op.userId,
     created_at: at,
+  });
+  // the reports' daily figures of the ledger, in the same transaction (db/rollups.ts)
+  await tallyMovement(trx, {
+    at,
+    storeId: op.storeId,
+    productId: op.productId,
+    type: op.type,
+    ofOrder: op.document?.type === 'order',
+    quantity,
+    valueCents,
   });
   // announced once the transaction commits (db/transaction.ts), merged per store
   emit(trx, event('StockChanged', { store_id: op.storeId, product_ids: [op.productId] }));
