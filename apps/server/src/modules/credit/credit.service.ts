@@ -13,6 +13,7 @@ import {
 } from '@depot/contracts';
 import type { z } from 'zod';
 import type { Db } from '../../db/database.ts';
+import { tallyPaid, tallyPayments } from '../../db/rollups.ts';
 import { nextDocumentNumber } from '../../db/sequences.ts';
 import { FieldError, notFound } from '../../http/errors.ts';
 import { type DocumentDefinition, documentService } from '../../kit/document.ts';
@@ -348,22 +349,30 @@ export function creditService(db: Db) {
             .updateTable('orders')
             .set({ updated_at: at })
             .where('id', '=', share.id)
-            .returning(['id', 'total_cents', 'paid_cents', 'shipping_address'])
+            .returning([
+              'id',
+              'total_cents',
+              'paid_cents',
+              'shipping_address',
+              'change_given_cents',
+              'change_given_khr',
+            ])
             .executeTakeFirstOrThrow();
+          const payment = {
+            order_id: share.id,
+            kind: 'payment' as const,
+            method: input.method,
+            amount: riel ? riel[i] : share.amount_cents,
+            amount_cents: share.amount_cents,
+            transaction_id: input.transaction_id,
+            received_by: actor.userId,
+            created_at: at,
+          };
           await trx
             .insertInto('order_payments')
-            .values({
-              order_id: share.id,
-              kind: 'payment',
-              method: input.method,
-              amount: riel ? riel[i] : share.amount_cents,
-              amount_cents: share.amount_cents,
-              transaction_id: input.transaction_id,
-              received_by: actor.userId,
-              created_at: at,
-              customer_payment_id: id,
-            })
+            .values({ ...payment, customer_payment_id: id })
             .execute();
+          await tallyPayments(trx, share.id, [payment]);
           const total = Number(order.total_cents);
           const paid = Number(order.paid_cents) + share.amount_cents;
           const status = paymentStatus(total, paid, order.shipping_address !== null);
@@ -372,6 +381,13 @@ export function creditService(db: Db) {
             .set({ paid_cents: paid, payment_status: status })
             .where('id', '=', share.id)
             .execute();
+          const change = { change_cents: Number(order.change_given_cents), change_khr: Number(order.change_given_khr) };
+          await tallyPaid(
+            trx,
+            share.id,
+            { ...change, paid_cents: Number(order.paid_cents) },
+            { ...change, paid_cents: paid },
+          );
           if (status === 'paid') await issueInvoice(trx, share.id);
         }
         return id;

@@ -171,7 +171,9 @@ describe('daily rollups', () => {
           : kind === 2
             ? [{ method: 'cash_khr', amount: 400_000 }]
             : [{ method: 'cash_usd', amount: 100_000 }];
-      const sale = await send('POST', '/api/orders', { ...cart, payments });
+      // the change handed back each of the three ways (not from `rand`: the mix stays as it was)
+      const changeIn = (['split', 'usd', 'khr'] as const)[step % 3];
+      const sale = await send('POST', '/api/orders', { ...cart, payments, change_in: changeIn });
       expect(sale.status, JSON.stringify(sale.body)).toBe(201);
       count('sold', sale.status);
       if (kind === 1) {
@@ -203,6 +205,17 @@ describe('daily rollups', () => {
         count('voided', (await send('POST', `/api/orders/${earlier.id}/cancel`, { reason: 'test' })).status);
       }
     }
+    // a payment on account (credit) settles the oldest of a customer's unpaid orders
+    const owing = await send('POST', '/api/orders', {
+      customer_id: ids.dara,
+      store_id: ids.store,
+      items: [{ product_id: ids.p1, quantity: 1 }],
+    });
+    count('sold', owing.status);
+    count(
+      'paid on account',
+      (await send('POST', `/api/customers/${ids.dara}/payments`, { method: 'cash_usd', amount: 50 })).status,
+    );
     // the last sale of a customer's day in a store voided: the day's last purchase is the one before
     const cart = {
       customer_id: ids.sokha,
@@ -219,6 +232,7 @@ describe('daily rollups', () => {
       'dropped',
       'held',
       'paid later',
+      'paid on account',
       'returned',
       'sold',
       'voided',
