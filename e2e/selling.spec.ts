@@ -451,8 +451,9 @@ for (const lang of ['kh', 'en'] as Lang[]) {
       await expect(receipt).toContainText(coffee.name.en);
       await expect(receipt.getByTestId('receipt-total')).toHaveText(formatUsd(priced.total_cents));
       await expect(receipt.getByTestId('receipt-total-khr')).toHaveText(formatKhr(settled.total_khr));
+      // the change as it was handed back: the till's usual split, whole dollars and the rest in riel
       await expect(receipt.getByTestId('receipt-change')).toHaveText(
-        `${formatUsd(settled.change_cents)} / ${formatKhr(settled.change_khr)}`,
+        `${formatUsd(settled.change_split.usd_cents)} + ${formatKhr(settled.change_split.khr)}`,
       );
       await expect(receipt).toContainText(formatKhr(20_000));
       await expect(receipt).toContainText('$25.00');

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { abilitiesOf, approvalInput } from './abilities.ts';
 import { optionalText } from './fields.ts';
 import { MAX_ID } from './ids.ts';
-import { TENDER_METHODS } from './pricing.ts';
+import { CHANGE_IN, TENDER_METHODS } from './pricing.ts';
 import { PAYMENT_STATUSES } from './purchases.ts';
 import { recordFields } from './resources.ts';
 import { QUANTITY_MAX } from './stock.ts';
@@ -96,12 +96,17 @@ export const orderInput = z.object({
     .transform((v) => v ?? null),
   hold: z.boolean().default(false),
   payments: z.array(tenderInput).max(10).default([]),
+  /** How the change (if any) was handed back: it decides which drawer it leaves (pricing.ts). */
+  change_in: z.enum(CHANGE_IN).default('split'),
   /** A manager's approval for a sale leaving the customer owing more than their credit limit. */
   approval,
 });
 export type OrderInput = z.input<typeof orderInput>;
 
-export const paymentsInput = z.object({ payments: z.array(tenderInput).min(1).max(10) });
+export const paymentsInput = z.object({
+  payments: z.array(tenderInput).min(1).max(10),
+  change_in: z.enum(CHANGE_IN).default('split'),
+});
 export type PaymentsInput = z.input<typeof paymentsInput>;
 
 export const deliveryInput = z.object({ status: z.enum(DELIVERY_STATUSES), note: text(255) });
@@ -190,8 +195,12 @@ export const order = z.object({
   total_cents: z.number().int(),
   paid_cents: z.number().int(),
   due_cents: z.number().int(),
+  /** The change owed, in dollars or (the same value) in riel. */
   change_cents: z.number().int(),
   change_khr: z.number().int(),
+  /** The change as it was handed back: what left the dollar drawer and the riel drawer. */
+  change_given_cents: z.number().int(),
+  change_given_khr: z.number().int(),
   /** The rates of the sale, kept with it: receipts and refunds use them, not today's. */
   exchange_rate_khr: z.number().int(),
   rate_in_khr: z.number().int().nullable(),

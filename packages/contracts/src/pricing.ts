@@ -1,4 +1,4 @@
-import { rielAtStep, rielOf } from './money.ts';
+import { formatKhr, formatUsd, rielAtStep, rielOf } from './money.ts';
 import { allocate } from './purchases.ts';
 
 /**
@@ -126,6 +126,27 @@ export interface Rates {
   rate_in_khr?: number | null;
   rate_out_khr?: number | null;
   khr_step: number;
+}
+
+/**
+ * How the change was handed back, which the cashier chooses at the till: whole dollars and the rest
+ * in riel (the usual way), all of it in dollars, or all of it in riel. The drawers (shifts) and the
+ * cash reports count what left each currency's drawer.
+ */
+export const CHANGE_IN = ['split', 'usd', 'khr'] as const;
+export type ChangeIn = (typeof CHANGE_IN)[number];
+
+/** The change as it left each drawer, for a settlement and the way it was handed back. */
+export function changeGiven(s: Pick<Settlement, 'change_cents' | 'change_khr' | 'change_split'>, how: ChangeIn) {
+  if (how === 'usd') return { usd_cents: s.change_cents, khr: 0 };
+  if (how === 'khr') return { usd_cents: 0, khr: s.change_khr };
+  return s.change_split;
+}
+
+/** Change as handed back, for people: "$5.00 + 3,600៛", "$5.87" or "24,100៛". */
+export function formatChange(given: { usd_cents: number; khr: number }): string {
+  if (given.usd_cents > 0 && given.khr > 0) return `${formatUsd(given.usd_cents)} + ${formatKhr(given.khr)}`;
+  return given.khr > 0 ? formatKhr(given.khr) : formatUsd(given.usd_cents);
 }
 
 export interface Settlement {

@@ -234,8 +234,8 @@ export async function tallyOrder(trx: Db, orderId: number, sign: 1 | -1): Promis
       'discount_cents',
       'tax_cents',
       'total_cents',
-      'change_cents',
-      'change_khr',
+      'change_given_cents',
+      'change_given_khr',
       'customer_id',
       'paid_cents',
     ])
@@ -269,8 +269,9 @@ export async function tallyOrder(trx: Db, orderId: number, sign: 1 | -1): Promis
       discount_cents: sign * Number(o.discount_cents),
       tax_cents: sign * Number(o.tax_cents),
       total_cents: sign * Number(o.total_cents),
-      change_cents: sign * Number(o.change_cents),
-      change_khr: sign * Number(o.change_khr),
+      // the change as it was handed back: what left each drawer (pricing.ts changeGiven)
+      change_cents: sign * Number(o.change_given_cents),
+      change_khr: sign * Number(o.change_given_khr),
     },
   ]);
   await add(
@@ -456,8 +457,8 @@ export async function rebuildRollups(db: Kysely<any>): Promise<void> {
     await sql`insert into daily_orders (day, hour, store_id, cashier_id, orders, gross_cents, discount_cents,
         tax_cents, total_cents, change_cents, change_khr)
       select ${day('o.order_date')}, ${hour('o.order_date')}, o.store_id, coalesce(o.cashier_id, 0), count(*),
-        sum(o.subtotal_cents), sum(o.discount_cents), sum(o.tax_cents), sum(o.total_cents), sum(o.change_cents),
-        sum(o.change_khr)
+        sum(o.subtotal_cents), sum(o.discount_cents), sum(o.tax_cents), sum(o.total_cents), sum(o.change_given_cents),
+        sum(o.change_given_khr)
       from orders o
       where o.status = 'confirmed' and o.deleted_at is null
       group by 1, 2, 3, 4`.execute(trx);

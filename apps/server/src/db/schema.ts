@@ -607,6 +607,9 @@ export interface OrdersTable extends Timestamps, SoftDelete {
   paid_cents: number;
   change_cents: number;
   change_khr: number;
+  /** The change as handed back (0019): what left the dollar and the riel drawers. */
+  change_given_cents: Generated<number>;
+  change_given_khr: Generated<number>;
   exchange_rate_khr: number;
   rate_in_khr: number | null;
   rate_out_khr: number | null;

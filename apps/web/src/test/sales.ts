@@ -154,6 +154,8 @@ export function orderRow(id: number, extra: Partial<OrderDetail> = {}): OrderDet
     due_cents: 0,
     change_cents: 0,
     change_khr: 0,
+    change_given_cents: 0,
+    change_given_khr: 0,
     exchange_rate_khr: 4100,
     rate_in_khr: null,
     rate_out_khr: null,

@@ -97,6 +97,8 @@ export async function orderDetail(db: Db, id: number): Promise<Read<OrderDetail>
     due_cents: n(head.due_cents),
     change_cents: n(head.change_cents),
     change_khr: n(head.change_khr),
+    change_given_cents: n(head.change_given_cents),
+    change_given_khr: n(head.change_given_khr),
     total_khr: n(head.total_khr),
     items: items.map((i) => ({
       ...i,

@@ -45,6 +45,8 @@ export function orderQuery(db: Db) {
       sql<number>`orders.total_cents - orders.paid_cents`.as('due_cents'),
       'orders.change_cents',
       'orders.change_khr',
+      'orders.change_given_cents',
+      'orders.change_given_khr',
       'orders.exchange_rate_khr',
       'orders.rate_in_khr',
       'orders.rate_out_khr',

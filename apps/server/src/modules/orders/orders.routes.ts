@@ -84,7 +84,7 @@ export const orderRoutes: FastifyPluginAsyncZod<{ db: Db; approvals: ApprovalSer
     },
     async (request) => ({
       message: say(request.locale, 'order.paid'),
-      data: await service.pay(authOf(request), request.params.id, request.body.payments),
+      data: await service.pay(authOf(request), request.params.id, request.body.payments, request.body.change_in),
     }),
   );
 

@@ -1,4 +1,4 @@
-import { type DeliveryStatus, todayInCambodia } from '@depot/contracts';
+import { type ChangeIn, type DeliveryStatus, todayInCambodia } from '@depot/contracts';
 import type { Db } from '../../db/database.ts';
 import { FieldError } from '../../http/errors.ts';
 import { documentService, type StepContext } from '../../kit/document.ts';
@@ -70,13 +70,14 @@ export function orderService(db: Db) {
     ctx: StepContext,
     sale: Awaited<ReturnType<typeof writeCart>>,
     payments: Tender[],
+    changeIn: ChangeIn,
     approver: Approver | null,
   ) {
     const { trx, actor } = ctx;
     // the sale belongs to its cashier's open shift at the store (or is refused, when one is required)
     await attachShift(trx, actor, sale.id, sale.storeId);
     if (payments.length) {
-      const status = await recordPayments(trx, { ...sale.values, id: sale.id }, payments, actor.userId);
+      const status = await recordPayments(trx, { ...sale.values, id: sale.id }, payments, actor.userId, changeIn);
       if (status === 'paid') await issueInvoice(trx, sale.id);
     } else if (sale.values.total_cents === 0) await issueInvoice(trx, sale.id);
     // what is left unpaid must stay within the customer's credit limit, or a manager allows it
@@ -110,7 +111,7 @@ export function orderService(db: Db) {
       return documents.create(actor, async (ctx) => {
         assertHoldUnpaid(input);
         const sale = await writeCart(ctx, null, input);
-        if (!input.hold) await sell(ctx, sale, input.payments, approver);
+        if (!input.hold) await sell(ctx, sale, input.payments, input.change_in, approver);
         return sale.id;
       });
     },
@@ -120,14 +121,14 @@ export function orderService(db: Db) {
       return documents.act(actor, id, 'update', async (ctx) => {
         assertHoldUnpaid(input);
         const sale = await writeCart(ctx, id, input);
-        if (!input.hold) await sell(ctx, sale, input.payments, approver);
+        if (!input.hold) await sell(ctx, sale, input.payments, input.change_in, approver);
       });
     },
 
     /** Tenders against what is still due; paid in full, the invoice. */
-    pay(actor: Actor, id: number, tenders: Tender[]) {
+    pay(actor: Actor, id: number, tenders: Tender[], changeIn: ChangeIn = 'split') {
       return documents.act(actor, id, 'pay', async ({ trx, row }) => {
-        const status = await recordPayments(trx, row, tenders, actor.userId);
+        const status = await recordPayments(trx, row, tenders, actor.userId, changeIn);
         if (status === 'paid') await issueInvoice(trx, id);
       });
     },

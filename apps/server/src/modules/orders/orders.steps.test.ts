@@ -27,6 +27,7 @@ const input = (items: OrderInput['items'], over: Partial<OrderInput> = {}): Orde
   delivery: null,
   hold: false,
   payments: [],
+  change_in: 'split',
   ...over,
 });
 const line = (over: Partial<OrderInput['items'][number]>) => ({

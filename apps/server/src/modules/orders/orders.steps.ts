@@ -1,5 +1,7 @@
 import {
   type CartLine,
+  type ChangeIn,
+  changeGiven,
   DELIVERY_FLOW,
   type DeliveryStatus,
   type DiscountRule,
@@ -273,6 +275,8 @@ export function orderValues(
     paid_cents: 0,
     change_cents: 0,
     change_khr: 0,
+    change_given_cents: 0,
+    change_given_khr: 0,
     exchange_rate_khr: rates.rate_khr,
     rate_in_khr: rates.rate_in_khr ?? null,
     rate_out_khr: rates.rate_out_khr ?? null,
@@ -364,7 +368,13 @@ export type Payable = Pick<
  * Records what was handed over against what is due. Cash may be more than due (the change is
  * worked out in both currencies); card, transfer and KHQR may not. Answers the new payment status.
  */
-export async function recordPayments(trx: Db, order: Payable, tenders: Tender[], userId: number) {
+export async function recordPayments(
+  trx: Db,
+  order: Payable,
+  tenders: Tender[],
+  userId: number,
+  changeIn: ChangeIn = 'split',
+) {
   const total = Number(order.total_cents);
   const due = total - Number(order.paid_cents);
   if (due <= 0) throw new FieldError({ payments: [{ key: 'order.nothing_due' }] });
@@ -394,18 +404,26 @@ export async function recordPayments(trx: Db, order: Payable, tenders: Tender[],
   await tallyPayments(trx, order.id, rows);
   const before = await trx
     .selectFrom('orders')
-    .select(['change_cents', 'change_khr', 'paid_cents'])
+    .select(['change_given_cents as change_cents', 'change_given_khr as change_khr', 'paid_cents'])
     .where('id', '=', order.id)
     .executeTakeFirstOrThrow();
   // paid: what was handed over, up to the total (a riel total rounded down by the step is paid)
+  const given = changeGiven(s, changeIn);
   const paid = s.status === 'paid' ? total : Number(order.paid_cents) + s.tendered_cents;
   const status = paymentStatus(total, paid, order.shipping_address !== null);
   await trx
     .updateTable('orders')
-    .set({ paid_cents: paid, payment_status: status, change_cents: s.change_cents, change_khr: s.change_khr })
+    .set({
+      paid_cents: paid,
+      payment_status: status,
+      change_cents: s.change_cents,
+      change_khr: s.change_khr,
+      change_given_cents: given.usd_cents,
+      change_given_khr: given.khr,
+    })
     .where('id', '=', order.id)
     .execute();
-  await tallyPaid(trx, order.id, before, { ...s, paid_cents: paid });
+  await tallyPaid(trx, order.id, before, { change_cents: given.usd_cents, change_khr: given.khr, paid_cents: paid });
   return status;
 }
 

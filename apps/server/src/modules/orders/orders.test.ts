@@ -491,3 +491,24 @@ describe('retries and races', () => {
     expect(new Set(numbers).size).toBe(10);
   });
 });
+
+// last: these sales take stock the suites above count on
+describe('change handed back', () => {
+  it('keeps the change as the cashier handed it back: all riel, all dollars or the usual split', async () => {
+    await stockIn(ids.beer, 9, 2400);
+    await stockIn(ids.rice, 3, 7000);
+    // $14.13 paid with $20: $5.87 back, or its riel at 4,100 (24,067៛ → 24,100៛)
+    const pay = (change_in?: string) =>
+      send('POST', '/api/orders', { ...sale({ payments: [{ method: 'cash_usd', amount: 2000 }] }), change_in });
+    const riel = (await pay('khr')).body.data;
+    expect(riel).toMatchObject({ change_cents: 587, change_khr: 24_100, change_given_cents: 0, change_given_khr: 24_100 });
+    const dollars = (await pay('usd')).body.data;
+    expect(dollars).toMatchObject({ change_given_cents: 587, change_given_khr: 0 });
+    // left out: whole dollars in dollars, the 87¢ in riel (3,567៛ → 3,600៛)
+    const split = (await pay()).body.data;
+    expect(split).toMatchObject({ change_given_cents: 500, change_given_khr: 3600 });
+    const bad = await pay('euro');
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.change_in).toBeDefined();
+  });
+});

@@ -511,7 +511,7 @@ export function reportsRepository(db: Db) {
       }[];
     },
 
-    /** Change given back in the period's sales, per currency. */
+    /** Change handed back in the period's sales, per drawer (what left the dollars and the riel). */
     async change(actor: Actor, range: Range, f: Filter) {
       if (byOrders(f)) {
         const r = await orderDays(actor, range, f)
@@ -523,7 +523,10 @@ export function reportsRepository(db: Db) {
         return { change_cents: num(r?.change_cents), change_khr: num(r?.change_khr) };
       }
       const row = await orders(actor, range, f)
-        .select([sql<number>`sum(o.change_cents)`.as('change_cents'), sql<number>`sum(o.change_khr)`.as('change_khr')])
+        .select([
+          sql<number>`sum(o.change_given_cents)`.as('change_cents'),
+          sql<number>`sum(o.change_given_khr)`.as('change_khr'),
+        ])
         .executeTakeFirst();
       return { change_cents: num(row?.change_cents), change_khr: num(row?.change_khr) };
     },

@@ -106,8 +106,13 @@ beforeAll(async () => {
   });
   expect(b.status, JSON.stringify(b.body)).toBe(201);
   expect(b.body.data).toMatchObject({ subtotal_cents: 500, discount_cents: 50, tax_cents: 45, total_cents: 495 });
-  ids.changeKhr = b.body.data.change_khr;
-  ids.changeCents = b.body.data.change_cents;
+  // change $1.14 or its riel; handed back as the till's usual split: $1.00 and the rest in riel,
+  // which is what leaves each drawer (not both alternatives)
+  expect(b.body.data).toMatchObject({ change_cents: 114, change_given_cents: 100 });
+  expect(b.body.data.change_given_khr).toBeGreaterThan(0);
+  expect(b.body.data.change_given_khr).toBeLessThan(b.body.data.change_khr);
+  ids.changeKhr = b.body.data.change_given_khr;
+  ids.changeCents = b.body.data.change_given_cents;
   // one rice of A comes back: $10.00 refunded in dollars
   const line = a.body.data.items[0].id;
   const back = await send('POST', `/api/orders/${a.body.data.id}/returns`, {

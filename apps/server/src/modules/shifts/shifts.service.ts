@@ -100,11 +100,6 @@ export const shifts: ResourceDefinition<'shifts', typeof shiftOpenInput, typeof 
   },
 };
 
-/** The change a sale gave, per currency: settle's split of what was handed over beyond its total. */
-export function changeGiven(totalCents: number, tenders: Tender[], rates: Rates) {
-  return settle(totalCents, tenders, rates).change_split;
-}
-
 const zeroMoves = (): DrawerMoves => ({ float: 0, cash_in: 0, change_out: 0, refunds: 0, pay_ins: 0, pay_outs: 0 });
 type Moves = Record<CashCurrency, DrawerMoves>;
 
@@ -133,42 +128,17 @@ export async function drawerMoves(
     if (p.kind === 'refund') drawer.refunds += Number(p.amount);
     else drawer.cash_in += Number(p.amount);
   }
-  // the change each sale gave: the orders keep it as dollars or riel (the cashier's choice is not
-  // recorded), so it leaves the drawers as the till's split: whole dollars in dollars, the rest in riel
-  const changed = await db
+  // the change each sale gave, as it left each drawer (the till says how it was handed back)
+  const change = await db
     .selectFrom('orders')
-    .select(['id', 'total_cents', 'exchange_rate_khr', 'rate_in_khr', 'rate_out_khr', 'khr_step'])
+    .select([
+      sql<number>`coalesce(sum(change_given_cents), 0)`.as('usd'),
+      sql<number>`coalesce(sum(change_given_khr), 0)`.as('khr'),
+    ])
     .where('shift_id', '=', row.id)
-    .where((w) => w.or([w('change_cents', '>', 0), w('change_khr', '>', 0)]))
-    .execute();
-  if (changed.length) {
-    const tenders = await db
-      .selectFrom('order_payments')
-      .select(['order_id', 'method', 'amount'])
-      .where(
-        'order_id',
-        'in',
-        changed.map((o) => o.id),
-      )
-      .where('kind', '=', 'payment')
-      .execute();
-    for (const order of changed) {
-      const split = changeGiven(
-        Number(order.total_cents),
-        tenders
-          .filter((t) => t.order_id === order.id)
-          .map((t) => ({ method: t.method as TenderMethod, amount: Number(t.amount) })),
-        {
-          rate_khr: order.exchange_rate_khr,
-          rate_in_khr: order.rate_in_khr,
-          rate_out_khr: order.rate_out_khr,
-          khr_step: order.khr_step,
-        },
-      );
-      moves.usd.change_out += split.usd_cents;
-      moves.khr.change_out += split.khr;
-    }
-  }
+    .executeTakeFirst();
+  moves.usd.change_out += Number(change?.usd ?? 0);
+  moves.khr.change_out += Number(change?.khr ?? 0);
   const own = await db
     .selectFrom('shift_movements')
     .select(['kind', 'currency', sql<number>`sum(amount)`.as('amount')])

@@ -130,7 +130,7 @@ export function ConfirmPaymentDialog({ detail, onClose }: { detail: OrderDetail;
       okText={t('orders.confirmPayment')}
       cancelText={t('kit.cancel')}
       okButtonProps={{ disabled: blocked }}
-      onOk={() => void submit(paymentsInput, { payments })}
+      onOk={() => void submit(paymentsInput, { payments, change_in: tenders.change_in })}
       onCancel={onClose}
       confirmLoading={pending}
       destroyOnHidden

@@ -2,13 +2,13 @@ import { ArrowLeftOutlined, CheckOutlined, FileTextOutlined, PrinterOutlined, Re
 import {
   type ApprovalInput,
   customer,
+  formatChange,
   formatKhr,
   formatUsd,
   type Locale,
   type OrderDetail,
   orderDetail,
   orderInput,
-  settle,
   type TenderInput,
   written,
 } from '@depot/contracts';
@@ -56,18 +56,11 @@ function refusal(error: unknown, locale: Locale): string {
   return failureMessage(error, locale);
 }
 
-/** After the sale: the change to hand back, in dollars, in riel, and as both; print; next sale. */
-function Done({ sale, tenders }: { sale: OrderDetail; tenders: TenderInput[] }) {
+/** After the sale: the change, in dollars or riel, and as it is handed back; print; next sale. */
+function Done({ sale }: { sale: OrderDetail }) {
   const { t, locale } = useCtx();
   const navigate = useNavigate();
   const [printing, setPrinting] = useState<'receipt' | 'invoice' | null>(null);
-  // The split of the change is settle's, at the sale's own rates (the server keeps dollars and riel).
-  const split = settle(sale.total_cents, tenders, {
-    rate_khr: sale.exchange_rate_khr,
-    rate_in_khr: sale.rate_in_khr,
-    rate_out_khr: sale.rate_out_khr,
-    khr_step: sale.khr_step,
-  }).change_split;
   const change = sale.change_cents > 0 || sale.change_khr > 0;
   const next = () => navigate(localePath('/pos', locale), { replace: true });
   useFunctionKeys({ F2: next, F9: next }, printing === null);
@@ -97,8 +90,11 @@ function Done({ sale, tenders }: { sale: OrderDetail; tenders: TenderInput[] }) 
               </Typography.Text>
               {change && (
                 <div>
-                  <Typography.Text type="secondary">
-                    {t('pay.orSplit')} {formatUsd(split.usd_cents)} + {formatKhr(split.khr)}
+                  <Typography.Text type="success" strong style={{ fontSize: 20 }}>
+                    {t('pay.handBack')}{' '}
+                    <span data-testid="done-change-given">
+                      {formatChange({ usd_cents: sale.change_given_cents, khr: sale.change_given_khr })}
+                    </span>
                   </Typography.Text>
                 </div>
               )}
@@ -151,7 +147,7 @@ function Review({ cart }: { cart: Cart }) {
   const buyer = useRecord({ api: 'customers', row: customer }, cart.customer_id);
   const [tenders, setTenders] = useState<TenderState>(emptyTenders);
   const [problem, setProblem] = useState<{ text: string; retry: boolean } | null>(null);
-  const [done, setDone] = useState<{ sale: OrderDetail; tenders: TenderInput[] } | null>(null);
+  const [done, setDone] = useState<OrderDetail | null>(null);
   // a sale past the customer's credit limit, waiting for a manager's approval (the server's words)
   const [approving, setApproving] = useState<{ body: object; payments: TenderInput[]; why: string } | null>(null);
   const totals = useMemo(
@@ -172,7 +168,11 @@ function Review({ cart }: { cart: Cart }) {
 
   /** Sells the cart with these tenders: the order as recorded, or null (the problem shown). */
   const checkout = async (payments: TenderInput[]): Promise<OrderDetail | null> => {
-    const parsed = parseWith(orderInput, orderBody(cart, { hold: false, payments }), locale);
+    const parsed = parseWith(
+      orderInput,
+      orderBody(cart, { hold: false, payments, change_in: tenders.change_in }),
+      locale,
+    );
     if (!parsed.data) {
       setProblem({ text: Object.values(parsed.errors).flat().join(' '), retry: false });
       return null;
@@ -207,19 +207,19 @@ function Review({ cart }: { cart: Cart }) {
     void message.success(sold.message);
     void refresh();
     setApproving(null);
-    setDone({ sale: sold.data, tenders: approving.payments });
+    setDone(sold.data);
   };
 
   const complete = async () => {
     if (blocked || sell.isPending) return;
     const payments = tendersOf(tenders);
     const sale = await checkout(payments);
-    if (sale) setDone({ sale, tenders: payments });
+    if (sale) setDone(sale);
   };
 
   useFunctionKeys({ F9: () => void complete() }, done === null);
 
-  if (done) return <Done sale={done.sale} tenders={done.tenders} />;
+  if (done) return <Done sale={done} />;
   if (rates.isError && !rates.data) {
     return <LoadFailed error={rates.error} retry={rates.refetch} retrying={rates.isFetching} />;
   }
@@ -343,7 +343,7 @@ function Review({ cart }: { cart: Cart }) {
                 rates={ratesOf(rates.data)}
                 disabled={sell.isPending || !tendersValid(tenders)}
                 checkout={checkout}
-                onDone={(sale, payments) => setDone({ sale, tenders: payments })}
+                onDone={(sale) => setDone(sale)}
               />
               <Button
                 type="primary"

@@ -8,7 +8,7 @@ import {
   QrcodeOutlined,
   RollbackOutlined,
 } from '@ant-design/icons';
-import { DELIVERY_FLOW, formatKhr, formatUsd, type OrderDetail, orderDetail } from '@depot/contracts';
+import { DELIVERY_FLOW, formatChange, formatKhr, formatUsd, type OrderDetail, orderDetail } from '@depot/contracts';
 import { Button, Descriptions, Flex, Popconfirm, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -332,7 +332,9 @@ export function OrderDetails({ detail }: { detail: OrderDetail }) {
         />
         {(detail.change_cents > 0 || detail.change_khr > 0) && (
           <Typography.Text type="secondary">
-            {t('orders.changeGiven', { usd: formatUsd(detail.change_cents), khr: formatKhr(detail.change_khr) })}
+            {t('orders.changeGiven', {
+              change: formatChange({ usd_cents: detail.change_given_cents, khr: detail.change_given_khr }),
+            })}
           </Typography.Text>
         )}
       </div>

@@ -1,6 +1,15 @@
 import { CreditCardOutlined, DollarOutlined, QrcodeOutlined } from '@ant-design/icons';
-import { formatKhr, formatUsd, type Rates, rielOf, type Settlement, settle, type TenderInput } from '@depot/contracts';
-import { Alert, Button, Col, Divider, Flex, Input, Row, Tag, Typography } from 'antd';
+import {
+  type ChangeIn,
+  formatKhr,
+  formatUsd,
+  type Rates,
+  rielOf,
+  type Settlement,
+  settle,
+  type TenderInput,
+} from '@depot/contracts';
+import { Alert, Button, Col, Divider, Flex, Input, Radio, Row, Tag, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { RielInput, UsdInput } from '../../kit/inputs.tsx';
 import { useCtx } from '../../kit/useCtx.ts';
@@ -20,6 +29,8 @@ export interface TenderState {
   usd: number | string | undefined;
   khr: number | null;
   exact: Record<Exact, { amount: number | string | undefined; transaction_id: string }>;
+  /** How the change is handed back: it decides which drawer it leaves (pricing.ts changeGiven). */
+  change_in: ChangeIn;
 }
 
 export function emptyTenders(): TenderState {
@@ -31,6 +42,7 @@ export function emptyTenders(): TenderState {
       bank_transfer: { amount: undefined, transaction_id: '' },
       khqr: { amount: undefined, transaction_id: '' },
     },
+    change_in: 'split',
   };
 }
 
@@ -90,8 +102,13 @@ export function SettlementView({
   settlement,
   rates,
   totalCents,
+  changeIn = 'split',
+  onChangeIn,
 }: {
   settlement: Settlement;
+  /** How the change is handed back; without `onChangeIn`, shown only. */
+  changeIn?: ChangeIn;
+  onChangeIn?: (how: ChangeIn) => void;
   rates: Rates;
   totalCents: number;
 }) {
@@ -122,23 +139,32 @@ export function SettlementView({
       </Figure>
       <Divider style={{ margin: '4px 0' }} />
       <Figure label={t('pay.change')} testId="settle-change" strong>
-        <Flex vertical align="flex-end">
-          <Typography.Text strong style={{ fontSize: 22 }} type={change ? 'success' : undefined}>
-            <span data-testid="change-usd">{formatUsd(settlement.change_cents)}</span>
-          </Typography.Text>
-          <Typography.Text strong type={change ? 'success' : undefined}>
-            {t('pay.orRiel')} <span data-testid="change-khr">{formatKhr(settlement.change_khr)}</span>
-          </Typography.Text>
-          {change && (
-            <Typography.Text type="secondary">
-              {t('pay.orSplit')}{' '}
-              <span data-testid="change-split">
-                {formatUsd(settlement.change_split.usd_cents)} + {formatKhr(settlement.change_split.khr)}
-              </span>
-            </Typography.Text>
-          )}
-        </Flex>
+        <Typography.Text strong style={{ fontSize: 22 }} type={change ? 'success' : undefined}>
+          <span data-testid="change-usd">{formatUsd(settlement.change_cents)}</span>
+        </Typography.Text>
       </Figure>
+      {change && (
+        <Radio.Group
+          aria-label={t('pay.changeIn')}
+          data-testid="change-in"
+          value={changeIn}
+          disabled={!onChangeIn}
+          onChange={(event) => onChangeIn?.(event.target.value as ChangeIn)}
+          style={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-end', gap: 4 }}
+        >
+          <Radio value="split" data-testid="change-in-split">
+            <span data-testid="change-split">
+              {formatUsd(settlement.change_split.usd_cents)} + {formatKhr(settlement.change_split.khr)}
+            </span>
+          </Radio>
+          <Radio value="khr" data-testid="change-in-khr">
+            <span data-testid="change-khr">{formatKhr(settlement.change_khr)}</span>
+          </Radio>
+          <Radio value="usd" data-testid="change-in-usd">
+            {t('pay.changeAllUsd', { usd: formatUsd(settlement.change_cents) })}
+          </Radio>
+        </Radio.Group>
+      )}
       <Flex justify="flex-end">
         <span data-testid="settle-status">{status[settlement.status]}</span>
       </Flex>
@@ -291,7 +317,13 @@ export function TenderPanel({
         </Flex>
       </Col>
       <Col xs={24} md={10}>
-        <SettlementView settlement={settlement} rates={rates} totalCents={dueCents} />
+        <SettlementView
+          settlement={settlement}
+          rates={rates}
+          totalCents={dueCents}
+          changeIn={value.change_in}
+          onChangeIn={disabled ? undefined : (change_in) => onChange({ ...value, change_in })}
+        />
         {exactTooMuch(value, dueCents) && (
           <Alert
             type="warning"

@@ -1,4 +1,5 @@
 import {
+  type ChangeIn,
   type Discount,
   discountApplies,
   discountRule,
@@ -209,8 +210,12 @@ export function cartTotals(cart: Cart, discounts: readonly Discount[], vatRateBp
 }
 
 /** What the API takes (`orderInput` checks it here and again on the server). */
-export function orderBody(cart: Cart, { hold, payments = [] }: { hold: boolean; payments?: TenderInput[] }) {
+export function orderBody(
+  cart: Cart,
+  { hold, payments = [], change_in = 'split' }: { hold: boolean; payments?: TenderInput[]; change_in?: ChangeIn },
+) {
   return {
+    change_in,
     store_id: cart.store_id,
     customer_id: cart.customer_id,
     items: cart.lines.map((line) =>

@@ -199,10 +199,15 @@ describe('order details', { timeout: 40_000 }, () => {
     await user.click(within(dialog).getByTestId('note-khr-10000'));
     expect(within(dialog).getByTestId('due-usd').textContent).toBe('$0.00');
     expect(within(dialog).getByTestId('change-khr').textContent).toBe('9,600៛');
+    // paid in riel, the change goes back in riel too: the cashier says so, and the riel drawer gives it
+    await user.click(within(dialog).getByTestId('change-in-khr'));
     await user.click(screen.getByRole('button', { name: 'Confirm payment' }));
     await waitFor(() => expect(calls('POST orders/8/payments')).toHaveLength(1));
     const [payment] = calls('POST orders/8/payments');
-    expect(payment.body).toEqual({ payments: [{ method: 'cash_khr', amount: 20_000, transaction_id: null }] });
+    expect(payment.body).toEqual({
+      payments: [{ method: 'cash_khr', amount: 20_000, transaction_id: null }],
+      change_in: 'khr',
+    });
     expect(payment.headers['idempotency-key']).toBeTruthy();
 
     await user.click(screen.getByTestId('order-cancel'));

@@ -1,6 +1,7 @@
 import { PrinterOutlined } from '@ant-design/icons';
 import {
   DEFAULT_SALE_SETTINGS,
+  formatChange,
   formatKhr,
   formatUsd,
   type OrderDetail,
@@ -319,7 +320,7 @@ export function Receipt({ order, paper }: { order: OrderDetail; paper: '80' | '5
       {(order.change_cents > 0 || order.change_khr > 0) && (
         <Row label={l.change} strong>
           <span data-testid="receipt-change">
-            {formatUsd(order.change_cents)} / {formatKhr(order.change_khr)}
+            {formatChange({ usd_cents: order.change_given_cents, khr: order.change_given_khr })}
           </span>
         </Row>
       )}
