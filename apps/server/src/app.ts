@@ -34,6 +34,8 @@ import { notificationService } from './modules/notifications/notifications.servi
 import { invoices, orders } from './modules/orders/orders.resources.ts';
 import { orderRoutes } from './modules/orders/orders.routes.ts';
 import { partyResources } from './modules/parties/parties.resources.ts';
+import { priceResources } from './modules/prices/prices.resources.ts';
+import { priceRoutes } from './modules/prices/prices.routes.ts';
 import { printers } from './modules/printing/printers.resources.ts';
 import { printingRoutes } from './modules/printing/printing.routes.ts';
 import { registerProductImages } from './modules/products/products.images.ts';
@@ -67,6 +69,7 @@ export const resourceDefinitions = [
   products,
   ...geographyResources,
   ...partyResources,
+  ...priceResources,
   purchases,
   transfers,
   discounts,
@@ -175,6 +178,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(stockRoutes, { db });
   await app.register(purchaseRoutes, { db });
   await app.register(comboRoutes, { db });
+  await app.register(priceRoutes, { db });
   await app.register(rateRoutes, { db });
   await app.register(orderRoutes, { db, approvals });
   await app.register(khqrRoutes, { db, bakong: options.bakong ?? null });

@@ -452,6 +452,22 @@ export const messages = {
   'entity.health_facilities': { en: 'health facilities', kh: 'មូលដ្ឋានសុខាភិបាល' },
   'entity.store': { en: 'Store', kh: 'ហាង' },
   'entity.customer': { en: 'Customer', kh: 'អតិថិជន' },
+  'entity.customers': { en: 'customers', kh: 'អតិថិជន' },
+  'entity.customer_group': { en: 'Customer group', kh: 'ក្រុមអតិថិជន' },
+  'entity.price_list': { en: 'Price', kh: 'តម្លៃ' },
+  'entity.price_lists': { en: 'prices', kh: 'តម្លៃ' },
+  'price.category_break': {
+    en: 'A category price is a quantity break: from 2 units or more.',
+    kh: 'តម្លៃតាមប្រភេទគឺជាតម្លៃលក់ដុំតាមបរិមាណ៖ ចាប់ពី 2 ឯកតាឡើងទៅ។',
+  },
+  'price.own_unit_base': {
+    en: "The base list's price of the product's own unit is the product's price: change it on the product.",
+    kh: 'តម្លៃក្នុងបញ្ជីមូលដ្ឋានសម្រាប់ឯកតាផ្ទាល់របស់ផលិតផល គឺជាតម្លៃផលិតផល៖ សូមកែវានៅលើផលិតផល។',
+  },
+  'price.duplicate': {
+    en: 'This price list already has a price for this from that quantity.',
+    kh: 'បញ្ជីតម្លៃនេះមានតម្លៃសម្រាប់វានៅបរិមាណនោះរួចហើយ។',
+  },
   'entity.supplier': { en: 'Supplier', kh: 'អ្នកផ្គត់ផ្គង់' },
   'entity.users': { en: 'users', kh: 'អ្នកប្រើប្រាស់' },
   'resource.walk_in': {

@@ -74,6 +74,8 @@ export const customerInput = z.object({
   shipping_address: text(255),
   village_id: villageId,
   status,
+  /** The customer's group and so their price list (issue 17); none: the base prices. */
+  customer_group_id: villageId,
 });
 export const customer = z.object({
   ...recordFields,
@@ -85,6 +87,9 @@ export const customer = z.object({
   status: z.enum(RECORD_STATUSES),
   /** The walk-in customer every sale starts with; it cannot be deleted. (SQLite answers 0/1.) */
   is_walk_in: z.coerce.boolean(),
+  customer_group_id: z.number().int().nullable(),
+  customer_group_name_en: z.string().nullable(),
+  customer_group_name_kh: z.string().nullable(),
 });
 export type Customer = z.infer<typeof customer>;
 

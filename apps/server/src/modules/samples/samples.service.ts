@@ -338,6 +338,7 @@ export function sampleService(db: Db, uploadsDir: string) {
         ...customer,
         shipping_address: null,
         village_id: null,
+        customer_group_id: null,
         status: 'active',
       });
       customerIds.push(made.id);
