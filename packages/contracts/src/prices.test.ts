@@ -76,7 +76,12 @@ function expected(a: PriceAsk, rs: readonly PriceRule[]) {
     .filter((r) => r.customer_group_id === null || r.customer_group_id === a.group_id)
     .filter((r) => r.min_quantity >= 2)
     .flatMap((r) => {
-      if (r.scope === 'product' && r.product_id === a.product.id && r.unit_id === a.unit_id && r.min_quantity <= a.quantity)
+      if (
+        r.scope === 'product' &&
+        r.product_id === a.product.id &&
+        r.unit_id === a.unit_id &&
+        r.min_quantity <= a.quantity
+      )
         return [r.price_cents as number];
       if (r.scope === 'category' && r.category_id === a.product.category_id && r.min_quantity <= a.quantity * a.factor)
         return [afterPercentOff(list, r.off_bp as number)];

@@ -54,9 +54,27 @@ export const priceListInput = z
     unit_id: optionalId,
     category_id: optionalId,
     min_quantity: z.number().int().min(1).max(QUANTITY_MAX).default(1),
-    price_cents: z.number().int().min(0).max(PRICE_MAX_CENTS).nullish().transform((v) => v ?? null),
-    price_khr: z.number().int().min(0).max(PRICE_MAX_KHR).nullish().transform((v) => v ?? null),
-    off_bp: z.number().int().min(1).max(10_000).nullish().transform((v) => v ?? null),
+    price_cents: z
+      .number()
+      .int()
+      .min(0)
+      .max(PRICE_MAX_CENTS)
+      .nullish()
+      .transform((v) => v ?? null),
+    price_khr: z
+      .number()
+      .int()
+      .min(0)
+      .max(PRICE_MAX_KHR)
+      .nullish()
+      .transform((v) => v ?? null),
+    off_bp: z
+      .number()
+      .int()
+      .min(1)
+      .max(10_000)
+      .nullish()
+      .transform((v) => v ?? null),
     status: z.enum(RECORD_STATUSES).default('active'),
   })
   .superRefine((p, ctx) => {

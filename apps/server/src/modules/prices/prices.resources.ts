@@ -113,7 +113,11 @@ export async function priceListProblems(
       await db
         .selectFrom('customer_groups')
         .select('id')
-        .where('id', 'in', ids((i) => i.customer_group_id))
+        .where(
+          'id',
+          'in',
+          ids((i) => i.customer_group_id),
+        )
         .where('deleted_at', 'is', null)
         .execute()
     ).map((r) => r.id),
@@ -123,7 +127,11 @@ export async function priceListProblems(
       await db
         .selectFrom('products')
         .select(['id', 'unit_id'])
-        .where('id', 'in', ids((i) => i.product_id))
+        .where(
+          'id',
+          'in',
+          ids((i) => i.product_id),
+        )
         .where('deleted_at', 'is', null)
         .execute()
     ).map((r) => [r.id, r]),
@@ -133,7 +141,11 @@ export async function priceListProblems(
       await db
         .selectFrom('units')
         .select(['id', 'base_unit_id', 'factor'])
-        .where('id', 'in', ids((i) => i.unit_id))
+        .where(
+          'id',
+          'in',
+          ids((i) => i.unit_id),
+        )
         .where('deleted_at', 'is', null)
         .execute()
     ).map((r) => [r.id, r]),
@@ -143,7 +155,11 @@ export async function priceListProblems(
       await db
         .selectFrom('categories')
         .select('id')
-        .where('id', 'in', ids((i) => i.category_id))
+        .where(
+          'id',
+          'in',
+          ids((i) => i.category_id),
+        )
         .where('deleted_at', 'is', null)
         .execute()
     ).map((r) => r.id),
@@ -154,8 +170,16 @@ export async function priceListProblems(
     .where('deleted_at', 'is', null)
     .where((eb) =>
       eb.or([
-        eb('product_id', 'in', ids((i) => (i.scope === 'product' ? i.product_id : null))),
-        eb('category_id', 'in', ids((i) => (i.scope === 'category' ? i.category_id : null))),
+        eb(
+          'product_id',
+          'in',
+          ids((i) => (i.scope === 'product' ? i.product_id : null)),
+        ),
+        eb(
+          'category_id',
+          'in',
+          ids((i) => (i.scope === 'category' ? i.category_id : null)),
+        ),
       ]),
     )
     .execute();

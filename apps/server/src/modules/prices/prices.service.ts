@@ -1,10 +1,4 @@
-import {
-  type ChosenPrice,
-  choosePrice,
-  type PriceQuote,
-  type priceQuoteInput,
-  type PriceRule,
-} from '@depot/contracts';
+import { type ChosenPrice, choosePrice, type PriceQuote, type PriceRule, type priceQuoteInput } from '@depot/contracts';
 import type { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { FieldError } from '../../http/errors.ts';
@@ -54,7 +48,11 @@ export async function priceRulesFor(
     )
     .where((eb) =>
       eb.or([
-        eb('product_id', 'in', products.map((p) => p.id)),
+        eb(
+          'product_id',
+          'in',
+          products.map((p) => p.id),
+        ),
         eb('category_id', 'in', [...new Set(products.map((p) => p.category_id))]),
       ]),
     )

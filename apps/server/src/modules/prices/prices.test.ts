@@ -1,3 +1,4 @@
+import type { Permission } from '@depot/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, bearer, createUser, login, useTestApp } from '../../test/harness.ts';
 import { lockProducts, receive } from '../stock/ledger.ts';
@@ -22,7 +23,7 @@ async function post(url: string, body: object) {
   return res.body.data.id as number;
 }
 
-async function as(permissions: Parameters<typeof createUser>[1]['permissions'], locale = 'en') {
+async function as(permissions: Permission[], locale = 'en') {
   const user = await createUser(ctx.db, { permissions });
   return { ...bearer((await login(ctx.app, user.name, user.password)).token), 'x-localization': locale };
 }
@@ -138,7 +139,12 @@ describe('customer groups and price lists', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe('You may not change selling prices.');
     expect((await send('GET', '/api/price-lists', undefined, lister)).status).toBe(200);
-    const moved = await send('PUT', `/api/customers/${ids.walkIn}`, { name: 'Walk-in', customer_group_id: ids.wholesale }, lister);
+    const moved = await send(
+      'PUT',
+      `/api/customers/${ids.walkIn}`,
+      { name: 'Walk-in', customer_group_id: ids.wholesale },
+      lister,
+    );
     expect(moved.status).toBe(403);
     const nobody = await as([]);
     expect((await send('GET', '/api/price-lists', undefined, nobody)).status).toBe(403);
@@ -192,7 +198,9 @@ describe('a wholesale sale', () => {
     });
     expect(quote.status).toBe(200);
     expect(quote.body.data.group_name_en).toBe('Wholesale');
-    expect(quote.body.data.lines.map((l: { unit_price_cents: number; source: string }) => [l.unit_price_cents, l.source])).toEqual([
+    expect(
+      quote.body.data.lines.map((l: { unit_price_cents: number; source: string }) => [l.unit_price_cents, l.source]),
+    ).toEqual([
       [2400, 'group'],
       [2300, 'break'],
       [125, 'product'],
