@@ -146,12 +146,12 @@ export const orderItem = z.object({
   taxable: z.boolean(),
   returned_quantity: z.number().int(),
   /** Why the line costs what it does (prices.ts `choosePrice`): list, group list, break, combo. */
-  price_source: z.enum(PRICE_SOURCES),
+  price_source: z.enum(PRICE_SOURCES).default('product'),
   /** The unit's list price before a break (null on lines sold before price lists existed). */
-  list_price_cents: z.coerce.number().int().nullable(),
+  list_price_cents: z.coerce.number().int().nullable().default(null),
   /** The group's price list the price came from (null: the base prices). */
-  price_list_en: z.string().nullable(),
-  price_list_kh: z.string().nullable(),
+  price_list_en: z.string().nullable().default(null),
+  price_list_kh: z.string().nullable().default(null),
 });
 export type OrderItem = z.infer<typeof orderItem>;
 

@@ -87,9 +87,10 @@ export const customer = z.object({
   status: z.enum(RECORD_STATUSES),
   /** The walk-in customer every sale starts with; it cannot be deleted. (SQLite answers 0/1.) */
   is_walk_in: z.coerce.boolean(),
-  customer_group_id: z.number().int().nullable(),
-  customer_group_name_en: z.string().nullable(),
-  customer_group_name_kh: z.string().nullable(),
+  /** The customer's group (issue 17); absent from older answers, read as none. */
+  customer_group_id: z.number().int().nullable().default(null),
+  customer_group_name_en: z.string().nullable().default(null),
+  customer_group_name_kh: z.string().nullable().default(null),
 });
 export type Customer = z.infer<typeof customer>;
 
