@@ -36,6 +36,7 @@ import { orderRoutes } from './modules/orders/orders.routes.ts';
 import { partyResources } from './modules/parties/parties.resources.ts';
 import { priceResources } from './modules/prices/prices.resources.ts';
 import { priceRoutes } from './modules/prices/prices.routes.ts';
+import { registerPriceTransfer } from './modules/prices/prices.transfer.ts';
 import { printers } from './modules/printing/printers.resources.ts';
 import { printingRoutes } from './modules/printing/printing.routes.ts';
 import { registerProductImages } from './modules/products/products.images.ts';
@@ -192,6 +193,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(notificationRoutes, { notifications: notificationService(db, realtime) });
   await registerProductImages(app, db, options.uploadsDir);
   await registerProductTransfer(app, db);
+  await registerPriceTransfer(app, db);
   await app.register(sampleRoutes, { samples: sampleService(db, options.uploadsDir) });
   await registerWeb(app, options.webDist ?? '', settings, realtime);
 

@@ -277,3 +277,25 @@ export const priceQuote = z.object({
   lines: z.array(priceQuoteLine),
 });
 export type PriceQuote = z.infer<typeof priceQuote>;
+
+// ─── price lists in spreadsheets ───────────────────────────────────────────────────────────
+
+/**
+ * The columns of a price-list spreadsheet (export and import, xlsx or CSV). `list` is a customer
+ * group's name (English or Khmer; empty: the base list); `sku` and `unit` name a product row,
+ * `category` a category's break; `percent_off` is a category break's percentage ("5", "12.5").
+ */
+export const PRICE_SHEET_COLUMNS = [
+  'list',
+  'scope',
+  'sku',
+  'unit',
+  'category',
+  'min_quantity',
+  'price_usd',
+  'price_khr',
+  'percent_off',
+  'status',
+] as const;
+export type PriceSheetColumn = (typeof PRICE_SHEET_COLUMNS)[number];
+export const PRICE_SHEET_REQUIRED: readonly PriceSheetColumn[] = ['scope'];

@@ -1,4 +1,5 @@
 import type { Permission } from '@depot/contracts';
+import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, bearer, createUser, login, useTestApp } from '../../test/harness.ts';
 import { lockProducts, receive } from '../stock/ledger.ts';
@@ -232,5 +233,115 @@ describe('a wholesale sale', () => {
     // the group can no longer be deleted: a customer and prices use it
     const del = await send('DELETE', `/api/customer-groups/${ids.wholesale}`);
     expect(del.status).toBe(409);
+  });
+});
+
+function multipart(content: Buffer | string, filename = 'prices.csv') {
+  const boundary = '----depot-prices';
+  return {
+    payload: Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
+      Buffer.from(content),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]),
+    type: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
+async function importPrices(content: Buffer | string, headers = admin, filename?: string) {
+  const { payload, type } = multipart(content, filename);
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/price-lists/import',
+    headers: { ...headers, 'content-type': type },
+    payload,
+  });
+  return { status: res.statusCode, body: res.json() };
+}
+
+describe('price lists in spreadsheets', () => {
+  it('exports the list as xlsx and imports it back: the same rows update, new ones are added', async () => {
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/price-lists/export?filter[customer_group_id]=${ids.wholesale}`,
+      headers: admin,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('spreadsheetml');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(res.rawPayload as never);
+    const sheet = workbook.getWorksheet('Prices');
+    const rows = (sheet?.getSheetValues() ?? [])
+      .slice(1)
+      .map((r) => Array.from((r as unknown[]).slice(1), (v) => v ?? ''));
+    expect(rows[0]).toEqual([
+      'list',
+      'scope',
+      'sku',
+      'unit',
+      'category',
+      'min_quantity',
+      'price_usd',
+      'price_khr',
+      'percent_off',
+      'status',
+    ]);
+    expect(rows).toContainEqual(['Wholesale', 'product', 'BEER-1', 'Carton', '', 1, '24.00', 98000, '', 'active']);
+    expect(workbook.getWorksheet('Guide')).toBeDefined();
+
+    // the exported file, one price changed and a category break added, imported back
+    rows.push(['លក់ដុំ', 'category', '', '', 'Drinks', 48, '', '', '5', 'active']);
+    const carton = rows.findIndex((r) => r[5] === 1);
+    rows[carton][6] = '23.50';
+    const back = new ExcelJS.Workbook();
+    const out = back.addWorksheet('Prices');
+    for (const row of rows) out.addRow(row);
+    const imported = await importPrices(Buffer.from(await back.xlsx.writeBuffer()), admin, 'prices.xlsx');
+    expect(imported.status, JSON.stringify(imported.body)).toBe(200);
+    expect(imported.body.data).toEqual({ created: 1, updated: 2, total: 3 });
+    expect(imported.body.message).toBe('Prices imported: 3 (1 created, 2 updated).');
+    const quote = await send('POST', '/api/prices/quote', {
+      customer_id: ids.shop,
+      items: [
+        { product_id: ids.beer, unit_id: ids.carton, quantity: 1 },
+        { product_id: ids.beer, unit_id: ids.carton, quantity: 4 },
+      ],
+    });
+    // 1 carton: $23.50; 4 cartons = 96 cans: the category's 5 % off $23.50 = $22.33 (half up)
+    expect(quote.body.data.lines.map((l: { unit_price_cents: number }) => l.unit_price_cents)).toEqual([2350, 2233]);
+  });
+
+  it('refuses a file with mistakes row by row, in Khmer too, and writes nothing', async () => {
+    const before = (await send('GET', '/api/price-lists')).body.meta.total;
+    const csv = [
+      'list,scope,sku,unit,min_quantity,price_usd',
+      'Nobody,product,BEER-1,Carton,2,1.00',
+      ',product,NOPE,Carton,1,1.00',
+      ',product,BEER-1,Carton,3,abc',
+      'Wholesale,product,BEER-1,Carton,2,22.00',
+    ].join('\n');
+    const refused = await importPrices(csv);
+    expect(refused.status).toBe(422);
+    expect(refused.body.rows.map((r: { row: number; column: string }) => [r.row, r.column])).toEqual([
+      [2, 'list'],
+      [3, 'sku'],
+      [4, 'price_usd'],
+    ]);
+    const kh = await importPrices(csv, { ...admin, 'x-localization': 'kh' });
+    expect(kh.status).toBe(422);
+    expect(kh.body.rows[0].message).toContain('មិនមានទេ');
+    expect((await send('GET', '/api/price-lists')).body.meta.total).toBe(before);
+    const junk = await importPrices(Buffer.from([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]), admin, 'x.xlsx');
+    expect(junk.status).toBe(422);
+  });
+
+  it('needs prices.update to import', async () => {
+    const clerk = await as(['price_lists.list', 'price_lists.create']);
+    const refused = await importPrices('scope,sku,unit,price_usd\nproduct,BEER-1,Carton,1.00', clerk);
+    expect(refused.status).toBe(403);
+    const exported = await ctx.app.inject({ method: 'GET', url: '/api/price-lists/export', headers: clerk });
+    expect(exported.statusCode).toBe(200);
   });
 });
