@@ -21,6 +21,7 @@ import { type PickProps, RemoteSelect } from '../kit/RemoteSelect.tsx';
 import { type Ctx, defineResource, localName } from '../kit/resource.ts';
 import { CategorySelect, unitLabel } from './catalogue.tsx';
 import { ProductSelect, percentText } from './discounts.tsx';
+import { PriceListTransfer } from './ProductTransfer.tsx';
 
 /**
  * Wholesale prices (issue 17): customer groups and the rows of their price lists (a unit's price,
@@ -235,6 +236,7 @@ export const priceLists = defineResource<PriceList>({
       statusField(ctx),
     ];
   },
+  toolbar: (_ctx, query) => <PriceListTransfer query={query} />,
   defaults: {
     scope: 'product',
     status: 'active',
