@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { formatUsd } from '../packages/contracts/src/index.ts';
 import { CASHIER } from './playwright.config.ts';
 import { adminApi, expect, type Lang, newContext, pick, prefix, shotOf, signIn, snap, test, toast } from './support.ts';
@@ -102,6 +103,19 @@ for (const lang of ['kh', 'en'] as Lang[]) {
       await expect(row).toContainText(shown(carton));
       await expect(row).toContainText('$24.00');
       await snap(page, `wholesale-price-list-${lang}`, { quiet: true });
+
+      // the list exported as a workbook: the row as it would be imported back
+      const exported = page.waitForEvent('download');
+      await page.getByTestId('export').hover();
+      await page.locator('.ant-dropdown-menu-item').first().click();
+      const file = await exported;
+      expect(file.suggestedFilename()).toMatch(/^price-lists-\d{4}-\d{2}-\d{2}\.xlsx$/);
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.readFile(await file.path());
+      const rows = (workbook.getWorksheet('Prices')?.getSheetValues() ?? []).map((r) =>
+        Array.isArray(r) ? r.slice(1).map((v) => v ?? '') : [],
+      );
+      expect(rows).toContainEqual([group.en, 'product', `WHS-${tag}`, carton.en, '', 1, '24.00', '', '', 'active']);
     });
     await context.close();
 
