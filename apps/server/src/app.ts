@@ -41,6 +41,9 @@ import { notificationService } from './modules/notifications/notifications.servi
 import { invoices, orders } from './modules/orders/orders.resources.ts';
 import { orderRoutes } from './modules/orders/orders.routes.ts';
 import { partyResources } from './modules/parties/parties.resources.ts';
+import { priceResources } from './modules/prices/prices.resources.ts';
+import { priceRoutes } from './modules/prices/prices.routes.ts';
+import { registerPriceTransfer } from './modules/prices/prices.transfer.ts';
 import { printers } from './modules/printing/printers.resources.ts';
 import { printingRoutes } from './modules/printing/printing.routes.ts';
 import { registerProductImages } from './modules/products/products.images.ts';
@@ -76,6 +79,7 @@ export const resourceDefinitions = [
   products,
   ...geographyResources,
   ...partyResources,
+  ...priceResources,
   purchases,
   transfers,
   discounts,
@@ -189,6 +193,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(stockRoutes, { db });
   await app.register(purchaseRoutes, { db });
   await app.register(comboRoutes, { db });
+  await app.register(priceRoutes, { db });
   await app.register(rateRoutes, { db });
   await app.register(orderRoutes, { db, approvals });
   await app.register(shiftRoutes, { db, approvals });
@@ -216,6 +221,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(notificationRoutes, { notifications });
   await registerProductImages(app, db, options.uploadsDir);
   await registerProductTransfer(app, db);
+  await registerPriceTransfer(app, db);
   await app.register(sampleRoutes, { samples: sampleService(db, options.uploadsDir) });
   await registerWeb(app, options.webDist ?? '', settings, realtime);
 

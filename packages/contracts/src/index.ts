@@ -22,6 +22,7 @@ export * from './notifications.ts';
 export * from './orders.ts';
 export * from './parties.ts';
 export * from './permissions.ts';
+export * from './prices.ts';
 export * from './pricing.ts';
 export * from './printing.ts';
 export * from './products.ts';

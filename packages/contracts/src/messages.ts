@@ -62,6 +62,42 @@ export const messages = {
   'validation.failed': { en: 'The given data was invalid.', kh: 'ទិន្នន័យដែលបានផ្ដល់មិនត្រឹមត្រូវ។' },
 
   // spreadsheet import and export (products): file errors, row errors, the summary, the Guide sheet
+  'price_import.done': {
+    en: 'Prices imported: {total} ({created} created, {updated} updated).',
+    kh: 'បាននាំចូលតម្លៃ {total} (បង្កើតថ្មី {created} និងកែប្រែ {updated})។',
+  },
+  'price_import.guide.intro': {
+    en: 'Row 1 holds the column names, in any order. A row for a list, a product and unit (or a category) and a quantity that already has a price updates it; the others add prices. If any row is wrong, nothing is imported and every mistake is listed.',
+    kh: 'ជួរទី 1 ជាឈ្មោះជួរឈរ តាមលំដាប់ណាក៏បាន។ ជួរសម្រាប់បញ្ជី ផលិតផល និងឯកតា (ឬប្រភេទ) និងបរិមាណ ដែលមានតម្លៃរួចហើយ នឹងកែប្រែវា ហើយជួរផ្សេងទៀតនឹងបន្ថែមតម្លៃថ្មី។ ប្រសិនបើមានជួរណាមួយខុស គ្មានអ្វីត្រូវបាននាំចូលទេ ហើយកំហុសនីមួយៗនឹងត្រូវបានបង្ហាញ។',
+  },
+  'price_import.guide.list': {
+    en: "The customer group's name (English or Khmer); empty: the base list, for every customer.",
+    kh: 'ឈ្មោះក្រុមអតិថិជន (អង់គ្លេស ឬខ្មែរ)។ ទុកទទេ៖ បញ្ជីមូលដ្ឋាន សម្រាប់អតិថិជនទាំងអស់។',
+  },
+  'price_import.guide.scope': {
+    en: 'product (a product in one unit) or category (a quantity break on a category, a percentage off).',
+    kh: 'product (ផលិតផលក្នុងឯកតាមួយ) ឬ category (តម្លៃតាមបរិមាណលើប្រភេទ ជាភាគរយបញ្ចុះ)។',
+  },
+  'price_import.guide.sku': { en: "The product's SKU (product rows).", kh: 'SKU របស់ផលិតផល (សម្រាប់ជួរផលិតផល)។' },
+  'price_import.guide.unit': {
+    en: "The unit sold (English, Khmer or short name): the product's own, or one made of it.",
+    kh: 'ឯកតាដែលលក់ (ឈ្មោះអង់គ្លេស ខ្មែរ ឬឈ្មោះខ្លី)៖ ឯកតាផ្ទាល់របស់ផលិតផល ឬឯកតាដែលផ្សំពីវា។',
+  },
+  'price_import.guide.category': { en: "The category's name (category rows).", kh: 'ឈ្មោះប្រភេទ (សម្រាប់ជួរប្រភេទ)។' },
+  'price_import.guide.min_quantity': {
+    en: 'From this quantity (1: the unit price; more: a quantity break).',
+    kh: 'ចាប់ពីបរិមាណនេះ (1៖ តម្លៃឯកតា។ ច្រើនជាងនេះ៖ តម្លៃតាមបរិមាណ)។',
+  },
+  'price_import.guide.price_usd': { en: 'The unit price in dollars, e.g. 24.00.', kh: 'តម្លៃឯកតាជាដុល្លារ ឧ. 24.00។' },
+  'price_import.guide.price_khr': {
+    en: 'An optional riel price (a label: sales are charged in dollars).',
+    kh: 'តម្លៃជារៀល (មិនចាំបាច់៖ ជាស្លាក ការលក់គិតជាដុល្លារ)។',
+  },
+  'price_import.guide.percent_off': {
+    en: 'A category break: the percentage off the list price, e.g. 5.',
+    kh: 'តម្លៃតាមបរិមាណលើប្រភេទ៖ ភាគរយបញ្ចុះពីតម្លៃបញ្ជី ឧ. 5។',
+  },
+  'price_import.guide.status': { en: 'active or inactive (default active).', kh: 'active ឬ inactive (លំនាំដើម active)។' },
   'import.done': {
     en: 'Products imported: {total} ({created} created, {updated} updated).',
     kh: 'បាននាំចូលផលិតផល {total} (បង្កើតថ្មី {created} និងកែប្រែ {updated})។',
@@ -452,6 +488,22 @@ export const messages = {
   'entity.health_facilities': { en: 'health facilities', kh: 'មូលដ្ឋានសុខាភិបាល' },
   'entity.store': { en: 'Store', kh: 'ហាង' },
   'entity.customer': { en: 'Customer', kh: 'អតិថិជន' },
+  'entity.customers': { en: 'customers', kh: 'អតិថិជន' },
+  'entity.customer_group': { en: 'Customer group', kh: 'ក្រុមអតិថិជន' },
+  'entity.price_list': { en: 'Price', kh: 'តម្លៃ' },
+  'entity.price_lists': { en: 'prices', kh: 'តម្លៃ' },
+  'price.category_break': {
+    en: 'A category price is a quantity break: from 2 units or more.',
+    kh: 'តម្លៃតាមប្រភេទគឺជាតម្លៃលក់ដុំតាមបរិមាណ៖ ចាប់ពី 2 ឯកតាឡើងទៅ។',
+  },
+  'price.own_unit_base': {
+    en: "The base list's price of the product's own unit is the product's price: change it on the product.",
+    kh: 'តម្លៃក្នុងបញ្ជីមូលដ្ឋានសម្រាប់ឯកតាផ្ទាល់របស់ផលិតផល គឺជាតម្លៃផលិតផល៖ សូមកែវានៅលើផលិតផល។',
+  },
+  'price.duplicate': {
+    en: 'This price list already has a price for this from that quantity.',
+    kh: 'បញ្ជីតម្លៃនេះមានតម្លៃសម្រាប់វានៅបរិមាណនោះរួចហើយ។',
+  },
   'entity.supplier': { en: 'Supplier', kh: 'អ្នកផ្គត់ផ្គង់' },
   'entity.users': { en: 'users', kh: 'អ្នកប្រើប្រាស់' },
   'resource.walk_in': {

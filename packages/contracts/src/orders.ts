@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { abilitiesOf, approvalInput } from './abilities.ts';
 import { optionalText } from './fields.ts';
 import { MAX_ID } from './ids.ts';
+import { PRICE_SOURCES } from './prices.ts';
 import { CHANGE_IN, TENDER_METHODS } from './pricing.ts';
 import { PAYMENT_STATUSES } from './purchases.ts';
 import { recordFields } from './resources.ts';
@@ -151,6 +152,13 @@ export const orderItem = z.object({
   total_cents: z.number().int(),
   taxable: z.boolean(),
   returned_quantity: z.number().int(),
+  /** Why the line costs what it does (prices.ts `choosePrice`): list, group list, break, combo. */
+  price_source: z.enum(PRICE_SOURCES).default('product'),
+  /** The unit's list price before a break (null on lines sold before price lists existed). */
+  list_price_cents: z.coerce.number().int().nullable().default(null),
+  /** The group's price list the price came from (null: the base prices). */
+  price_list_en: z.string().nullable().default(null),
+  price_list_kh: z.string().nullable().default(null),
 });
 export type OrderItem = z.infer<typeof orderItem>;
 

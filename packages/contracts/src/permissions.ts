@@ -38,6 +38,10 @@ export const RESOURCES = {
   products: [...CRUD, 'generate'],
   stores: CRUD,
   customers: CRUD,
+  /** Customer groups (retail, wholesale, a shop chain): each has its own price list. */
+  customer_groups: CRUD,
+  /** Price lists' rows: a unit's price and quantity breaks; writing them needs prices.update too (policies/prices.ts). */
+  price_lists: CRUD,
   suppliers: CRUD,
   /**
    * Credit (issue 17): `view` balances, ageing, statements, receivables and payables (a supplier's
@@ -134,6 +138,9 @@ export const DEFAULT_ROLES = [
       ...pick('orders', 'list', 'view', 'create', 'update', 'cancel'),
       ...pick('invoices', 'list', 'view', 'generate'),
       ...pick('customers', 'list', 'view', 'create', 'update'),
+      // the till shows which price list a customer's group buys at
+      ...pick('customer_groups', 'list', 'view'),
+      ...pick('price_lists', 'list', 'view'),
       ...pick('products', 'list', 'view'),
       ...pick('categories', 'list', 'view'),
       // a carton sold is a unit of the product: the till reads a product's units

@@ -104,6 +104,9 @@ export const SCREENS: readonly Screen[] = [
   // The spec lists /customers and /customers/create (and the same for suppliers); staff also need
   // to correct a phone number, so both have an update screen as well.
   ...crud('/customers', 'customers', 'menu.group.partners'),
+  // wholesale (issue 17): customer groups and their price lists
+  ...crud('/customer-groups', 'customer_groups', 'menu.group.partners'),
+  ...crud('/price-lists', 'price_lists', 'menu.group.catalogue'),
   ...crud('/suppliers', 'suppliers', 'menu.group.partners'),
   ...crud('/stores', 'stores', 'menu.group.partners'),
   ...crud('/provinces', 'provinces', 'menu.group.gazetteer'),

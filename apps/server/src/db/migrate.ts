@@ -13,6 +13,7 @@ import * as m0009 from './migrations/0009_orders.ts';
 import * as m0010 from './migrations/0010_trust.ts';
 import * as m0011 from './migrations/0011_admin.ts';
 import * as m0012 from './migrations/0012_reports.ts';
+import * as m0013 from './migrations/0013_wholesale_prices.ts';
 import * as m0014 from './migrations/0014_notifications.ts';
 import * as m0016 from './migrations/0016_payments_printing.ts';
 import * as m0017 from './migrations/0017_samples.ts';
@@ -37,6 +38,7 @@ const migrations = {
   '0010_trust': m0010,
   '0011_admin': m0011,
   '0012_reports': m0012,
+  '0013_wholesale_prices': m0013,
   '0014_notifications': m0014,
   '0016_payments_printing': m0016,
   '0017_samples': m0017,

@@ -210,6 +210,29 @@ export interface CustomersTable extends Timestamps, SoftDelete {
   /** US cents a customer may owe; null: not limited; 0: nothing may be left unpaid (credit, 0023). */
   credit_limit_cents: number | null;
   payment_terms_days: Generated<number>;
+  customer_group_id: number | null;
+}
+
+export interface CustomerGroupsTable extends Timestamps, SoftDelete {
+  id: Generated<number>;
+  name_en: string;
+  name_kh: string;
+  status: RecordStatus;
+}
+
+/** A price-list row (contracts prices.ts): a unit's price or a quantity break, of a group or the base list. */
+export interface PriceListsTable extends Timestamps, SoftDelete {
+  id: Generated<number>;
+  customer_group_id: number | null;
+  scope: 'product' | 'category';
+  product_id: number | null;
+  unit_id: number | null;
+  category_id: number | null;
+  min_quantity: number;
+  price_cents: number | null;
+  price_khr: number | null;
+  off_bp: number | null;
+  status: RecordStatus;
 }
 
 export interface SuppliersTable extends Timestamps, SoftDelete {
@@ -493,6 +516,8 @@ export interface DB {
   user_stores: UserStoresTable;
   search_indexes: SearchIndexesTable;
   discounts: DiscountsTable;
+  customer_groups: CustomerGroupsTable;
+  price_lists: PriceListsTable;
   combos: CombosTable;
   combo_items: ComboItemsTable;
   exchange_rates: ExchangeRatesTable;
@@ -662,6 +687,11 @@ export interface OrderItemsTable {
   total_cents: number;
   taxable: number;
   returned_quantity: number;
+  /** Why the line costs what it does (contracts PRICE_SOURCES) and the list it came from. */
+  price_source: Generated<'product' | 'base' | 'group' | 'break' | 'combo'>;
+  list_price_cents: number | null;
+  price_list_en: string | null;
+  price_list_kh: string | null;
 }
 
 /** The units an order line took, batch by batch: cancels and returns put these back. */

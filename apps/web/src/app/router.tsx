@@ -25,6 +25,7 @@ const parties: Defs = () => import('../resources/parties.tsx') as never;
 const gazetteer: Defs = () => import('../resources/gazetteer.tsx') as never;
 const discountDefs: Defs = () => import('../resources/discounts.tsx') as never;
 const comboDefs: Defs = () => import('../resources/combos.tsx') as never;
+const priceDefs: Defs = () => import('../resources/prices.tsx') as never;
 const userDefs: Defs = () => import('../resources/users.tsx') as never;
 
 /** A list of the kit from a definition. */
@@ -134,6 +135,8 @@ export const pages: Record<string, Page> = {
   ...crud('/subCategories', catalogue, 'subCategories'),
   ...crud('/units', catalogue, 'units'),
   ...crud('/customers', parties, 'customers'),
+  ...crud('/customer-groups', priceDefs, 'customerGroups'),
+  ...crud('/price-lists', priceDefs, 'priceLists'),
   ...crud('/suppliers', parties, 'suppliers'),
   ...crud('/stores', parties, 'stores'),
   ...crud('/provinces', gazetteer, 'provinces'),

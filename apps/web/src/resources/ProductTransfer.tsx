@@ -1,22 +1,62 @@
 import { DownloadOutlined, FileExcelOutlined, InboxOutlined, UploadOutlined } from '@ant-design/icons';
-import { type ProductImportError, product, productImportError, productImportResult } from '@depot/contracts';
+import {
+  type Permission,
+  type ProductImportError,
+  priceList,
+  product,
+  productImportError,
+  productImportResult,
+} from '@depot/contracts';
 import { Alert, App, Button, Dropdown, Flex, Modal, Progress, Table, Typography, Upload } from 'antd';
+import type { TFunction } from 'i18next';
 import { useState } from 'react';
+import type { z } from 'zod';
 import { failureMessage, useWrite } from '../kit/queries.ts';
+import type { Row } from '../kit/resource.ts';
 import { useCtx } from '../kit/useCtx.ts';
 import { useCan } from '../lib/access.tsx';
 import { ApiError, download, saveFile, upload } from '../lib/http.ts';
 
 type Format = 'xlsx' | 'csv';
 
-/** The list's query without its page: an export holds every product the list would show. */
-function exportPath(query: string, format: Format, extra: Record<string, string> = {}): string {
+/** What is exported and imported: products, or price lists (issue 17), through the same dialog. */
+interface SheetKind {
+  api: 'products' | 'price-lists';
+  row: z.ZodType<Row>;
+  create: Permission;
+  formats: Format[];
+  title: (t: TFunction) => string;
+  help: (t: TFunction) => string;
+}
+
+const PRODUCTS: SheetKind = {
+  api: 'products',
+  row: product,
+  create: 'products.create',
+  formats: ['xlsx', 'csv'],
+  title: (t) => t('import.title'),
+  help: (t) => t('import.help'),
+};
+
+const PRICE_LISTS: SheetKind = {
+  api: 'price-lists',
+  row: priceList,
+  // the server also asks for prices.update (policies/prices.ts)
+  create: 'price_lists.create',
+  formats: ['xlsx'],
+  title: (t) => t('import.pricesTitle'),
+  help: (t) => t('import.pricesHelp'),
+};
+
+/** The list's query without its page: an export holds every record the list would show. */
+function exportPath(kind: SheetKind, query: string, format: Format, extra: Record<string, string> = {}): string {
   const params = new URLSearchParams(query);
   params.delete('page');
   params.delete('per_page');
-  params.set('format', format);
+  if (kind.api === 'products') params.set('format', format);
+  else params.delete('search'); // a price list is not searched by words
   for (const [key, value] of Object.entries(extra)) params.set(key, value);
-  return `products/export?${params.toString()}`;
+  return `${kind.api}/export?${params.toString()}`;
 }
 
 /** A CSV cell: quoted when it holds a comma, a quote or a line break. */
@@ -39,9 +79,9 @@ type Outcome =
   | { state: 'done'; message: string }
   | { state: 'refused'; message: string; errors: ProductImportError | null };
 
-function ImportDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+function ImportDialog({ kind, open, onClose }: { kind: SheetKind; open: boolean; onClose: () => void }) {
   const { t, locale } = useCtx();
-  const { refresh } = useWrite({ api: 'products', row: product });
+  const { refresh } = useWrite({ api: kind.api, row: kind.row });
   const [outcome, setOutcome] = useState<Outcome>({ state: 'idle' });
   const [working, setWorking] = useState(false);
 
@@ -51,7 +91,7 @@ function ImportDialog({ open, onClose }: { open: boolean; onClose: () => void })
     const form = new FormData();
     form.append('file', file);
     try {
-      const answer = await upload('products/import', form, {
+      const answer = await upload(`${kind.api}/import`, form, {
         schema: productImportResult,
         onProgress: (sent) => setOutcome({ state: 'sending', sent }),
       });
@@ -82,7 +122,7 @@ function ImportDialog({ open, onClose }: { open: boolean; onClose: () => void })
   return (
     <Modal
       open={open}
-      title={t('import.title')}
+      title={kind.title(t)}
       onCancel={close}
       width={760}
       footer={
@@ -93,11 +133,13 @@ function ImportDialog({ open, onClose }: { open: boolean; onClose: () => void })
       destroyOnHidden
     >
       <Flex vertical gap={16} data-testid="import-dialog">
-        <Typography.Paragraph style={{ margin: 0 }}>{t('import.help')}</Typography.Paragraph>
+        <Typography.Paragraph style={{ margin: 0 }}>{kind.help(t)}</Typography.Paragraph>
         <Flex gap={8} wrap>
           <Button
             icon={<FileExcelOutlined />}
-            onClick={() => void download(exportPath('', 'xlsx', { template: 'true' }), 'products-template.xlsx')}
+            onClick={() =>
+              void download(exportPath(kind, '', 'xlsx', { template: 'true' }), `${kind.api}-template.xlsx`)
+            }
           >
             {t('import.template')}
           </Button>
@@ -145,7 +187,7 @@ function ImportDialog({ open, onClose }: { open: boolean; onClose: () => void })
                   <Button
                     icon={<DownloadOutlined />}
                     data-testid="import-report"
-                    onClick={() => saveFile(errorReport(rows, headers), 'products-import-errors.csv')}
+                    onClick={() => saveFile(errorReport(rows, headers), `${kind.api}-import-errors.csv`)}
                   >
                     {t('import.report')}
                   </Button>
@@ -173,14 +215,23 @@ function ImportDialog({ open, onClose }: { open: boolean; onClose: () => void })
 
 /** Export what the list shows (Excel or CSV) and, for those who may add products, import a file. */
 export function ProductTransfer({ query }: { query: string }) {
+  return <SheetTransfer kind={PRODUCTS} query={query} />;
+}
+
+/** The same for a price list (Excel only). */
+export function PriceListTransfer({ query }: { query: string }) {
+  return <SheetTransfer kind={PRICE_LISTS} query={query} />;
+}
+
+function SheetTransfer({ kind, query }: { kind: SheetKind; query: string }) {
   const { t, locale } = useCtx();
   const { message } = App.useApp();
-  const canImport = useCan('products.create');
+  const canImport = useCan(kind.create);
   const [importing, setImporting] = useState(false);
 
   const exportAs = async (format: Format) => {
     try {
-      await download(exportPath(query, format), `products.${format}`);
+      await download(exportPath(kind, query, format), `${kind.api}.${format}`);
     } catch (error) {
       void message.error(failureMessage(error, locale));
     }
@@ -193,7 +244,7 @@ export function ProductTransfer({ query }: { query: string }) {
           items: [
             { key: 'xlsx', label: t('export.xlsx'), icon: <FileExcelOutlined /> },
             { key: 'csv', label: t('export.csv'), icon: <DownloadOutlined /> },
-          ],
+          ].filter((item) => kind.formats.includes(item.key as Format)),
           onClick: ({ key }) => void exportAs(key as Format),
         }}
       >
@@ -206,7 +257,7 @@ export function ProductTransfer({ query }: { query: string }) {
           {t('import.button')}
         </Button>
       )}
-      <ImportDialog open={importing} onClose={() => setImporting(false)} />
+      <ImportDialog kind={kind} open={importing} onClose={() => setImporting(false)} />
     </>
   );
 }

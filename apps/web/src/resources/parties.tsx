@@ -11,14 +11,15 @@ import {
 } from '@depot/contracts';
 import { Button, Input, Radio, Space, Tag } from 'antd';
 import { useNavigate } from 'react-router';
-import { statusColumn, statusField, statusFilter, textAreaField, textField } from '../kit/common.tsx';
+import { selectFilter, statusColumn, statusField, statusFilter, textAreaField, textField } from '../kit/common.tsx';
 import { CountInput, UsdInput } from '../kit/inputs.tsx';
 import { LocationPicker } from '../kit/LocationPicker.tsx';
 import { type PickProps, RemoteSelect } from '../kit/RemoteSelect.tsx';
-import { type Column, type Ctx, defineResource, type Field } from '../kit/resource.ts';
+import { type Column, type Ctx, defineResource, type Field, localName } from '../kit/resource.ts';
 import { useCan } from '../lib/access.tsx';
 import { localePath } from '../lib/locale.ts';
 import { CreditButton } from '../pages/credit/CreditDrawer.tsx';
+import { CustomerGroupSelect } from './prices.tsx';
 import { khqrFields, StorePrinters } from './printers.tsx';
 
 /** Stores, customers and suppliers share a phone, an address and a place in the gazetteer. */
@@ -127,20 +128,41 @@ export const customers = defineResource({
       ),
     },
     phoneColumn(ctx),
+    {
+      key: 'customer_group',
+      title: ctx.t('fields.customer_group'),
+      render: (row) =>
+        row.customer_group_id === null ? (
+          '—'
+        ) : (
+          <Tag color="blue">
+            {localName({ name_en: row.customer_group_name_en, name_kh: row.customer_group_name_kh }, ctx.locale)}
+          </Tag>
+        ),
+    },
     locationColumn(ctx),
     statusColumn(ctx),
   ],
-  filters: (ctx) => [statusFilter(ctx)],
+  filters: (ctx) => [
+    statusFilter(ctx),
+    selectFilter('customer_group_id', ctx.t('fields.customer_group'), CustomerGroupSelect),
+  ],
   fields: (ctx) => [
     textField('name', ctx.t('fields.name'), 50),
     phoneField(ctx),
+    {
+      name: 'customer_group_id',
+      label: ctx.t('fields.customer_group'),
+      help: ctx.t('prices.customerGroupHelp'),
+      control: <CustomerGroupSelect data-testid="customer-group" placeholder={ctx.t('prices.baseList')} />,
+    },
     textAreaField('address', ctx.t('fields.address')),
     textAreaField('shipping_address', ctx.t('fields.shipping_address')),
     locationField(ctx),
     statusField(ctx),
     ...customerCreditFields(ctx),
   ],
-  defaults: { status: 'active', village_id: null, payment_terms_days: 0 },
+  defaults: { status: 'active', village_id: null, payment_terms_days: 0, customer_group_id: null },
   rowActions: (row) => <CreditButton party="customers" id={row.id} name={row.name} />,
   // Every sale without a customer uses it; the server refuses too (409).
   deletable: (row) => !row.is_walk_in,

@@ -46,6 +46,10 @@ const itemsOf = prepared((db: Db, p: { id: number }) =>
       'order_items.total_cents',
       'order_items.taxable',
       'order_items.returned_quantity',
+      'order_items.price_source',
+      'order_items.list_price_cents',
+      'order_items.price_list_en',
+      'order_items.price_list_kh',
     ])
     .where('order_items.order_id', '=', p.id)
     .orderBy('order_items.id'),

@@ -2,6 +2,7 @@ import {
   type CartLine,
   type ChangeIn,
   changeGiven,
+  choosePrice,
   DELIVERY_FLOW,
   type DeliveryStatus,
   type DiscountRule,
@@ -12,6 +13,7 @@ import {
   type MessageParams,
   type orderInput,
   type PaymentStatus,
+  type PriceSource,
   priceCart,
   type Rates,
   type returnInput,
@@ -33,6 +35,7 @@ import { findLive } from '../../kit/resource.ts';
 import { indexRecords } from '../../kit/search.ts';
 import { authorizeSale } from '../../policies/orders.ts';
 import type { Actor } from '../../policies/policy.ts';
+import { customerPriceGroup, listNames, priceRulesFor } from '../prices/prices.service.ts';
 import { issue, lockProducts, receive, share } from '../stock/ledger.ts';
 import { factorFor } from '../stock/stock.repository.ts';
 
@@ -60,6 +63,11 @@ export interface Line {
   factor: number;
   quantity: number;
   unit_price_cents: number;
+  /** Why it costs that (contracts `choosePrice`): the list price before a break, the list's names. */
+  price_source: PriceSource;
+  list_price_cents: number;
+  price_list_en: string | null;
+  price_list_kh: string | null;
   taxable: boolean;
   discount: { id: number; name: string; rule: DiscountRule } | null;
   /** The base units of each product the line takes (a combo's items, times the line's quantity). */
@@ -116,6 +124,9 @@ export async function readCart(trx: Db, input: OrderInput, today: string) {
       : []
     ).map((p) => [p.id, p]),
   );
+  // the customer's price list (saleStore has found the customer): their group's rows and the base list's
+  const group = (await customerPriceGroup(trx, input.customer_id)) ?? null;
+  const priceRules = await priceRulesFor(trx, group?.id ?? null, [...products.values()]);
   const combos = new Map(
     (comboIds.length
       ? await trx.selectFrom('combos').selectAll().where('id', 'in', comboIds).where('deleted_at', 'is', null).execute()
@@ -183,6 +194,16 @@ export async function readCart(trx: Db, input: OrderInput, today: string) {
         add(`${field}.unit_id`, 'stock.unit_of_product');
         continue;
       }
+      const chosen = choosePrice(
+        {
+          product: { ...product, price_usd_cents: Number(product.price_usd_cents) },
+          unit_id: item.unit_id ?? product.unit_id,
+          factor,
+          quantity: item.quantity,
+          group_id: group?.id ?? null,
+        },
+        priceRules,
+      );
       lines.push({
         kind: 'product',
         product_id: product.id,
@@ -193,7 +214,10 @@ export async function readCart(trx: Db, input: OrderInput, today: string) {
         unit_id: item.unit_id ?? product.unit_id,
         factor,
         quantity: item.quantity,
-        unit_price_cents: product.price_usd_cents * factor,
+        unit_price_cents: chosen.unit_price_cents,
+        price_source: chosen.source,
+        list_price_cents: chosen.list_price_cents,
+        ...listNames(chosen, group),
         taxable: Number(product.taxable) === 1,
         discount: discountFor(item.discount_id, `${field}.discount_id`, {
           product_id: product.id,
@@ -221,6 +245,10 @@ export async function readCart(trx: Db, input: OrderInput, today: string) {
         factor: 1,
         quantity: item.quantity,
         unit_price_cents: Number(combo.selling_price_cents),
+        price_source: 'combo',
+        list_price_cents: Number(combo.selling_price_cents),
+        price_list_en: null,
+        price_list_kh: null,
         // a bundle carries VAT when any of its products does
         taxable: parts.some((p) => Number(p.taxable) === 1),
         // discounts name products and categories; a combo's price is already its own
@@ -338,6 +366,10 @@ export async function writeLines(trx: Db, orderId: number, lines: Line[], priced
           total_cents: p.total_cents,
           taxable: line.taxable ? 1 : 0,
           returned_quantity: 0,
+          price_source: line.price_source,
+          list_price_cents: line.list_price_cents,
+          price_list_en: line.price_list_en,
+          price_list_kh: line.price_list_kh,
         };
       }),
     )

@@ -501,7 +501,12 @@ describe('change handed back', () => {
     const pay = (change_in?: string) =>
       send('POST', '/api/orders', { ...sale({ payments: [{ method: 'cash_usd', amount: 2000 }] }), change_in });
     const riel = (await pay('khr')).body.data;
-    expect(riel).toMatchObject({ change_cents: 587, change_khr: 24_100, change_given_cents: 0, change_given_khr: 24_100 });
+    expect(riel).toMatchObject({
+      change_cents: 587,
+      change_khr: 24_100,
+      change_given_cents: 0,
+      change_given_khr: 24_100,
+    });
     const dollars = (await pay('usd')).body.data;
     expect(dollars).toMatchObject({ change_given_cents: 587, change_given_khr: 0 });
     // left out: whole dollars in dollars, the 87¢ in riel (3,567៛ → 3,600៛)

@@ -5,6 +5,7 @@ import type { Db } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { countLive, findLive, type ResourceDefinition } from '../../kit/resource.ts';
 import { creditFields } from '../../policies/credit.ts';
+import { customerGroupWrite } from '../../policies/prices.ts';
 import { storePolicy } from '../../policies/stores.ts';
 import { villagePath, villagePathKh } from '../geography/geography.resources.ts';
 
@@ -24,6 +25,12 @@ function withLocation(qb: SelectQueryBuilder<DB, any, object>, table: Party): Se
 async function villageExists(db: Db, villageId: number | null): Promise<Record<string, MessageKey> | null> {
   if (villageId === null) return null;
   return (await findLive(db, 'villages', villageId)) ? null : { village_id: 'validation.exists' };
+}
+
+/** A customer's group: a live one (an inactive group's members buy at the base prices). */
+async function customerGroupExists(db: Db, groupId: number | null): Promise<Record<string, MessageKey> | null> {
+  if (groupId === null) return null;
+  return (await findLive(db, 'customer_groups', groupId)) ? null : { customer_group_id: 'validation.exists' };
 }
 
 const status = (table: Party) => ({ column: `${table}.status`, schema: z.enum(['active', 'inactive']) });
@@ -76,36 +83,46 @@ export const customers: ResourceDefinition<'customers', typeof customerInput, ty
   input: customerInput,
   output: customer,
   query: (db) =>
-    withLocation(db.selectFrom('customers'), 'customers').select([
-      'customers.id',
-      'customers.name',
-      'customers.phone',
-      'customers.address',
-      'customers.shipping_address',
-      'customers.village_id',
-      villagePath().as('location'),
-      villagePathKh().as('location_kh'),
-      'customers.status',
-      sql<boolean>`customers.is_walk_in = 1`.as('is_walk_in'),
-      'customers.credit_limit_cents',
-      'customers.payment_terms_days',
-      'customers.created_at',
-      'customers.updated_at',
-      'customers.deleted_at',
-    ]),
+    withLocation(db.selectFrom('customers'), 'customers')
+      .leftJoin('customer_groups', 'customer_groups.id', 'customers.customer_group_id')
+      .select([
+        'customers.id',
+        'customers.name',
+        'customers.phone',
+        'customers.address',
+        'customers.shipping_address',
+        'customers.village_id',
+        villagePath().as('location'),
+        villagePathKh().as('location_kh'),
+        'customers.status',
+        sql<boolean>`customers.is_walk_in = 1`.as('is_walk_in'),
+        'customers.customer_group_id',
+        'customers.credit_limit_cents',
+        'customers.payment_terms_days',
+        'customer_groups.name_en as customer_group_name_en',
+        'customer_groups.name_kh as customer_group_name_kh',
+        'customers.created_at',
+        'customers.updated_at',
+        'customers.deleted_at',
+      ]),
   searchable: ['customers.name', 'customers.phone'],
   sortable: { name: 'customers.name', status: 'customers.status', created_at: 'customers.created_at' },
   defaultSort: 'name',
   filters: {
     status: status('customers'),
+    customer_group_id: { column: 'customers.customer_group_id', schema: z.coerce.number().int().min(1) },
     /** The till looks the walk-in customer up by this. */
     is_walk_in: {
       schema: z.enum(['true', 'false']),
       apply: (query, value) => query.where('customers.is_walk_in', '=', value === 'true' ? 1 : 0),
     },
   },
-  check: (db, input) => villageExists(db, input.village_id),
-  policy: { write: creditFields },
+  check: async (db, input) =>
+    (await villageExists(db, input.village_id)) ?? (await customerGroupExists(db, input.customer_group_id)),
+  // a customer's group needs prices.update; their credit, credit.update (kept as stored otherwise)
+  policy: {
+    write: (actor, input, existing) => creditFields(actor, customerGroupWrite(actor, input, existing), existing),
+  },
   guardDelete: async (db, id) => {
     const row = await db.selectFrom('customers').select('is_walk_in').where('id', '=', id).executeTakeFirst();
     return row?.is_walk_in ? 'resource.walk_in' : null;

@@ -52,7 +52,7 @@ type Product = ProductRow;
 type Input = z.output<typeof productInput>;
 type Cell = string | number;
 
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** Rows read from the database at a time while exporting. */
 const EXPORT_CHUNK = 1000;
 /** Rows per INSERT: 18 parameters a row stay well under both databases' limits. */
@@ -206,14 +206,14 @@ async function* inChunks<T>(
 
 // ─── reading a file ─────────────────────────────────────────────────────────────────────────────
 
-interface Line {
+export interface Line {
   /** The spreadsheet's row number (1 is the first). */
   row: number;
   cells: string[];
 }
 
 /** A refusal of the whole file: 422 in the import's error shape, without row errors. */
-class FileRefusal extends Error {
+export class FileRefusal extends Error {
   constructor(
     readonly key: MessageKey,
     readonly params?: MessageParams,
@@ -322,13 +322,13 @@ async function* csvLines(text: string): AsyncGenerator<Line> {
   for await (const cells of parseString<string[], string[]>(text, { delimiter })) yield { row: ++row, cells };
 }
 
-interface Sheet {
+export interface Sheet {
   header: Line;
   lines: Line[];
 }
 
 /** The header (the first row that is not empty) and the data rows, judged by content, not by name. */
-async function readSheet(bytes: Buffer): Promise<Sheet> {
+export async function readSheet(bytes: Buffer): Promise<Sheet> {
   const zip = bytes.length >= 4 && bytes.readUInt32LE(0) === 0x04034b50;
   const source = zip ? xlsxLines(bytes) : csvLines(decodeText(bytes));
   let header: Line | null = null;
@@ -380,13 +380,13 @@ const YES = new Set(['yes', 'y', 'true', '1', 'បាទ', 'ចាស']);
 const NO = new Set(['no', 'n', 'false', '0', 'ទេ']);
 
 /** A cell as the rows read it: trimmed, without the quote an export puts before formula-like text. */
-function cleanCell(text: string | undefined): string {
+export function cleanCell(text: string | undefined): string {
   const trimmed = (text ?? '').trim();
   return trimmed.startsWith("'") && FORMULA_START.test(trimmed.slice(1)) ? trimmed.slice(1) : trimmed;
 }
 
 /** "5200" → 5200; anything else stays text, for the schema to call it not valid. */
-const wholeNumber = (text: string): number | string => (/^\d{1,15}$/.test(text) ? Number(text) : text);
+export const wholeNumber = (text: string): number | string => (/^\d{1,15}$/.test(text) ? Number(text) : text);
 
 const normal = (name: string) => name.trim().normalize('NFC').toLowerCase();
 
@@ -395,7 +395,7 @@ const normal = (name: string) => name.trim().normalize('NFC').toLowerCase();
  * name, then short name). The first name that matches decides, so a unit's unique English name wins
  * over another unit's short name; two matches of the same name are ambiguous.
  */
-class NameIndex<R extends { id: number }> {
+export class NameIndex<R extends { id: number }> {
   private readonly levels: Map<string, number[]>[];
   constructor(records: R[], names: ((r: R) => string | null)[]) {
     this.levels = names.map((name) => {
@@ -700,14 +700,14 @@ function writable(
 }
 
 /** The 422 of an import: a summary for the file and, where there are any, each row's mistakes. */
-function refusal(locale: Locale, summary: string, rows: ProductImportRowError[] = []): AppError {
+export function refusal(locale: Locale, summary: string, rows: ProductImportRowError[] = []): AppError {
   const listed = rows.slice(0, ERRORS_LISTED);
   const file = [summary];
   if (rows.length > listed.length) file.push(translate('import.truncated', locale, { shown: listed.length }));
   return new AppError(422, 'validation.failed', undefined, { body: { errors: { file }, rows: listed } });
 }
 
-function rowsRefusal(locale: Locale, errors: ProductImportRowError[]): AppError {
+export function rowsRefusal(locale: Locale, errors: ProductImportRowError[]): AppError {
   const rows = new Set(errors.map((e) => e.row)).size;
   return refusal(locale, translate('import.failed', locale, { rows, count: errors.length }), errors);
 }
@@ -778,7 +778,7 @@ export async function importProducts(
 
 // ─── routes ─────────────────────────────────────────────────────────────────────────────────────
 
-async function upload(request: FastifyRequest): Promise<Buffer> {
+export async function upload(request: FastifyRequest): Promise<Buffer> {
   const { bytes } = await readUpload(request, {
     field: 'file',
     maxBytes: PRODUCT_IMPORT_MAX_MB * 1024 * 1024,

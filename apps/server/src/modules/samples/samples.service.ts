@@ -342,6 +342,7 @@ export function sampleService(db: Db, uploadsDir: string) {
         village_id: null,
         credit_limit_cents: null,
         payment_terms_days: 0,
+        customer_group_id: null,
         status: 'active',
       });
       customerIds.push(made.id);

@@ -6,17 +6,13 @@ import {
   type DrawerMoves,
   differenceNeedsApproval,
   expectedCash,
-  type Rates,
   type ShiftAction,
   type ShiftDetail,
   type ShiftSettings,
-  settle,
   shift,
   type shiftCloseInput,
   type shiftMoveInput,
   type shiftOpenInput,
-  type Tender,
-  type TenderMethod,
   todayInCambodia,
 } from '@depot/contracts';
 import { sql } from 'kysely';

@@ -7,6 +7,7 @@ import {
   discountApplies,
   formatUsd,
   type PricedCart,
+  type PriceQuote,
   todayInCambodia,
 } from '@depot/contracts';
 import { Alert, Button, Empty, Flex, Input, InputNumber, Select, Switch, Tag, Typography } from 'antd';
@@ -19,6 +20,7 @@ import { useCan } from '../../lib/access.tsx';
 import { discountOption, percentText } from '../../resources/discounts.tsx';
 import { UnitSelect } from '../stock/lines.tsx';
 import { type Cart, type CartLine, lineDiscountApplies, unitPrice } from './cart.ts';
+import { listText, sourceText } from './prices.ts';
 import { Money } from './rates.tsx';
 
 type SetCart = (change: (cart: Cart) => Cart) => void;
@@ -80,9 +82,16 @@ function LineRow({
           </Typography.Text>
           <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
             {first && second ? `${second} · ` : ''}
-            {line.sku} · {formatUsd(unitPrice(line))}
+            {line.sku} · <span data-testid={`line-${index}-unit-price`}>{formatUsd(unitPrice(line))}</span>
             {!line.taxable && ` · ${t('pos.noVat')}`}
           </Typography.Text>
+          {line.quote && line.quote.quantity === line.quantity && line.quote.source !== 'product' && (
+            <span>
+              <Tag color={line.quote.source === 'break' ? 'green' : 'blue'} data-testid={`line-${index}-price-source`}>
+                {sourceText(t, line.quote.source)}
+              </Tag>
+            </span>
+          )}
         </Flex>
         <Flex align="flex-start" gap={4}>
           {/* dollars only: the riel of the lines would not add up to the riel of the sale (money.ts) */}
@@ -219,18 +228,20 @@ export function CartTotals({ totals, rates }: { totals: PricedCart; rates: Curre
 /** The right pane of the till: who buys, the lines, discounts, delivery, the totals. */
 export function CartPane({
   cart,
+  quote,
   setCart,
   totals,
   discounts,
   rates,
 }: {
   cart: Cart;
+  quote?: PriceQuote | null;
   setCart: SetCart;
   totals: PricedCart | null;
   discounts: Discount[];
   rates: CurrentRates | undefined;
 }) {
-  const { t } = useCtx();
+  const { t, locale } = useCtx();
   const today = todayInCambodia();
   const orderDiscounts = discounts.filter((d) => discountApplies(d, 'order', today));
   // Delivery starts at the customer's shipping address (or address) when there is one.
@@ -249,6 +260,13 @@ export function CartPane({
           value={cart.customer_id}
           onChange={(id) => setCart((current) => ({ ...current, customer_id: id }))}
         />
+        {quote && (
+          <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="price-list">
+            {t('prices.applied', {
+              name: listText(t, locale, { price_list_en: quote.group_name_en, price_list_kh: quote.group_name_kh }),
+            })}
+          </Typography.Text>
+        )}
       </div>
       <div className="pos-lines" data-testid="cart-lines">
         {cart.lines.length === 0 ? (

@@ -40,6 +40,7 @@ import {
 } from './cart.ts';
 import { Key, useFunctionKeys } from './keys.tsx';
 import { KhqrButton } from './khqr/KhqrButton.tsx';
+import { listText, sourceText, useQuotedCart } from './prices.ts';
 import { InvoiceDialog, ReceiptDialog } from './print.tsx';
 import { ratesOf, useCurrentRates, useTodayDiscounts } from './rates.tsx';
 import { emptyTenders, exactTooMuch, TenderPanel, type TenderState, tendersOf, tendersValid } from './Tenders.tsx';
@@ -150,9 +151,11 @@ function Review({ cart }: { cart: Cart }) {
   const [done, setDone] = useState<OrderDetail | null>(null);
   // a sale past the customer's credit limit, waiting for a manager's approval (the server's words)
   const [approving, setApproving] = useState<{ body: object; payments: TenderInput[]; why: string } | null>(null);
+  // the customer's prices as the server quotes them (the checkout prices with the same rule)
+  const { cart: quoted } = useQuotedCart(cart);
   const totals = useMemo(
-    () => (rates.data ? cartTotals(cart, discounts.rows, rates.data.vat_rate_bp) : null),
-    [cart, discounts.rows, rates.data],
+    () => (rates.data ? cartTotals(quoted, discounts.rows, rates.data.vat_rate_bp) : null),
+    [quoted, discounts.rows, rates.data],
   );
 
   const sell = useMutation({
@@ -267,7 +270,7 @@ function Review({ cart }: { cart: Cart }) {
               size="small"
               rowKey="key"
               pagination={false}
-              dataSource={cart.lines}
+              dataSource={quoted.lines}
               data-testid="review-lines"
               columns={[
                 {
@@ -279,6 +282,11 @@ function Review({ cart }: { cart: Cart }) {
                       <ProductNames kh={line.name_kh} en={line.name_en} sku={line.sku} locale={locale} />
                       <Typography.Text data-testid="review-line-quantity">
                         {`${formatCount(line.quantity)} ${unitOf(line)} × ${formatUsd(unitPrice(line))}`}
+                        {line.quote && line.quote.source !== 'product' && (
+                          <Tag color="blue" style={{ marginInlineStart: 8 }} data-testid="review-line-price-source">
+                            {`${sourceText(t, line.quote.source)} · ${listText(t, locale, line.quote)}`}
+                          </Tag>
+                        )}
                       </Typography.Text>
                     </Flex>
                   ),

@@ -27,6 +27,7 @@ import { loadCart, saveCart } from './cart.ts';
 import { useCatalogue } from './catalogue.ts';
 import { KhqrDialog } from './khqr/KhqrDialog.tsx';
 import { ConfirmPaymentDialog, ReturnDialog } from './OrderDialogs.tsx';
+import { listText, sourceText } from './prices.ts';
 import { InvoiceDialog, ReceiptDialog, totalRate } from './print.tsx';
 
 type Dialog = 'pay' | 'return' | 'receipt' | 'invoice' | 'khqr';
@@ -260,7 +261,19 @@ export function OrderDetails({ detail }: { detail: OrderDetail }) {
               key: 'price',
               title: t('purchases.unitPrice'),
               align: 'end',
-              render: (_, row) => formatUsd(row.unit_price_cents),
+              render: (_, row) => (
+                <Flex vertical align="flex-end">
+                  <span>{formatUsd(row.unit_price_cents)}</span>
+                  {row.price_source !== 'product' && row.price_source !== 'combo' && (
+                    <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="order-line-price-source">
+                      {`${sourceText(t, row.price_source)} · ${listText(t, locale, row)}`}
+                      {row.price_source === 'break' && row.list_price_cents !== null
+                        ? ` (${formatUsd(row.list_price_cents)})`
+                        : ''}
+                    </Typography.Text>
+                  )}
+                </Flex>
+              ),
             },
             {
               key: 'discount',

@@ -43,6 +43,7 @@ import { useCatalogue } from './catalogue.ts';
 import { HELD_QUERY, HeldOrdersDrawer } from './HeldOrders.tsx';
 import { Key, useFunctionKeys } from './keys.tsx';
 import { ProductPane } from './ProductPane.tsx';
+import { useQuotedCart } from './prices.ts';
 import { useCurrentRates, useTodayDiscounts } from './rates.tsx';
 import { useScanner } from './scanner.ts';
 
@@ -159,9 +160,11 @@ export function PosPage() {
     }
   }, [walkIn]);
 
+  // the customer's prices (their group's list, quantity breaks) as the server quotes them
+  const { cart: priced, quote } = useQuotedCart(cart);
   const totals = useMemo(
-    () => (rates.data ? cartTotals(cart, discounts.rows, rates.data.vat_rate_bp) : null),
-    [cart, discounts.rows, rates.data],
+    () => (rates.data ? cartTotals(priced, discounts.rows, rates.data.vat_rate_bp) : null),
+    [priced, discounts.rows, rates.data],
   );
   const held = usePage('orders', order, HELD_QUERY, useCan('orders.list'));
   const heldCount = held.data?.meta.total ?? 0;
@@ -294,7 +297,14 @@ export function PosPage() {
           styles={{ body: { display: 'flex', flexDirection: 'column', gap: 8, flex: 1, minHeight: 0, padding: 12 } }}
           data-testid="pos-cart"
         >
-          <CartPane cart={cart} setCart={setCart} totals={totals} discounts={discounts.rows} rates={rates.data} />
+          <CartPane
+            cart={priced}
+            quote={quote}
+            setCart={setCart}
+            totals={totals}
+            discounts={discounts.rows}
+            rates={rates.data}
+          />
           {problem && (
             <Alert
               type="error"

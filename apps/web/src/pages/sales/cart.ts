@@ -6,6 +6,7 @@ import {
   type OrderDetail,
   type OrderInput,
   type PricedCart,
+  type PriceQuoteLine,
   type Product,
   priceCart,
   type TenderInput,
@@ -47,6 +48,8 @@ export interface CartLine {
   stock?: number | null;
   /** A combo's products: how many of each (own units) one combo takes, and their stock as above. */
   parts?: StockPart[] | null;
+  /** The server's price of this line for the cart's customer (prices.ts `useQuotedCart`); absent: the base price. */
+  quote?: PriceQuoteLine | null;
 }
 
 export interface StockPart {
@@ -87,9 +90,14 @@ export function emptyCart(customerId: number | null = null, storeId: number | nu
   };
 }
 
-/** One unit sold, in cents: a carton of 24 costs 24 cans (the server's rule: price × factor). */
+/**
+ * One unit sold, in cents: the server's quote for the customer (their group's price list, a
+ * quantity break) when it is for this quantity, else factor × the price (a carton of 24 costs 24 cans).
+ */
 export function unitPrice(line: CartLine): number {
-  return line.kind === 'product' ? line.base_price_cents * (line.unit?.factor ?? 1) : line.base_price_cents;
+  if (line.kind !== 'product') return line.base_price_cents;
+  if (line.quote && line.quote.quantity === line.quantity) return line.quote.unit_price_cents;
+  return line.base_price_cents * (line.unit?.factor ?? 1);
 }
 
 export function productLine(row: Product): CartLine {

@@ -203,6 +203,52 @@ describe('the till', { timeout: 40_000 }, () => {
     expect(await screen.findByTestId('review-customer')).toBeTruthy();
   });
 
+  it("prices the cart at the chosen customer's price list, as the server quotes it, and names the list", async () => {
+    type Asked = { customer_id: number; items: { product_id: number; unit_id: number; quantity: number }[] };
+    const { calls } = mockFetch({
+      ...tillLookups(),
+      'GET customers': () => ({ body: listAnswer([DARA]) }),
+      // Sok Dara's shop is in the wholesale group: a can at $1.00 instead of $1.26
+      'POST prices/quote': ({ body }) => {
+        const asked = body as Asked;
+        const wholesale = asked.customer_id === DARA.id;
+        return {
+          body: {
+            data: {
+              customer_group_id: wholesale ? 7 : null,
+              group_name_en: wholesale ? 'Wholesale' : null,
+              group_name_kh: wholesale ? 'លក់ដុំ' : null,
+              lines: asked.items.map((item) => ({
+                ...item,
+                unit_price_cents: wholesale ? 100 : 126,
+                list_price_cents: wholesale ? 100 : 126,
+                source: wholesale ? 'group' : 'product',
+                price_list_en: wholesale ? 'Wholesale' : null,
+                price_list_kh: wholesale ? 'លក់ដុំ' : null,
+                min_quantity: null,
+              })),
+            },
+          },
+        };
+      },
+    });
+    signedIn({ permissions: SELLING });
+    const { user } = renderApp('/en/pos');
+    await user.click(await screen.findByTestId('tile-1'));
+    expect(text('line-0-unit-price')).toBe('$1.26');
+    expect(screen.queryByTestId('line-0-price-source')).toBeNull();
+
+    await choose(user, screen.getByRole('combobox', { name: 'Customer' }), 'Sok Dara · 012 345 678');
+    await waitFor(() => expect(text('line-0-unit-price')).toBe('$1.00'));
+    expect(text('line-0-price-source')).toBe('Group price');
+    expect(text('price-list')).toBe('Price list: Wholesale');
+    expect(text('cart-subtotal')).toBe('$1.00');
+    expect(calls('POST prices/quote').at(-1)?.body).toEqual({
+      customer_id: DARA.id,
+      items: [{ product_id: BEER.id, unit_id: BEER.unit_id, quantity: 1 }],
+    });
+  });
+
   it('takes part in riel and part in dollars, shows the change in both, and retries a lost sale with the same key', async () => {
     let attempts = 0;
     const sold = orderRow(9, { change_cents: 189, change_khr: 7800 });

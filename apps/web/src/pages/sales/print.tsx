@@ -5,6 +5,8 @@ import {
   formatKhr,
   formatUsd,
   type OrderDetail,
+  PRICE_SOURCES,
+  type PriceSource,
   type PublicSettings,
   rielRate,
   titleOf,
@@ -127,6 +129,9 @@ function labels(t: TFunction) {
     description: [t('print.description', KH), t('print.description', EN)],
     quantity: [t('print.quantity', KH), t('print.quantity', EN)],
     unitPrice: [t('print.unitPrice', KH), t('print.unitPrice', EN)],
+    sources: Object.fromEntries(
+      PRICE_SOURCES.map((s) => [s, [t(`prices.source.${s}`, KH), t(`prices.source.${s}`, EN)]]),
+    ) as Record<PriceSource, string[]>,
     discount: [t('print.discount', KH), t('print.discount', EN)],
     amount: [t('print.amount', KH), t('print.amount', EN)],
     subtotal: [t('print.subtotal', KH), t('print.subtotal', EN)],
@@ -245,6 +250,23 @@ function Seller({
   );
 }
 
+/**
+ * Why a line costs what it does (issue 17), in both languages: "តម្លៃក្រុម / Group price · លក់ដុំ /
+ * Wholesale"; a break names the list price it came down from. Nothing for the product's own price.
+ */
+function PriceWhy({ item, sources }: { item: OrderDetail['items'][number]; sources: Record<PriceSource, string[]> }) {
+  if (item.price_source === 'product' || item.price_source === 'combo') return null;
+  const [kh, en] = sources[item.price_source];
+  const list = [item.price_list_kh, item.price_list_en].filter(Boolean).join(' / ');
+  return (
+    <div className="print-en" data-testid="price-why">
+      {kh} / {en}
+      {list && ` · ${list}`}
+      {item.price_source === 'break' && item.list_price_cents !== null && ` (${formatUsd(item.list_price_cents)})`}
+    </div>
+  );
+}
+
 /** The till's receipt, for a roll of 80 mm or 58 mm. */
 export function Receipt({ order, paper }: { order: OrderDetail; paper: '80' | '58' }) {
   const { l, logo, title, footer, business } = useDocument();
@@ -282,6 +304,7 @@ export function Receipt({ order, paper }: { order: OrderDetail; paper: '80' | '5
             </span>
             <span className="print-figure">{formatUsd(item.unit_price_cents * item.quantity)}</span>
           </div>
+          <PriceWhy item={item} sources={l.sources} />
           {item.line_discount_cents > 0 && (
             <div className="print-row">
               <span>{item.discount_name ?? ''}</span>
@@ -399,6 +422,7 @@ export function TaxInvoice({ order }: { order: OrderDetail }) {
               <td>
                 <div lang="km">{item.name_kh}</div>
                 <div className="print-en">{item.name_en}</div>
+                <PriceWhy item={item} sources={l.sources} />
               </td>
               <td className="print-figure">
                 {formatCount(item.quantity)} {item.unit_name_kh ?? ''}
