@@ -113,8 +113,18 @@ export async function createBackup(
 async function backupSqlite(database: Database, target: string, stepPages: number) {
   const source = database.sqlite;
   if (!source) throw new Error('not an SQLite database');
-  // better-sqlite3 takes at most 2^31-1 pages a step: that many is "all of it at once"
-  await source.backup(target, { progress: () => Math.min(stepPages, 0x7fffffff) });
+  // better-sqlite3 takes at most 2^31-1 pages a step: that many is "all of it at once". Sales go on
+  // between the steps and the database grows: a step that leaves more to copy than the one before
+  // doubles the next, so the copy catches up with a busy depot instead of chasing it for ever.
+  let step = Math.min(stepPages, 0x7fffffff);
+  let left = Number.POSITIVE_INFINITY;
+  await source.backup(target, {
+    progress: ({ remainingPages }) => {
+      if (remainingPages >= left) step = Math.min(step * 2, 0x7fffffff);
+      left = remainingPages;
+      return step;
+    },
+  });
   // one self-contained file (the source is in WAL mode, and so would the copy be), checked
   const copy = new SQLite(target);
   try {
