@@ -185,6 +185,8 @@ describe('resource list', { timeout: 20_000 }, () => {
       location_kh: null,
       status: 'active',
       is_walk_in,
+      credit_limit_cents: null,
+      payment_terms_days: 0,
       ...stamp,
     });
     mockFetch({
