@@ -54,7 +54,7 @@ describe('stores', () => {
     expect(main.users_count).toBe(1);
     const res = await send('DELETE', `/api/stores/${main.id}`);
     expect(res.status).toBe(409);
-    expect(res.body.message).toBe('Store cannot be deleted: 1 users still use it.');
+    expect(res.body.message).toBe('Store cannot be deleted: users still use it (1).');
   });
 });
 
