@@ -16,6 +16,7 @@ import * as m0012 from './migrations/0012_reports.ts';
 import * as m0014 from './migrations/0014_notifications.ts';
 import * as m0016 from './migrations/0016_payments_printing.ts';
 import * as m0017 from './migrations/0017_samples.ts';
+import * as m0018 from './migrations/0018_customer_vat_number.ts';
 import * as m0021 from './migrations/0021_profile_settings.ts';
 
 /** Migrations in order. A new one is a new file added here: the list is explicit, not a directory scan. */
@@ -35,6 +36,7 @@ const migrations = {
   '0014_notifications': m0014,
   '0016_payments_printing': m0016,
   '0017_samples': m0017,
+  '0018_customer_vat_number': m0018,
   '0021_profile_settings': m0021,
 };
 

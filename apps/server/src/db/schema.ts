@@ -207,6 +207,7 @@ export interface CustomersTable extends Timestamps, SoftDelete {
   village_id: number | null;
   status: RecordStatus;
   is_walk_in: Generated<number>;
+  vat_number: string | null;
 }
 
 export interface SuppliersTable extends Timestamps, SoftDelete {

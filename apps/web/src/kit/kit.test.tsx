@@ -188,6 +188,7 @@ describe('resource list', { timeout: 20_000 }, () => {
       phone: null,
       address: null,
       shipping_address: null,
+      vat_number: null,
       village_id: null,
       location: null,
       location_kh: null,

@@ -140,6 +140,7 @@ export function orderRow(id: number, extra: Partial<OrderDetail> = {}): OrderDet
     customer_id: 1,
     customer_name: 'អតិថិជនទូទៅ',
     customer_phone: null,
+    customer_vat_number: null,
     order_date: '2026-03-01T03:00:00.000Z',
     status: 'confirmed',
     payment_status: 'paid',

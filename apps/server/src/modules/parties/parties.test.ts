@@ -75,11 +75,13 @@ describe('customers', () => {
       phone: '012 888 999',
       address: 'Phsar Thmei',
       shipping_address: 'Street 63, Phnom Penh',
+      vat_number: 'K002-100200300',
     });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
       is_walk_in: false,
       shipping_address: 'Street 63, Phnom Penh',
+      vat_number: 'K002-100200300',
       location: null,
     });
     const found = await get('/api/customers?search=888');

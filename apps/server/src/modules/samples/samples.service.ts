@@ -337,6 +337,7 @@ export function sampleService(db: Db, uploadsDir: string) {
       const made = await resourceService(db, customers).create(actor, {
         ...customer,
         shipping_address: null,
+        vat_number: null,
         village_id: null,
         status: 'active',
       });

@@ -35,6 +35,7 @@ import { useState } from 'react';
 import { DateInput, ImageInput } from '../../kit/inputs.tsx';
 import { failureMessage } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
+import { formatDate } from '../../lib/dates.ts';
 import { applyFieldErrors, parseWith } from '../../lib/forms.ts';
 import { ApiError, api, download, upload } from '../../lib/http.ts';
 import { session } from '../../lib/session.ts';
@@ -309,7 +310,13 @@ export function ProfilePage() {
           <Descriptions
             size="small"
             style={{ marginTop: 16 }}
-            items={[{ key: 'join', label: t('profile.join_date'), children: data.join_date }]}
+            items={[
+              {
+                key: 'join',
+                label: t('profile.join_date'),
+                children: data.join_date ? formatDate(data.join_date, locale) : '—',
+              },
+            ]}
           />
         )}
       </Card>
