@@ -13,6 +13,8 @@ import { useCtx } from './useCtx.ts';
 
 interface ControlProps<T> {
   id?: string;
+  /** The field the screen starts on (the till's review: the amount handed over, after F9). */
+  autoFocus?: boolean;
   value?: T;
   onChange?: (value: T) => void;
   disabled?: boolean;

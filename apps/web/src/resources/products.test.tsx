@@ -201,6 +201,23 @@ describe('product form', { timeout: 30_000 }, () => {
     expect((uploads[0].body.get('image') as File).name).toBe('beer.png');
   });
 
+  it('marks the required fields, and an empty category or unit says “This field is required!”', async () => {
+    const { calls } = mockFetch({ ...lookups() });
+    signedIn({ permissions: [...ALL, ...LOOKUPS] });
+    const { user } = renderApp('/en/products/create');
+    const form = await screen.findByTestId('record-form');
+    const marked = [...form.querySelectorAll('.ant-form-item-required')].map((label) => label.textContent);
+    expect(marked).toEqual(expect.arrayContaining(['Category', 'Unit', 'SKU']));
+    expect(marked).not.toContain('Brand');
+    await user.click(screen.getByTestId('save'));
+    for (const name of ['category_id', 'unit_id']) {
+      const item = form.querySelector(`#record_${name}`)?.closest('.ant-form-item') as HTMLElement;
+      await waitFor(() => expect(item.textContent).toContain('This field is required!'));
+      expect(item.textContent).not.toMatch(/invalid|at least 1/i);
+    }
+    expect(calls('POST products')).toEqual([]);
+  });
+
   it('a new category empties the sub-category, whose choices follow the category', async () => {
     mockFetch({
       ...lookups(),

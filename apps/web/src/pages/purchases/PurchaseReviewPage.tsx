@@ -93,7 +93,7 @@ function Review({ draft, from }: { draft: PurchaseDraft; from: DraftState }) {
             aria-label={t('purchases.backToEdit')}
             onClick={() => void edit()}
           />
-          <Typography.Title level={4} style={{ margin: 0 }}>
+          <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
             {draft.id ? t('purchases.reviewEditTitle', { number: draft.number ?? '' }) : t('purchases.reviewTitle')}
           </Typography.Title>
         </Flex>

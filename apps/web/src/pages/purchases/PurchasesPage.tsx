@@ -85,7 +85,9 @@ function PurchaseDetails({ detail }: { detail: PurchaseDetail }) {
         ]}
       />
       <div>
-        <Typography.Title level={5}>{t('purchases.itemsTitle')}</Typography.Title>
+        <Typography.Title level={3} style={{ fontSize: 16 }}>
+          {t('purchases.itemsTitle')}
+        </Typography.Title>
         <Table
           data-testid="purchase-items"
           size="small"
@@ -150,7 +152,9 @@ function PurchaseDetails({ detail }: { detail: PurchaseDetail }) {
         ]}
       />
       <div>
-        <Typography.Title level={5}>{t('purchases.payments')}</Typography.Title>
+        <Typography.Title level={3} style={{ fontSize: 16 }}>
+          {t('purchases.payments')}
+        </Typography.Title>
         <Table
           data-testid="purchase-payments"
           size="small"

@@ -88,7 +88,7 @@ export function ReportPage({ name }: { name: ReportName }) {
   return (
     <Flex vertical gap={16} data-testid={`report-${name}`}>
       <Flex justify="space-between" align="center" wrap gap={8}>
-        <Typography.Title level={3} style={{ margin: 0 }}>
+        <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
           {label(`report.${name}`, locale)}
         </Typography.Title>
         <Space wrap className="no-print">

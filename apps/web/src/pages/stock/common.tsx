@@ -251,7 +251,7 @@ export function TableCard({
   return (
     <Card
       title={
-        <Typography.Title level={4} style={{ margin: 0 }}>
+        <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
           {title}
         </Typography.Title>
       }
