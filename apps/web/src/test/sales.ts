@@ -34,6 +34,7 @@ export function customerRow(id: number, name: string, extra: Partial<Customer> =
     phone: null,
     address: null,
     shipping_address: null,
+    vat_number: null,
     village_id: null,
     location: null,
     location_kh: null,
