@@ -70,7 +70,7 @@ for (const lang of ['kh', 'en'] as Lang[]) {
       await page.getByTestId('login-password').fill('not-the-password');
       await page.getByTestId('login-submit').click();
       await expect(page.getByTestId('login-error')).toHaveText(
-        lang === 'en' ? 'Username or password is incorrect.' : 'ឈ្មោះអ្នកប្រើ ឬពាក្យសម្ងាត់មិនត្រឹមត្រូវ។',
+        lang === 'en' ? 'Username or password is incorrect.' : 'ឈ្មោះអ្នកប្រើប្រាស់ ឬពាក្យសម្ងាត់មិនត្រឹមត្រូវ។',
       );
       await expect(page).toHaveURL(/\/login$/);
       await shot(page, `login-error-${lang}`);

@@ -34,7 +34,7 @@ const shots = path.join(path.dirname(fileURLToPath(import.meta.url)), 'screensho
 const says = {
   kh: {
     confirm: 'អតិថិជនបានបង់ហើយ',
-    paid: 'បានកត់ត្រាការទូទាត់។',
+    paid: 'បានកត់ត្រាការបង់ប្រាក់។',
     sent: (n: string) => `បានផ្ញើទៅម៉ាស៊ីនបោះពុម្ព ${n}។`,
     scan: 'បានបង់តាម KHQR',
   },

@@ -62,7 +62,7 @@ const says = {
     notEnough: (product: string) => `មិនមានស្តុកគ្រប់គ្រាន់សម្រាប់ផលិតផល “${product}” ទេ។`,
     done: (n: string) => `បានកត់ត្រាការលក់ ${n}`,
     resumed: (n: string) => `គិតលុយ · ${n}`,
-    payHeld: (n: string) => `ពិនិត្យ និងទូទាត់ · ${n}`,
+    payHeld: (n: string) => `ពិនិត្យ និងបង់ប្រាក់ · ${n}`,
   },
   en: {
     saleRecorded: 'Sale recorded.',

@@ -32,12 +32,12 @@ const says = {
   kh: {
     purchaseCreated: 'បានបង្កើតការទិញដោយជោគជ័យ។',
     goodsReceived: 'បានទទួលទំនិញចូលស្តុក។',
-    paymentRecorded: 'បានកត់ត្រាការទូទាត់។',
+    paymentRecorded: 'បានកត់ត្រាការបង់ប្រាក់។',
     transferCreated: 'បានបង្កើតការផ្ទេរស្តុកដោយជោគជ័យ។',
     transferSent: 'បានផ្ញើការផ្ទេរ៖ ស្តុកបានចេញពីហាងហើយ។',
     transferReceived: 'បានទទួលការផ្ទេរ៖ ស្តុកបានចូលហាងហើយ។',
     adjusted: 'បានកែតម្រូវស្តុកដោយជោគជ័យ។',
-    writtenOff: 'បានលុបចោលឡូតផុតកំណត់ដោយជោគជ័យ។',
+    writtenOff: 'បានកាត់ឡូតផុតកំណត់ចេញពីស្តុក។',
     ordered: 'បានបញ្ជាទិញ',
     partlyReceived: 'បានទទួលខ្លះ',
     received: 'បានទទួលគ្រប់',
@@ -48,7 +48,7 @@ const says = {
     save: 'រក្សាទុក',
     send: 'ផ្ញើ',
     receive: 'ទទួល',
-    draft: 'សេចក្តីព្រាង',
+    draft: 'សេចក្ដីព្រាង',
     sent: 'បានផ្ញើ',
     transferDone: 'បានទទួល',
     lotOf1: 'ឡូត ជួរទី 1',
@@ -58,7 +58,7 @@ const says = {
     damage: 'ខូចខាត',
     adjustment: 'កែតម្រូវ',
     lowTag: 'ស្តុកទាប៖ បញ្ជាទិញនៅ 20',
-    writeOff: 'លុបចោល',
+    writeOff: 'កាត់ចេញពីស្តុក',
     expiredAgo: 'ផុតកំណត់ 10 ថ្ងៃមុន',
     noneExpired: 'គ្មានស្តុកផុតកំណត់ទេ',
     worth: 'ដែលមានតម្លៃ',
@@ -103,6 +103,18 @@ const says = {
 function cambodianDate(days: number): string {
   return new Date(Date.now() + 7 * 3_600_000 + days * 86_400_000).toISOString().slice(0, 10);
 }
+
+const MONTHS = {
+  kh: ['មករា', 'កុម្ភៈ', 'មីនា', 'មេសា', 'ឧសភា', 'មិថុនា', 'កក្កដា', 'សីហា', 'កញ្ញា', 'តុលា', 'វិច្ឆិកា', 'ធ្នូ'],
+  en: ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'],
+};
+
+/** 2026-03-12 as a screen shows it (12 មីនា 2026) and as a date field takes it (12/03/2026). */
+function shownDate(day: string, lang: Lang): string {
+  const [y, m, d] = day.split('-').map(Number);
+  return `${d} ${MONTHS[lang][m - 1]} ${y}`;
+}
+const typedDate = (day: string) => day.split('-').reverse().join('/');
 
 /** The switch's tooltip follows the pointer: move away and let it go before a screenshot. */
 async function colorMode(page: Page, mode: 'light' | 'dark'): Promise<void> {
@@ -207,7 +219,7 @@ for (const lang of ['kh', 'en'] as Lang[]) {
       await page.getByTestId('line-0-quantity').fill('100');
       await page.getByTestId('line-0-price').fill('0.50');
       await page.getByLabel(text.lotOf1, { exact: true }).fill(lot);
-      await typeDate(page, page.getByLabel(text.expiryOf1, { exact: true }), expiry);
+      await typeDate(page, page.getByLabel(text.expiryOf1, { exact: true }), typedDate(expiry));
       await page.locator('#purchase-shipping').fill('5.00');
       await expect(page.getByTestId('line-0-total')).toHaveText('$50.00');
       await expect(page.getByTestId('line-0-shipping')).toHaveText('$5.00');
@@ -223,7 +235,7 @@ for (const lang of ['kh', 'en'] as Lang[]) {
       await expect(review.getByTestId('review-store')).toHaveText(MAIN_STORE);
       await expect(review.getByTestId('review-lines')).toContainText(`100 ${shown(bag)}`);
       await expect(review.getByTestId('review-lines')).toContainText(lot);
-      await expect(review.getByTestId('review-lines')).toContainText(expiry);
+      await expect(review.getByTestId('review-lines')).toContainText(shownDate(expiry, lang));
       await expect(review.getByTestId('review-0-total')).toHaveText('$50.00');
       await expect(review.getByTestId('review-0-shipping')).toHaveText('$5.00');
       await expect(review.getByTestId('total-subtotal')).toHaveText('$50.00');
@@ -377,7 +389,7 @@ for (const lang of ['kh', 'en'] as Lang[]) {
       await page.getByTestId('levels-table').locator('.ant-table-row-expand-icon').first().click();
       const batches = page.getByTestId(`batches-${main.id}-${product.id}`);
       await expect(batches).toContainText(lot);
-      await expect(batches).toContainText(expiry);
+      await expect(batches).toContainText(shownDate(expiry, lang));
       await expect(batches).toContainText(inBags(68));
       await snap(page, `stock-manage-${lang}-light`, { quiet: true });
       await colorMode(page, 'dark');

@@ -104,3 +104,7 @@ export type Village = z.infer<typeof village>;
 /** Attribution the ODbL requires wherever the gazetteer's data is listed. */
 export const GAZETTEER_ATTRIBUTION =
   'Cambodia Gazetteer: Open Development Cambodia (NCDD gazetteer database), ODbL 1.0; normalized by the cambo-gazetteer project (MIT).';
+
+/** The same credit for Khmer pages (names of works and licences stay as their owners write them). */
+export const GAZETTEER_ATTRIBUTION_KH =
+  'បញ្ជីនាមភូមិសាស្ត្រកម្ពុជា៖ Open Development Cambodia (មូលដ្ឋានទិន្នន័យ NCDD) អាជ្ញាប័ណ្ណ ODbL 1.0; រៀបចំឡើងវិញដោយគម្រោង cambo-gazetteer (MIT)។';

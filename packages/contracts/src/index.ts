@@ -13,6 +13,7 @@ export * from './dates.ts';
 export * from './discounts.ts';
 export * from './escpos.ts';
 export * from './geography.ts';
+export * from './glossary.ts';
 export * from './ids.ts';
 export * from './khqr.ts';
 export * from './locales.ts';

@@ -141,6 +141,11 @@ export const messages = {
     kh: 'ផលិតផលដែលមាន SKU នេះមានរួចហើយ ហើយអ្នកមិនមានសិទ្ធិកែប្រែផលិតផលទេ។',
   },
   'import.yes_no': { en: 'Write yes or no.', kh: 'សូមសរសេរ yes ឬ no។' },
+  'import.sheet.products': { en: 'Products', kh: 'ផលិតផល' },
+  'import.sheet.guide': { en: 'Guide', kh: 'ការណែនាំ' },
+  'import.guide.column': { en: 'column', kh: 'ជួរឈរ' },
+  'import.guide.required': { en: 'required', kh: 'ចាំបាច់' },
+  'import.guide.yes': { en: 'yes', kh: 'បាទ' },
   'import.guide.intro': {
     en: 'Row 1 of the first sheet holds the column names, in any order; the required ones must be there. A row whose SKU already exists updates that product; the others add products. A column left out keeps each product’s current value; an empty cell empties it or takes its default. If any row is wrong, nothing is imported and every mistake is listed.',
     kh: 'ជួរទី 1 នៃសន្លឹកទីមួយ ជាឈ្មោះជួរឈរ តាមលំដាប់ណាក៏បាន ប៉ុន្តែត្រូវមានជួរឈរចាំបាច់។ ជួរដែលមាន SKU រួចហើយ នឹងកែប្រែផលិតផលនោះ ហើយជួរផ្សេងទៀតនឹងបន្ថែមផលិតផលថ្មី។ ជួរឈរដែលគ្មានក្នុងឯកសារ រក្សាតម្លៃដដែលរបស់ផលិតផល ឯក្រឡាទទេ នឹងលុបតម្លៃ ឬប្រើតម្លៃលំនាំដើម។ ប្រសិនបើមានជួរណាមួយខុស គ្មានអ្វីត្រូវបាននាំចូលទេ ហើយកំហុសនីមួយៗនឹងត្រូវបានបង្ហាញ។',
@@ -189,7 +194,7 @@ export const messages = {
   },
   'import.guide.taxable': {
     en: 'yes or no: whether tax applies. Empty means yes.',
-    kh: 'yes ឬ no៖ ជាប់ពន្ធ ឬមិនជាប់ពន្ធ។ ទុកទទេ ស្មើនឹង yes។',
+    kh: 'yes ឬ no៖ ជាប់អាករ ឬមិនជាប់អាករ។ ទុកទទេ ស្មើនឹង yes។',
   },
   'import.guide.expiry_date': {
     en: 'Expiry date as YYYY-MM-DD: 2026-12-31. May be empty.',
@@ -227,7 +232,7 @@ export const messages = {
     en: 'This batch has no stock in this store.',
     kh: 'ឡូតនេះគ្មានស្តុកក្នុងហាងនេះទេ។',
   },
-  'stock.written_off': { en: 'Expired batch written off.', kh: 'បានលុបចោលឡូតផុតកំណត់ដោយជោគជ័យ។' },
+  'stock.written_off': { en: 'Expired batch written off.', kh: 'បានកាត់ឡូតផុតកំណត់ចេញពីស្តុក។' },
   'validation.same_store': {
     en: 'Choose another store than the one it leaves.',
     kh: 'សូមជ្រើសរើសហាងផ្សេងពីហាងដែលវាចេញ។',
@@ -273,16 +278,16 @@ export const messages = {
     en: 'The sample data cannot be removed: records of your own use it ({uses}), and removing it would change them. It stays; deactivate the sample products or store if you no longer want them.',
     kh: 'មិនអាចលុបទិន្នន័យគំរូបានទេ៖ កំណត់ត្រារបស់អ្នកផ្ទាល់កំពុងប្រើវា ({uses}) ហើយការលុបនឹងធ្វើឱ្យកំណត់ត្រាទាំងនោះប្រែប្រួល។ ទិន្នន័យគំរូនៅដដែល៖ សូមបិទដំណើរការផលិតផល ឬហាងគំរូ ប្រសិនបើអ្នកមិនចង់ប្រើវាទៀត។',
   },
-  'purchase.paid': { en: 'Payment recorded.', kh: 'បានកត់ត្រាការទូទាត់។' },
+  'purchase.paid': { en: 'Payment recorded.', kh: 'បានកត់ត្រាការបង់ប្រាក់។' },
   'purchase.cancelled': { en: 'Purchase cancelled.', kh: 'បានបោះបង់ការទិញ។' },
   'purchase.ordered': { en: 'Purchase ordered.', kh: 'បានបញ្ជាទិញ។' },
   'purchase.has_payments': {
     en: 'Purchase {number} has payments recorded: it cannot be cancelled.',
-    kh: 'ការទិញ {number} មានការទូទាត់ដែលបានកត់ត្រារួចហើយ៖ មិនអាចបោះបង់បានទេ។',
+    kh: 'ការទិញ {number} មានការបង់ប្រាក់ដែលបានកត់ត្រារួចហើយ៖ មិនអាចបោះបង់បានទេ។',
   },
   'purchase.below_paid': {
     en: 'The new total ({total}) is less than what has already been paid ({paid}).',
-    kh: 'សរុបថ្មី ({total}) តិចជាងចំនួនដែលបានទូទាត់រួចហើយ ({paid})។',
+    kh: 'សរុបថ្មី ({total}) តិចជាងចំនួនដែលបានបង់រួចហើយ ({paid})។',
   },
   'purchase.line_too_large': {
     en: 'This line comes to more than {max}.',
@@ -294,9 +299,9 @@ export const messages = {
   'action.received': { en: 'received', kh: 'ទទួល' },
   'action.cancelled': { en: 'cancelled', kh: 'បោះបង់' },
   'action.changed': { en: 'changed', kh: 'កែប្រែ' },
-  'action.paid': { en: 'paid', kh: 'ទូទាត់' },
+  'action.paid': { en: 'paid', kh: 'បង់ប្រាក់' },
   'action.ordered': { en: 'ordered', kh: 'បញ្ជាទិញ' },
-  'status.draft': { en: 'a draft', kh: 'សេចក្តីព្រាង' },
+  'status.draft': { en: 'a draft', kh: 'សេចក្ដីព្រាង' },
   'status.ordered': { en: 'ordered', kh: 'បានបញ្ជាទិញ' },
   'status.sent': { en: 'sent', kh: 'បានផ្ញើ' },
   'status.partially_received': { en: 'partly received', kh: 'បានទទួលខ្លះ' },
@@ -309,8 +314,8 @@ export const messages = {
 
   // discounts, combos, the exchange rate and the sale settings
   'validation.discount_percentage': {
-    en: 'A percentage must be more than 0 % and at most 100 % (1 to 10000 basis points).',
-    kh: 'ភាគរយត្រូវធំជាង 0% និងមិនលើសពី 100% (ពី 1 ដល់ 10000 basis points)។',
+    en: 'A percentage must be more than 0 % and at most 100 %.',
+    kh: 'ភាគរយត្រូវធំជាង 0% និងមិនលើសពី 100%។',
   },
   'validation.date_order': {
     en: 'The end date cannot be before the start date.',
@@ -339,7 +344,7 @@ export const messages = {
   'profile.saved': { en: 'Profile saved.', kh: 'បានរក្សាទុកប្រវត្តិរូប។' },
   'profile.pdf_unavailable': {
     en: 'The profile PDF cannot be made on this server: its browser (Chromium) is not installed.',
-    kh: 'ម៉ាស៊ីនមេនេះមិនអាចបង្កើតឯកសារ PDF នៃប្រវត្តិរូបបានទេ៖ កម្មវិធីរុករក (Chromium) មិនទាន់បានដំឡើង។',
+    kh: 'ប្រព័ន្ធនេះមិនអាចបង្កើតឯកសារ PDF នៃប្រវត្តិរូបបានទេ៖ កម្មវិធីរុករក (Chromium) មិនទាន់បានដំឡើង។',
   },
   'entity.discount': { en: 'Discount', kh: 'ការបញ្ចុះតម្លៃ' },
   'entity.discounts': { en: 'discounts', kh: 'ការបញ្ចុះតម្លៃ' },
@@ -359,11 +364,11 @@ export const messages = {
   'order.nothing_due': { en: 'Nothing is left to pay on this order.', kh: 'ការបញ្ជាទិញនេះគ្មានអ្វីត្រូវបង់ទៀតទេ។' },
   'order.not_paid': {
     en: 'Only a paid order can take returns.',
-    kh: 'មានតែការបញ្ជាទិញដែលបានបង់រួចទេ ទើបអាចប្តូរយកត្រឡប់វិញបាន។',
+    kh: 'មានតែការបញ្ជាទិញដែលបានបង់រួចទេ ទើបអាចទទួលទំនិញត្រឡប់វិញបាន។',
   },
   'order.over_returned': {
     en: 'More than is left to return on this line ({left}).',
-    kh: 'លើសពីចំនួនដែលនៅសល់អាចប្តូរវិញលើជួរនេះ ({left})។',
+    kh: 'លើសពីចំនួនដែលនៅសល់អាចទទួលត្រឡប់វិញលើជួរនេះ ({left})។',
   },
   'order.not_item': { en: 'This line is not on this order.', kh: 'ជួរនេះមិនមែនជារបស់ការបញ្ជាទិញនេះទេ។' },
   'order.no_delivery': { en: 'This order has no delivery.', kh: 'ការបញ្ជាទិញនេះគ្មានការដឹកជញ្ជូនទេ។' },
@@ -373,20 +378,20 @@ export const messages = {
   },
   'order.over_paid_card': {
     en: 'Card, transfer and KHQR payments cannot be more than what is due ({due}).',
-    kh: 'ការទូទាត់តាមកាត ផ្ទេរប្រាក់ និង KHQR មិនអាចលើសពីចំនួនដែលត្រូវបង់ ({due}) បានទេ។',
+    kh: 'ការបង់ប្រាក់តាមកាត ផ្ទេរប្រាក់ និង KHQR មិនអាចលើសពីចំនួនដែលត្រូវបង់ ({due}) បានទេ។',
   },
   'order.created': { en: 'Sale recorded.', kh: 'បានកត់ត្រាការលក់។' },
   'order.held': { en: 'Order held: resume it from the order list.', kh: 'បានផ្អាកការបញ្ជាទិញ៖ អាចបន្តពីបញ្ជីការបញ្ជាទិញ។' },
-  'order.paid': { en: 'Payment recorded.', kh: 'បានកត់ត្រាការទូទាត់។' },
+  'order.paid': { en: 'Payment recorded.', kh: 'បានកត់ត្រាការបង់ប្រាក់។' },
   'order.cancelled': { en: 'Order cancelled: its stock is back.', kh: 'បានបោះបង់ការបញ្ជាទិញ៖ ស្តុកបានត្រឡប់វិញ។' },
-  'order.returned': { en: 'Return recorded: the stock is back.', kh: 'បានកត់ត្រាការប្តូរវិញ៖ ស្តុកបានត្រឡប់វិញ។' },
+  'order.returned': { en: 'Return recorded: the stock is back.', kh: 'បានកត់ត្រាការទទួលទំនិញត្រឡប់វិញ៖ ស្តុកបានត្រឡប់វិញ។' },
   'order.delivery_moved': { en: 'Delivery updated.', kh: 'បានធ្វើបច្ចុប្បន្នភាពការដឹកជញ្ជូន។' },
   'entity.order': { en: 'Order', kh: 'ការបញ្ជាទិញ' },
   'entity.invoice': { en: 'Invoice', kh: 'វិក្កយបត្រ' },
   'status.held': { en: 'held', kh: 'បានផ្អាក' },
   'status.confirmed': { en: 'confirmed', kh: 'បានបញ្ជាក់' },
   'action.checked_out': { en: 'checked out', kh: 'គិតលុយ' },
-  'action.returned': { en: 'returned', kh: 'ប្តូរវិញ' },
+  'action.returned': { en: 'returned', kh: 'ទទួលត្រឡប់វិញ' },
   'delivery.preparing': { en: 'preparing', kh: 'កំពុងរៀបចំ' },
   'delivery.preparing_done': { en: 'prepared', kh: 'រៀបចំរួច' },
   'delivery.ready_for_delivery': { en: 'ready for delivery', kh: 'រួចរាល់សម្រាប់ដឹកជញ្ជូន' },
@@ -402,7 +407,7 @@ export const messages = {
   },
 
   // authentication (spec sections 4 and 8)
-  'auth.failed': { en: 'Username or password is incorrect.', kh: 'ឈ្មោះអ្នកប្រើ ឬពាក្យសម្ងាត់មិនត្រឹមត្រូវ។' },
+  'auth.failed': { en: 'Username or password is incorrect.', kh: 'ឈ្មោះអ្នកប្រើប្រាស់ ឬពាក្យសម្ងាត់មិនត្រឹមត្រូវ។' },
   'auth.disabled': {
     en: 'This account is disabled. Ask an administrator.',
     kh: 'គណនីនេះត្រូវបានបិទ។ សូមទាក់ទងអ្នកគ្រប់គ្រងប្រព័ន្ធ។',
@@ -464,7 +469,7 @@ export const messages = {
   'resource.deleted': { en: '{entity} deleted.', kh: 'បានលុប{entity}ដោយជោគជ័យ។' },
   'resource.restored': { en: '{entity} restored.', kh: 'បានស្ដារ{entity}ឡើងវិញដោយជោគជ័យ។' },
   'resource.in_use': {
-    en: '{entity} cannot be deleted: {count} {dependents} still use it.',
+    en: '{entity} cannot be deleted: {dependents} still use it ({count}).',
     kh: 'មិនអាចលុប{entity}បានទេ ព្រោះនៅមាន{dependents} {count} កំពុងប្រើ។',
   },
   'resource.conflict': {

@@ -72,6 +72,9 @@ describe('money', () => {
     expect(formatUsdCents(-5)).toBe('-0.05');
     expect(formatUsd(126)).toBe('$1.26');
     expect(formatUsd(-5)).toBe('-$0.05');
+    expect(formatUsd(1_250_000)).toBe('$12,500.00');
+    expect(formatUsd(-123_456_789)).toBe('-$1,234,567.89');
+    expect(formatUsd(100_000)).toBe('$1,000.00');
   });
 
   it('writes riel grouped by thousands with the riel sign', () => {

@@ -98,8 +98,10 @@ export function formatKhr(riel: number): string {
   return `${sign}${String(Math.abs(riel)).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}៛`;
 }
 
-/** "$12.50" from 1250 cents. */
+/** "$12,500.00" from 1250000 cents: thousands grouped, as riel is (the one dollar formatter of screens and prints). */
 export function formatUsd(cents: number): string {
   const text = formatUsdCents(cents);
-  return text.startsWith('-') ? `-$${text.slice(1)}` : `$${text}`;
+  const [whole, fraction] = (text.startsWith('-') ? text.slice(1) : text).split('.');
+  const grouped = `$${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`;
+  return text.startsWith('-') ? `-${grouped}` : grouped;
 }

@@ -193,6 +193,8 @@ export const order = z.object({
   customer_id: z.number().int(),
   customer_name: z.string(),
   customer_phone: z.string().nullable(),
+  /** The buyer's VAT number for the tax invoice (empty for most customers). */
+  customer_vat_number: z.string().nullable(),
   order_date: z.string(),
   status: z.enum(ORDER_STATUSES),
   payment_status: z.enum(PAYMENT_STATUSES),

@@ -73,6 +73,8 @@ export const customerInput = z.object({
   phone,
   address: text(255),
   shipping_address: text(255),
+  /** The buyer's VAT number, printed on its tax invoices. */
+  vat_number: text(30),
   village_id: villageId,
   status,
   ...customerCreditInput,
@@ -85,6 +87,7 @@ export const customer = z.object({
   phone: z.string().nullable(),
   address: z.string().nullable(),
   shipping_address: z.string().nullable(),
+  vat_number: z.string().nullable(),
   ...location,
   status: z.enum(RECORD_STATUSES),
   /** The walk-in customer every sale starts with; it cannot be deleted. (SQLite answers 0/1.) */

@@ -4,7 +4,11 @@ import { NAME_MAX, NAME_MIN_SHORT } from './constants.ts';
 import { MAX_ID } from './ids.ts';
 import { RECORD_STATUSES, recordFields } from './resources.ts';
 
-const id = z.coerce.number().int().min(1).max(MAX_ID);
+/** A record's id, from JSON or a sheet's text; an empty choice reads "required" (never "at least 1"). */
+const id = z.preprocess(
+  (v) => (v === null || v === '' ? undefined : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
+  z.number().int().min(1).max(MAX_ID),
+);
 const optionalId = id.nullish().transform((v) => v ?? null);
 /** Money and counts arrive as JSON numbers: a missing one is "required", never silently 0. */
 const cents = z.number().int().min(0).max(100_000_000);

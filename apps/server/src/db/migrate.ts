@@ -17,6 +17,7 @@ import * as m0013 from './migrations/0013_wholesale_prices.ts';
 import * as m0014 from './migrations/0014_notifications.ts';
 import * as m0016 from './migrations/0016_payments_printing.ts';
 import * as m0017 from './migrations/0017_samples.ts';
+import * as m0018 from './migrations/0018_customer_vat_number.ts';
 import * as m0019 from './migrations/0019_change_given.ts';
 import * as m0020 from './migrations/0020_shifts.ts';
 import * as m0021 from './migrations/0021_profile_settings.ts';
@@ -42,6 +43,7 @@ const migrations = {
   '0014_notifications': m0014,
   '0016_payments_printing': m0016,
   '0017_samples': m0017,
+  '0018_customer_vat_number': m0018,
   '0019_change_given': m0019,
   '0020_shifts': m0020,
   '0021_profile_settings': m0021,

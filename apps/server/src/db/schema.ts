@@ -207,6 +207,7 @@ export interface CustomersTable extends Timestamps, SoftDelete {
   village_id: number | null;
   status: RecordStatus;
   is_walk_in: Generated<number>;
+  vat_number: string | null;
   /** US cents a customer may owe; null: not limited; 0: nothing may be left unpaid (credit, 0023). */
   credit_limit_cents: number | null;
   payment_terms_days: Generated<number>;

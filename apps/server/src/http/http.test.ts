@@ -59,7 +59,7 @@ describe('over a real port', () => {
   it('serves the public settings the login page needs', async () => {
     const res = await fetch(`${base}/api/settings/public`);
     const { data } = (await res.json()) as { data: unknown };
-    expect(data).toMatchObject({ system_title: 'Sales Management System', primary_color: '#16a34a', dark_mode: true });
+    expect(data).toMatchObject({ system_title: 'Sales Management System', primary_color: '#15803d', dark_mode: true });
   });
 
   it('serves the OpenAPI description at /api/docs', async () => {

@@ -17,6 +17,14 @@ describe('search terms', () => {
     expect(terms.some((t) => t.startsWith('គរ'))).toBe(false);
   });
 
+  it('treat the look-alike subscripts ្ដ and ្ត as one letter: a word typed either way finds the other', () => {
+    const terms = termsOf(['អត្រាប្ដូរប្រាក់']);
+    for (const typed of ['ប្ដូរ', 'ប្តូរ']) {
+      const [word] = searchWords(typed);
+      expect(terms.some((term) => term.startsWith(word))).toBe(true);
+    }
+  });
+
   it('order the words of a search so that the one narrowing most drives', () => {
     expect(searchWords('  Water  50000 water ')).toEqual(['50000', 'water']);
     expect(searchWords('   ')).toEqual([]);

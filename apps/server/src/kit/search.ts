@@ -1,3 +1,4 @@
+import { oneSubscript } from '@depot/contracts';
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { now } from '../db/database.ts';
@@ -7,12 +8,13 @@ import { now } from '../db/database.ts';
  * (lower-case, NFC), the parts of a word after a dash, dot or slash ("coca-cola" → "cola", a SKU's
  * number), a value without its spaces (a phone typed without them), and, since Khmer is written
  * without spaces between words, the ending of a Khmer word from each of its consonants
- * ("ស្រាបៀរអង្គរ" → "អង្គរ"). A search matches the records where every word typed begins one of
+ * ("ស្រាបៀរអង្គរ" → "អង្គរ"); the look-alike subscripts ្ដ and ្ត are one letter, since people type
+ * both for the same word (`oneSubscript`, ../shared/KHMER.md). A search matches the records where every word typed begins one of
  * their terms: a range scan of the terms' index per word, never a scan of the table.
  *
  * The rules are versioned: a change of SEARCH_VERSION rebuilds every index at the next start.
  */
-export const SEARCH_VERSION = 1;
+export const SEARCH_VERSION = 2;
 const TERM_MAX = 64;
 /** Above every character: `term < word + TOP` keeps exactly the terms that begin with `word`. */
 const TOP = '\u{10FFFF}';
@@ -28,7 +30,7 @@ const isKhmerStart = (c: string) => c >= '\u1780' && c <= '\u17B3';
 const COENG = '\u17D2';
 
 function normal(text: string): string {
-  return text.normalize('NFC').toLowerCase();
+  return oneSubscript(text.normalize('NFC').toLowerCase());
 }
 
 /** The terms of one record, from the values of its searchable columns. */

@@ -2,10 +2,10 @@ import { titleOf } from '@depot/contracts';
 import { Alert, ConfigProvider, Flex } from 'antd';
 // The ES builds: `antd/locale/*` re-export CommonJS copies that bundle twice.
 import en_US from 'antd/es/locale/en_US.js';
-import km_KH from 'antd/es/locale/km_KH.js';
 import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
+import { antdKhmer } from '../lib/antdKhmer.ts';
 import {
   applyColorModeClass,
   resolveColorMode,
@@ -18,7 +18,7 @@ import { themeFor } from '../lib/theme.ts';
 import { NewVersionNotice } from './NewVersionNotice.tsx';
 import { useForcedColorMode } from './routeHandle.ts';
 
-const antdLocales = { kh: km_KH, en: en_US };
+const antdLocales = { kh: antdKhmer, en: en_US };
 
 function setFavicon(href: string): void {
   let link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');

@@ -31,7 +31,7 @@ describe('error page', () => {
     mockFetch();
     signedIn();
     renderApp('/dashboards');
-    expect((await screen.findByTestId('page-server-error')).textContent).toContain('កំហុសម៉ាស៊ីនមេខាងក្នុង');
+    expect((await screen.findByTestId('page-server-error')).textContent).toContain('កំហុសប្រព័ន្ធខាងក្នុង');
   });
 
   it('does not reload again for a missing chunk within the guard period', async () => {

@@ -83,8 +83,14 @@ export function SideMenu() {
         key: screen.group,
         icon: icons[screen.group] ?? <AppstoreOutlined />,
         label: (
-          <span data-testid={`menu-${screen.group}`}>
-            {t(screen.group)}
+          // the name gives way (an ellipsis), never the dot, which stays clear of the group's arrow
+          <span
+            data-testid={`menu-${screen.group}`}
+            style={{ display: 'inline-flex', alignItems: 'center', maxWidth: '100%' }}
+          >
+            <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 }}>
+              {t(screen.group)}
+            </span>
             {entries.some((entry) => entry.path === LOW_STOCK && entry.group === screen.group) && <LowStockBadge dot />}
           </span>
         ),

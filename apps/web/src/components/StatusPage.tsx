@@ -1,5 +1,6 @@
 import { Flex, theme } from 'antd';
-import type { ComponentType, CSSProperties, ReactNode } from 'react';
+import { type ComponentType, type CSSProperties, type ReactNode, useContext } from 'react';
+import { InsideDashboard } from '../layouts/inside.ts';
 
 const tones = { error: 'colorError', warning: 'colorWarning', info: 'colorInfo' } as const;
 
@@ -27,6 +28,7 @@ export function StatusPage({
   actions: ReactNode;
 }) {
   const { token } = theme.useToken();
+  const Heading = useContext(InsideDashboard) ? 'h2' : 'h1';
   const secondary = { margin: 0, color: token.colorTextSecondary };
   return (
     <Flex
@@ -38,7 +40,7 @@ export function StatusPage({
     >
       {/* Decorative: the title says it, and the icon's own label is an English name. */}
       <Icon aria-hidden style={{ fontSize: 72, color: token[tones[tone]] }} />
-      <h1 style={{ margin: 0, fontSize: token.fontSizeHeading3, fontWeight: 600 }}>{title}</h1>
+      <Heading style={{ margin: 0, fontSize: token.fontSizeHeading3, fontWeight: 600 }}>{title}</Heading>
       <p style={secondary}>{message}</p>
       {detail && <p style={secondary}>{detail}</p>}
       <Flex gap={8} wrap justify="center">

@@ -97,7 +97,7 @@ function RecordForm<R extends Row>({ def, record }: { def: ResourceDef<R>; recor
       title={
         <Flex align="center" gap={8}>
           <Button type="text" icon={<ArrowLeftOutlined />} aria-label={t('kit.back')} onClick={() => void back()} />
-          <Typography.Title level={4} style={{ margin: 0 }}>
+          <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
             {record ? texts.edit : texts.create}
           </Typography.Title>
         </Flex>
@@ -108,7 +108,6 @@ function RecordForm<R extends Row>({ def, record }: { def: ResourceDef<R>; recor
         name="record"
         data-testid="record-form"
         layout="vertical"
-        requiredMark={false}
         initialValues={initialValues(def, fields, record)}
         onFinish={onFinish}
         onValuesChange={() => setProblem(null)}
@@ -130,6 +129,8 @@ function RecordForm<R extends Row>({ def, record }: { def: ResourceDef<R>; recor
                 extra={field.help}
                 valuePropName={field.valuePropName}
                 rules={shape[field.name] ? [zodRule(shape[field.name], locale)] : undefined}
+                // the mark only: a field is required when its schema refuses it left empty
+                required={Boolean(shape[field.name]) && !shape[field.name].safeParse(undefined).success}
               >
                 {field.control}
               </Form.Item>

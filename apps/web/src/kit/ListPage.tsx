@@ -146,7 +146,7 @@ export function ListPage<R extends Row>({ def }: { def: ResourceDef<R> }) {
   return (
     <Card
       title={
-        <Typography.Title level={4} style={{ margin: 0 }}>
+        <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
           {texts.title}
           {state.trashed && (
             <Tag color="red" style={{ marginInlineStart: 12, verticalAlign: 'middle' }}>

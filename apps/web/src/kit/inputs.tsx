@@ -3,6 +3,7 @@ import { formatUsdCents, parseUsdCents } from '@depot/contracts';
 import { Button, DatePicker, Flex, Image, Input, InputNumber, Typography, Upload } from 'antd';
 import dayjs from 'dayjs';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { DATE_INPUT_FORMAT } from '../lib/dates.ts';
 import { useCtx } from './useCtx.ts';
 
 /**
@@ -12,6 +13,8 @@ import { useCtx } from './useCtx.ts';
 
 interface ControlProps<T> {
   id?: string;
+  /** The field the screen starts on (the till's review: the amount handed over, after F9). */
+  autoFocus?: boolean;
   value?: T;
   onChange?: (value: T) => void;
   disabled?: boolean;
@@ -100,7 +103,7 @@ export function DateInput({
     <DatePicker
       {...rest}
       style={{ width: '100%' }}
-      format="YYYY-MM-DD"
+      format={DATE_INPUT_FORMAT}
       value={value ? dayjs(value) : null}
       onChange={(next) => onChange?.(next ? next.format('YYYY-MM-DD') : null)}
     />

@@ -1,4 +1,12 @@
-import { type Brand, type Category, GAZETTEER_ATTRIBUTION, NO_KHQR, type Province, type Store } from '@depot/contracts';
+import {
+  type Brand,
+  type Category,
+  GAZETTEER_ATTRIBUTION,
+  GAZETTEER_ATTRIBUTION_KH,
+  NO_KHQR,
+  type Province,
+  type Store,
+} from '@depot/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { choose, fieldOf, listAnswer, stamp } from '../test/inventory.ts';
@@ -104,7 +112,7 @@ describe('resource list', { timeout: 20_000 }, () => {
       'GET categories': { body: listAnswer([category]) },
       'DELETE categories/4': {
         status: 409,
-        body: { message: 'Category cannot be deleted: 1 sub-categories still use it.' },
+        body: { message: 'Category cannot be deleted: sub-categories still use it (1).' },
       },
     });
     signedIn({ permissions: allOf('categories') });
@@ -112,7 +120,7 @@ describe('resource list', { timeout: 20_000 }, () => {
     await user.click(await screen.findByTestId('delete-4'));
     const popup = (await screen.findByText('Delete “Drinks”?')).closest('.ant-popover') as HTMLElement;
     await user.click(within(popup).getByRole('button', { name: 'Delete' }));
-    expect(await screen.findByText('Category cannot be deleted: 1 sub-categories still use it.')).toBeTruthy();
+    expect(await screen.findByText('Category cannot be deleted: sub-categories still use it (1).')).toBeTruthy();
     expect(screen.getByTestId('delete-4')).toBeTruthy();
   });
 
@@ -180,6 +188,7 @@ describe('resource list', { timeout: 20_000 }, () => {
       phone: null,
       address: null,
       shipping_address: null,
+      vat_number: null,
       village_id: null,
       location: null,
       location_kh: null,
@@ -201,10 +210,19 @@ describe('resource list', { timeout: 20_000 }, () => {
     expect(screen.getByTestId('delete-2')).toBeTruthy();
   });
 
-  it('credits the gazetteer under its lists', async () => {
+  it('credits the gazetteer under its lists, in Khmer on Khmer pages', async () => {
     mockFetch({ 'GET provinces': { body: listAnswer([]) } });
     signedIn({ permissions: allOf('provinces') });
     renderApp('/provinces');
+    const credit = (await screen.findByTestId('gazetteer-attribution')).textContent;
+    expect(credit).toContain(GAZETTEER_ATTRIBUTION_KH);
+    expect(credit).not.toContain('normalized by');
+  });
+
+  it('credits the gazetteer in English on English pages', async () => {
+    mockFetch({ 'GET provinces': { body: listAnswer([]) } });
+    signedIn({ permissions: allOf('provinces') });
+    renderApp('/en/provinces');
     expect((await screen.findByTestId('gazetteer-attribution')).textContent).toContain(GAZETTEER_ATTRIBUTION);
   });
 

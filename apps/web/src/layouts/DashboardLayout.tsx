@@ -17,6 +17,7 @@ import { useLivePermissions } from '../lib/permissions.ts';
 import { useRealtimeConnection } from '../lib/realtime.ts';
 import { useLiveSettings, useTitle } from '../lib/settings.ts';
 import { AppFooter } from './CentredLayout.tsx';
+import { InsideDashboard } from './inside.ts';
 
 /** Signed-in screens: side menu, a header with the title and the switches, the page, the footer. */
 export function DashboardLayout() {
@@ -78,10 +79,11 @@ export function DashboardLayout() {
               onClick={() => setCollapsed(!folded)}
             />
           )}
+          {/* the page's one h1: the system's name; each screen's own title is its h2 */}
           <Typography.Title
-            level={4}
+            level={1}
             data-testid="app-title"
-            style={{ margin: 0, flex: 1, minWidth: 0, display: phone ? 'none' : undefined }}
+            style={{ margin: 0, flex: 1, minWidth: 0, fontSize: 20, display: phone ? 'none' : undefined }}
             ellipsis
           >
             {title}
@@ -103,7 +105,9 @@ export function DashboardLayout() {
         >
           {/* Screens get App.useApp() for confirmations and toasts; the sign-in bundle does without. */}
           <AntApp style={full ? { flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' } : undefined}>
-            <Outlet />
+            <InsideDashboard.Provider value={true}>
+              <Outlet />
+            </InsideDashboard.Provider>
           </AntApp>
         </Layout.Content>
         {!full && <AppFooter />}

@@ -9,7 +9,7 @@ export function GuestLayout() {
   return (
     <CentredLayout>
       {/* A plain box rather than antd Card, which would bring Tabs into the sign-in bundle. */}
-      <main
+      <div
         style={{
           width: '100%',
           maxWidth: 440,
@@ -24,7 +24,7 @@ export function GuestLayout() {
           <Brand size={64} />
           <Outlet />
         </Flex>
-      </main>
+      </div>
     </CentredLayout>
   );
 }

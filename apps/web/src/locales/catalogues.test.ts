@@ -34,6 +34,8 @@ function flatten(tree: Tree, prefix = ''): Record<string, string> {
 
 const catalogues = { kh: flatten(kh), en: flatten(en) };
 const KHMER = /[\u1780-\u17FF]/;
+/** i18next's plural forms: `x_one` and `x_other` are what `t('x', { count })` reads. */
+const PLURAL = /_(zero|one|two|few|many|other)$/;
 
 /** Every literal `t('…')` key in the source. */
 function keysUsedInSource(): Set<string> {
@@ -93,12 +95,13 @@ describe('message catalogues', () => {
 
   it('have a translation for every key the code uses', () => {
     expect(used.length).toBeGreaterThan(20);
-    const missing = used.filter((key) => !(key in catalogues.en) || !(key in catalogues.kh));
+    const has = (catalogue: Record<string, string>, key: string) => key in catalogue || `${key}_other` in catalogue;
+    const missing = used.filter((key) => !has(catalogues.en, key) || !has(catalogues.kh, key));
     expect(missing).toEqual([]);
   });
 
   it('carry no messages the code no longer uses', () => {
-    const unused = Object.keys(catalogues.en).filter((key) => !used.includes(key));
+    const unused = Object.keys(catalogues.en).filter((key) => !used.includes(key.replace(PLURAL, '')));
     expect(unused).toEqual([]);
   });
 
@@ -107,6 +110,19 @@ describe('message catalogues', () => {
       .filter(([, value]) => !KHMER.test(value))
       .map(([key]) => key);
     expect(notKhmer).toEqual([]);
+  });
+
+  it('give every English plural both forms, and count them with {{count}}', () => {
+    const plurals = Object.keys(catalogues.en).filter((key) => PLURAL.test(key));
+    expect(plurals.length).toBeGreaterThan(0);
+    const broken = plurals.filter((key) => {
+      const base = key.replace(PLURAL, '');
+      return (
+        !(`${base}_one` in catalogues.en && `${base}_other` in catalogues.en) ||
+        !catalogues.en[key].includes('{{count}}')
+      );
+    });
+    expect(broken).toEqual([]);
   });
 
   it('have no empty messages', () => {

@@ -58,7 +58,7 @@ export function DashboardPage() {
         <Flex gap={20} align="flex-start" wrap>
           <Avatar size={56} icon={<UserOutlined />} />
           <div style={{ flex: 1, minWidth: 240 }}>
-            <Typography.Title level={3} style={{ marginTop: 0, marginBottom: 4 }}>
+            <Typography.Title level={2} style={{ marginTop: 0, marginBottom: 4, fontSize: 20 }}>
               {t('dashboard.welcome', { name: displayName })}
             </Typography.Title>
             <Descriptions column={{ xs: 1, md: 3 }} size="small">
@@ -111,7 +111,7 @@ export function DashboardPage() {
       )}
 
       <div data-testid="dashboard-today">
-        <Typography.Title level={5}>
+        <Typography.Title level={3} style={{ fontSize: 16 }}>
           {data.kind === 'cashier'
             ? data.shift
               ? t('dashboard.shiftSales')
@@ -123,14 +123,18 @@ export function DashboardPage() {
 
       {data.week_figures && (
         <div data-testid="dashboard-week">
-          <Typography.Title level={5}>{t('dashboard.weekVsLast')}</Typography.Title>
+          <Typography.Title level={3} style={{ fontSize: 16 }}>
+            {t('dashboard.weekVsLast')}
+          </Typography.Title>
           <FigureGrid figures={data.week_figures} locale={locale} />
         </div>
       )}
 
       {data.alerts.length > 0 && (
         <div data-testid="dashboard-alerts">
-          <Typography.Title level={5}>{t('dashboard.waiting')}</Typography.Title>
+          <Typography.Title level={3} style={{ fontSize: 16 }}>
+            {t('dashboard.waiting')}
+          </Typography.Title>
           <Row gutter={[12, 12]}>
             {data.alerts.map((a) => (
               <Col key={a.key} xs={12} md={8} xl={{ flex: '20%' }}>

@@ -105,7 +105,7 @@ export function SamplesPage() {
     <Flex vertical gap={16}>
       <Card
         title={
-          <Typography.Title level={4} style={{ margin: 0 }}>
+          <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
             <ExperimentOutlined /> {t('samples.title')}
           </Typography.Title>
         }

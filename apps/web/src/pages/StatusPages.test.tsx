@@ -48,7 +48,7 @@ describe('status pages in Khmer', () => {
     signedIn();
     renderApp('/dashboards');
     const page = await screen.findByTestId('page-server-error');
-    expect(page.textContent).toContain('កំហុសម៉ាស៊ីនមេខាងក្នុង');
+    expect(page.textContent).toContain('កំហុសប្រព័ន្ធខាងក្នុង');
     expect(page.querySelector('svg')).toBeTruthy();
     expect(latinIn(page)).toEqual([]);
   });

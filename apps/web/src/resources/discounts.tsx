@@ -20,6 +20,7 @@ import { selectFilter, statusColumn, statusField, statusFilter, textField } from
 import { DateInput } from '../kit/inputs.tsx';
 import { type PickProps, RemoteSelect } from '../kit/RemoteSelect.tsx';
 import { type Ctx, defineResource, localName } from '../kit/resource.ts';
+import { formatDate } from '../lib/dates.ts';
 import { CategorySelect } from './catalogue.tsx';
 import { dateFilter } from './orders.tsx';
 
@@ -166,8 +167,18 @@ export const discounts = defineResource<Discount>({
           </span>
         ),
       },
-      { key: 'starts_on', title: t('discounts.startsOn'), sort: 'starts_on', render: (row) => row.starts_on ?? '—' },
-      { key: 'ends_on', title: t('discounts.endsOn'), sort: 'ends_on', render: (row) => row.ends_on ?? '—' },
+      {
+        key: 'starts_on',
+        title: t('discounts.startsOn'),
+        sort: 'starts_on',
+        render: (row) => (row.starts_on ? formatDate(row.starts_on, locale) : '—'),
+      },
+      {
+        key: 'ends_on',
+        title: t('discounts.endsOn'),
+        sort: 'ends_on',
+        render: (row) => (row.ends_on ? formatDate(row.ends_on, locale) : '—'),
+      },
       statusColumn(ctx),
     ];
   },

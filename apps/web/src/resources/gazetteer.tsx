@@ -5,6 +5,7 @@ import {
   district,
   districtInput,
   GAZETTEER_ATTRIBUTION,
+  GAZETTEER_ATTRIBUTION_KH,
   type Province,
   province,
   provinceInput,
@@ -32,10 +33,10 @@ function commonFields(ctx: Ctx): Field[] {
 }
 
 /** ODbL: the attribution goes wherever the data is listed. */
-function attribution({ t }: Ctx) {
+function attribution({ t, locale }: Ctx) {
   return (
     <Typography.Text type="secondary" data-testid="gazetteer-attribution" style={{ fontSize: 13 }}>
-      {t('gazetteer.source')} {GAZETTEER_ATTRIBUTION}
+      {t('gazetteer.source')} {locale === 'kh' ? GAZETTEER_ATTRIBUTION_KH : GAZETTEER_ATTRIBUTION}
     </Typography.Text>
   );
 }

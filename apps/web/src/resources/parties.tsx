@@ -158,6 +158,7 @@ export const customers = defineResource({
     },
     textAreaField('address', ctx.t('fields.address')),
     textAreaField('shipping_address', ctx.t('fields.shipping_address')),
+    textField('vat_number', ctx.t('fields.vat_number'), 30),
     locationField(ctx),
     statusField(ctx),
     ...customerCreditFields(ctx),

@@ -114,7 +114,7 @@ describe('products list', { timeout: 20_000 }, () => {
     await within(table).findByText('ANG-330');
     expect(within(table).getByTestId('price-1').textContent).toBe('$1.26 / កំប៉ុង5,200៛');
     expect(within(table).getByTestId('price-2').textContent).toBe('$2.50 / កំប៉ុង9,000៛');
-    expect(within(table).getByText('ផុតកំណត់ 2020-01-31')).toBeTruthy();
+    expect(within(table).getByText('ផុតកំណត់ 31 មករា 2020')).toBeTruthy();
     // Khmer pages sort by the Khmer name
     expect(calls('GET products')[0].query.get('sort')).toBe('name_kh');
     expect(screen.getByTestId('export')).toBeTruthy();
@@ -199,6 +199,23 @@ describe('product form', { timeout: 30_000 }, () => {
     expect(uploads[0].url).toBe('/api/products/9/image');
     expect(uploads[0].headers.Authorization).toBe('Bearer token-1');
     expect((uploads[0].body.get('image') as File).name).toBe('beer.png');
+  });
+
+  it('marks the required fields, and an empty category or unit says “This field is required!”', async () => {
+    const { calls } = mockFetch({ ...lookups() });
+    signedIn({ permissions: [...ALL, ...LOOKUPS] });
+    const { user } = renderApp('/en/products/create');
+    const form = await screen.findByTestId('record-form');
+    const marked = [...form.querySelectorAll('.ant-form-item-required')].map((label) => label.textContent);
+    expect(marked).toEqual(expect.arrayContaining(['Category', 'Unit', 'SKU']));
+    expect(marked).not.toContain('Brand');
+    await user.click(screen.getByTestId('save'));
+    for (const name of ['category_id', 'unit_id']) {
+      const item = form.querySelector(`#record_${name}`)?.closest('.ant-form-item') as HTMLElement;
+      await waitFor(() => expect(item.textContent).toContain('This field is required!'));
+      expect(item.textContent).not.toMatch(/invalid|at least 1/i);
+    }
+    expect(calls('POST products')).toEqual([]);
   });
 
   it('a new category empties the sub-category, whose choices follow the category', async () => {

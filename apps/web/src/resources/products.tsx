@@ -17,6 +17,7 @@ import { selectFilter, statusColumn, statusField, statusFilter } from '../kit/co
 import { CountInput, DateInput, ImageInput, RielInput, UsdInput } from '../kit/inputs.tsx';
 import { type PickProps, RemoteSelect } from '../kit/RemoteSelect.tsx';
 import { type Column, type Ctx, defineResource, type Field, khmerFirst, localName } from '../kit/resource.ts';
+import { formatDate } from '../lib/dates.ts';
 import { api, upload } from '../lib/http.ts';
 import { BaseUnitSelect, BrandSelect, CategorySelect } from './catalogue.tsx';
 import { ProductTransfer } from './ProductTransfer.tsx';
@@ -74,16 +75,17 @@ function ExpiryTag({ date, ctx }: { date: string | null; ctx: Ctx }) {
   if (!date) return <Typography.Text type="secondary">—</Typography.Text>;
   const today = todayInCambodia();
   const soon = todayInCambodia(new Date(Date.now() + 30 * 86_400_000));
+  const shown = formatDate(date, ctx.locale);
   // "Expired 2026-01-31" may take two lines: the list has no room for it on one.
   if (date < today) {
     return (
       <Tag color="red" style={{ whiteSpace: 'normal', marginInlineEnd: 0 }}>
-        {ctx.t('products.expiredOn', { date })}
+        {ctx.t('products.expiredOn', { date: shown })}
       </Tag>
     );
   }
-  if (date <= soon) return <Tag color="orange">{date}</Tag>;
-  return <span>{date}</span>;
+  if (date <= soon) return <Tag color="orange">{shown}</Tag>;
+  return <span>{shown}</span>;
 }
 
 function productColumns(ctx: Ctx): Column<Product>[] {

@@ -15,6 +15,7 @@ import { selectFilter } from '../kit/common.tsx';
 import { DetailLink } from '../kit/detail.tsx';
 import { DateInput } from '../kit/inputs.tsx';
 import { defineResource, type Filter } from '../kit/resource.ts';
+import { formatDate } from '../lib/dates.ts';
 import { StoreSelect, SupplierSelect } from './parties.tsx';
 
 /**
@@ -117,7 +118,7 @@ export const purchases = defineResource<Purchase>({
   deletable: () => false,
   defaultSort: () => '-purchase_date',
   searchHint: (t) => t('purchases.searchHint'),
-  columns: ({ t }) => {
+  columns: ({ t, locale }) => {
     const money = (cents: number) => formatUsd(cents);
     return [
       {
@@ -130,7 +131,12 @@ export const purchases = defineResource<Purchase>({
           </DetailLink>
         ),
       },
-      { key: 'purchase_date', title: t('purchases.date'), sort: 'purchase_date', render: (row) => row.purchase_date },
+      {
+        key: 'purchase_date',
+        title: t('purchases.date'),
+        sort: 'purchase_date',
+        render: (row) => formatDate(row.purchase_date, locale),
+      },
       { key: 'supplier', title: t('purchases.supplier'), width: 120, wrap: true, render: (row) => row.supplier_name },
       { key: 'store', title: t('stock.store'), width: 80, wrap: true, render: (row) => row.store_name },
       // Where the goods are and where the money is, one above the other: room for the money columns.

@@ -280,6 +280,7 @@ export const users = defineResource({
           onChange={(v) => onChange(v ? String(v) : undefined)}
           allowClear
           placeholder={ctx.t('stock.store')}
+          aria-label={ctx.t('stock.store')}
           style={{ width: 180 }}
         />
       ),

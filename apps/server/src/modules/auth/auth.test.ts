@@ -35,7 +35,7 @@ describe('POST /api/login', () => {
 
     const kh = await post('/api/login', { name: 'nobody-here', password: 'whatever1' }, { 'x-localization': 'kh' });
     expect(kh.statusCode).toBe(401);
-    expect(kh.json()).toEqual({ status: 'error', message: 'ឈ្មោះអ្នកប្រើ ឬពាក្យសម្ងាត់មិនត្រឹមត្រូវ។' });
+    expect(kh.json()).toEqual({ status: 'error', message: 'ឈ្មោះអ្នកប្រើប្រាស់ ឬពាក្យសម្ងាត់មិនត្រឹមត្រូវ។' });
   });
 
   it('answers 422 with the required message on each empty field, in the requested language', async () => {

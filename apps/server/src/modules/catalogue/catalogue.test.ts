@@ -128,7 +128,7 @@ describe('categories and sub-categories', () => {
 
     const blocked = await call('DELETE', `/api/categories/${drinks.body.data.id}`);
     expect(blocked.status).toBe(409);
-    expect(blocked.body.message).toBe('Category cannot be deleted: 1 sub-categories still use it.');
+    expect(blocked.body.message).toBe('Category cannot be deleted: sub-categories still use it (1).');
     const blockedKh = await call('DELETE', `/api/categories/${drinks.body.data.id}`, undefined, {
       ...admin,
       'x-localization': 'kh',
@@ -194,7 +194,7 @@ describe('units and conversions', () => {
 
     const inUse = await call('DELETE', `/api/units/${piece.body.data.id}`);
     expect(inUse.status).toBe(409);
-    expect(inUse.body.message).toBe('Unit cannot be deleted: 1 units still use it.');
+    expect(inUse.body.message).toBe('Unit cannot be deleted: units still use it (1).');
     const demote = await call('PUT', `/api/units/${piece.body.data.id}`, {
       name_en: 'Piece',
       name_kh: 'ដុំ',

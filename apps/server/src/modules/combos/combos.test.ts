@@ -372,7 +372,7 @@ describe('a combo’s rules', () => {
     );
     const refused = await send('DELETE', `/api/products/${soda}`);
     expect(refused.status).toBe(409);
-    expect(refused.body.message).toBe('Product cannot be deleted: 1 combos still use it.');
+    expect(refused.body.message).toBe('Product cannot be deleted: combos still use it (1).');
 
     const deleted = await send('DELETE', `/api/combos/${combo.id}`);
     expect(deleted.status).toBe(200);

@@ -33,6 +33,7 @@ export function orderQuery(db: Db) {
       'orders.customer_id',
       'customers.name as customer_name',
       'customers.phone as customer_phone',
+      'customers.vat_number as customer_vat_number',
       'orders.order_date',
       'orders.status',
       'orders.payment_status',

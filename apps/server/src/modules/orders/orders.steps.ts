@@ -315,7 +315,8 @@ export function orderValues(
     note: input.note,
     shipping_address: input.delivery?.shipping_address ?? null,
     delivery_status: input.delivery && !held ? ('preparing' as const) : null,
-    items_count: sale.cart.lines.reduce((sum, l) => sum + l.quantity, 0),
+    // lines, as a purchase and a combo count them (the invoices list and the held orders read it)
+    items_count: sale.cart.lines.length,
     updated_at: sale.at,
   };
 }

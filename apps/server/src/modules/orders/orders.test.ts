@@ -146,7 +146,9 @@ describe('a sale at the till', () => {
       ['sale', -3],
     ]);
     const invoices = await send('GET', '/api/invoices');
-    expect(invoices.body.data[0]).toMatchObject({ order_number: order.number, total_cents: 1413 });
+    // two lines (3 cans and a bag of rice): the invoices list counts lines, as purchases do
+    expect(invoices.body.data[0]).toMatchObject({ order_number: order.number, total_cents: 1413, items_count: 2 });
+    expect(order.items_count).toBe(2);
   });
 
   it('sells cartons from pieces, and refuses more than the store holds, naming the product and selling nothing', async () => {

@@ -91,6 +91,7 @@ export const customers: ResourceDefinition<'customers', typeof customerInput, ty
         'customers.phone',
         'customers.address',
         'customers.shipping_address',
+        'customers.vat_number',
         'customers.village_id',
         villagePath().as('location'),
         villagePathKh().as('location_kh'),

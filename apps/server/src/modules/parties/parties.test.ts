@@ -54,7 +54,7 @@ describe('stores', () => {
     expect(main.users_count).toBe(1);
     const res = await send('DELETE', `/api/stores/${main.id}`);
     expect(res.status).toBe(409);
-    expect(res.body.message).toBe('Store cannot be deleted: 1 users still use it.');
+    expect(res.body.message).toBe('Store cannot be deleted: users still use it (1).');
   });
 });
 
@@ -75,11 +75,13 @@ describe('customers', () => {
       phone: '012 888 999',
       address: 'Phsar Thmei',
       shipping_address: 'Street 63, Phnom Penh',
+      vat_number: 'K002-100200300',
     });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
       is_walk_in: false,
       shipping_address: 'Street 63, Phnom Penh',
+      vat_number: 'K002-100200300',
       location: null,
     });
     const found = await get('/api/customers?search=888');

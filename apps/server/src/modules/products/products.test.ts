@@ -165,14 +165,16 @@ describe('products', () => {
     });
     const kept = await send('DELETE', `/api/products/${loose.body.data.id}`);
     expect(kept.status).toBe(409);
-    expect(kept.body.message).toBe('Product cannot be deleted: 1 discounts still use it.');
+    expect(kept.body.message).toBe('Product cannot be deleted: discounts still use it (1).');
   });
 
   it('keeps a category, sub-category, brand or unit its products use', async () => {
     const category = await send('DELETE', `/api/categories/${ids.drinks}`);
     expect(category.status).toBe(409);
-    expect(category.body.message).toMatch(/^Category cannot be deleted: \d+ (sub-categories|products) still use it\.$/);
+    expect(category.body.message).toMatch(
+      /^Category cannot be deleted: (sub-categories|products) still use it \(\d+\)\.$/,
+    );
     const brand = await send('DELETE', `/api/brands/${ids.brand}`);
-    expect(brand.body.message).toMatch(/^Brand cannot be deleted: \d+ products still use it\.$/);
+    expect(brand.body.message).toMatch(/^Brand cannot be deleted: products still use it \(\d+\)\.$/);
   });
 });

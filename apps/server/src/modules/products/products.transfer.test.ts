@@ -177,7 +177,7 @@ describe('product export', () => {
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="products-\d{4}-\d{2}-\d{2}\.xlsx"$/);
 
     const workbook = await readXlsx(res.rawPayload);
-    expect(workbook.worksheets.map((s) => s.name)).toEqual(['Products', 'Guide']);
+    expect(workbook.worksheets.map((s) => s.name)).toEqual(['ផលិតផល · Products', 'ការណែនាំ · Guide']);
     const [header, ...rows] = rowsOf(workbook.worksheets[0]);
     expect(header).toEqual(COLUMNS);
     // the list's default order is by English name; the deleted product is left out
@@ -202,10 +202,11 @@ describe('product export', () => {
     ]);
     expect(rows[1]).toMatchObject({ 2: 'មីម៉ាម៉ា សាច់ជ្រូក', 9: '0.35', 10: '', 12: 'no', 15: 'inactive' });
 
-    const guide = rowsOf(workbook.getWorksheet('Guide') as ExcelJS.Worksheet);
+    const guide = rowsOf(workbook.getWorksheet('ការណែនាំ · Guide') as ExcelJS.Worksheet);
     expect(guide.slice(1, 17).map((r) => r[0])).toEqual(COLUMNS);
     const unit = guide.find((r) => r[0] === 'unit') as string[];
-    expect(unit[1]).toBe('yes');
+    expect(guide[0].slice(0, 2)).toEqual(['ជួរឈរ · column', 'ចាំបាច់ · required']);
+    expect(unit[1]).toBe('បាទ · yes');
     expect(unit[2]).toMatch(/[\u1780-\u17FF]/);
     expect(unit[3]).toContain('base unit');
   });
@@ -239,7 +240,7 @@ describe('product export', () => {
     expect(res.headers['content-disposition']).toBe('attachment; filename="products-template.xlsx"');
     const workbook = await readXlsx(res.rawPayload);
     expect(rowsOf(workbook.worksheets[0])).toEqual([COLUMNS]);
-    expect(rowsOf(workbook.getWorksheet('Guide') as ExcelJS.Worksheet).length).toBeGreaterThan(16);
+    expect(rowsOf(workbook.getWorksheet('ការណែនាំ · Guide') as ExcelJS.Worksheet).length).toBeGreaterThan(16);
   });
 
   it('refuses an unknown format or sort with a localized 422', async () => {

@@ -135,6 +135,11 @@ function drained(stream: Writable): Promise<void> {
  * and the next chunk is read only when the response has taken what waits. A second sheet, Guide,
  * explains every column in Khmer and English.
  */
+/** A label a Khmer reader and an English one both read: "ផលិតផល · Products". */
+function both(key: MessageKey): string {
+  return `${translate(key, 'kh')} · ${translate(key, 'en')}`;
+}
+
 function xlsxStream(
   chunks: AsyncIterable<Product[]>,
   columns: readonly ProductSheetColumn[],
@@ -147,7 +152,7 @@ function xlsxStream(
       useStyles: true,
       useSharedStrings: false,
     });
-    const sheet = workbook.addWorksheet('Products', { views: [{ state: 'frozen', ySplit: 1 }] });
+    const sheet = workbook.addWorksheet(both('import.sheet.products'), { views: [{ state: 'frozen', ySplit: 1 }] });
     sheet.columns = columns.map((key) => ({ key, width: WIDTHS[key] ?? 12 }));
     const header = sheet.addRow([...columns]);
     header.font = { bold: true };
@@ -159,9 +164,9 @@ function xlsxStream(
     }
     sheet.commit();
 
-    const guide = workbook.addWorksheet('Guide', { views: [{ state: 'frozen', ySplit: 1 }] });
+    const guide = workbook.addWorksheet(both('import.sheet.guide'), { views: [{ state: 'frozen', ySplit: 1 }] });
     guide.columns = [{ width: 16 }, { width: 10 }, { width: 70 }, { width: 70 }];
-    const head = guide.addRow(['column', 'required', 'ការពន្យល់', 'Explanation']);
+    const head = guide.addRow([both('import.guide.column'), both('import.guide.required'), 'ការពន្យល់', 'Explanation']);
     head.font = { bold: true };
     head.commit();
     const wrap = { wrapText: true, vertical: 'top' } as const;
@@ -169,7 +174,7 @@ function xlsxStream(
       const key = `import.guide.${column}` as MessageKey;
       const row = guide.addRow([
         column,
-        PRODUCT_SHEET_REQUIRED.includes(column) ? 'yes' : '',
+        PRODUCT_SHEET_REQUIRED.includes(column) ? both('import.guide.yes') : '',
         translate(key, 'kh'),
         translate(key, 'en'),
       ]);

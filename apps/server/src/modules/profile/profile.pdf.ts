@@ -14,7 +14,7 @@ const LABELS: Record<string, Record<Locale, string>> = {
   contact: { en: 'Contact', kh: 'ទំនាក់ទំនង' },
   emergency: { en: 'Emergency contact', kh: 'ទំនាក់ទំនងពេលអាសន្ន' },
   work: { en: 'Work', kh: 'ការងារ' },
-  name: { en: 'Username', kh: 'ឈ្មោះអ្នកប្រើ' },
+  name: { en: 'Username', kh: 'ឈ្មោះអ្នកប្រើប្រាស់' },
   full_name: { en: 'Full name', kh: 'ឈ្មោះពេញ' },
   gender: { en: 'Gender', kh: 'ភេទ' },
   date_of_birth: { en: 'Date of birth', kh: 'ថ្ងៃខែឆ្នាំកំណើត' },

@@ -339,6 +339,7 @@ export function sampleService(db: Db, uploadsDir: string) {
       const made = await resourceService(db, customers).create(actor, {
         ...customer,
         shipping_address: null,
+        vat_number: null,
         village_id: null,
         credit_limit_cents: null,
         payment_terms_days: 0,

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { failureMessage } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useDebounced } from '../../kit/useDebounced.ts';
-import { formatDateTime } from '../../lib/dates.ts';
+import { DATE_INPUT_FORMAT, formatDateTime } from '../../lib/dates.ts';
 import { api } from '../../lib/http.ts';
 
 function Changes({ entry }: { entry: AuditEntry }) {
@@ -75,6 +75,7 @@ export function AuditPage() {
           options={AUDIT_ACTIONS.map((a) => ({ value: a, label: label(a) }))}
         />
         <DatePicker.RangePicker
+          format={DATE_INPUT_FORMAT}
           onChange={(values) => {
             setRange(
               values?.[0] && values[1] ? [values[0].format('YYYY-MM-DD'), values[1].format('YYYY-MM-DD')] : null,

@@ -169,7 +169,7 @@ export function NotificationsPage() {
   return (
     <Card
       title={
-        <Typography.Title level={4} style={{ margin: 0 }}>
+        <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
           {t('notifications.title')}
         </Typography.Title>
       }

@@ -35,6 +35,7 @@ import { useState } from 'react';
 import { DateInput, ImageInput } from '../../kit/inputs.tsx';
 import { failureMessage } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
+import { formatDate } from '../../lib/dates.ts';
 import { applyFieldErrors, parseWith } from '../../lib/forms.ts';
 import { ApiError, api, download, upload } from '../../lib/http.ts';
 import { session } from '../../lib/session.ts';
@@ -141,7 +142,9 @@ function DetailsForm({ data }: { data: Profile }) {
   return (
     <Form form={form} layout="vertical" initialValues={data} onFinish={() => void submit()} data-testid="profile-form">
       {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 16 }} />}
-      <Typography.Title level={5}>{t('profile.personal')}</Typography.Title>
+      <Typography.Title level={3} style={{ fontSize: 16 }}>
+        {t('profile.personal')}
+      </Typography.Title>
       <Row gutter={16}>
         {text('full_name', t('profile.full_name'), 100)}
         <Col xs={24} md={6}>
@@ -162,21 +165,27 @@ function DetailsForm({ data }: { data: Profile }) {
         {text('nationality', t('profile.nationality'), 60)}
         {text('timezone', t('profile.timezone'), 60)}
       </Row>
-      <Typography.Title level={5}>{t('profile.contact')}</Typography.Title>
+      <Typography.Title level={3} style={{ fontSize: 16 }}>
+        {t('profile.contact')}
+      </Typography.Title>
       <Row gutter={16}>
         {text('email', t('profile.email'), 150)}
         {text('phone', t('profile.phone'), 20)}
         {text('address', t('profile.address'), 255)}
         {text('location', t('profile.location'), 120)}
       </Row>
-      <Typography.Title level={5}>{t('profile.emergency')}</Typography.Title>
+      <Typography.Title level={3} style={{ fontSize: 16 }}>
+        {t('profile.emergency')}
+      </Typography.Title>
       <Row gutter={16}>
         {text('emergency_contact_name', t('profile.emergency_contact_name'), 100)}
         {text('emergency_contact_relationship', t('profile.emergency_contact_relationship'), 60)}
         {text('emergency_contact_phone', t('profile.emergency_contact_phone'), 20)}
         {text('emergency_contact_email', t('profile.emergency_contact_email'), 150)}
       </Row>
-      <Typography.Title level={5}>{t('profile.about')}</Typography.Title>
+      <Typography.Title level={3} style={{ fontSize: 16 }}>
+        {t('profile.about')}
+      </Typography.Title>
       <Form.Item name="bio" label={t('profile.bio')}>
         <Input.TextArea rows={3} maxLength={1000} data-testid="profile-bio" />
       </Form.Item>
@@ -309,7 +318,13 @@ export function ProfilePage() {
           <Descriptions
             size="small"
             style={{ marginTop: 16 }}
-            items={[{ key: 'join', label: t('profile.join_date'), children: data.join_date }]}
+            items={[
+              {
+                key: 'join',
+                label: t('profile.join_date'),
+                children: data.join_date ? formatDate(data.join_date, locale) : '—',
+              },
+            ]}
           />
         )}
       </Card>

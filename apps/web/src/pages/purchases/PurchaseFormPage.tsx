@@ -156,7 +156,7 @@ function PurchaseForm({
       title={
         <Flex align="center" gap={8}>
           <Button type="text" icon={<ArrowLeftOutlined />} aria-label={t('kit.back')} onClick={() => void back()} />
-          <Typography.Title level={4} style={{ margin: 0 }}>
+          <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
             {editing ? t('purchases.editTitle', { number: draft.number ?? '' }) : t('purchases.create')}
           </Typography.Title>
         </Flex>

@@ -10,6 +10,7 @@ import { failureMessage, useList, useRecord, useWritten } from '../../kit/querie
 import { localName } from '../../kit/resource.ts';
 import { fitTable, wrap } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
+import { formatDate } from '../../lib/dates.ts';
 import { parseWith } from '../../lib/forms.ts';
 import { ApiError, api, newIdempotencyKey } from '../../lib/http.ts';
 import { localePath } from '../../lib/locale.ts';
@@ -92,7 +93,7 @@ function Review({ draft, from }: { draft: PurchaseDraft; from: DraftState }) {
             aria-label={t('purchases.backToEdit')}
             onClick={() => void edit()}
           />
-          <Typography.Title level={4} style={{ margin: 0 }}>
+          <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
             {draft.id ? t('purchases.reviewEditTitle', { number: draft.number ?? '' }) : t('purchases.reviewTitle')}
           </Typography.Title>
         </Flex>
@@ -112,7 +113,7 @@ function Review({ draft, from }: { draft: PurchaseDraft; from: DraftState }) {
               children: <span data-testid="review-supplier">{supplierName}</span>,
             },
             { key: 'store', label: t('stock.store'), children: <span data-testid="review-store">{storeName}</span> },
-            { key: 'date', label: t('purchases.date'), children: draft.purchase_date },
+            { key: 'date', label: t('purchases.date'), children: formatDate(draft.purchase_date, locale) },
             {
               key: 'ordered',
               label: t('purchases.savedAs'),

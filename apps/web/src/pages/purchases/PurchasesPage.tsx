@@ -7,7 +7,7 @@ import { type DocumentActions, DocumentDrawer, DocumentView } from '../../kit/do
 import { ListPage } from '../../kit/ListPage.tsx';
 import { fitTable, wrap } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
-import { formatDateTime } from '../../lib/dates.ts';
+import { formatDate, formatDateTime } from '../../lib/dates.ts';
 import { localePath } from '../../lib/locale.ts';
 import { PaymentStatusTag, PurchaseStatusTag, paymentMethodLabels, purchases } from '../../resources/purchases.tsx';
 import { formatCount, LineBatch, productColumn } from '../stock/common.tsx';
@@ -70,7 +70,7 @@ function PurchaseDetails({ detail }: { detail: PurchaseDetail }) {
           },
           { key: 'supplier', label: t('purchases.supplier'), children: detail.supplier_name },
           { key: 'store', label: t('stock.store'), children: detail.store_name },
-          { key: 'date', label: t('purchases.date'), children: detail.purchase_date },
+          { key: 'date', label: t('purchases.date'), children: formatDate(detail.purchase_date, locale) },
           { key: 'by', label: t('transfers.createdBy'), children: detail.created_by_name ?? '—' },
           ...(detail.received_at
             ? [
@@ -85,7 +85,9 @@ function PurchaseDetails({ detail }: { detail: PurchaseDetail }) {
         ]}
       />
       <div>
-        <Typography.Title level={5}>{t('purchases.itemsTitle')}</Typography.Title>
+        <Typography.Title level={3} style={{ fontSize: 16 }}>
+          {t('purchases.itemsTitle')}
+        </Typography.Title>
         <Table
           data-testid="purchase-items"
           size="small"
@@ -150,7 +152,9 @@ function PurchaseDetails({ detail }: { detail: PurchaseDetail }) {
         ]}
       />
       <div>
-        <Typography.Title level={5}>{t('purchases.payments')}</Typography.Title>
+        <Typography.Title level={3} style={{ fontSize: 16 }}>
+          {t('purchases.payments')}
+        </Typography.Title>
         <Table
           data-testid="purchase-payments"
           size="small"

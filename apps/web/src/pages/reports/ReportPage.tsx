@@ -14,6 +14,7 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useCtx } from '../../kit/useCtx.ts';
 import '../../lib/dates.ts';
+import { DATE_INPUT_FORMAT } from '../../lib/dates.ts';
 import { api, download } from '../../lib/http.ts';
 import { BrandSelect, CategorySelect } from '../../resources/catalogue.tsx';
 import { StoreSelect } from '../../resources/parties.tsx';
@@ -87,7 +88,7 @@ export function ReportPage({ name }: { name: ReportName }) {
   return (
     <Flex vertical gap={16} data-testid={`report-${name}`}>
       <Flex justify="space-between" align="center" wrap gap={8}>
-        <Typography.Title level={3} style={{ margin: 0 }}>
+        <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
           {label(`report.${name}`, locale)}
         </Typography.Title>
         <Space wrap className="no-print">
@@ -114,10 +115,10 @@ export function ReportPage({ name }: { name: ReportName }) {
             }
           />
           <DatePicker.RangePicker
+            format={DATE_INPUT_FORMAT}
             aria-label={t('reports.range')}
             allowClear={false}
             value={[dayjs(from), dayjs(to)]}
-            format={locale === 'kh' ? 'DD/MM/YYYY' : 'DD/MM/YYYY'}
             onChange={(range) => {
               if (range?.[0] && range[1])
                 set({ from: range[0].format('YYYY-MM-DD'), to: range[1].format('YYYY-MM-DD') });

@@ -16,6 +16,7 @@ import { SVGRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { formatDate, monthName } from '../../lib/dates.ts';
 import { localePath } from '../../lib/locale.ts';
 
 echarts.use([LineChart, BarChart, GridComponent, TooltipComponent, LegendComponent, SVGRenderer]);
@@ -25,23 +26,14 @@ export function label(key: string, locale: Locale): string {
   return key in messages ? translate(key as MessageKey, locale) : key;
 }
 
-const KHMER_MONTHS = ['មករា', 'កុម្ភៈ', 'មីនា', 'មេសា', 'ឧសភា', 'មិថុនា', 'កក្កដា', 'សីហា', 'កញ្ញា', 'តុលា', 'វិច្ឆិកា', 'ធ្នូ'];
-const ENGLISH_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-/** 12 មីនា 2026 / 12 Mar 2026 from 2026-03-12 (never the raw date on screen). */
-export function formatDay(day: string, locale: Locale): string {
-  // an instant (a last sale) is read on the depots' clock, UTC+7
-  const local = day.length > 10 ? new Date(Date.parse(day) + 7 * 3_600_000).toISOString() : day;
-  const [y, m, d] = local.slice(0, 10).split('-').map(Number);
-  if (!y || !m || !d) return day;
-  return `${d} ${(locale === 'kh' ? KHMER_MONTHS : ENGLISH_MONTHS)[m - 1]} ${y}`;
-}
+/** A day as people read it (lib/dates.ts, the one date formatter). */
+export const formatDay = formatDate;
 
 /** A bucket of the series as its group reads: a day, the week starting on it, a month. */
 export function formatBucket(bucket: string, group: string, locale: Locale): string {
   if (group === 'month') {
     const [y, m] = bucket.split('-').map(Number);
-    return `${(locale === 'kh' ? KHMER_MONTHS : ENGLISH_MONTHS)[m - 1]} ${y}`;
+    return `${monthName(m, locale)} ${y}`;
   }
   return formatDay(bucket, locale);
 }

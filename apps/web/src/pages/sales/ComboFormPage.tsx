@@ -97,7 +97,7 @@ function ComboForm({ initial, errors: initialErrors }: { initial: ComboDraft; er
       title={
         <Flex align="center" gap={8}>
           <Button type="text" icon={<ArrowLeftOutlined />} aria-label={t('kit.back')} onClick={() => void back()} />
-          <Typography.Title level={4} style={{ margin: 0 }}>
+          <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
             {editing ? t('combos.edit') : t('combos.create')}
           </Typography.Title>
         </Flex>

@@ -92,7 +92,7 @@ function Review({ draft, from }: { draft: ComboDraft; from: ComboState }) {
             aria-label={t('purchases.backToEdit')}
             onClick={() => void edit()}
           />
-          <Typography.Title level={4} style={{ margin: 0 }}>
+          <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
             {t('combos.reviewTitle')}
           </Typography.Title>
         </Flex>

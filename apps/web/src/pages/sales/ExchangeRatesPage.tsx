@@ -393,7 +393,7 @@ export function ExchangeRatesPage() {
     <Flex vertical gap={16}>
       <Card
         title={
-          <Typography.Title level={4} style={{ margin: 0 }}>
+          <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
             {t('menu.exchange_rates')}
           </Typography.Title>
         }

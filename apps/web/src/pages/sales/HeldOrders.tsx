@@ -77,7 +77,7 @@ export function HeldOrdersDrawer({
                 <Flex vertical style={{ minWidth: 0 }}>
                   <Typography.Text strong>{row.number}</Typography.Text>
                   <Typography.Text type="secondary" ellipsis>
-                    {row.customer_name} · {t('pos.itemsCount', { n: row.items_count })}
+                    {row.customer_name} · {t('pos.itemsCount', { count: row.items_count })}
                   </Typography.Text>
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                     {formatDateTime(row.order_date, locale)}

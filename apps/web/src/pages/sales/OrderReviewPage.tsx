@@ -245,7 +245,7 @@ function Review({ cart }: { cart: Cart }) {
             aria-label={t('pay.backToCart')}
             onClick={() => void back()}
           />
-          <Typography.Title level={4} style={{ margin: 0 }}>
+          <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
             {cart.number ? t('pay.titleHeld', { number: cart.number }) : t('pay.title')}
           </Typography.Title>
         </Flex>

@@ -228,7 +228,9 @@ export function OrderDetails({ detail }: { detail: OrderDetail }) {
         ]}
       />
       <div>
-        <Typography.Title level={5}>{t('purchases.itemsTitle')}</Typography.Title>
+        <Typography.Title level={3} style={{ fontSize: 16 }}>
+          {t('purchases.itemsTitle')}
+        </Typography.Title>
         <Table
           data-testid="order-items"
           size="small"
@@ -332,7 +334,9 @@ export function OrderDetails({ detail }: { detail: OrderDetail }) {
         {t('orders.totalKhr', { khr: formatKhr(detail.total_khr), rate: formatKhr(totalRate(detail)) })}
       </Typography.Text>
       <div>
-        <Typography.Title level={5}>{t('purchases.payments')}</Typography.Title>
+        <Typography.Title level={3} style={{ fontSize: 16 }}>
+          {t('purchases.payments')}
+        </Typography.Title>
         <Table
           data-testid="order-payments"
           size="small"
@@ -353,7 +357,9 @@ export function OrderDetails({ detail }: { detail: OrderDetail }) {
       </div>
       {refunds.length > 0 && (
         <div>
-          <Typography.Title level={5}>{t('orders.refunds')}</Typography.Title>
+          <Typography.Title level={3} style={{ fontSize: 16 }}>
+            {t('orders.refunds')}
+          </Typography.Title>
           <Table
             data-testid="order-refunds"
             size="small"

@@ -263,7 +263,7 @@ export function PosPage() {
     <Flex vertical gap={8} className={wide ? 'pos pos-wide' : 'pos'} data-testid="pos">
       <Flex justify="space-between" align="center" gap={12} wrap>
         <Flex align="center" gap={12} wrap>
-          <Typography.Title level={4} style={{ margin: 0 }}>
+          <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
             {cart.number ? t('pos.resumed', { number: cart.number }) : t('menu.pos')}
           </Typography.Title>
           <RateBar />

@@ -220,6 +220,7 @@ export function TenderPanel({
             <Flex gap={8} style={{ marginTop: 4 }}>
               <UsdInput
                 id="tender-usd"
+                autoFocus
                 data-testid="tender-usd"
                 disabled={disabled}
                 value={value.usd}

@@ -270,6 +270,25 @@ describe('order details', { timeout: 40_000 }, () => {
   });
 });
 
+describe('the tax invoice', { timeout: 40_000 }, () => {
+  it('prints the buyer’s VAT number beside the seller’s and the total as “សរុបរួម (រួមអាករ)”', async () => {
+    const buyer = { ...paid, customer_name: 'Angkor Mart Co., Ltd.', customer_vat_number: 'K002-100200300' };
+    ordersApi({
+      'GET orders': { body: listAnswer([held, partly, buyer, cancelled]) },
+      'GET orders/9': { body: { data: buyer } },
+      'GET settings/public': { body: { data: { ...DEFAULT_SETTINGS, vat_number: 'K001-901234567' } } },
+    });
+    signedIn({ permissions: MANAGER });
+    const { user } = renderApp('/orders?view=9');
+    await user.click(await screen.findByTestId('order-invoice'));
+    const invoice = await screen.findByTestId('tax-invoice');
+    await waitFor(() => expect(within(invoice).getByTestId('seller-vat').textContent).toContain('K001-901234567'));
+    expect(within(invoice).getByTestId('buyer-vat').textContent).toBe('K002-100200300');
+    expect(invoice.textContent).toContain('សរុបរួម (រួមអាករ)');
+    expect(invoice.textContent).toContain('Grand total (VAT included)');
+  });
+});
+
 describe('the orders list', { timeout: 40_000 }, () => {
   it('filters by who sold, the signed-in user’s own sales named “My sales”', async () => {
     const { calls } = ordersApi({

@@ -139,6 +139,7 @@ function labels(t: TFunction) {
     vat: [t('print.vat', KH), t('print.vat', EN)],
     delivery: [t('print.delivery', KH), t('print.delivery', EN)],
     total: [t('print.total', KH), t('print.total', EN)],
+    totalWithVat: [t('print.totalWithVat', KH), t('print.totalWithVat', EN)],
     totalKhr: [t('print.totalKhr', KH), t('print.totalKhr', EN)],
     rate: [t('print.rate', KH), t('print.rate', EN)],
     paid: [t('print.paid', KH), t('print.paid', EN)],
@@ -390,6 +391,9 @@ export function TaxInvoice({ order }: { order: OrderDetail }) {
           <Row label={l.customer}>{order.customer_name}</Row>
           {order.customer_phone && <Row label={l.phone}>{order.customer_phone}</Row>}
           {order.shipping_address && <Row label={l.address}>{order.shipping_address}</Row>}
+          <Row label={l.vatNumber}>
+            <span data-testid="buyer-vat">{order.customer_vat_number || '—'}</span>
+          </Row>
         </div>
       </div>
       <table className="invoice-table">
@@ -446,7 +450,7 @@ export function TaxInvoice({ order }: { order: OrderDetail }) {
           <span data-testid="invoice-vat">{formatUsd(order.tax_cents)}</span>
         </Row>
         {order.delivery_fee_cents > 0 && <Row label={l.delivery}>{formatUsd(order.delivery_fee_cents)}</Row>}
-        <Row label={l.total} strong>
+        <Row label={l.totalWithVat} strong>
           <span data-testid="invoice-total">{formatUsd(order.total_cents)}</span>
         </Row>
         <Row label={l.totalKhr} strong>

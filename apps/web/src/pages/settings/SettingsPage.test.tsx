@@ -34,7 +34,7 @@ describe('system settings', { timeout: 60_000 }, () => {
       system_title: 'Corner Depot',
       system_title_kh: 'ឃ្លាំងកែងផ្លូវ',
       vat_number: 'K001-901234567',
-      primary_color: '#16a34a',
+      primary_color: '#15803d',
     });
     expect(put.body).not.toHaveProperty('logo_url');
   });
@@ -45,6 +45,16 @@ describe('system settings', { timeout: 60_000 }, () => {
     renderApp('/settings');
     await screen.findByTestId('settings-form');
     expect(screen.getAllByTestId('app-title')[0].textContent).toBe('ប្រព័ន្ធគ្រប់គ្រងការលក់');
+  });
+
+  it('warns when a chosen colour reads below 4.5:1, and not for the default colours', async () => {
+    mockFetch({ 'GET settings': { body: { data: { ...DEFAULT_SETTINGS, primary_color: '#facc15' } } } });
+    signedIn(admin);
+    renderApp('/en/settings');
+    const warning = await screen.findByTestId('contrast-primary_color');
+    expect(warning.textContent).toMatch(/^Primary colour reads at 1\.\d\d:1 .*below the 4\.5:1 people need/);
+    expect(screen.queryByTestId('contrast-secondary_color')).toBeNull();
+    expect(screen.queryByTestId('contrast-background_color')).toBeNull();
   });
 
   it('puts a refused value on its field and keeps the rest', async () => {

@@ -37,7 +37,7 @@ import { useCtx } from '../../kit/useCtx.ts';
 import { applyFieldErrors, parseWith } from '../../lib/forms.ts';
 import { ApiError, api, upload } from '../../lib/http.ts';
 import { fontStack, settingsQuery } from '../../lib/settings.ts';
-import { themeFor } from '../../lib/theme.ts';
+import { contrastWarnings, themeFor } from '../../lib/theme.ts';
 
 /**
  * `/settings` (administrators): the system title in Khmer and English, the font, the footer, the
@@ -301,6 +301,27 @@ function SettingsForm({ initial }: { initial: Values }) {
               {colour('secondary_color', t('settings.secondary_color'))}
               {colour('background_color', t('settings.background_color'))}
             </Row>
+            {contrastWarnings(values).map((warning) => {
+              const said = {
+                name: t(`settings.${warning.field}`),
+                ratio: warning.ratio.toFixed(2),
+                shown: warning.shown,
+              };
+              return (
+                <Alert
+                  key={warning.field}
+                  type="warning"
+                  showIcon
+                  style={{ marginBottom: 16 }}
+                  data-testid={`contrast-${warning.field}`}
+                  title={
+                    warning.field === 'background_color'
+                      ? t('settings.contrastBackground', said)
+                      : t('settings.contrastColour', said)
+                  }
+                />
+              );
+            })}
             <Form.Item
               name="dark_mode"
               label={t('settings.dark_mode')}
@@ -309,7 +330,9 @@ function SettingsForm({ initial }: { initial: Values }) {
             >
               <Switch data-testid="dark_mode" />
             </Form.Item>
-            <Typography.Title level={5}>{t('settings.preview')}</Typography.Title>
+            <Typography.Title level={3} style={{ fontSize: 16 }}>
+              {t('settings.preview')}
+            </Typography.Title>
             <Flex vertical gap={12}>
               <Preview values={values} mode="light" />
               <Preview values={values} mode="dark" />

@@ -11,6 +11,7 @@ import { Alert, Descriptions, Form, InputNumber, Modal, Radio, Select, Typograph
 import { useState } from 'react';
 import { useWritten } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
+import { formatDate } from '../../lib/dates.ts';
 import { parseWith, useFormErrors } from '../../lib/forms.ts';
 import { api, newIdempotencyKey } from '../../lib/http.ts';
 import { formatCount, NoteField, ProductNames, quantityText, reasonLabels } from './common.tsx';
@@ -135,7 +136,7 @@ function AdjustForm({ level, onClose }: { level: StockLevel; onClose: () => void
               virtual={false}
               options={level.batches.map((b) => ({
                 value: b.id,
-                label: `${b.lot ?? t('stock.noLot')} · ${b.expiry_date ?? '—'} · ${quantityText(b.quantity, level, locale)}`,
+                label: `${b.lot ?? t('stock.noLot')} · ${b.expiry_date ? formatDate(b.expiry_date, locale) : '—'} · ${quantityText(b.quantity, level, locale)}`,
               }))}
             />
           </Form.Item>

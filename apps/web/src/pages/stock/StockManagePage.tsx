@@ -198,6 +198,7 @@ export function StockManagePage() {
               value={state.filters.category_id ? Number(state.filters.category_id) : null}
               onChange={(id) => update({ 'filter[category_id]': id ? String(id) : undefined })}
               placeholder={t('fields.category')}
+              aria-label={t('fields.category')}
               allowClear
               style={{ width: '100%' }}
             />

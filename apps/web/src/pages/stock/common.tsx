@@ -14,6 +14,7 @@ import { khmerFirst } from '../../kit/resource.ts';
 import { wrap } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useSession } from '../../lib/access.tsx';
+import { formatDate } from '../../lib/dates.ts';
 
 /** Pieces the stock and purchase screens share: names, quantities, expiry, the store picker. */
 
@@ -83,24 +84,25 @@ export function daysBetween(from: string, to: string): number {
  * left. Colours are antd's presets, which the dark theme redraws.
  */
 export function ExpiryTag({ date, daysLeft }: { date: string | null; daysLeft?: number | null }) {
-  const { t } = useCtx();
+  const { t, locale } = useCtx();
   if (!date) return <Typography.Text type="secondary">—</Typography.Text>;
   const days = daysLeft ?? daysBetween(todayInCambodia(), date);
+  const shown = formatDate(date, locale);
   if (days < 0) {
     return (
       <Tag color="red" data-testid="expiry-expired">
-        {date} · {t('stock.expiredDaysAgo', { days: -days })}
+        {shown} · {t('stock.expiredDaysAgo', { days: -days })}
       </Tag>
     );
   }
   if (days <= DEFAULT_EXPIRING_DAYS) {
     return (
       <Tag color="orange" data-testid="expiry-soon">
-        {date} · {days === 0 ? t('stock.expiresToday') : t('stock.daysLeft', { days })}
+        {shown} · {days === 0 ? t('stock.expiresToday') : t('stock.daysLeft', { days })}
       </Tag>
     );
   }
-  return <span>{date}</span>;
+  return <span>{shown}</span>;
 }
 
 /** A batch in one cell: its lot (or "No lot") above its expiry date. */
@@ -249,7 +251,7 @@ export function TableCard({
   return (
     <Card
       title={
-        <Typography.Title level={4} style={{ margin: 0 }}>
+        <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
           {title}
         </Typography.Title>
       }

@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { DATE_INPUT_FORMAT, formatDate } from './dates.ts';
+
+describe('dates as people read them', () => {
+  it('show Khmer month names on Khmer pages, never the raw YYYY-MM-DD', () => {
+    expect(formatDate('2026-03-12', 'kh')).toBe('12 មីនា 2026');
+    expect(formatDate('2026-12-01', 'en')).toBe('1 Dec 2026');
+  });
+
+  it('read an instant on the depots’ clock (UTC+7)', () => {
+    expect(formatDate('2026-03-12T18:30:00.000Z', 'kh')).toBe('13 មីនា 2026');
+  });
+
+  it('are typed as DD/MM/YYYY', () => {
+    expect(DATE_INPUT_FORMAT).toBe('DD/MM/YYYY');
+  });
+});

@@ -1,0 +1,99 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, type Lang, type Mode, newContext, prefix, setColorMode, shot, signIn, test } from './support.ts';
+
+/**
+ * axe-core over every main screen, in Khmer and English, light and dark: any serious or critical
+ * violation fails (WCAG 2 A and AA rules). One sign-in per language, one page reused, so the whole
+ * walk stays within a few minutes of CI.
+ */
+const SCREENS = [
+  '/dashboards',
+  '/pos',
+  '/orders',
+  '/invoices',
+  '/discounts',
+  '/products',
+  '/products/create',
+  '/purchases',
+  '/purchases/create',
+  '/stocks/manage',
+  '/stocks/low',
+  '/products/expired',
+  '/customers',
+  '/users',
+  '/reports/sales',
+  '/settings',
+  '/no-permission',
+];
+
+interface Found {
+  screen: string;
+  rule: string;
+  impact: string;
+  targets: string[];
+  summary: string;
+}
+
+async function serious(page: Page, screen: string): Promise<Found[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({
+      screen,
+      rule: v.id,
+      impact: v.impact ?? '',
+      targets: v.nodes.slice(0, 4).map((n) => n.target.join(' ')),
+      summary: v.nodes[0]?.failureSummary?.split('\n').slice(0, 2).join(' ') ?? '',
+    }));
+}
+
+/** A screen loaded and settled: its heading drawn, no spinner, fonts ready, animations over. */
+async function settle(page: Page): Promise<void> {
+  await expect(page.locator('.ant-spin-spinning')).toHaveCount(0, { timeout: 15_000 });
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Number.POSITIVE_INFINITY),
+  );
+}
+
+for (const lang of ['kh', 'en'] as Lang[]) {
+  test(`accessibility: every main screen in ${lang}, light and dark, has no serious or critical axe violation`, async ({
+    browser,
+  }) => {
+    test.setTimeout(180_000);
+    const context = await newContext(browser, lang);
+    const page = await context.newPage();
+    const found: Found[] = [];
+
+    for (const mode of ['light', 'dark'] as Mode[]) {
+      await page.emulateMedia({ colorScheme: mode });
+      await page.goto(`${prefix(lang)}/login`);
+      await settle(page);
+      found.push(...(await serious(page, `login ${mode}`)));
+    }
+
+    await page.emulateMedia({ colorScheme: 'light' });
+    await signIn(page, lang);
+    for (const mode of ['light', 'dark'] as Mode[]) {
+      await setColorMode(page, mode);
+      for (const screen of SCREENS) {
+        await page.goto(`${prefix(lang)}${screen}`);
+        await expect(page.locator('main').first()).toBeVisible();
+        await settle(page);
+        found.push(...(await serious(page, `${screen} ${mode}`)));
+        // every signed-in screen names itself with one h1 (axe's own rule is only moderate)
+        if ((await page.locator('h1').count()) !== 1) {
+          found.push({ screen: `${screen} ${mode}`, rule: 'one-h1', impact: 'moderate', targets: [], summary: '' });
+        }
+        if (lang === 'kh' && (screen === '/dashboards' || screen === '/products/create' || screen === '/pos')) {
+          await shot(page, `a11y-${screen.slice(1).replaceAll('/', '-')}-kh-${mode}`);
+        }
+      }
+    }
+    expect(found).toEqual([]);
+    await context.close();
+  });
+}

@@ -1,0 +1,59 @@
+/**
+ * The agreed Khmer words (../shared/KHMER.md): one word for one thing, one spelling for one word,
+ * everywhere people read Depot (the web catalogue, the server's messages, receipts, invoices,
+ * exports). apps/web/src/locales/glossary.test.ts reads every Khmer text of the code and fails on a word from `not`, and
+ * on a glossary word written with the other of the two look-alike subscripts (្ដ / ្ត).
+ */
+export interface GlossaryTerm {
+  en: string;
+  /** The agreed words; each is written exactly so. */
+  kh: readonly string[];
+  /** What must not be written for it (a word that means something else here). */
+  not?: readonly RegExp[];
+}
+
+export const GLOSSARY: readonly GlossaryTerm[] = [
+  { en: 'category', kh: ['ប្រភេទ'] },
+  { en: 'discount type', kh: ['របៀបបញ្ចុះតម្លៃ'] },
+  { en: 'combo, bundle', kh: ['ឈុត', 'ឈុតផលិតផល'], not: [/កញ្ចប់លក់/, /កញ្ចប់ទំនិញ/] },
+  { en: 'return', kh: ['ត្រឡប់', 'ទទួលទំនិញត្រឡប់វិញ'], not: [/ប្[ដត]ូរវិញ/, /ប្[ដត]ូរយកត្រឡប់/] },
+  { en: 'refund', kh: ['ប្រាក់សងវិញ'], not: [/ប្រាក់សងត្រឡប់/, /ប្រាក់សង(?!វិញ)/] },
+  { en: 'payment', kh: ['ការបង់ប្រាក់'], not: [/ទូទាត់/] },
+  { en: 'VAT', kh: ['អាករ', 'អាករលើតម្លៃបន្ថែម'], not: [/ពន្ធ/] },
+  { en: 'shipped', kh: ['បានបញ្ជូនចេញ'], not: [/បានដឹកដល់/] },
+  { en: 'write-off', kh: ['កាត់ចេញពីស្តុក', 'ដកចេញដោយសារផុតកំណត់'], not: [/លុបចោល(?:ឡូត|ដោយផុតកំណត់)/] },
+  { en: 'server, system', kh: ['ប្រព័ន្ធ'], not: [/ម៉ាស៊ីនមេ/] },
+  { en: 'exchange rate', kh: ['អត្រាប្ដូរប្រាក់'] },
+  { en: 'receipt', kh: ['បង្កាន់ដៃ'] },
+  { en: 'invoice', kh: ['វិក្កយបត្រ', 'វិក្កយបត្រអាករ'], not: [/វិក័យបត្រ/, /វិក្ក័យបត្រ/] },
+  { en: 'supplier', kh: ['អ្នកផ្គត់ផ្គង់'] },
+  { en: 'change (money back)', kh: ['ប្រាក់អាប់'] },
+  { en: 'walk-in customer', kh: ['អតិថិជនទូទៅ'] },
+  { en: 'user', kh: ['អ្នកប្រើប្រាស់'], not: [/អ្នកប្រើ(?!ប្រាស់)/] },
+  { en: 'system title', kh: ['ប្រព័ន្ធគ្រប់គ្រងការលក់'] },
+  // words written two ways before: the dictionary's subscript, and stock as the depots write it
+  { en: 'change, exchange', kh: ['ប្ដូរ'] },
+  { en: 'once, again', kh: ['ម្ដង'] },
+  { en: '(noun prefix)', kh: ['សេចក្ដី'] },
+  { en: 'stock', kh: ['ស្តុក'] },
+  { en: 'restore', kh: ['ស្ដារ'] },
+  { en: 'week', kh: ['សប្ដាហ៍'] },
+  { en: 'start', kh: ['ចាប់ផ្ដើម'] },
+  { en: 'give', kh: ['ផ្ដល់'] },
+  { en: 'network', kh: ['បណ្ដាញ'] },
+  { en: 'coverage', kh: ['គ្របដណ្ដប់'] },
+  { en: 'continue', kh: ['បន្ត'] },
+];
+
+const DA = '\u17D2\u178A'; // ្ដ
+const TA = '\u17D2\u178F'; // ្ត
+
+/** The same word with the other look-alike subscript (្ដ ↔ ្ត): what people also type. */
+export function otherSpelling(word: string): string {
+  return word.replaceAll(DA, '\u0000').replaceAll(TA, DA).replaceAll('\u0000', TA);
+}
+
+/** One form for matching: people type ្ដ and ្ត for the same word, so search treats them alike. */
+export function oneSubscript(text: string): string {
+  return text.replaceAll(TA, DA);
+}
