@@ -9,7 +9,6 @@ import { randomUUID } from 'node:crypto';
 import { todayInCambodia } from '@depot/contracts';
 import { sql } from 'kysely';
 import { createDatabase, type Db } from '../apps/server/src/db/database.ts';
-import { lockProducts } from '../apps/server/src/modules/stock/ledger.ts';
 
 type Row = Record<string, unknown>;
 // a column of each rollup, rewritten in its rows of the day and the month: the rows a sale adds to
@@ -90,7 +89,13 @@ export async function databaseFloor(url: string, orderId: number, connections: n
         .execute();
       // the ledger: levels, movements and valuations of the same products, locked as the ledger does
       const products = [...new Set(t.movements.map((m) => m.product_id as number))].sort((a, b) => a - b);
-      await lockProducts(trxDb, products);
+      // the ledger's lock (modules/stock/ledger.ts lockProducts): one upsert, rows locked in id order
+      const at = new Date().toISOString();
+      await trx
+        .insertInto('stock_valuations')
+        .values(products.map((product_id) => ({ product_id, quantity: 0, value_cents: 0, updated_at: at })))
+        .onConflict((oc) => oc.column('product_id').doUpdateSet({ updated_at: at }))
+        .execute();
       for (const m of t.movements) {
         await sql`update stock_levels set quantity = quantity + ${m.quantity} where store_id = ${m.store_id} and batch_id = ${m.batch_id}`.execute(
           trx,

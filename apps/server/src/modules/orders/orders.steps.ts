@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   type CartLine,
   type ChangeIn,
@@ -24,7 +25,6 @@ import {
   todayInCambodia,
   usdCentsToKhr,
 } from '@depot/contracts';
-import { randomUUID } from 'node:crypto';
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { z } from 'zod';
 import { type Db, now } from '../../db/database.ts';
@@ -334,7 +334,11 @@ export async function writeOrder(trx: Db, orderId: number | null, values: OrderV
   }
   const made = await trx
     .insertInto('orders')
-    .values({ ...values, number: `ORD~${randomUUID().replaceAll('-', '').slice(0, 24)}`, created_at: values.updated_at })
+    .values({
+      ...values,
+      number: `ORD~${randomUUID().replaceAll('-', '').slice(0, 24)}`,
+      created_at: values.updated_at,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return made.id;
