@@ -1,13 +1,18 @@
 /**
  * The till's checkout: a sale of 5 lines paid in riel and dollars (stock out through the ledger,
- * tenders, change, the invoice), against the HTTP floor of the same run.
+ * tenders, change, the invoice), against the HTTP floor and the database floor (bench/floor.ts: a
+ * bare transaction making the same writes) of the same run. Every till sells the same 5 products.
  *
  *   npm run bench:selling                  # SQLite
  *   npm run bench:selling -- --db postgres
  */
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { databaseFloor } from './floor.ts';
 import { createPostgresDatabase, type RunningServer, signIn, startServer } from './server.ts';
 
 const { values } = parseArgs({
@@ -57,7 +62,9 @@ async function measure(name: string, method: 'GET' | 'POST', path: string, body?
 
 async function main() {
   const pgDb = values.db === 'postgres' ? await createPostgresDatabase() : undefined;
-  server = await startServer({ databaseUrl: pgDb?.url, adminPassword: password });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'depot-bench-selling-'));
+  const databaseUrl = pgDb?.url ?? `sqlite:${path.join(dir, 'bench.sqlite')}`;
+  server = await startServer({ databaseUrl: pgDb?.url, adminPassword: password, dir });
   try {
     const session = await signIn(server, password);
     auth = session.auth;
@@ -102,15 +109,23 @@ async function main() {
         { method: 'cash_usd', amount: 3000 },
       ],
     };
-    const first = await call<{ data: { payment_status: string; invoice: unknown } }>('POST', '/orders', sale);
+    const first = await call<{ data: { id: number; payment_status: string; invoice: unknown } }>(
+      'POST',
+      '/orders',
+      sale,
+    );
     if (first.data.payment_status !== 'paid' || !first.data.invoice) throw new Error('the sale is not paid in full');
 
     const floor = await measure('GET /api/health (floor)', 'GET', '/api/health');
-    const rows = [floor, await measure('checkout: 5 lines, riel and dollars', 'POST', '/api/orders', sale)];
+    const checkout = await measure('checkout: 5 lines, riel and dollars', 'POST', '/api/orders', sale);
+    // the writes of a sale without the server, at the same concurrency, while the server is idle
+    const bare = await databaseFloor(databaseUrl, first.data.id, connections, duration);
+    const rows = [floor, bare, checkout];
     console.log(`\nSelling: ${values.db}, ${connections} connections, ${duration} s a case`);
     console.table(rows.map((r) => ({ ...r, 'of floor': `${((r['req/s'] / floor['req/s']) * 100).toFixed(1)} %` })));
   } finally {
     await server.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
     await pgDb?.drop();
   }
 }

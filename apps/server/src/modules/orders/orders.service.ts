@@ -15,6 +15,7 @@ import {
   issueInvoice,
   markCancelled,
   moveDelivery,
+  numberOrder,
   type OrderInput,
   orderValues,
   priceOrder,
@@ -62,9 +63,10 @@ export function orderService(db: Db) {
   }
 
   /**
-   * A sale's money, then its stock. Taking the stock locks the products until the commit (on
-   * PostgreSQL, other tills selling them wait), so it comes last: the locks are held for the ledger's
-   * own statements only. A refusal of either undoes both.
+   * A sale's money, then its stock, then its invoice. Taking the stock locks the products until the
+   * commit (on PostgreSQL, other tills selling them wait), so it comes late: the locks are held for
+   * the ledger's own statements only; the invoice's counter, which every till of the store shares,
+   * after it (then the order's number, then the rollups). A refusal of any undoes all.
    */
   async function sell(
     ctx: StepContext,
@@ -76,10 +78,9 @@ export function orderService(db: Db) {
     const { trx, actor } = ctx;
     // the sale belongs to its cashier's open shift at the store (or is refused, when one is required)
     await attachShift(trx, actor, sale.id, sale.storeId);
-    if (payments.length) {
-      const status = await recordPayments(trx, { ...sale.values, id: sale.id }, payments, actor.userId, changeIn);
-      if (status === 'paid') await issueInvoice(trx, sale.id);
-    } else if (sale.values.total_cents === 0) await issueInvoice(trx, sale.id);
+    const status = payments.length
+      ? await recordPayments(trx, { ...sale.values, id: sale.id }, payments, actor.userId, changeIn)
+      : null;
     // what is left unpaid must stay within the customer's credit limit, or a manager allows it
     await checkCredit(
       trx,
@@ -88,6 +89,8 @@ export function orderService(db: Db) {
       approver,
     );
     await takeStock(trx, { id: sale.id, storeId: sale.storeId, userId: actor.userId }, sale.lines, sale.itemIds);
+    // the invoice's number, like the order's, is a counter every till shares: taken last (numberOrder)
+    if (status === 'paid' || (!payments.length && sale.values.total_cents === 0)) await issueInvoice(trx, sale.id);
   }
 
   /** A cart is held or paid for, not both. */
@@ -112,6 +115,7 @@ export function orderService(db: Db) {
         assertHoldUnpaid(input);
         const sale = await writeCart(ctx, null, input);
         if (!input.hold) await sell(ctx, sale, input.payments, input.change_in, approver);
+        await numberOrder(ctx.trx, sale.id);
         return sale.id;
       });
     },

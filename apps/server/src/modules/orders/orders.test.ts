@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { todayInCambodia } from '@depot/contracts';
+import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, bearer, createUser, login, useTestApp } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, bearer, createUser, login, TEST_DB, useTestApp } from '../../test/harness.ts';
 import { lockProducts, receive } from '../stock/ledger.ts';
 
 const ctx = useTestApp();
@@ -473,6 +474,57 @@ describe('retries and races', () => {
     const other = await send('POST', '/api/orders', sale(), { 'idempotency-key': key });
     expect(other.status).toBe(422);
   });
+
+  // PostgreSQL only: SQLite writes one transaction at a time, so there one till always waits for the other
+  it.skipIf(TEST_DB !== 'postgres')(
+    'a sale waiting for a product another till holds does not stop a sale of other products (its number is taken last)',
+    async () => {
+      // paid in full: a sale leaving nothing unpaid does not lock the walk-in customer every till shares
+      const paidSale = (product_id: number) =>
+        sale({ items: [{ product_id, quantity: 1 }], payments: [{ method: 'cash_usd', amount: 5000 }] });
+      await stockIn(ids.beer, 1, 50);
+      await stockIn(ids.rice, 1, 700);
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let locked = () => {};
+      const holding = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      // another till's sale, inside the ledger with the beer's lock
+      const other = ctx.db.transaction().execute(async (trx) => {
+        await lockProducts(trx, [ids.beer]);
+        locked();
+        await released;
+      });
+      await holding;
+      try {
+        const beer = send('POST', '/api/orders', paidSale(ids.beer));
+        // until the beer sale waits for the lock
+        for (let i = 0; i < 100; i++) {
+          const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+            where wait_event_type = 'Lock' and datname = current_database()`.execute(ctx.db);
+          if (rows[0].n > 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        const rice = await Promise.race([
+          send('POST', '/api/orders', paidSale(ids.rice)),
+          new Promise<null>((resolve) => setTimeout(() => resolve(null), 8000)),
+        ]);
+        expect(rice?.status).toBe(201);
+        expect(rice?.body.data.number).toMatch(/^ORD-\d{4}-\d{6}$/);
+        release();
+        const sold = await beer;
+        expect(sold.status).toBe(201);
+        expect(sold.body.data.number).toMatch(/^ORD-\d{4}-\d{6}$/);
+      } finally {
+        release();
+        await other;
+      }
+    },
+    30_000,
+  );
 
   it('50 checkouts at once for the last 10 units: exactly 10 sell, the rest hear there is not enough stock', async () => {
     await send('POST', '/api/stocks/adjustments', {
