@@ -12,7 +12,7 @@ import { now } from '../db/database.ts';
  *
  * The rules are versioned: a change of SEARCH_VERSION rebuilds every index at the next start.
  */
-export const SEARCH_VERSION = 1;
+export const SEARCH_VERSION = 2;
 const TERM_MAX = 64;
 /** Above every character: `term < word + TOP` keeps exactly the terms that begin with `word`. */
 const TOP = '\u{10FFFF}';
@@ -27,8 +27,18 @@ export interface Searchable {
 const isKhmerStart = (c: string) => c >= '\u1780' && c <= '\u17B3';
 const COENG = '\u17D2';
 
-function normal(text: string): string {
-  return text.normalize('NFC').toLowerCase();
+/** Characters that show nothing: zero-width space, non-joiner, joiner, word joiner, BOM, soft hyphen. */
+const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF\u00AD]/g;
+/** Subscript ដ (coeng + DA) looks like subscript ត (coeng + TA) and most keyboards type the latter. */
+const COENG_DA = /\u17D2\u178A/g;
+
+/**
+ * A text as it is searched: NFC, lower-case, without what cannot be seen (a zero-width space
+ * typed between Khmer words), subscript ដ written as subscript ត. The terms and the words typed
+ * both go through it, so "ក្ដាម" and "ក្តាម" find each other.
+ */
+export function normal(text: string): string {
+  return text.normalize('NFC').replace(INVISIBLE, '').replace(COENG_DA, '\u17D2\u178F').toLowerCase();
 }
 
 /** The terms of one record, from the values of its searchable columns. */
@@ -89,6 +99,37 @@ export function matchingIds(db: Db, resource: string, words: string[]) {
   return query;
 }
 
+/** How far a word's range is counted to know which word narrows most. */
+const PROBE = 200;
+
+/**
+ * The words of a search, the one with the fewest terms first (counted up to PROBE each, a short
+ * range scan of the index): the rarest word drives, the common ones are checked per candidate.
+ * Without it "noodles 50010" walked every noodle (a twelfth of the catalogue) to find eleven.
+ */
+export async function rarestFirst(db: Db, resource: string, words: string[]): Promise<string[]> {
+  if (words.length < 2) return words;
+  const sizes = await Promise.all(
+    words.map(async (word) => {
+      const range = db
+        .selectFrom('search_terms')
+        .select('record_id')
+        .where('resource', '=', resource)
+        .where('term', '>=', word)
+        .where('term', '<', word + TOP)
+        .limit(PROBE)
+        .as('r');
+      const row = await db.selectFrom(range).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+      return Number(row.n);
+    }),
+  );
+  // a stable sort: equally rare words keep searchWords' order
+  return words
+    .map((word, i) => ({ word, size: sizes[i] }))
+    .sort((a, b) => a.size - b.size)
+    .map((w) => w.word);
+}
+
 /** Up to this many matches, a search hands the list their ids; beyond, the matching subquery. */
 const ID_LIST_MAX = 16_384;
 
@@ -99,7 +140,7 @@ const ID_LIST_MAX = 16_384;
  * The list is padded to a power of two, so its statement texts stay few (and prepared).
  */
 export async function searchCondition(db: Db, def: Searchable, search: string): Promise<Expression<SqlBool> | null> {
-  const words = searchWords(search);
+  const words = await rarestFirst(db, def.table, searchWords(search));
   if (!words.length) return null;
   const id = sql.ref(`${def.table}.id`);
   // no `distinct`: it made PostgreSQL's generic plan walk the record-ordered index (80 ms, not 0.1)
