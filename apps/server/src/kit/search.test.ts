@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, bearer, login, useTestApp } from '../test/harness.ts';
-import { searchWords, termsOf } from './search.ts';
+import { normal, rarestFirst, searchWords, termsOf } from './search.ts';
 
 describe('search terms', () => {
   it('are the words, lower-case, with the parts after a dash and the value without its spaces', () => {
@@ -23,6 +23,18 @@ describe('search terms', () => {
       const [word] = searchWords(typed);
       expect(terms.some((term) => term.startsWith(word))).toBe(true);
     }
+  });
+
+  it('ignore what Khmer typing leaves invisible: subscript ដ typed as ត, zero-width spaces', () => {
+    // ក្ដាម (coeng DA) and ក្តាម (coeng TA) look alike; most keyboards type the second
+    expect(normal('ក្ដាម')).toBe(normal('ក្តាម'));
+    expect(termsOf(['ក្ដាមសមុទ្រ'])).toEqual(termsOf(['ក្តាមសមុទ្រ']));
+    // a zero-width space between Khmer words (as word processors insert) splits nothing
+    const terms = termsOf(['ស្រាបៀរ\u200bអង្គរ\u200c']);
+    expect(terms).toContain('ស្រាបៀរអង្គរ');
+    expect(terms).toContain('អង្គរ');
+    expect(terms.some((t) => /[\u200b\u200c]/.test(t))).toBe(false);
+    expect(searchWords('\u200bក្ដាម\ufeff')).toEqual([normal('ក្តាម')]);
   });
 
   it('order the words of a search so that the one narrowing most drives', () => {
@@ -59,6 +71,29 @@ describe('search through the API', () => {
     expect(await found('customers', '345 678')).toEqual(['Sok Dara']);
     expect(await found('customers', 'សុខា')).toEqual(['ហាងលក់ដូរសុខា']);
     expect(await found('customers', 'ara')).toEqual([]);
+  });
+
+  it('finds Khmer as people type it, whichever subscript and with zero-width spaces', async () => {
+    await send('POST', '/api/customers', { name: 'ហាងក្ដាមកែប', phone: '012 999 000' });
+    await send('POST', '/api/customers', { name: 'ម៉ូតូ\u200bក្តាម' });
+    expect(await found('customers', 'ក្តាមកែប')).toEqual(['ហាងក្ដាមកែប']);
+    expect(await found('customers', 'ក្ដាម\u200bកែប')).toEqual(['ហាងក្ដាមកែប']);
+    expect(await found('customers', 'ម៉ូតូក្ដា')).toEqual(['ម៉ូតូ\u200bក្តាម']);
+    expect(await found('customers', 'ក្ដាម')).toEqual(['ម៉ូតូ\u200bក្តាម', 'ហាងក្ដាមកែប']);
+  });
+
+  it('with a common word, drives by the rarest word and finds the same records in the same order', async () => {
+    for (let i = 1; i <= 30; i++) await send('POST', '/api/brands', { name: `Noodle ${i}` });
+    await send('POST', '/api/brands', { name: 'Rice 15' });
+    const words = searchWords('noodle 1');
+    expect(words).toEqual(['noodle', '1']);
+    // "1" begins 11 brands' numbers, "noodle" 30 brands' names: the number drives
+    expect(await rarestFirst(ctx.db, 'brands', words)).toEqual(['1', 'noodle']);
+    const tens = ['Noodle 1', ...Array.from({ length: 10 }, (_, i) => `Noodle ${10 + i}`)];
+    expect(await found('brands', 'noodle 1')).toEqual(tens);
+    expect(await found('brands', '1 NOODLE')).toEqual(tens);
+    expect(await found('brands', 'noodle 15')).toEqual(['Noodle 15']);
+    expect(await found('brands', 'noodle')).toHaveLength(30);
   });
 
   it('follows a change of name at once, and a search of 100 characters is refused, not run', async () => {

@@ -29,8 +29,16 @@ export interface Searchable {
 const isKhmerStart = (c: string) => c >= '\u1780' && c <= '\u17B3';
 const COENG = '\u17D2';
 
-function normal(text: string): string {
-  return oneSubscript(text.normalize('NFC').toLowerCase());
+/** Characters that show nothing: zero-width space, non-joiner, joiner, word joiner, BOM, soft hyphen. */
+const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF\u00AD]/g;
+
+/**
+ * A text as it is searched: NFC, lower-case, without what cannot be seen (a zero-width space
+ * typed between Khmer words), and one of the look-alike subscripts ្ដ / ្ត (`oneSubscript`, the
+ * glossary's). The terms and the words typed both go through it, so "ក្ដាម" and "ក្តាម" find each other.
+ */
+export function normal(text: string): string {
+  return oneSubscript(text.normalize('NFC').replace(INVISIBLE, '').toLowerCase());
 }
 
 /** The terms of one record, from the values of its searchable columns. */
@@ -91,6 +99,37 @@ export function matchingIds(db: Db, resource: string, words: string[]) {
   return query;
 }
 
+/** How far a word's range is counted to know which word narrows most. */
+const PROBE = 200;
+
+/**
+ * The words of a search, the one with the fewest terms first (counted up to PROBE each, a short
+ * range scan of the index): the rarest word drives, the common ones are checked per candidate.
+ * Without it "noodles 50010" walked every noodle (a twelfth of the catalogue) to find eleven.
+ */
+export async function rarestFirst(db: Db, resource: string, words: string[]): Promise<string[]> {
+  if (words.length < 2) return words;
+  const sizes = await Promise.all(
+    words.map(async (word) => {
+      const range = db
+        .selectFrom('search_terms')
+        .select('record_id')
+        .where('resource', '=', resource)
+        .where('term', '>=', word)
+        .where('term', '<', word + TOP)
+        .limit(PROBE)
+        .as('r');
+      const row = await db.selectFrom(range).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+      return Number(row.n);
+    }),
+  );
+  // a stable sort: equally rare words keep searchWords' order
+  return words
+    .map((word, i) => ({ word, size: sizes[i] }))
+    .sort((a, b) => a.size - b.size)
+    .map((w) => w.word);
+}
+
 /** Up to this many matches, a search hands the list their ids; beyond, the matching subquery. */
 const ID_LIST_MAX = 16_384;
 
@@ -101,7 +140,7 @@ const ID_LIST_MAX = 16_384;
  * The list is padded to a power of two, so its statement texts stay few (and prepared).
  */
 export async function searchCondition(db: Db, def: Searchable, search: string): Promise<Expression<SqlBool> | null> {
-  const words = searchWords(search);
+  const words = await rarestFirst(db, def.table, searchWords(search));
   if (!words.length) return null;
   const id = sql.ref(`${def.table}.id`);
   // no `distinct`: it made PostgreSQL's generic plan walk the record-ordered index (80 ms, not 0.1)
