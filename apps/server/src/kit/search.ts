@@ -35,7 +35,7 @@ const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF\u00AD]/g;
 /**
  * A text as it is searched: NFC, lower-case, without what cannot be seen (a zero-width space
  * typed between Khmer words), and one of the look-alike subscripts ្ដ / ្ត (`oneSubscript`, the
- * glossary's). The terms and the words typed both go through it, so "ក្ដាម" and "ក្តាម" find each other.
+ * glossary's). The terms and the words typed both go through it, so a crab typed with either subscript finds the other.
  */
 export function normal(text: string): string {
   return oneSubscript(text.normalize('NFC').replace(INVISIBLE, '').toLowerCase());
