@@ -1,11 +1,12 @@
 import { IdcardOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
-import { Avatar, Button, Dropdown, Flex, Typography } from 'antd';
+import { App, Avatar, Button, Dropdown, Flex, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { useSession } from '../lib/access.tsx';
 import { logout } from '../lib/auth.ts';
 import { localeFromPath, localePath } from '../lib/locale.ts';
+import { outboxDb } from '../pages/sales/outbox.ts';
 
 /** Profile pictures are served as stored; a bare file name has no address we know of. */
 function avatarUrl(path: string | null): string | undefined {
@@ -21,10 +22,27 @@ export function UserMenu({ compact = false }: { compact?: boolean }) {
   const navigate = useNavigate();
   const [leaving, setLeaving] = useState(false);
 
-  const signOut = async () => {
+  const { modal } = App.useApp();
+
+  const leave = async () => {
     setLeaving(true);
     await logout();
     await navigate(localePath('/login', localeFromPath(pathname)));
+  };
+
+  /** Sales kept offline stay on the device; signing out with some asks first. */
+  const signOut = async () => {
+    const unsynced = await outboxDb()
+      .sales.count()
+      .catch(() => 0);
+    if (unsynced === 0) return leave();
+    modal.confirm({
+      title: t('offline.signOutUnsynced', { count: unsynced }),
+      okText: t('user.logout'),
+      okButtonProps: { danger: true, 'data-testid': 'logout-confirm' },
+      cancelText: t('kit.cancel'),
+      onOk: () => leave(),
+    });
   };
 
   return (
