@@ -3,6 +3,7 @@ import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { i18n, initI18n } from '../i18n.ts';
 import { session } from '../lib/session.ts';
+import { outboxDb } from '../pages/sales/outbox.ts';
 
 /**
  * jsdom has no matchMedia; antd needs it. The screen is a wide desktop (every min-width query
@@ -70,8 +71,10 @@ beforeEach(async () => {
   document.documentElement.className = '';
 });
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
+  // the offline queue lives in (fake) IndexedDB: no test sends another's kept sales
+  await outboxDb().sales.clear();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   vi.useRealTimers();
