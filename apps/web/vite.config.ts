@@ -90,7 +90,7 @@ export default defineConfig({
             handler: 'NetworkFirst',
             options: {
               cacheName: 'depot-api',
-              networkTimeoutSeconds: 6,
+              // no time limit: a slow server is waited for, only a failed request reads the kept answer
               expiration: { maxEntries: 500, maxAgeSeconds: 7 * 24 * 3600 },
             },
           },
