@@ -7,8 +7,8 @@ import { adminApi, ean13, expect, type Lang, newContext, prefix, signIn, snap, t
  * keeps the app, the page and its reads), the connection drops, three sales are made (one paid in
  * riel): each is kept on the device with its own receipt number and shown as waiting. The page is
  * reloaded while still offline: the service worker serves the till, and the three sales are still
- * there. The connection returns: the till sends the queue, and the server holds exactly three new
- * orders, the product's stock three less.
+ * there; a second tab opened offline shows the same queue. The connection returns: both tabs would
+ * send, one does, and the server holds exactly three new orders, the product's stock three less.
  */
 
 const run = Date.now().toString(36).slice(-5);
@@ -125,11 +125,16 @@ for (const lang of ['en', 'kh'] as Lang[]) {
     await expect(page.getByTestId('queue-count')).toHaveAttribute('data-count', '3');
     await snap(page, `offline-till-reloaded-${lang}`);
     expect(await ordersNow()).toBe(ordersBefore);
+    // a second tab of the till, opened offline too: both see the same queue
+    const second = await context.newPage();
+    await second.goto(`${prefix(lang)}/pos`);
+    await expect(second.getByTestId('queue-count')).toHaveAttribute('data-count', '3');
 
-    // back online: the queue is sent, once
+    // back online: both tabs want to send; one does (a Web Lock), and each sale is made once
     await context.setOffline(false);
     await expect(page.getByTestId('connection')).toHaveText(text.online);
     await expect(page.getByTestId('queue-count')).toHaveCount(0, { timeout: 30_000 });
+    await expect(second.getByTestId('queue-count')).toHaveCount(0, { timeout: 30_000 });
     await snap(page, `offline-till-synced-${lang}`);
     // a second reload sends nothing more
     await page.reload();
