@@ -116,6 +116,7 @@ for (const lang of ['en', 'kh'] as Lang[]) {
     for (const n of numbers) expect(n).toBeTruthy();
     await expect(page.getByTestId('queue-count')).toHaveAttribute('data-count', '3');
     await expect(page.getByTestId('queue-count')).toHaveText(text.waiting);
+    await expect(page.getByTestId('connection')).toHaveText(text.offline);
     await snap(page, `offline-till-queue-${lang}`);
 
     // reloaded with no connection: the service worker serves the till, the queue is still there

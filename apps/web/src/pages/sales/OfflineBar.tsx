@@ -5,6 +5,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';
 import { useRefreshAll } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
+import { noteReached, onReachability, serverReached } from '../../lib/reachability.ts';
 import { outboxDb, type QueuedSale, syncOutbox } from './outbox.ts';
 
 const RETRY_MS = 30_000;
@@ -13,7 +14,11 @@ const RETRY_MS = 30_000;
 export function useOnline(): boolean {
   const [online, setOnline] = useState(() => navigator.onLine);
   useEffect(() => {
-    const on = () => setOnline(true);
+    const on = () => {
+      // the connection is back: the server counts as reached until a request says otherwise
+      noteReached(true);
+      setOnline(true);
+    };
     const off = () => setOnline(false);
     window.addEventListener('online', on);
     window.addEventListener('offline', off);
@@ -23,6 +28,13 @@ export function useOnline(): boolean {
     };
   }, []);
   return online;
+}
+
+/** Whether the last requests reached the server (lib/reachability.ts). */
+function useReached(): boolean {
+  const [reached, setReached] = useState(serverReached);
+  useEffect(() => onReachability(() => setReached(serverReached())), []);
+  return reached;
 }
 
 /** The sales kept on this device and not yet on the server (every tab sees the same, live). */
@@ -56,6 +68,7 @@ export function useOutboxSync(online: boolean, waiting: number): void {
 export function OfflineBar() {
   const { t } = useCtx();
   const online = useOnline();
+  const reached = useReached();
   const sales = useQueuedSales();
   const waiting = sales.filter((s) => s.status === 'waiting').length;
   const failed = sales.filter((s) => s.status === 'failed');
@@ -71,7 +84,7 @@ export function OfflineBar() {
   return (
     <Flex vertical gap={4} data-testid="offline-bar">
       <Flex gap={8} align="center" wrap>
-        {online ? (
+        {online && reached ? (
           <Tag icon={<CloudOutlined />} color="green" data-testid="connection" data-online="true">
             {t('offline.online')}
           </Tag>
