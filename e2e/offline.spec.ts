@@ -15,7 +15,7 @@ const run = Date.now().toString(36).slice(-5);
 
 const says = {
   kh: { offline: 'គ្មានអ៊ីនធឺណិត', online: 'មានអ៊ីនធឺណិត', waiting: 'ការលក់ 3 កំពុងរង់ចាំធ្វើសមកាលកម្ម' },
-  en: { offline: 'Offline', online: 'Online', waiting: '3 sales waiting to sync' },
+  en: { offline: 'Offline', online: 'Online', waiting: 'Sales waiting to sync: 3' },
 } as const;
 
 /** A keyboard-wedge scan: the digits then Enter, sent at once (see selling.spec.ts). */
