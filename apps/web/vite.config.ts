@@ -3,6 +3,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
 
 const buildId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
@@ -47,7 +48,56 @@ function precompress(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), buildManifest(), precompress()],
+  plugins: [
+    react(),
+    buildManifest(),
+    precompress(),
+    // The till opens with no connection (issue 13): the service worker keeps the built files, the
+    // pages as the server last sent them (with their run-time configuration, nonce and CSP), and
+    // the answers of the API's reads, each tried on the network first. Registered by lib/pwa.ts.
+    VitePWA({
+      strategies: 'generateSW',
+      injectRegister: false,
+      registerType: 'prompt',
+      manifest: {
+        name: 'Depot',
+        short_name: 'Depot',
+        start_url: '/pos',
+        display: 'standalone',
+        background_color: '#ffffff',
+        theme_color: '#1677ff',
+        icons: [{ src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml' }],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,svg,woff2,woff,ttf}'],
+        globIgnores: ['**/*.br', '**/*.gz', 'builds/**'],
+        maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
+        // index.html as built has no configuration: pages come from the server (below) instead
+        navigateFallback: null,
+        cleanupOutdatedCaches: true,
+        // a new build takes over at once: pages and API reads come from the network first anyway
+        skipWaiting: true,
+        clientsClaim: true,
+        runtimeCaching: [
+          {
+            urlPattern: ({ request, url }) => request.mode === 'navigate' && !url.pathname.startsWith('/api/'),
+            handler: 'NetworkFirst',
+            options: { cacheName: 'depot-pages', networkTimeoutSeconds: 4 },
+          },
+          {
+            urlPattern: ({ url }) => url.pathname.startsWith('/api/') && !url.pathname.startsWith('/api/auth'),
+            method: 'GET',
+            handler: 'NetworkFirst',
+            options: {
+              cacheName: 'depot-api',
+              // no time limit: a slow server is waited for, only a failed request reads the kept answer
+              expiration: { maxEntries: 500, maxAgeSeconds: 7 * 24 * 3600 },
+            },
+          },
+        ],
+      },
+    }),
+  ],
   define: { __BUILD_ID__: JSON.stringify(buildId) },
   server: { proxy: { '/api': 'http://127.0.0.1:3000' } },
   // antd, react-dom and zod together exceed Vite's default warning size.

@@ -7,9 +7,11 @@ import { createAppRouter } from './app/router.tsx';
 import { initI18n } from './i18n.ts';
 import { startRefreshTimer } from './lib/auth.ts';
 import { settleStartupLocale } from './lib/locale.ts';
+import { registerServiceWorker } from './lib/pwa.ts';
 import { installChunkReload } from './lib/reload.ts';
 
 installChunkReload();
+registerServiceWorker();
 await initI18n(settleStartupLocale());
 startRefreshTimer();
 

@@ -17,6 +17,9 @@ fs.writeFileSync(
 fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log("app")');
 fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js.br'), zlib.brotliCompressSync('console.log("app")'));
 fs.writeFileSync(path.join(dist, 'builds', 'latest.json'), '{"id":"b1","timestamp":1}');
+// the till's service worker and the app's manifest (vite-plugin-pwa)
+fs.writeFileSync(path.join(dist, 'sw.js'), 'self.addEventListener("fetch", () => {})');
+fs.writeFileSync(path.join(dist, 'manifest.webmanifest'), '{"name":"Depot","start_url":"/pos"}');
 afterAll(() => fs.rmSync(dist, { recursive: true, force: true }));
 
 const ctx = useTestApp({ webDist: dist });
@@ -135,6 +138,22 @@ describe('the web app', () => {
     const build = await fetch(`${base}/builds/latest.json`);
     expect(await build.json()).toEqual({ id: 'b1', timestamp: 1 });
     expect(build.headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('serves the service worker and the manifest from the same origin, uncached, under the CSP', async () => {
+    // uncached: a new build's worker is found at the next visit; a script, as a worker must be
+    const worker = await fetch(`${base}/sw.js`);
+    expect(worker.status).toBe(200);
+    expect(worker.headers.get('content-type')).toMatch(/javascript/);
+    expect(worker.headers.get('cache-control')).toBe('no-cache');
+    const csp = worker.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("worker-src 'self'");
+    expect(csp).toContain("manifest-src 'self'");
+    const manifest = await fetch(`${base}/manifest.webmanifest`);
+    expect(manifest.status).toBe(200);
+    expect(manifest.headers.get('content-type')).toMatch(/manifest\+json|application\/json/);
+    expect(manifest.headers.get('cache-control')).toBe('no-cache');
+    expect(await manifest.json()).toMatchObject({ start_url: '/pos' });
   });
 });
 

@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { SESSION_KEYS } from '../lib/session.ts';
+import { enqueueSale, queuedSales } from '../pages/sales/outbox.ts';
 import { mockFetch, renderApp, signedIn } from '../test/render.tsx';
 
 describe('route guard', () => {
@@ -92,6 +93,24 @@ describe('logout', () => {
     expect(path()).toBe('/en/login');
     expect(calls('POST logout')[0].headers.authorization).toBe('Bearer token-1');
     for (const key of Object.values(SESSION_KEYS)) expect(localStorage.getItem(key)).toBeNull();
+  });
+
+  it('with sales kept offline, asks first, and the sales stay on the device', async () => {
+    const { calls } = mockFetch({ 'POST logout': { body: { message: 'You have been signed out.' } } });
+    await enqueueSale({ key: 'kept-1', body: {}, total_cents: 100 });
+    await enqueueSale({ key: 'kept-2', body: {}, total_cents: 200 });
+    signedIn();
+    const { user, path } = renderApp('/en/dashboards');
+    await user.click(await screen.findByTestId('user-menu'));
+    await user.click(await screen.findByTestId('logout'));
+    expect((await screen.findAllByText(/Sales on this device not synced yet: 2\./)).length).toBeGreaterThan(0);
+    // nothing is signed out until the cashier says so
+    expect(path()).toBe('/en/dashboards');
+    expect(calls('POST logout')).toHaveLength(0);
+    await user.click(screen.getByTestId('logout-confirm'));
+    expect(await screen.findByTestId('login-form')).toBeTruthy();
+    expect(calls('POST logout')).toHaveLength(1);
+    expect(await queuedSales()).toHaveLength(2);
   });
 
   it('without an answer, flags the session signed out but keeps its data', async () => {

@@ -1,11 +1,12 @@
 import { IdcardOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
-import { Avatar, Button, Dropdown, Flex, Typography } from 'antd';
+import { Avatar, Button, Dropdown, Flex, Modal, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { useSession } from '../lib/access.tsx';
 import { logout } from '../lib/auth.ts';
 import { localeFromPath, localePath } from '../lib/locale.ts';
+import { outboxDb } from '../pages/sales/outbox.ts';
 
 /** Profile pictures are served as stored; a bare file name has no address we know of. */
 function avatarUrl(path: string | null): string | undefined {
@@ -21,56 +22,77 @@ export function UserMenu({ compact = false }: { compact?: boolean }) {
   const navigate = useNavigate();
   const [leaving, setLeaving] = useState(false);
 
-  const signOut = async () => {
+  // the header may stand outside antd's <App>: the menu holds its own confirmation
+  const [modal, confirmHolder] = Modal.useModal();
+
+  const leave = async () => {
     setLeaving(true);
     await logout();
     await navigate(localePath('/login', localeFromPath(pathname)));
   };
 
+  /** Sales kept offline stay on the device; signing out with some asks first. */
+  const signOut = async () => {
+    const unsynced = await outboxDb()
+      .sales.count()
+      .catch(() => 0);
+    if (unsynced === 0) return leave();
+    modal.confirm({
+      title: t('offline.signOutUnsynced', { count: unsynced }),
+      okText: t('user.logout'),
+      okButtonProps: { danger: true, 'data-testid': 'logout-confirm' },
+      cancelText: t('kit.cancel'),
+      onOk: () => leave(),
+    });
+  };
+
   return (
-    <Dropdown
-      trigger={['click']}
-      placement="bottomRight"
-      menu={{
-        items: [
-          {
-            key: 'profile',
-            icon: <IdcardOutlined />,
-            label: <span data-testid="open-profile">{t('user.profile')}</span>,
+    <>
+      {confirmHolder}
+      <Dropdown
+        trigger={['click']}
+        placement="bottomRight"
+        menu={{
+          items: [
+            {
+              key: 'profile',
+              icon: <IdcardOutlined />,
+              label: <span data-testid="open-profile">{t('user.profile')}</span>,
+            },
+            { type: 'divider' },
+            {
+              key: 'logout',
+              icon: <LogoutOutlined />,
+              danger: true,
+              disabled: leaving,
+              label: <span data-testid="logout">{t('user.logout')}</span>,
+            },
+          ],
+          onClick: ({ key }) => {
+            if (key === 'logout') void signOut();
+            if (key === 'profile') void navigate(localePath('/profiles', localeFromPath(pathname)));
           },
-          { type: 'divider' },
-          {
-            key: 'logout',
-            icon: <LogoutOutlined />,
-            danger: true,
-            disabled: leaving,
-            label: <span data-testid="logout">{t('user.logout')}</span>,
-          },
-        ],
-        onClick: ({ key }) => {
-          if (key === 'logout') void signOut();
-          if (key === 'profile') void navigate(localePath('/profiles', localeFromPath(pathname)));
-        },
-      }}
-    >
-      <Button
-        type="text"
-        data-testid="user-menu"
-        aria-label={compact ? (userName ?? undefined) : undefined}
-        style={{ height: 'auto', paddingBlock: 4 }}
+        }}
       >
-        <Flex align="center" gap={8}>
-          <Avatar size="small" src={avatarUrl(avatar)} icon={<UserOutlined />} />
-          {!compact && (
-            <Flex vertical align="flex-start" style={{ lineHeight: 1.3 }}>
-              <Typography.Text strong>{userName}</Typography.Text>
-              <Typography.Text type="secondary" style={{ fontSize: 13 }}>
-                {store ?? t('user.noStore')}
-              </Typography.Text>
-            </Flex>
-          )}
-        </Flex>
-      </Button>
-    </Dropdown>
+        <Button
+          type="text"
+          data-testid="user-menu"
+          aria-label={compact ? (userName ?? undefined) : undefined}
+          style={{ height: 'auto', paddingBlock: 4 }}
+        >
+          <Flex align="center" gap={8}>
+            <Avatar size="small" src={avatarUrl(avatar)} icon={<UserOutlined />} />
+            {!compact && (
+              <Flex vertical align="flex-start" style={{ lineHeight: 1.3 }}>
+                <Typography.Text strong>{userName}</Typography.Text>
+                <Typography.Text type="secondary" style={{ fontSize: 13 }}>
+                  {store ?? t('user.noStore')}
+                </Typography.Text>
+              </Flex>
+            )}
+          </Flex>
+        </Button>
+      </Dropdown>
+    </>
   );
 }

@@ -60,7 +60,7 @@ export function shown(abilities: Record<string, Ability>, ability: string | null
  * `approval_required` asks for a manager's approval.
  */
 export function useDocumentWrites<R extends DocumentRecord>(api_: string, record: R, row: z.ZodType<R>) {
-  const { locale } = useCtx();
+  const { locale, t } = useCtx();
   const done = useWritten();
   const refresh = useRefreshAll();
   const keys = useRef(new Map<string, string>());
@@ -99,6 +99,11 @@ export function useDocumentWrites<R extends DocumentRecord>(api_: string, record
     /** A write without approval: its failure shown above the document. */
     async run(action: string, path: string, body: Record<string, unknown>): Promise<'done' | 'approval' | 'failed'> {
       setProblem(null);
+      // a void, a cancel, a receipt of goods: the server's to decide, nothing is kept offline for them
+      if (typeof navigator !== 'undefined' && navigator.onLine === false) {
+        setProblem(t('offline.needsConnection'));
+        return 'failed';
+      }
       try {
         await send(action, path, body);
         return 'done';

@@ -6,6 +6,7 @@ import {
   refreshResponse,
 } from '@depot/contracts';
 import { ApiError, api, NetworkError } from './http.ts';
+import { clearOfflineReads } from './pwa.ts';
 import { session } from './session.ts';
 
 export type LoginResult =
@@ -48,6 +49,7 @@ export async function logout(): Promise<void> {
   } catch {
     // no answer: handled below
   }
+  void clearOfflineReads();
   if (message) session.clear();
   else session.markSignedOut();
 }

@@ -1,5 +1,6 @@
 import type { Locale } from '@depot/contracts';
 import type { z } from 'zod';
+import { noteReached } from './reachability.ts';
 import { session } from './session.ts';
 
 /** The body of a failed answer: `{message}`, plus `errors` on 422 and `request_id` on 500. */
@@ -104,8 +105,12 @@ export async function api<S extends z.ZodType | undefined = undefined>(
     text = await response.text();
   } catch (error) {
     // A cancelled request stays what it is, so callers that cancel can tell.
-    throw signal?.aborted ? error : new NetworkError(error);
+    if (signal?.aborted) throw error;
+    noteReached(false);
+    throw new NetworkError(error);
   }
+  // a read may be answered by the service worker from what it kept; a write's answer is the server's
+  if (method !== 'GET') noteReached(true);
   if (!response.ok) throw failure(path, response.status, text);
   const data = parseJson(text);
   return (schema ? schema.parse(data) : data) as S extends z.ZodType ? z.output<S> : unknown;

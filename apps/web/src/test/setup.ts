@@ -1,7 +1,10 @@
+import 'fake-indexeddb/auto';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { i18n, initI18n } from '../i18n.ts';
+import { noteReached } from '../lib/reachability.ts';
 import { session } from '../lib/session.ts';
+import { outboxDb } from '../pages/sales/outbox.ts';
 
 /**
  * jsdom has no matchMedia; antd needs it. The screen is a wide desktop (every min-width query
@@ -69,8 +72,11 @@ beforeEach(async () => {
   document.documentElement.className = '';
 });
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
+  // the offline queue lives in (fake) IndexedDB: no test sends another's kept sales
+  await outboxDb().sales.clear();
+  noteReached(true);
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   vi.useRealTimers();

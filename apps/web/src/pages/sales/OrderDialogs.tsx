@@ -20,6 +20,7 @@ import { ApiError, api, outcomeUnknown } from '../../lib/http.ts';
 import { paymentMethodLabels } from '../../resources/purchases.tsx';
 import { formatCount, ProductNames } from '../stock/common.tsx';
 import { retryKeys } from './cart.ts';
+import { isOffline } from './outbox.ts';
 import { emptyTenders, exactTooMuch, TenderPanel, type TenderState, tendersOf, tendersValid } from './Tenders.tsx';
 
 const answer = written(orderDetail);
@@ -84,6 +85,11 @@ function useOrderAction(detail: OrderDetail, action: 'payments' | 'returns', onC
     const parsed = parseWith(schema, value, locale);
     if (parsed.errors) {
       setProblem(Object.values(parsed.errors).flat().join(' '));
+      return;
+    }
+    // payments and refunds change what the server holds: nothing is kept offline for them
+    if (isOffline()) {
+      setProblem(t('offline.needsConnection'));
       return;
     }
     setProblem(null);

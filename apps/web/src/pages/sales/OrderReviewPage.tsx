@@ -40,6 +40,7 @@ import {
 } from './cart.ts';
 import { Key, useFunctionKeys } from './keys.tsx';
 import { KhqrButton } from './khqr/KhqrButton.tsx';
+import { enqueueSale, isOffline, keepForLater, type QueuedSale } from './outbox.ts';
 import { listText, sourceText, useQuotedCart } from './prices.ts';
 import { InvoiceDialog, ReceiptDialog } from './print.tsx';
 import { ratesOf, useCurrentRates, useTodayDiscounts } from './rates.tsx';
@@ -138,6 +139,42 @@ function Done({ sale }: { sale: OrderDetail }) {
   );
 }
 
+/** A sale kept on this device while offline: its device receipt number, unsynced; next sale. */
+function KeptOffline({ sale }: { sale: QueuedSale }) {
+  const { t, locale } = useCtx();
+  const navigate = useNavigate();
+  const next = () => navigate(localePath('/pos', locale), { replace: true });
+  useFunctionKeys({ F2: next, F9: next }, true);
+  return (
+    <Card>
+      <Result
+        status="warning"
+        title={t('offline.kept', { number: sale.client_id })}
+        subTitle={
+          <Flex vertical align="center" gap={4}>
+            <Tag color="orange" data-testid="kept-unsynced">
+              {t('offline.unsynced')}
+            </Tag>
+            <Typography.Text data-testid="kept-total">{formatUsd(sale.total_cents)}</Typography.Text>
+            <Typography.Text type="secondary">{t('offline.keptHelp')}</Typography.Text>
+          </Flex>
+        }
+        extra={
+          <Button
+            type="primary"
+            size="large"
+            icon={<RedoOutlined />}
+            onClick={() => void next()}
+            data-testid="new-sale"
+          >
+            {t('pay.newSale')} <Key>F9</Key>
+          </Button>
+        }
+      />
+    </Card>
+  );
+}
+
 function Review({ cart }: { cart: Cart }) {
   const { t, locale } = useCtx();
   const { message } = App.useApp();
@@ -149,6 +186,7 @@ function Review({ cart }: { cart: Cart }) {
   const [tenders, setTenders] = useState<TenderState>(emptyTenders);
   const [problem, setProblem] = useState<{ text: string; retry: boolean } | null>(null);
   const [done, setDone] = useState<OrderDetail | null>(null);
+  const [kept, setKept] = useState<QueuedSale | null>(null);
   // a sale past the customer's credit limit, waiting for a manager's approval (the server's words)
   const [approving, setApproving] = useState<{ body: object; payments: TenderInput[]; why: string } | null>(null);
   // the customer's prices as the server quotes them (the checkout prices with the same rule)
@@ -182,6 +220,15 @@ function Review({ cart }: { cart: Cart }) {
     }
     const body = parsed.data;
     setProblem(null);
+    // offline (or no answer below): a new sale is kept on this device and sent when the connection returns
+    const keep = async (key: string) => {
+      const sale = await enqueueSale({ key, body, total_cents: totals?.total_cents ?? 0 });
+      saleKeys.settle();
+      clearCart();
+      setKept(sale);
+      return null;
+    };
+    if (!cart.order_id && isOffline()) return keep(saleKeys.keyFor(body));
     try {
       const sold = await sell.mutateAsync({ body, key: saleKeys.keyFor(body) });
       saleKeys.settle();
@@ -190,6 +237,7 @@ function Review({ cart }: { cart: Cart }) {
       void refresh();
       return sold.data;
     } catch (error) {
+      if (!cart.order_id && keepForLater(error)) return keep(saleKeys.keyFor(body));
       const unknown = outcomeUnknown(error);
       if (!unknown) saleKeys.settle();
       if (needsApproval(error)) {
@@ -220,9 +268,10 @@ function Review({ cart }: { cart: Cart }) {
     if (sale) setDone(sale);
   };
 
-  useFunctionKeys({ F9: () => void complete() }, done === null);
+  useFunctionKeys({ F9: () => void complete() }, done === null && kept === null);
 
   if (done) return <Done sale={done} />;
+  if (kept) return <KeptOffline sale={kept} />;
   if (rates.isError && !rates.data) {
     return <LoadFailed error={rates.error} retry={rates.refetch} retrying={rates.isFetching} />;
   }

@@ -42,6 +42,7 @@ import {
 import { useCatalogue } from './catalogue.ts';
 import { HELD_QUERY, HeldOrdersDrawer } from './HeldOrders.tsx';
 import { Key, useFunctionKeys } from './keys.tsx';
+import { OfflineBar } from './OfflineBar.tsx';
 import { ProductPane } from './ProductPane.tsx';
 import { useQuotedCart } from './prices.ts';
 import { useCurrentRates, useTodayDiscounts } from './rates.tsx';
@@ -267,6 +268,7 @@ export function PosPage() {
             {cart.number ? t('pos.resumed', { number: cart.number }) : t('menu.pos')}
           </Typography.Title>
           <RateBar />
+          <OfflineBar />
         </Flex>
         {/* Who has no store of their own sells from the store they pick (the server needs one). */}
         {sessionStore.ready && sessionStore.id === null && (

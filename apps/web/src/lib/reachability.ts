@@ -1,0 +1,24 @@
+/**
+ * Whether the server answered the last write (any answer, even a refusal), and no request since
+ * went without an answer (reads may be answered offline by the service worker, so only writes
+ * count as reaching it). `navigator.onLine` alone says only that a network is there, not that the server is
+ * reached: the till's online/offline shows both together (pages/sales/OfflineBar.tsx).
+ */
+let reached = true;
+const listeners = new Set<() => void>();
+
+export function serverReached(): boolean {
+  return reached;
+}
+
+/** Set by the HTTP client after every request. */
+export function noteReached(value: boolean): void {
+  if (value === reached) return;
+  reached = value;
+  for (const listener of listeners) listener();
+}
+
+export function onReachability(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}

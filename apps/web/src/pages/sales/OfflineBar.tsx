@@ -1,0 +1,149 @@
+import { CloudOutlined, DisconnectOutlined, SyncOutlined } from '@ant-design/icons';
+import { formatUsd } from '@depot/contracts';
+import { Alert, Badge, Button, Flex, List, Popover, Tag, Typography } from 'antd';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useEffect, useState } from 'react';
+import { useRefreshAll } from '../../kit/queries.ts';
+import { useCtx } from '../../kit/useCtx.ts';
+import { noteReached, onReachability, serverReached } from '../../lib/reachability.ts';
+import { outboxDb, type QueuedSale, syncOutbox } from './outbox.ts';
+
+const RETRY_MS = 30_000;
+
+/** Whether the browser says it is connected, kept current. */
+export function useOnline(): boolean {
+  const [online, setOnline] = useState(() => navigator.onLine);
+  useEffect(() => {
+    const on = () => {
+      // the connection is back: the server counts as reached until a request says otherwise
+      noteReached(true);
+      setOnline(true);
+    };
+    const off = () => setOnline(false);
+    window.addEventListener('online', on);
+    window.addEventListener('offline', off);
+    return () => {
+      window.removeEventListener('online', on);
+      window.removeEventListener('offline', off);
+    };
+  }, []);
+  return online;
+}
+
+/** Whether the last requests reached the server (lib/reachability.ts). */
+function useReached(): boolean {
+  const [reached, setReached] = useState(serverReached);
+  useEffect(() => onReachability(() => setReached(serverReached())), []);
+  return reached;
+}
+
+/** The sales kept on this device and not yet on the server (every tab sees the same, live). */
+export function useQueuedSales(): QueuedSale[] {
+  return useLiveQuery(() => outboxDb().sales.orderBy('seq').toArray(), [], []) ?? [];
+}
+
+/**
+ * Sends the queue while the till is open: at once, when the connection returns, and every 30 s
+ * while sales wait. Only the tab holding the lock sends (outbox.ts).
+ */
+export function useOutboxSync(online: boolean, waiting: number): void {
+  const refresh = useRefreshAll();
+  useEffect(() => {
+    if (!online || waiting === 0) return;
+    let active = true;
+    const run = async () => {
+      const result = await syncOutbox().catch(() => null);
+      if (active && result && result.sent > 0) void refresh();
+    };
+    void run();
+    const timer = setInterval(run, RETRY_MS);
+    return () => {
+      active = false;
+      clearInterval(timer);
+    };
+  }, [online, waiting, refresh]);
+}
+
+/** The till's connection and its unsynced sales: how many wait, which failed and why, with retry. */
+export function OfflineBar() {
+  const { t } = useCtx();
+  const online = useOnline();
+  const reached = useReached();
+  const sales = useQueuedSales();
+  const waiting = sales.filter((s) => s.status === 'waiting').length;
+  const failed = sales.filter((s) => s.status === 'failed');
+  const [retrying, setRetrying] = useState(false);
+  useOutboxSync(online, waiting);
+
+  const retry = async () => {
+    setRetrying(true);
+    await syncOutbox({ retryFailed: true }).catch(() => null);
+    setRetrying(false);
+  };
+
+  return (
+    <Flex vertical gap={4} data-testid="offline-bar">
+      <Flex gap={8} align="center" wrap>
+        {online && reached ? (
+          <Tag icon={<CloudOutlined />} color="green" data-testid="connection" data-online="true">
+            {t('offline.online')}
+          </Tag>
+        ) : (
+          <Tag icon={<DisconnectOutlined />} color="red" data-testid="connection" data-online="false">
+            {t('offline.offline')}
+          </Tag>
+        )}
+        {sales.length > 0 && (
+          <Popover
+            title={t('offline.queueTitle')}
+            content={
+              <List
+                size="small"
+                dataSource={sales}
+                renderItem={(sale) => (
+                  <List.Item>
+                    <Typography.Text code>{sale.client_id}</Typography.Text> {formatUsd(sale.total_cents)}
+                  </List.Item>
+                )}
+              />
+            }
+          >
+            <Badge count={waiting} size="small" color="orange">
+              <Tag icon={<SyncOutlined spin={online && waiting > 0} />} data-testid="queue-count" data-count={waiting}>
+                {t('offline.waiting', { count: waiting })}
+              </Tag>
+            </Badge>
+          </Popover>
+        )}
+      </Flex>
+      {failed.length > 0 && (
+        <Alert
+          type="error"
+          showIcon
+          data-testid="queue-failed"
+          title={t('offline.failed', { count: failed.length })}
+          description={
+            <ul style={{ margin: 0, paddingInlineStart: 16 }}>
+              {failed.map((sale) => (
+                <li key={sale.key}>
+                  {sale.client_id}: {sale.error}
+                </li>
+              ))}
+            </ul>
+          }
+          action={
+            <Button
+              size="small"
+              onClick={() => void retry()}
+              loading={retrying}
+              disabled={!online}
+              data-testid="queue-retry"
+            >
+              {t('common.retry')}
+            </Button>
+          }
+        />
+      )}
+    </Flex>
+  );
+}

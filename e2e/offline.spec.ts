@@ -1,0 +1,148 @@
+import type { Page } from '@playwright/test';
+import { CASHIER } from './playwright.config.ts';
+import { adminApi, ean13, expect, type Lang, newContext, prefix, signIn, snap, test } from './support.ts';
+
+/**
+ * The till with no connection (issue 13). The cashier opens the till online (the service worker
+ * keeps the app, the page and its reads), the connection drops, three sales are made (one paid in
+ * riel): each is kept on the device with its own receipt number and shown as waiting. The page is
+ * reloaded while still offline: the service worker serves the till, and the three sales are still
+ * there; a second tab opened offline shows the same queue. The connection returns: both tabs would
+ * send, one does, and the server holds exactly three new orders, the product's stock three less.
+ */
+
+const run = Date.now().toString(36).slice(-5);
+
+const says = {
+  kh: { offline: 'គ្មានអ៊ីនធឺណិត', online: 'មានអ៊ីនធឺណិត', waiting: 'ការលក់ 3 កំពុងរង់ចាំធ្វើសមកាលកម្ម' },
+  en: { offline: 'Offline', online: 'Online', waiting: 'Sales waiting to sync: 3' },
+} as const;
+
+/** A keyboard-wedge scan: the digits then Enter, sent at once (see selling.spec.ts). */
+async function scan(page: Page, code: string): Promise<void> {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  const cdp = await page.context().newCDPSession(page);
+  const events = [...code].flatMap((key) => [
+    { type: 'keyDown' as const, key, text: key, code: `Digit${key}` },
+    { type: 'keyUp' as const, key },
+  ]);
+  const enter = { key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13 };
+  await Promise.all(
+    [...events, { type: 'keyDown' as const, text: '\r', ...enter }, { type: 'keyUp' as const, ...enter }].map((e) =>
+      cdp.send('Input.dispatchKeyEvent', e),
+    ),
+  );
+  await cdp.detach();
+}
+
+for (const lang of ['en', 'kh'] as Lang[]) {
+  test(`the till sells offline, survives a reload, and syncs each sale exactly once in ${lang}`, async ({
+    browser,
+    request,
+  }) => {
+    test.setTimeout(150_000);
+    const text = says[lang];
+    const tag = `${run}${lang}`;
+    const api = await adminApi(request);
+    const stores = await api.get<{ data: { id: number; code: string }[] }>('stores?per_page=100');
+    const main = stores.data.find((s) => s.code === 'MAIN');
+    if (!main) throw new Error('no main store');
+    await api.post('exchange-rates', { rate_khr: 4100, note: `e2e offline ${tag}` });
+    const category = await api.post('categories', { name_en: `Grain ${tag}`, name_kh: `គ្រាប់ ${tag}` });
+    const unit = await api.post('units', { name_en: `Bag ${tag}`, name_kh: `ថង់ ${tag}`, short_name: `b${tag}` });
+    const barcode = ean13('20', `${run}${lang === 'en' ? 7 : 8}`);
+    const rice = await api.post('products', {
+      name_en: `Rice ${tag}`,
+      name_kh: `អង្ករ ${tag}`,
+      sku: `OFF-RICE-${tag}`,
+      barcode,
+      category_id: category.id,
+      unit_id: unit.id,
+      price_usd_cents: 100,
+      cost_usd_cents: 50,
+      taxable: false,
+    });
+    await api.post('stocks/adjustments', {
+      store_id: main.id,
+      reason: 'found',
+      note: `e2e offline ${tag}`,
+      items: [{ product_id: rice.id, quantity: 100 }],
+    });
+    const ordersNow = async () => (await api.get<{ meta: { total: number } }>('orders?per_page=10')).meta.total;
+    const stockNow = async () =>
+      (await api.get<{ data: { stock?: number } }>(`products/${rice.id}?stock_store=${main.id}`)).data.stock;
+    const ordersBefore = await ordersNow();
+
+    const context = await newContext(browser, lang);
+    const page = await context.newPage();
+    await signIn(page, lang, CASHIER.name, CASHIER.password);
+    // the service worker is in charge before the till opens: the till's page and reads are kept
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.goto(`${prefix(lang)}/pos`);
+    await expect(page.getByTestId('connection')).toHaveText(text.online);
+    expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    // the product is looked up once online (its answers are kept), then the connection drops
+    await page.waitForLoadState('networkidle');
+    await scan(page, barcode);
+    await expect(page.getByTestId('cart-line-0')).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    await context.setOffline(true);
+    await expect(page.getByTestId('connection')).toHaveText(text.offline);
+
+    const sell = async (note: string, first: boolean) => {
+      if (!first) {
+        await scan(page, barcode);
+        await expect(page.getByTestId('cart-line-0')).toBeVisible();
+      }
+      await page.getByTestId('pos-pay').click();
+      await expect(page.getByTestId('tenders')).toBeVisible();
+      await page.getByTestId(note).click();
+      await page.getByTestId('complete-sale').click();
+      await expect(page.getByTestId('kept-unsynced')).toBeVisible();
+      const title = (await page.locator('.ant-result-title').textContent()) ?? '';
+      await page.getByTestId('new-sale').click();
+      await expect(page.getByTestId('pos')).toBeVisible();
+      return /OFF-[A-Z0-9]{4}-\d{4}/.exec(title)?.[0];
+    };
+    const numbers = [
+      await sell('note-usd-5', true),
+      // paid in riel: 10,000៛ for a dollar's rice
+      await sell('note-khr-10000', false),
+      await sell('note-usd-1', false),
+    ];
+    expect(new Set(numbers).size).toBe(3);
+    for (const n of numbers) expect(n).toBeTruthy();
+    await expect(page.getByTestId('queue-count')).toHaveAttribute('data-count', '3');
+    await expect(page.getByTestId('queue-count')).toHaveText(text.waiting);
+    await expect(page.getByTestId('connection')).toHaveText(text.offline);
+    await snap(page, `offline-till-queue-${lang}`);
+
+    // reloaded with no connection: the service worker serves the till, the queue is still there
+    await page.reload();
+    await expect(page.getByTestId('pos')).toBeVisible();
+    await expect(page.getByTestId('connection')).toHaveText(text.offline);
+    await expect(page.getByTestId('queue-count')).toHaveAttribute('data-count', '3');
+    await snap(page, `offline-till-reloaded-${lang}`);
+    expect(await ordersNow()).toBe(ordersBefore);
+    // a second tab of the till, opened offline too: both see the same queue
+    const second = await context.newPage();
+    await second.goto(`${prefix(lang)}/pos`);
+    await expect(second.getByTestId('queue-count')).toHaveAttribute('data-count', '3');
+
+    // back online: both tabs want to send; one does (a Web Lock), and each sale is made once
+    await context.setOffline(false);
+    await expect(page.getByTestId('connection')).toHaveText(text.online);
+    await expect(page.getByTestId('queue-count')).toHaveCount(0, { timeout: 30_000 });
+    await expect(second.getByTestId('queue-count')).toHaveCount(0, { timeout: 30_000 });
+    await snap(page, `offline-till-synced-${lang}`);
+    // a second reload sends nothing more
+    await page.reload();
+    await expect(page.getByTestId('pos')).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(await ordersNow()).toBe(ordersBefore + 3);
+    expect(await stockNow()).toBe(97);
+    await context.close();
+  });
+}
