@@ -93,6 +93,16 @@ export const report = z.object({
 export type Report = z.infer<typeof report>;
 export const reportResponse = z.object({ data: report });
 
+/** An administrator's part of the dashboard (audit.list): users, sign-ins, connections, the latest audit entries. */
+export const adminDashboard = z.object({
+  figures: z.array(figure),
+  recent: z.array(
+    z.object({ id: z.number().int(), action: z.string(), user_name: z.string().nullable(), created_at: z.string() }),
+  ),
+  database: z.object({ kind: z.enum(['sqlite', 'postgres']), migration: z.string().nullable() }),
+});
+export type AdminDashboard = z.infer<typeof adminDashboard>;
+
 /**
  * GET /api/dashboard: a manager's (today and this week against the periods before, from the same
  * queries as the reports) or, for a user without reports.view, their own sales of today only.
@@ -126,6 +136,8 @@ export const dashboardResponse = z.object({
       })
       .nullable()
       .optional(),
+    /** For an administrator (audit.list), whatever else they see. */
+    admin: adminDashboard.nullable().optional(),
   }),
 });
 export type Dashboard = z.infer<typeof dashboardResponse>['data'];

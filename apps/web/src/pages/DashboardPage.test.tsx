@@ -52,6 +52,48 @@ describe('dashboard', () => {
     expect(screen.getByTestId('figure-net_cents').textContent).toContain('ការលក់សុទ្ធ');
   });
 
+  it('shows an administrator the system: users, sign-ins, live screens, the latest audit entries', async () => {
+    const count = (key: string, value: number, previous: number | null, link?: string) => ({
+      key,
+      kind: 'count' as const,
+      value,
+      previous,
+      ...(link ? { link } : {}),
+    });
+    mockFetch({
+      'GET dashboard': {
+        body: {
+          data: {
+            ...dashboardData,
+            admin: {
+              figures: [
+                count('users_active', 7, null, '/users'),
+                count('failed_sign_ins', 3, 0, '/audit'),
+                count('connections', 4, null),
+              ],
+              recent: [{ id: 9, action: 'auth.login', user_name: 'dara', created_at: '2026-03-12T02:00:00.000Z' }],
+              database: { kind: 'postgres', migration: '0024_notification_marks' },
+            },
+          },
+        },
+      },
+    });
+    signedIn();
+    renderApp('/en/dashboards');
+    const admin = await screen.findByTestId('dashboard-admin', {}, { timeout: 10_000 });
+    const users = within(admin).getByTestId('admin-users_active');
+    expect(users.textContent).toContain('Active users');
+    expect(users.textContent).toContain('7');
+    expect(users.closest('a')?.getAttribute('href')).toBe('/en/users');
+    expect(within(admin).getByTestId('admin-failed_sign_ins').closest('a')?.getAttribute('href')).toBe('/en/audit');
+    const recent = within(admin).getByTestId('admin-recent');
+    expect(recent.textContent).toContain('dara');
+    expect(recent.textContent).toContain('Signed in');
+    expect(within(admin).getByTestId('admin-database').textContent).toBe(
+      'PostgreSQL, migration 0024_notification_marks',
+    );
+  });
+
   it('says the data failed to load and tries again on request', async () => {
     let failing = true;
     mockFetch({

@@ -1,11 +1,27 @@
 import { UserOutlined } from '@ant-design/icons';
-import { dashboardResponse } from '@depot/contracts';
+import { type AdminDashboard, dashboardResponse, type Locale } from '@depot/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Avatar, Button, Card, Col, Descriptions, Flex, Result, Row, Skeleton, Tag, Typography } from 'antd';
+import {
+  Alert,
+  Avatar,
+  Button,
+  Card,
+  Col,
+  Descriptions,
+  Flex,
+  Result,
+  Row,
+  Skeleton,
+  Table,
+  Tag,
+  Typography,
+} from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
+import { formatDateTime } from '../lib/dates.ts';
 import { api } from '../lib/http.ts';
 import { localeFromPath } from '../lib/locale.ts';
+import { auditActionLabel } from './admin/AuditPage.tsx';
 import { Chart, FigureCard, FigureGrid, formatDay, label, SectionTable } from './reports/common.tsx';
 
 const dashboardQuery = {
@@ -145,6 +161,8 @@ export function DashboardPage() {
         </div>
       )}
 
+      {data.admin && <AdminPart admin={data.admin} locale={locale} />}
+
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={14}>
           <Card size="small" title={t('dashboard.byHour')}>
@@ -183,5 +201,54 @@ export function DashboardPage() {
           ))}
       </Row>
     </Flex>
+  );
+}
+
+/** An administrator's part: users, sign-ins, live screens (each opening its list), the latest audit entries. */
+function AdminPart({ admin, locale }: { admin: AdminDashboard; locale: Locale }) {
+  const { t } = useTranslation();
+  return (
+    <div data-testid="dashboard-admin">
+      <Typography.Title level={3} style={{ fontSize: 16 }}>
+        {t('dashboard.system')}
+      </Typography.Title>
+      <Row gutter={[12, 12]}>
+        {admin.figures.map((f) => (
+          <Col key={f.key} xs={12} md={8} xl={4}>
+            <FigureCard figure={f} locale={locale} testId={`admin-${f.key}`} />
+          </Col>
+        ))}
+      </Row>
+      <Card
+        size="small"
+        style={{ marginTop: 12 }}
+        title={t('dashboard.latestAudit')}
+        extra={
+          <Typography.Text type="secondary" data-testid="admin-database">
+            {t('dashboard.database', {
+              kind: admin.database.kind === 'postgres' ? 'PostgreSQL' : 'SQLite',
+              migration: admin.database.migration ?? '—',
+            })}
+          </Typography.Text>
+        }
+      >
+        <Table
+          size="small"
+          rowKey="id"
+          pagination={false}
+          dataSource={admin.recent}
+          data-testid="admin-recent"
+          columns={[
+            {
+              key: 'at',
+              title: t('audit.when'),
+              render: (_, e) => formatDateTime(e.created_at, locale),
+            },
+            { key: 'who', title: t('audit.who'), render: (_, e) => e.user_name ?? '—' },
+            { key: 'what', title: t('audit.what'), render: (_, e) => auditActionLabel(t, e.action) },
+          ]}
+        />
+      </Card>
+    </div>
   );
 }

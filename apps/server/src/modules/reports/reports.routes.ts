@@ -13,6 +13,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf } from '../../access/access.ts';
 import type { Db } from '../../db/database.ts';
+import { can } from '../../policies/policy.ts';
+import { adminDashboard } from './admin.dashboard.ts';
 import { reportPdf, reportWorkbook, XLSX_TYPE } from './reports.export.ts';
 import { reportsService } from './reports.service.ts';
 import { shiftDifferences } from './shifts.report.ts';
@@ -45,6 +47,7 @@ export const reportRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db 
           store: me.store,
           roles: me.role_details,
           ...(await reports.dashboard(ctx)),
+          admin: can(ctx, 'audit.list') ? await adminDashboard(db, app.realtime.connections) : null,
         },
       };
     },

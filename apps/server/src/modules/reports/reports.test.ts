@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import { todayInCambodia } from '@depot/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { MIGRATION_NAMES } from '../../db/migrate.ts';
 import { CHROMIUM_PATH } from '../../kit/pdf.ts';
-import { ADMIN_PASSWORD, bearer, createStore, createUser, login, useTestApp } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, bearer, createStore, createUser, login, TEST_DB, useTestApp } from '../../test/harness.ts';
 import { lockProducts, receive } from '../stock/ledger.ts';
 
 const ctx = useTestApp();
@@ -300,7 +301,23 @@ describe('who sees what', () => {
       average_cents: 250,
     });
     expect(JSON.stringify(after)).not.toContain('profit');
+    expect(after.admin).toBeNull();
     expect((await send('GET', `/api/reports/sales?${q()}`, undefined, h)).status).toBe(403);
+  });
+
+  it('gives an administrator the system: users, sign-ins today against yesterday, the latest audit entries', async () => {
+    // a refused sign-in and a good one today, both in the audit trail
+    expect((await send('POST', '/api/login', { name: 'admin', password: 'not-it-1234' })).status).toBe(401);
+    await login(ctx.app, 'admin', ADMIN_PASSWORD);
+    const data = (await send('GET', '/api/dashboard')).body.data;
+    const figures = Object.fromEntries(data.admin.figures.map((f: Figure) => [f.key, f]));
+    expect(figures.users_active.value).toBeGreaterThanOrEqual(2);
+    expect(figures.users_active.link).toBe('/users');
+    expect(figures.sign_ins.value).toBeGreaterThanOrEqual(2);
+    expect(figures.failed_sign_ins).toMatchObject({ value: 1, previous: 0, link: '/audit' });
+    expect(data.admin.recent[0]).toMatchObject({ action: 'auth.login', user_name: 'admin' });
+    expect(data.admin.recent.map((r: { action: string }) => r.action)).toContain('auth.login_failed');
+    expect(data.admin.database).toEqual({ kind: TEST_DB, migration: MIGRATION_NAMES.at(-1) });
   });
 });
 

@@ -1,6 +1,7 @@
 import { AUDIT_ACTIONS, type AuditEntry, auditEntry, paginated } from '@depot/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, DatePicker, Input, Select, Space, Table, Typography } from 'antd';
+import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { failureMessage } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
@@ -28,6 +29,11 @@ function Changes({ entry }: { entry: AuditEntry }) {
  * The audit trail (administrators): who did what, when, from where, and what changed. Read only:
  * the API has no route to change or delete a line.
  */
+/** An audit action in the page's language (`auth.login` → "Signed in"); an unknown one as it is. */
+export function auditActionLabel(t: TFunction, action: string) {
+  return t(`audit.action.${action.replace('.', '_')}`, { defaultValue: action });
+}
+
 export function AuditPage() {
   const { t, locale } = useCtx();
   const [page, setPage] = useState(1);
@@ -46,7 +52,7 @@ export function AuditPage() {
     queryKey: ['depot', 'audit', query.toString()],
     queryFn: async ({ signal }) => api(`audit?${query}`, { signal, schema: paginated(auditEntry) }),
   });
-  const label = (a: string) => t(`audit.action.${a.replace('.', '_')}`, { defaultValue: a });
+  const label = (a: string) => auditActionLabel(t, a);
 
   return (
     <Card title={t('menu.audit')}>
