@@ -47,7 +47,7 @@ const says = {
     productCreated: 'Product created.',
     productDeleted: 'Product deleted.',
     productRestored: 'Product restored.',
-    categoryInUse: 'Category cannot be deleted: 1 sub-categories still use it.',
+    categoryInUse: 'Category cannot be deleted: sub-categories still use it (1).',
     delete: 'Delete',
     restore: 'Restore',
     required: 'This field is required!',
