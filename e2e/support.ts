@@ -10,7 +10,7 @@ import {
   type Locator,
   type Page,
 } from '@playwright/test';
-import { ADMIN_PASSWORD } from './playwright.config.ts';
+import { ADMIN_PASSWORD, CASHIER } from './playwright.config.ts';
 
 /**
  * What a browser says when the Content-Security-Policy blocks something: Chrome's console error
@@ -108,7 +108,10 @@ export async function signIn(page: Page, lang: Lang, name = 'admin', password = 
   const response = page.waitForResponse((r) => r.url().endsWith('/api/login') && r.request().method() === 'POST');
   await page.getByTestId('login-submit').click();
   const body = (await (await response).json()) as { token?: string };
-  await expect(page).toHaveURL(new RegExp(`${prefix(lang)}/dashboards$`));
+  // a cashier (sells, reads no reports) lands on the till; the specs then start from the dashboard
+  const landing = name === CASHIER.name ? '/pos' : '/dashboards';
+  await expect(page).toHaveURL(new RegExp(`${prefix(lang)}${landing}$`));
+  if (landing !== '/dashboards') await page.goto(`${prefix(lang)}/dashboards`, { waitUntil: 'networkidle' });
   return body.token ?? '';
 }
 

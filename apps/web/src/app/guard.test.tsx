@@ -48,6 +48,17 @@ describe('route guard', () => {
     expect(path()).toBe('/en/dashboards');
   });
 
+  it('opens the till from / for a cashier, the dashboard for one who reads reports', async () => {
+    mockFetch();
+    signedIn({ permissions: ['orders.create', 'dashboards.view'] });
+    const till = renderApp('/en/');
+    await waitFor(() => expect(till.path()).toBe('/en/pos'));
+    till.unmount();
+    signedIn({ permissions: ['orders.create', 'reports.view', 'dashboards.view'] });
+    const boss = renderApp('/en/');
+    await waitFor(() => expect(boss.path()).toBe('/en/dashboards'));
+  });
+
   it('shows "Page Not Found" and the path for an unknown address', async () => {
     mockFetch();
     renderApp('/en/no/such/page');

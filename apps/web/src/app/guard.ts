@@ -9,7 +9,7 @@ import { session } from '../lib/session.ts';
  * signed out) is cleared and sent to /login; a valid one never sees /login; a screen's permission
  * must be in the stored list, else /no-permission. The error pages (default layout) need no session.
  */
-export function guard(screen: Screen, redirectTo?: string) {
+export function guard(screen: Screen, redirectTo?: string | (() => string)) {
   return ({ request }: LoaderFunctionArgs) => {
     const url = new URL(request.url);
     const locale = localeFromPath(url.pathname);
@@ -27,7 +27,7 @@ export function guard(screen: Screen, redirectTo?: string) {
     // after an administrator's reset: a new password before any other screen
     if (session.get().mustChangePassword && screen.path !== '/password') throw go('/password');
     if (!can(screen.permission)) throw go('/no-permission');
-    if (redirectTo) throw go(redirectTo, url.search);
+    if (redirectTo) throw go(typeof redirectTo === 'function' ? redirectTo() : redirectTo, url.search);
     return null;
   };
 }

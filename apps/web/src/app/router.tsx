@@ -6,6 +6,7 @@ import { i18n } from '../i18n.ts';
 import type { ResourceDef, Row } from '../kit/resource.ts';
 import { DefaultLayout } from '../layouts/DefaultLayout.tsx';
 import { GuestLayout } from '../layouts/GuestLayout.tsx';
+import { landingPath } from '../lib/access.tsx';
 import { setRequestLocale } from '../lib/http.ts';
 import { htmlLang, localeFromPath, localePath } from '../lib/locale.ts';
 import { session } from '../lib/session.ts';
@@ -60,11 +61,13 @@ const report =
   () =>
     import('../pages/reports/ReportPage.tsx').then((m) => ({ Component: m[page] }));
 
-export type Page = ({ lazy: Lazy } | { Component: ComponentType } | { redirectTo: string }) & { handle?: RouteHandle };
+export type Page = ({ lazy: Lazy } | { Component: ComponentType } | { redirectTo: string | (() => string) }) & {
+  handle?: RouteHandle;
+};
 
 export const pages: Record<string, Page> = {
-  '/': { redirectTo: '/dashboards' },
-  '/app': { redirectTo: '/dashboards' },
+  '/': { redirectTo: landingPath },
+  '/app': { redirectTo: landingPath },
   '/login': { lazy: () => import('../pages/LoginPage.tsx').then((m) => ({ Component: m.LoginPage })) },
   '/dashboards': { lazy: () => import('../pages/DashboardPage.tsx').then((m) => ({ Component: m.DashboardPage })) },
   '/no-permission': {

@@ -11,6 +11,14 @@ export function can(permission: string | undefined, current: Session = session.g
   return !permission || current.permissions.includes(permission);
 }
 
+/**
+ * Where a user lands after sign-in and at `/`: a cashier (may sell, may not read reports) starts on
+ * the till; everyone else on the dashboard.
+ */
+export function landingPath(current: Session = session.get()): string {
+  return can('orders.create', current) && !can('reports.view', current) ? '/pos' : '/dashboards';
+}
+
 /** The one access hook. */
 export function useCan(permission: string | undefined): boolean {
   return can(permission, useSession());

@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SESSION_KEYS } from '../lib/session.ts';
 import { loginAnswer, mockFetch, renderApp } from '../test/render.tsx';
 
@@ -105,5 +105,14 @@ describe('login form', () => {
     expect(Math.abs(expiresAt - (Date.now() + 3600_000))).toBeLessThan(10_000);
     // Signed in, the dashboard call carries the token.
     expect(calls('GET dashboard')[0].headers.authorization).toBe('Bearer token-1');
+  });
+
+  it('opens the till, not the dashboard, for a cashier (may sell, may not read reports)', async () => {
+    mockFetch({ 'POST login': { body: loginAnswer({ permissions: ['orders.create', 'dashboards.view'] }) } });
+    const { user, path } = renderApp('/en/login');
+    await user.type(await screen.findByTestId('login-name'), 'cashier');
+    await user.type(screen.getByTestId('login-password'), 'cashier123');
+    await user.click(screen.getByTestId('login-submit'));
+    await vi.waitFor(() => expect(path()).toBe('/en/pos'));
   });
 });

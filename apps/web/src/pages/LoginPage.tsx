@@ -7,6 +7,7 @@ import Password from 'antd/es/input/Password.js';
 import { type ComponentType, type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
+import { landingPath } from '../lib/access.tsx';
 import { login } from '../lib/auth.ts';
 import { applyFieldErrors, zodRule } from '../lib/forms.ts';
 import { localeFromPath, localePath } from '../lib/locale.ts';
@@ -61,7 +62,7 @@ export function LoginPage() {
     setSubmitting(true);
     const result = await login(parsed.data);
     if (result.ok) {
-      await navigate(localePath('/dashboards', locale));
+      await navigate(localePath(landingPath(), locale));
       return;
     }
     setSubmitting(false);

@@ -114,6 +114,9 @@ describe('products list', { timeout: 20_000 }, () => {
     await within(table).findByText('ANG-330');
     expect(within(table).getByTestId('price-1').textContent).toBe('$1.26 / កំប៉ុង5,200៛');
     expect(within(table).getByTestId('price-2').textContent).toBe('$2.50 / កំប៉ុង9,000៛');
+    // the price keeps to its two lines: its cell does not wrap (kit/table.ts)
+    expect(within(table).getByTestId('price-1').closest('td')?.classList.contains('cell-wrap')).toBe(false);
+    expect(within(table).getByTestId('price-1').closest('td')?.className).toContain('ant-table-cell');
     expect(within(table).getByText('ផុតកំណត់ 31 មករា 2020')).toBeTruthy();
     // Khmer pages sort by the Khmer name
     expect(calls('GET products')[0].query.get('sort')).toBe('name_kh');

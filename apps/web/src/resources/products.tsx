@@ -123,9 +123,8 @@ function productColumns(ctx: Ctx): Column<Product>[] {
       key: 'price',
       title: t('fields.price'),
       sort: 'price',
-      // "$1.26 / can": the unit goes under the price when the list is short of room.
-      width: 90,
-      wrap: true,
+      // "$1.26 / can" on one line, the riel under it: two lines, never the unit on a third.
+      width: 130,
       render: (row) => (
         <Flex vertical align="end" data-testid={`price-${row.id}`}>
           <span>

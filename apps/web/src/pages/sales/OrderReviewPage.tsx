@@ -125,6 +125,8 @@ function Done({ sale }: { sale: OrderDetail }) {
                 size="large"
                 icon={<RedoOutlined />}
                 onClick={() => void next()}
+                // the keyboard flow goes on: Enter (or F9) starts the next sale
+                autoFocus
                 data-testid="new-sale"
               >
                 {t('pay.newSale')} <Key>F9</Key>
@@ -165,6 +167,7 @@ function KeptOffline({ sale }: { sale: QueuedSale }) {
             size="large"
             icon={<RedoOutlined />}
             onClick={() => void next()}
+            autoFocus
             data-testid="new-sale"
           >
             {t('pay.newSale')} <Key>F9</Key>

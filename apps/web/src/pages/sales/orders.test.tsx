@@ -234,6 +234,9 @@ describe('order details', { timeout: 40_000 }, () => {
       expect(within(receipt).getByTestId('receipt-total').textContent).toBe('$5.54');
       expect(within(receipt).getByTestId('receipt-total-khr').textContent).toBe('22,700៛');
       expect(receipt.textContent).toContain('23,000៛');
+      // the one date helper: Khmer month names, never 01/03/2026
+      expect(receipt.textContent).toContain('1 មីនា 2026');
+      expect(receipt.textContent).not.toContain('01/03/2026');
       await user.click(screen.getByText('58 mm'));
       expect(screen.getByTestId('receipt').getAttribute('data-paper')).toBe('58');
       await user.click(screen.getByTestId('print-now'));

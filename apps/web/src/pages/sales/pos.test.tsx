@@ -292,6 +292,7 @@ describe('the till', { timeout: 40_000 }, () => {
     // no answer: the sale is kept on this device, numbered by it, and marked unsynced
     expect(await screen.findByTestId('kept-unsynced')).toBeTruthy();
     expect(screen.getByText(/^Sale OFF-[A-Z0-9]{4}-0001 kept on this device$/)).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('new-sale')));
     // the cart is gone: a new sale starts empty, and the till sends the kept one by itself
     await user.click(screen.getByTestId('new-sale'));
     await waitFor(() => expect(path()).toBe('/en/pos'));
@@ -361,6 +362,8 @@ describe('the till', { timeout: 40_000 }, () => {
     });
     expect(put.headers['idempotency-key']).toBeTruthy();
     expect(within(screen.getByTestId('done-change')).getByTestId('done-change-usd').textContent).toBe('$0.00');
+    // the keyboard flow goes on: focus is on "New sale", not left on the page
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('new-sale')));
   });
 
   it('lists another cashier’s held cart without offering to resume it (the server says it is theirs)', async () => {

@@ -12,12 +12,12 @@ import {
   titleOf,
 } from '@depot/contracts';
 import { Button, Flex, Modal, Segmented, Spin } from 'antd';
-import dayjs from 'dayjs';
 import type { TFunction } from 'i18next';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { i18n } from '../../i18n.ts';
 import { useCtx } from '../../kit/useCtx.ts';
+import { formatDateTime } from '../../lib/dates.ts';
 import { PrintControls } from '../../lib/printing/PrintControls.tsx';
 import { documentReady } from '../../lib/printing/ready.ts';
 import { useSettings } from '../../lib/settings.ts';
@@ -202,9 +202,9 @@ function useDocument() {
   };
 }
 
-/** 01/03/2026 09:30: a date as both languages print it, in the till's time zone. */
+/** 1 មីនា 2026 09:30: the one date helper, in Khmer (the documents' first language). */
 function printedDate(value: string): string {
-  return dayjs(value).format('DD/MM/YYYY HH:mm');
+  return formatDateTime(value, 'kh');
 }
 
 /** The rate of a sale's riel total (money.ts `rielOf`): riel per dollar as its customer paid riel. */
