@@ -1,5 +1,5 @@
 /**
- * The agreed Khmer words (../shared/KHMER.md): one word for one thing, one spelling for one word,
+ * The agreed Khmer words (the team's KHMER.md, held here as data so the project needs nothing beside it): one word for one thing, one spelling for one word,
  * everywhere people read Depot (the web catalogue, the server's messages, receipts, invoices,
  * exports). apps/web/src/locales/glossary.test.ts reads every Khmer text of the code and fails on a word from `not`, and
  * on a glossary word written with the other of the two look-alike subscripts (្ដ / ្ត).

@@ -9,7 +9,7 @@ import { now } from '../db/database.ts';
  * number), a value without its spaces (a phone typed without them), and, since Khmer is written
  * without spaces between words, the ending of a Khmer word from each of its consonants
  * ("ស្រាបៀរអង្គរ" → "អង្គរ"); the look-alike subscripts ្ដ and ្ត are one letter, since people type
- * both for the same word (`oneSubscript`, ../shared/KHMER.md). A search matches the records where every word typed begins one of
+ * both for the same word (`oneSubscript`, the glossary in contracts glossary.ts). A search matches the records where every word typed begins one of
  * their terms: a range scan of the terms' index per word, never a scan of the table.
  *
  * The rules are versioned: a change of SEARCH_VERSION rebuilds every index at the next start.

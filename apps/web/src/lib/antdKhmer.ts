@@ -4,7 +4,7 @@ import km_KH from 'antd/es/locale/km_KH.js';
 /**
  * Ant Design's Khmer pack, mended in one place (docs/ARCHITECTURE.md, "Khmer"): it leaves English
  * in the pager ("Page Size"), the transfer ("items") and every form message, and has typos
- * (បញ្ចី, បិតបាំង, ជោកជ័យ, ចប់ផ្ដើម, ដួលរលំ for collapse). Words follow ../shared/KHMER.md.
+ * (បញ្ចី, បិតបាំង, ជោកជ័យ, ចប់ផ្ដើម, ដួលរលំ for collapse). Words follow the glossary (contracts glossary.ts).
  */
 const REQUIRED = 'ប្រអប់នេះត្រូវតែបំពេញ!';
 const INVALID = 'តម្លៃមិនត្រឹមត្រូវ។';
