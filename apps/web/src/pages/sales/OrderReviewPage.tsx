@@ -24,6 +24,7 @@ import { useCtx } from '../../kit/useCtx.ts';
 import { parseWith } from '../../lib/forms.ts';
 import { ApiError, api, newIdempotencyKey } from '../../lib/http.ts';
 import { localePath } from '../../lib/locale.ts';
+import { session } from '../../lib/session.ts';
 import { formatCount, ProductNames } from '../stock/common.tsx';
 import { CartTotals } from './CartPane.tsx';
 import {
@@ -225,7 +226,13 @@ function Review({ cart }: { cart: Cart }) {
     setProblem(null);
     // offline (or no answer below): a new sale is kept on this device and sent when the connection returns
     const keep = async (key: string) => {
-      const sale = await enqueueSale({ key, body, total_cents: totals?.total_cents ?? 0 });
+      const { userId, userName } = session.get();
+      const sale = await enqueueSale({
+        key,
+        body,
+        total_cents: totals?.total_cents ?? 0,
+        user: { id: userId, name: userName },
+      });
       saleKeys.settle();
       clearCart();
       setKept(sale);
