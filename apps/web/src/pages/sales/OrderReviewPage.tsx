@@ -225,20 +225,21 @@ function Review({ cart }: { cart: Cart }) {
     const body = parsed.data;
     setProblem(null);
     // offline (or no answer below): a new sale is kept on this device and sent when the connection returns
-    const keep = async (key: string) => {
+    const keep = async (key: string, tried: boolean) => {
       const { userId, userName } = session.get();
       const sale = await enqueueSale({
         key,
         body,
         total_cents: totals?.total_cents ?? 0,
         user: { id: userId, name: userName },
+        tried,
       });
       saleKeys.settle();
       clearCart();
       setKept(sale);
       return null;
     };
-    if (!cart.order_id && isOffline()) return keep(saleKeys.keyFor(body));
+    if (!cart.order_id && isOffline()) return keep(saleKeys.keyFor(body), false);
     try {
       const sold = await sell.mutateAsync({ body, key: saleKeys.keyFor(body) });
       saleKeys.settle();
@@ -247,7 +248,8 @@ function Review({ cart }: { cart: Cart }) {
       void refresh();
       return sold.data;
     } catch (error) {
-      if (!cart.order_id && keepForLater(error)) return keep(saleKeys.keyFor(body));
+      // the request went: the server may hold it under the key, so it goes again as it was
+      if (!cart.order_id && keepForLater(error)) return keep(saleKeys.keyFor(body), true);
       const unknown = outcomeUnknown(error);
       if (!unknown) saleKeys.settle();
       if (needsApproval(error)) {

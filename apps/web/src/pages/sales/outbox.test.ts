@@ -53,9 +53,9 @@ beforeEach(async () => {
 
 describe('the offline sale queue', () => {
   it('keeps a sale once per key, with receipt numbers unique to the device, in order', async () => {
-    const a = await enqueueSale({ key: 'k1', body: { n: 1 }, total_cents: 100, user: dara });
-    const again = await enqueueSale({ key: 'k1', body: { n: 1 }, total_cents: 100, user: dara });
-    const b = await enqueueSale({ key: 'k2', body: { n: 2 }, total_cents: 200, user: dara });
+    const a = await enqueueSale({ key: 'k1', body: { n: 1 }, total_cents: 100, user: dara, tried: false });
+    const again = await enqueueSale({ key: 'k1', body: { n: 1 }, total_cents: 100, user: dara, tried: false });
+    const b = await enqueueSale({ key: 'k2', body: { n: 2 }, total_cents: 200, user: dara, tried: false });
     expect(again.client_id).toBe(a.client_id);
     expect(a.client_id).toMatch(/^OFF-[A-Z0-9]{4}-0001$/);
     expect(b.client_id).toMatch(/-0002$/);
@@ -65,7 +65,8 @@ describe('the offline sale queue', () => {
 
   it('sends the queue in order with the same keys; a lost answer is sent again and made once', async () => {
     const server = fakeServer();
-    for (const key of ['a', 'b', 'c']) await enqueueSale({ key, body: { key }, total_cents: 1, user: dara });
+    for (const key of ['a', 'b', 'c'])
+      await enqueueSale({ key, body: { key }, total_cents: 1, user: dara, tried: false });
     let lose = true;
     // 'b' reaches the server but its answer is lost: the queue stops there and keeps b and c
     const flaky: Send = async (sale) => {
@@ -88,8 +89,8 @@ describe('the offline sale queue', () => {
 
   it('keeps a refused sale as failed with the reason, sends the rest, and retries it when asked', async () => {
     const server = fakeServer();
-    await enqueueSale({ key: 'x', body: {}, total_cents: 1, user: dara });
-    await enqueueSale({ key: 'y', body: {}, total_cents: 1, user: dara });
+    await enqueueSale({ key: 'x', body: {}, total_cents: 1, user: dara, tried: false });
+    await enqueueSale({ key: 'y', body: {}, total_cents: 1, user: dara, tried: false });
     let refuse = true;
     const send: Send = async (sale) => {
       if (sale.key === 'x' && refuse) throw new ApiError(409, { message: 'Not enough stock for Rice' });
@@ -108,7 +109,7 @@ describe('the offline sale queue', () => {
   it('two tabs syncing at once: one sends, the other leaves it, each sale made once', async () => {
     Object.defineProperty(navigator, 'locks', { configurable: true, value: fakeLocks() });
     const server = fakeServer();
-    for (const key of ['1', '2', '3']) await enqueueSale({ key, body: {}, total_cents: 1, user: dara });
+    for (const key of ['1', '2', '3']) await enqueueSale({ key, body: {}, total_cents: 1, user: dara, tried: false });
     const slow: Send = async (sale) => {
       await tick();
       return server.create(sale);
@@ -124,7 +125,7 @@ describe('the offline sale queue', () => {
 
   it('without Web Locks two senders may both send, and the keys still make each sale once', async () => {
     const server = fakeServer();
-    for (const key of ['p', 'q']) await enqueueSale({ key, body: {}, total_cents: 1, user: dara });
+    for (const key of ['p', 'q']) await enqueueSale({ key, body: {}, total_cents: 1, user: dara, tried: false });
     const slow: Send = async (sale) => {
       await tick();
       return server.create(sale);
@@ -136,9 +137,9 @@ describe('the offline sale queue', () => {
 
   it('sends only the signed-in cashier’s own sales; another’s wait on the device for them, never dropped', async () => {
     const server = fakeServer();
-    await enqueueSale({ key: 'd1', body: {}, total_cents: 1, user: dara });
-    await enqueueSale({ key: 's1', body: {}, total_cents: 1, user: sokha });
-    await enqueueSale({ key: 'd2', body: {}, total_cents: 1, user: dara });
+    await enqueueSale({ key: 'd1', body: {}, total_cents: 1, user: dara, tried: false });
+    await enqueueSale({ key: 's1', body: {}, total_cents: 1, user: sokha, tried: false });
+    await enqueueSale({ key: 'd2', body: {}, total_cents: 1, user: dara, tried: false });
     // Sokha signs in after Dara sold offline: only Sokha's sale goes, as Sokha
     expect(await syncOutbox({ send: async (sale) => server.create(sale), userId: sokha.id })).toMatchObject({
       sent: 1,
@@ -158,10 +159,13 @@ describe('the offline sale queue', () => {
   });
 
   it('sends a kept sale marked as made offline: when, and its receipt number on this device', async () => {
-    const kept = await enqueueSale({ key: 'o1', body: { customer_id: 1 }, total_cents: 1, user: dara });
+    const kept = await enqueueSale({ key: 'o1', body: { customer_id: 1 }, total_cents: 1, user: dara, tried: false });
     expect(requestBody(kept)).toEqual({
       customer_id: 1,
       offline: { sold_at: kept.sold_at, device_receipt_no: kept.client_id },
     });
+    // a request that went unanswered goes again as sent: its key may already hold it
+    const lost = await enqueueSale({ key: 'o2', body: { customer_id: 1 }, total_cents: 1, user: dara, tried: true });
+    expect(requestBody(lost)).toEqual({ customer_id: 1 });
   });
 });

@@ -32,6 +32,12 @@ export interface QueuedSale {
   /** Who made it: only they send it. Absent on sales kept before sales remembered it (anyone sends those). */
   user_id?: number | null;
   user_name?: string | null;
+  /**
+   * False: kept without trying the server (the till was offline), so it is sent marked offline.
+   * True (or absent, on older queues): a request went and got no answer; the server may hold it
+   * under its key, so it goes again exactly as sent (another body with the key would be refused).
+   */
+  tried?: boolean;
 }
 
 interface Meta {
@@ -97,6 +103,8 @@ export async function enqueueSale(sale: {
   total_cents: number;
   /** The signed-in cashier who made it. */
   user: { id: number | null; name: string | null };
+  /** Whether a request with it went to the server (and got no answer). */
+  tried: boolean;
 }): Promise<QueuedSale> {
   const existing = await db.sales.where('key').equals(sale.key).first();
   if (existing) return existing;
@@ -110,6 +118,7 @@ export async function enqueueSale(sale: {
     error: null,
     user_id: sale.user.id,
     user_name: sale.user.name,
+    tried: sale.tried,
   };
   try {
     row.seq = await db.sales.add(row);
@@ -132,10 +141,12 @@ export function sendsSale(sale: QueuedSale, userId: number | null): boolean {
 }
 
 /**
- * What goes to the server: the sale as it was kept, marked made offline (when, and its receipt
- * number on this device), so the server records it even if it now takes more than the stock.
+ * What goes to the server: a sale made with no connection is marked made offline (when, and its
+ * receipt number on this device), so the server records it even if it now takes more than the
+ * stock; one whose request went unanswered goes again exactly as it was sent.
  */
 export function requestBody(sale: QueuedSale): object {
+  if (sale.tried !== false) return sale.body as object;
   return { ...(sale.body as object), offline: { sold_at: sale.sold_at, device_receipt_no: sale.client_id } };
 }
 
