@@ -146,3 +146,112 @@ for (const lang of ['en', 'kh'] as Lang[]) {
     await context.close();
   });
 }
+
+const beyond = {
+  kh: { tag: 'លក់ពេលគ្មានអ៊ីនធឺណិត', oversold: 'លក់លើសស្តុក', line: 'លើសស្តុក៖ 2', note: 'លក់ពេលគ្មានអ៊ីនធឺណិតលើសស្តុក' },
+  en: {
+    tag: 'Sold offline',
+    oversold: 'Sold beyond stock',
+    line: 'Beyond stock: 2',
+    note: 'Sold offline beyond stock',
+  },
+} as const;
+
+for (const lang of ['en', 'kh'] as Lang[]) {
+  test(`an offline sale the stock no longer covers is recorded, tagged, and told to the manager in ${lang}`, async ({
+    browser,
+    request,
+  }) => {
+    test.setTimeout(150_000);
+    const text = beyond[lang];
+    const tag = `${run}b${lang}`;
+    const api = await adminApi(request);
+    const stores = await api.get<{ data: { id: number; code: string }[] }>('stores?per_page=100');
+    const main = stores.data.find((s) => s.code === 'MAIN');
+    if (!main) throw new Error('no main store');
+    const customers = await api.get<{ data: { id: number; is_walk_in: boolean }[] }>('customers?per_page=100');
+    const walkIn = customers.data.find((c) => c.is_walk_in);
+    if (!walkIn) throw new Error('no walk-in customer');
+    const category = await api.post('categories', { name_en: `Oil ${tag}`, name_kh: `ប្រេង ${tag}` });
+    const unit = await api.post('units', { name_en: `Bottle ${tag}`, name_kh: `ដប ${tag}`, short_name: `o${tag}` });
+    const barcode = ean13('21', `${run}${lang === 'en' ? 5 : 6}`);
+    const oil = await api.post('products', {
+      name_en: `Oil ${tag}`,
+      name_kh: `ប្រេង ${tag}`,
+      sku: `OFF-OIL-${tag}`,
+      barcode,
+      category_id: category.id,
+      unit_id: unit.id,
+      price_usd_cents: 100,
+      cost_usd_cents: 50,
+      taxable: false,
+    });
+    await api.post('stocks/adjustments', {
+      store_id: main.id,
+      reason: 'found',
+      note: `e2e oversell ${tag}`,
+      items: [{ product_id: oil.id, quantity: 2 }],
+    });
+
+    const context = await newContext(browser, lang);
+    const page = await context.newPage();
+    await signIn(page, lang, CASHIER.name, CASHIER.password);
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.goto(`${prefix(lang)}/pos`);
+    await page.waitForLoadState('networkidle');
+    // the till reads 2 in stock; both go in the cart, then the connection drops
+    await scan(page, barcode);
+    await expect(page.getByTestId('cart-line-0')).toBeVisible();
+    await scan(page, barcode);
+    await page.waitForLoadState('networkidle');
+    await context.setOffline(true);
+    await expect(page.getByTestId('connection')).toHaveAttribute('data-online', 'false');
+    // meanwhile another till, online, sells those 2: the offline sale now oversells
+    await api.post('orders', {
+      store_id: main.id,
+      customer_id: walkIn.id,
+      items: [{ product_id: oil.id, quantity: 2 }],
+      payments: [{ method: 'cash_usd', amount: 200 }],
+    });
+    await page.getByTestId('pos-pay').click();
+    await page.getByTestId('note-usd-5').click();
+    await page.getByTestId('complete-sale').click();
+    await expect(page.getByTestId('kept-unsynced')).toBeVisible();
+    const title = (await page.locator('.ant-result-title').textContent()) ?? '';
+    const receipt = /OFF-[A-Z0-9]{4}-\d{4}/.exec(title)?.[0];
+    expect(receipt).toBeTruthy();
+    await page.getByTestId('new-sale').click();
+
+    // back online: the sale is accepted, not refused, and leaves the queue
+    await context.setOffline(false);
+    await expect(page.getByTestId('connection')).toHaveAttribute('data-online', 'true');
+    await expect(page.getByTestId('queue-count')).toHaveCount(0, { timeout: 30_000 });
+    await expect(page.getByTestId('queue-failed')).toHaveCount(0);
+    const stock = await api.get<{ data: { stock?: number } }>(`products/${oil.id}?stock_store=${main.id}`);
+    expect(stock.data.stock).toBe(-2);
+    await context.close();
+
+    // the manager (the administrator) sees the order tagged, its line beyond the stock, and is told
+    const found = await api.get<{ data: { id: number; number: string; offline_receipt_no: string | null }[] }>(
+      'orders?filter[oversold]=1&per_page=100',
+    );
+    const order = found.data.find((o) => o.offline_receipt_no === receipt);
+    if (!order) throw new Error(`no order for ${receipt}`);
+    const manager = await newContext(browser, lang);
+    const desk = await manager.newPage();
+    await signIn(desk, lang);
+    await desk.goto(`${prefix(lang)}/orders?view=${order.id}`);
+    const drawer = desk.locator('.ant-drawer');
+    await expect(drawer.getByTestId('sold-offline').first()).toHaveText(text.tag);
+    await expect(drawer.getByTestId('oversold').first()).toHaveText(text.oversold);
+    await expect(drawer.getByTestId('line-oversold')).toHaveText(text.line);
+    await snap(desk, `offline-oversold-order-${lang}`);
+    await desk.goto(`${prefix(lang)}/notifications`);
+    const table = desk.getByTestId('notifications-table');
+    await expect(table.getByText(order.number).first()).toBeVisible();
+    await expect(table.getByText(text.note).first()).toBeVisible();
+    await manager.close();
+  });
+}

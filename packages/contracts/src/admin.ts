@@ -230,6 +230,7 @@ export const AUDIT_ACTIONS = [
   'order.void',
   'order.refund',
   'order.credit_over_limit',
+  'order.sold_offline_beyond_stock',
   'exchange_rate.changed',
   'settings.sale',
   'settings.system',

@@ -352,6 +352,14 @@ export const messages = {
   'entity.combos': { en: 'combos', kh: 'ឈុតផលិតផល' },
 
   // sales (spec: a customer and a product must be selected; not enough stock for the product)
+  'order.offline_sold_at': {
+    en: 'An offline sale must have been made in the last 30 days, not later than now.',
+    kh: 'ការលក់ពេលគ្មានអ៊ីនធឺណិតត្រូវតែធ្វើក្នុងរយៈពេល ៣០ ថ្ងៃចុងក្រោយ មិនលើសពីពេលនេះ។',
+  },
+  'order.offline_only_new': {
+    en: 'Only a new sale can be sent as made offline.',
+    kh: 'មានតែការលក់ថ្មីប៉ុណ្ណោះដែលអាចផ្ញើជាការលក់ពេលគ្មានអ៊ីនធឺណិត។',
+  },
   'order.product_or_combo': { en: 'Choose a product or a combo.', kh: 'សូមជ្រើសរើសផលិតផល ឬឈុតផលិតផល។' },
   'order.discount_not_applicable': {
     en: 'This discount does not apply here today.',

@@ -57,6 +57,11 @@ export const notificationKinds = {
     data: z.object({ purchase_id: id, number: z.string(), ...store, supplier_name: z.string().nullable() }),
     link: (d: { purchase_id: number }) => `/purchases?view=${d.purchase_id}`,
   },
+  /** A sale made offline took more than the store had: its stock is below zero until counted or received. */
+  offline_oversold: {
+    data: z.object({ order_id: id, number: z.string(), ...store, cashier_name: z.string().nullable() }),
+    link: (d: { order_id: number }) => `/orders?view=${d.order_id}`,
+  },
   /** A cashier asks to void an order: someone who may approve it is told. */
   void_awaiting_approval: {
     data: z.object({ order_id: id, number: z.string(), ...store, requested_by: z.string() }),

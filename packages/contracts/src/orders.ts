@@ -101,6 +101,19 @@ export const orderInput = z.object({
   change_in: z.enum(CHANGE_IN).default('split'),
   /** A manager's approval for a sale leaving the customer owing more than their credit limit. */
   approval,
+  /**
+   * A sale made on the till with no connection, sent later from its queue (the web's outbox.ts):
+   * when, and the device's receipt number. The stock could not be checked on the device, so the
+   * server records it even beyond the stock, marks the lines it oversold and tells the managers
+   * (orders.service.ts: who may claim it and what it costs them).
+   */
+  offline: z
+    .object({
+      sold_at: z.iso.datetime({ offset: true }),
+      device_receipt_no: z.string().regex(/^OFF-[A-Z0-9]{1,12}-\d{1,10}$/),
+    })
+    .nullish()
+    .transform((v) => v ?? null),
 });
 export type OrderInput = z.input<typeof orderInput>;
 
@@ -152,6 +165,8 @@ export const orderItem = z.object({
   total_cents: z.number().int(),
   taxable: z.boolean(),
   returned_quantity: z.number().int(),
+  /** Base units an offline sale took beyond the store's stock (0: none). */
+  oversold: z.coerce.number().int().default(0),
   /** Why the line costs what it does (prices.ts `choosePrice`): list, group list, break, combo. */
   price_source: z.enum(PRICE_SOURCES).default('product'),
   /** The unit's list price before a break (null on lines sold before price lists existed). */
@@ -226,6 +241,11 @@ export const order = z.object({
   invoice_number: z.string().nullable(),
   cancelled_at: z.string().nullable(),
   cancel_reason: z.string().nullable(),
+  /** Sold on the till with no connection: when, and the device's receipt number (null: online). */
+  offline_sold_at: z.string().nullable().default(null),
+  offline_receipt_no: z.string().nullable().default(null),
+  /** An offline sale that took more than the store had (some line oversold). */
+  oversold: z.coerce.boolean().default(false),
   abilities: orderAbilities,
 });
 export type Order = z.infer<typeof order>;

@@ -664,6 +664,12 @@ export interface OrdersTable extends Timestamps, SoftDelete {
   shift_id: ColumnType<number | null, number | null | undefined, number | null>;
   /** The manager whose approval let the sale take the customer past their credit limit. */
   credit_approved_by: Generated<number | null>;
+  /** When the till sold it with no connection (0025); null: sold online. */
+  offline_sold_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The device's receipt number of an offline sale (`OFF-<device>-<n>`). */
+  offline_receipt_no: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1: an offline sale that took more than the store had. */
+  oversold: Generated<number>;
 }
 
 export interface OrderItemsTable {
@@ -693,6 +699,8 @@ export interface OrderItemsTable {
   list_price_cents: number | null;
   price_list_en: string | null;
   price_list_kh: string | null;
+  /** Base units an offline sale took beyond the store's stock (0025). */
+  oversold: Generated<number>;
 }
 
 /** The units an order line took, batch by batch: cancels and returns put these back. */

@@ -28,6 +28,8 @@ interface OrderState {
   status: string;
   payment_status: string;
   delivery_status: string | null;
+  /** A sale made offline that took more than the store had (the managers are told). */
+  oversold?: boolean;
 }
 
 interface TransferStores {

@@ -108,8 +108,8 @@ describe('logout', () => {
 
   it('with sales kept offline, asks first, and the sales stay on the device', async () => {
     const { calls } = mockFetch({ 'POST logout': { body: { message: 'You have been signed out.' } } });
-    await enqueueSale({ key: 'kept-1', body: {}, total_cents: 100 });
-    await enqueueSale({ key: 'kept-2', body: {}, total_cents: 200 });
+    await enqueueSale({ key: 'kept-1', body: {}, total_cents: 100, user: { id: 1, name: 'Admin' }, tried: false });
+    await enqueueSale({ key: 'kept-2', body: {}, total_cents: 200, user: { id: 1, name: 'Admin' }, tried: false });
     signedIn();
     const { user, path } = renderApp('/en/dashboards');
     await user.click(await screen.findByTestId('user-menu'));

@@ -79,6 +79,29 @@ export function OrderStatusTag({ status, t }: { status: OrderStatus; t: TFunctio
   );
 }
 
+/** A sale made with no connection, sent later; and, when it took more than the store had, that too. */
+export function OfflineTags({
+  order,
+  t,
+}: {
+  order: { offline_sold_at: string | null; offline_receipt_no: string | null; oversold: boolean };
+  t: TFunction;
+}) {
+  if (!order.offline_sold_at) return null;
+  return (
+    <>
+      <Tag color="orange" data-testid="sold-offline" title={order.offline_receipt_no ?? undefined}>
+        {t('orders.soldOffline')}
+      </Tag>
+      {order.oversold && (
+        <Tag color="red" data-testid="oversold">
+          {t('orders.oversold')}
+        </Tag>
+      )}
+    </>
+  );
+}
+
 export function DeliveryTag({ status, t }: { status: DeliveryStatus | null; t: TFunction }) {
   if (!status) return <Typography.Text type="secondary">—</Typography.Text>;
   return (
@@ -198,6 +221,7 @@ export const orders = defineResource<Order>({
           <OrderStatusTag status={row.status} t={t} />
           <PaymentStatusTag status={row.payment_status} t={t} />
           {row.delivery_status && <DeliveryTag status={row.delivery_status} t={t} />}
+          <OfflineTags order={row} t={t} />
         </Flex>
       ),
     },

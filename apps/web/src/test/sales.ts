@@ -172,6 +172,9 @@ export function orderRow(id: number, extra: Partial<OrderDetail> = {}): OrderDet
     invoice_number: null,
     cancelled_at: null,
     cancel_reason: null,
+    offline_sold_at: null,
+    offline_receipt_no: null,
+    oversold: false,
     items: [
       {
         id: 301,
@@ -196,6 +199,7 @@ export function orderRow(id: number, extra: Partial<OrderDetail> = {}): OrderDet
         total_cents: 554,
         taxable: true,
         returned_quantity: 0,
+        oversold: 0,
         price_source: 'product',
         list_price_cents: 126,
         price_list_en: null,

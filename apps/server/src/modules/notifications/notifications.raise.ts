@@ -17,6 +17,8 @@ export const NOTIFIED = {
   transfer_arriving: 'stocks.update',
   delivery_to_prepare: 'orders.update',
   purchase_received: 'purchases.view',
+  // those who approve at the till: the stock is below zero until counted or received
+  offline_oversold: 'orders.approve',
 } as const;
 
 /** Claims a mark in `trx`: true for the one caller that inserted it (the one to notify). */
@@ -172,6 +174,33 @@ export function notificationRaiser(db: Db, notifications: NotificationService) {
     });
   }
 
+  /**
+   * A sale made offline that took more than the store had: the managers of the store are told,
+   * once per order (a replayed sale, or its update, tells nobody again).
+   */
+  function offlineOversold(order: EventPayloads['OrderCreated']) {
+    if (!order.oversold) return Promise.resolve([]);
+    return raise(async (trx) => {
+      if (!(await claim(trx, 'offline_oversold', String(order.id)))) return [];
+      const row = await trx
+        .selectFrom('orders')
+        .innerJoin('stores', 'stores.id', 'orders.store_id')
+        .leftJoin('users', 'users.id', 'orders.cashier_id')
+        .select(['orders.number', 'stores.name as store_name', 'users.name as cashier_name'])
+        .where('orders.id', '=', order.id)
+        .executeTakeFirst();
+      if (!row) return [];
+      const users = await usersCovering(trx, order.store_id, NOTIFIED.offline_oversold);
+      return notifications.store(trx, users, 'offline_oversold', {
+        order_id: order.id,
+        number: row.number,
+        store_id: order.store_id,
+        store_name: row.store_name,
+        cashier_name: row.cashier_name,
+      });
+    });
+  }
+
   /** Goods received on a purchase (each receipt, a partial one too). */
   function purchaseReceived({ id, store_id }: EventPayloads['PurchaseReceived']) {
     return raise(async (trx) => {
@@ -203,6 +232,9 @@ export function notificationRaiser(db: Db, notifications: NotificationService) {
         case 'TransferSent':
           return transferArriving(event.payload);
         case 'OrderCreated':
+          return Promise.all([deliveryToPrepare(event.payload), offlineOversold(event.payload)]).then((all) =>
+            all.flat(),
+          );
         case 'OrderUpdated':
           return deliveryToPrepare(event.payload);
         case 'PurchaseReceived':

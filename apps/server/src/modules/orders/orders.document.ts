@@ -25,6 +25,7 @@ export const orderDocument: DocumentDefinition<'orders', Read<OrderDetail>, Orde
       status: order.status,
       payment_status: order.payment_status,
       delivery_status: order.delivery_status,
+      ...(order.oversold ? { oversold: true } : {}),
     }),
   ],
 };

@@ -50,6 +50,7 @@ const itemsOf = prepared((db: Db, p: { id: number }) =>
       'order_items.list_price_cents',
       'order_items.price_list_en',
       'order_items.price_list_kh',
+      'order_items.oversold',
     ])
     .where('order_items.order_id', '=', p.id)
     .orderBy('order_items.id'),
@@ -104,6 +105,7 @@ export async function orderDetail(db: Db, id: number): Promise<Read<OrderDetail>
     change_given_cents: n(head.change_given_cents),
     change_given_khr: n(head.change_given_khr),
     total_khr: n(head.total_khr),
+    oversold: Boolean(head.oversold),
     items: items.map((i) => ({
       ...i,
       kind: i.kind as 'product' | 'combo',
@@ -114,6 +116,7 @@ export async function orderDetail(db: Db, id: number): Promise<Read<OrderDetail>
       tax_cents: n(i.tax_cents),
       total_cents: n(i.total_cents),
       taxable: n(i.taxable) === 1,
+      oversold: n(i.oversold),
     })),
     payments: payments.map((p) => ({
       ...p,

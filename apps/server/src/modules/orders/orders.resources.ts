@@ -62,6 +62,9 @@ export function orderQuery(db: Db) {
       'invoices.number as invoice_number',
       'orders.cancelled_at',
       'orders.cancel_reason',
+      'orders.offline_sold_at',
+      'orders.offline_receipt_no',
+      sql<boolean>`orders.oversold = 1`.as('oversold'),
       'orders.created_at',
       'orders.updated_at',
       'orders.deleted_at',
@@ -95,6 +98,8 @@ export const orders: ResourceDefinition<'orders', typeof orderInput, typeof orde
       schema: z.enum(['unpaid', 'partially_paid', 'paid', 'pending', 'onhold']),
     },
     store_id: { column: 'orders.store_id', schema: id },
+    // the offline sales that took more than the store had
+    oversold: { column: 'orders.oversold', schema: z.coerce.number().int().min(0).max(1) },
     cashier_id: { column: 'orders.cashier_id', schema: id },
     customer_id: { column: 'orders.customer_id', schema: id },
     delivery_status: {

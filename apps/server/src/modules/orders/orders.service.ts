@@ -34,6 +34,11 @@ import {
   writeOrder,
 } from './orders.steps.ts';
 
+/** How old an offline sale may be when it reaches the server, and how far a till's clock may run ahead. */
+const OFFLINE_DAYS = 30;
+const DAY_MS = 86_400_000;
+const CLOCK_SKEW_MS = 5 * 60_000;
+
 /**
  * Selling, as steps (orders.steps.ts) run by the document building block (kit/document.ts), which
  * locks the order, asks its policy (policies/orders.ts), runs the steps in one transaction and
@@ -88,7 +93,24 @@ export function orderService(db: Db) {
       actor,
       approver,
     );
-    await takeStock(trx, { id: sale.id, storeId: sale.storeId, userId: actor.userId }, sale.lines, sale.itemIds);
+    const allowNegative = sale.values.offline_sold_at !== null;
+    const oversold = await takeStock(
+      trx,
+      { id: sale.id, storeId: sale.storeId, userId: actor.userId, allowNegative },
+      sale.lines,
+      sale.itemIds,
+    );
+    // beyond the stock: in the audit trail, and the managers are told (notifications.raise.ts)
+    if (oversold) {
+      await recordAudit(trx, auditWho(actor), {
+        action: 'order.sold_offline_beyond_stock',
+        subject: { type: 'order', id: sale.id },
+        after: {
+          offline_sold_at: sale.values.offline_sold_at,
+          offline_receipt_no: sale.values.offline_receipt_no,
+        },
+      });
+    }
     // the invoice's number, like the order's, is a counter every till shares: taken last (numberOrder)
     if (status === 'paid' || (!payments.length && sale.values.total_cents === 0)) await issueInvoice(trx, sale.id);
   }
@@ -96,6 +118,23 @@ export function orderService(db: Db) {
   /** A cart is held or paid for, not both. */
   function assertHoldUnpaid(input: OrderInput) {
     if (input.hold && input.payments.length) throw new FieldError({ payments: [{ key: 'validation.choice' }] });
+  }
+
+  /**
+   * Who may say a sale was made offline: whoever may sell (the till queues its cashier's own sales
+   * and sends them as that cashier, the session's user: nothing in the body names the cashier).
+   * The claim lifts only the stock check, so it is bounded: a new sale, not held, made in the last
+   * OFFLINE_DAYS and not later than now; a claim that oversells is audited and told to the store's
+   * managers at once, so it cannot quietly stand in for an online sale's check.
+   */
+  function assertOfflineClaim(input: OrderInput, isNew: boolean) {
+    if (!input.offline) return;
+    if (!isNew || input.hold) throw new FieldError({ offline: [{ key: 'order.offline_only_new' }] });
+    const soldAt = Date.parse(input.offline.sold_at);
+    const nowMs = Date.now();
+    if (soldAt > nowMs + CLOCK_SKEW_MS || soldAt < nowMs - OFFLINE_DAYS * DAY_MS) {
+      throw new FieldError({ 'offline.sold_at': [{ key: 'order.offline_sold_at' }] });
+    }
   }
 
   return {
@@ -113,6 +152,7 @@ export function orderService(db: Db) {
     create(actor: Actor, input: OrderInput, approver: Approver | null = null) {
       return documents.create(actor, async (ctx) => {
         assertHoldUnpaid(input);
+        assertOfflineClaim(input, true);
         const sale = await writeCart(ctx, null, input);
         if (!input.hold) await sell(ctx, sale, input.payments, input.change_in, approver);
         await numberOrder(ctx.trx, sale.id);
@@ -124,6 +164,7 @@ export function orderService(db: Db) {
     update(actor: Actor, id: number, input: OrderInput, approver: Approver | null = null) {
       return documents.act(actor, id, 'update', async (ctx) => {
         assertHoldUnpaid(input);
+        assertOfflineClaim(input, false);
         const sale = await writeCart(ctx, id, input);
         if (!input.hold) await sell(ctx, sale, input.payments, input.change_in, approver);
       });

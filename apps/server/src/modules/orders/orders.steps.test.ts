@@ -28,6 +28,7 @@ const input = (items: OrderInput['items'], over: Partial<OrderInput> = {}): Orde
   hold: false,
   payments: [],
   change_in: 'split',
+  offline: null,
   ...over,
 });
 const line = (over: Partial<OrderInput['items'][number]>) => ({

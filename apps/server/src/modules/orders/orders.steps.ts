@@ -318,6 +318,9 @@ export function orderValues(
     delivery_status: input.delivery && !held ? ('preparing' as const) : null,
     // lines, as a purchase and a combo count them (the invoices list and the held orders read it)
     items_count: sale.cart.lines.length,
+    // made on the till with no connection (orders.service.ts `create` checks the claim)
+    offline_sold_at: input.offline ? new Date(input.offline.sold_at).toISOString() : null,
+    offline_receipt_no: input.offline?.device_receipt_no ?? null,
     updated_at: sale.at,
   };
 }
@@ -511,18 +514,23 @@ export async function issueInvoice(trx: Db, orderId: number) {
   await indexRecords(trx, { table: 'invoices', searchable: ['invoices.number'] }, [id]);
 }
 
-/** The stock of a sale leaves the store: each line's units, first to expire first, as sales. */
+/**
+ * The stock of a sale leaves the store: each line's units, first to expire first, as sales. A sale
+ * made offline (`allowNegative`) takes units beyond the stock too: each line keeps how many base
+ * units it oversold and the order is marked; the answer says whether any did.
+ */
 export async function takeStock(
   trx: Db,
-  order: { id: number; storeId: number; userId: number },
+  order: { id: number; storeId: number; userId: number; allowNegative?: boolean },
   lines: Line[],
   itemIds: number[],
-) {
+): Promise<boolean> {
   await lockProducts(
     trx,
     lines.flatMap((l) => l.takes.map((t) => t.product_id)),
   );
   const taken: Insertable<OrderItemBatchesTable>[] = [];
+  const oversold = new Map<number, number>();
   for (const [i, line] of lines.entries()) {
     for (const take of line.takes) {
       const picks = await issue(trx, {
@@ -532,8 +540,10 @@ export async function takeStock(
         quantity: take.units,
         document: { type: 'order', id: order.id },
         userId: order.userId,
+        allowNegative: order.allowNegative === true,
       });
       for (const pick of picks) {
+        if (pick.beyond) oversold.set(itemIds[i], (oversold.get(itemIds[i]) ?? 0) + pick.beyond);
         taken.push({
           order_item_id: itemIds[i],
           product_id: take.product_id,
@@ -552,6 +562,11 @@ export async function takeStock(
       .values(taken.slice(i, i + 100))
       .execute();
   }
+  for (const [itemId, units] of oversold) {
+    await trx.updateTable('order_items').set({ oversold: units }).where('id', '=', itemId).execute();
+  }
+  if (oversold.size) await trx.updateTable('orders').set({ oversold: 1 }).where('id', '=', order.id).execute();
+  return oversold.size > 0;
 }
 
 /** Lines given back, each with the part of it that is back so far (returned / quantity). */

@@ -418,7 +418,8 @@ export function reportsService(db: Db) {
       ]);
       // a product's average cost is its valuation ÷ its quantity, every store together (the ledger's)
       const stockValue = (l: (typeof levels)[number]) =>
-        l.valued_quantity > 0 ? Math.round((l.on_hand * l.valued_cents) / l.valued_quantity) : 0;
+        // a store below zero (an offline sale's shortage) holds nothing of value
+        l.valued_quantity > 0 && l.on_hand > 0 ? Math.round((l.on_hand * l.valued_cents) / l.valued_quantity) : 0;
       const group = <K extends string | number>(key: (l: (typeof levels)[number]) => K) => {
         const m = new Map<K, { on_hand: number; value_cents: number; products: number }>();
         for (const l of levels) {

@@ -16,8 +16,15 @@ import { AppError } from '../../http/errors.ts';
  * Concurrency, on both databases: an operation first locks the product's valuation row (an update
  * that changes nothing but takes PostgreSQL's row lock; SQLite runs one transaction at a time), so
  * two sales of the same product take turns; products are locked in id order, so two documents of
- * several products cannot deadlock. A decrement is still conditional (`quantity >= n`) and a check
- * constraint refuses a negative level: the level can never go below zero, whatever happens above.
+ * several products cannot deadlock. An issue is judged on the store's whole quantity of the product
+ * (negative levels count) and each decrement is conditional (`quantity >= n`, the row it returns
+ * counted): no level goes below zero, except by the one exception below.
+ *
+ * The exception: a sale made offline (`allowNegative`, orders only) takes what the store has and
+ * the rest anyway, from the product's open batch (lot and expiry unknown), whose level goes below
+ * zero; the picks say how many units were beyond the stock. The units beyond the stock are valued
+ * at the product's cost price. A later receipt into the open batch settles the level; into another
+ * batch, the store's quantity (which every issue is judged on) comes back all the same.
  * Each movement announces a StockChanged of its store and product once the transaction commits,
  * and adds to the reports' daily rollup of the ledger (db/rollups.ts) in the same transaction.
  */
@@ -50,6 +57,8 @@ export interface Issue extends Common {
   quantity: number;
   /** Only from this batch; otherwise the first to expire first (FEFO), open batches last. */
   batchId?: number | null;
+  /** Only a sale made offline: units beyond the store's stock are taken anyway (see above). */
+  allowNegative?: boolean;
 }
 
 /** Where an issue took its units from, and what they were worth. */
@@ -57,6 +66,8 @@ export interface Pick {
   batchId: number;
   quantity: number;
   valueCents: number;
+  /** Of these units, how many the store did not have (an offline sale only). */
+  beyond?: number;
 }
 
 /** The spec's "Not enough stock for the product", naming it in the reader's language (409). */
@@ -114,7 +125,10 @@ const revalue = prepared((db: Db, p: { productId: number; quantity: number; valu
     })
     .where('product_id', '=', p.productId),
 );
-/** A store's batches of a product that hold units, the first to expire first, open batches last. */
+/**
+ * A store's levels of a product other than zero, the first to expire first, open batches last: those
+ * holding units are taken from, those below zero (an offline sale's shortage) count against them.
+ */
 const fefo = (db: Db, p: { storeId: number; productId: number }) =>
   db
     .selectFrom('stock_levels')
@@ -122,7 +136,7 @@ const fefo = (db: Db, p: { storeId: number; productId: number }) =>
     .select(['stock_levels.id', 'stock_levels.batch_id', 'stock_levels.quantity'])
     .where('stock_levels.store_id', '=', p.storeId)
     .where('stock_levels.product_id', '=', p.productId)
-    .where('stock_levels.quantity', '>', 0)
+    .where('stock_levels.quantity', '<>', 0)
     .orderBy(sql`case when stock_batches.expiry_date is null then 1 else 0 end`)
     .orderBy('stock_batches.expiry_date')
     .orderBy('stock_batches.id');
@@ -298,19 +312,32 @@ export async function issue(trx: Db, op: Issue): Promise<Pick[]> {
   const levels = op.batchId
     ? await levelsOfBatch(trx, { ...where, batchId: op.batchId })
     : await levelsFefo(trx, where);
-  if (levels.reduce((sum, l) => sum + Number(l.quantity), 0) < op.quantity) {
-    throw await notEnoughStock(trx, op.productId);
-  }
+  // what the levels hold, and the store's quantity: an offline sale's shortage counted against it
+  const held = levels.reduce((sum, l) => sum + Math.max(0, Number(l.quantity)), 0);
+  const has = levels.reduce((sum, l) => sum + Number(l.quantity), 0);
+  const beyond = Math.max(0, op.quantity - Math.max(0, has));
+  if (beyond > 0 && !op.allowNegative) throw await notEnoughStock(trx, op.productId);
 
-  // the whole issue's value at the average cost; all of it when the last units leave
+  const fromLevels = Math.min(op.quantity, held);
+  const short = op.quantity - fromLevels;
+  // the whole issue's value at the average cost; all of it when the last units leave; units the
+  // product does not have at all, at its cost price
+  const covered = Math.min(op.quantity, Math.max(0, valuation.quantity));
+  const coveredValue =
+    covered === 0
+      ? 0
+      : covered === valuation.quantity
+        ? valuation.value
+        : share(valuation.value, covered, valuation.quantity);
   const total =
-    valuation.quantity === op.quantity ? valuation.value : share(valuation.value, op.quantity, valuation.quantity);
+    coveredValue + (covered < op.quantity ? (await costPrice(trx, op.productId)) * (op.quantity - covered) : 0);
   const picks: Pick[] = [];
   let left = op.quantity;
   let valueLeft = total;
   for (const level of levels) {
-    if (left === 0) break;
-    const take = Math.min(left, Number(level.quantity));
+    if (left === short) break;
+    if (Number(level.quantity) <= 0) continue;
+    const take = Math.min(left - short, Number(level.quantity));
     const value = take === left ? valueLeft : share(total, take, op.quantity);
     // conditional: with the product locked this cannot fail, and if it ever did nothing is sold
     const [updated] = await takeFromLevel(trx, { id: level.id, take, at });
@@ -320,8 +347,25 @@ export async function issue(trx: Db, op: Issue): Promise<Pick[]> {
     left -= take;
     valueLeft -= value;
   }
+  if (short > 0) {
+    // an offline sale only: the rest from the open batch (or the one named), below zero
+    const batchId = op.batchId ?? (await batchFor(trx, op.productId, null, null));
+    const [level] = await addToLevel(trx, { ...where, batchId, quantity: -short, at });
+    await writeMovement(trx, op, batchId, -short, -valueLeft, Number(level.quantity), at);
+    picks.push({ batchId, quantity: short, valueCents: valueLeft });
+  }
+  if (beyond > 0) picks[picks.length - 1].beyond = beyond;
   await revalue(trx, { productId: op.productId, quantity: -op.quantity, valueCents: -total, at });
   return picks;
+}
+
+async function costPrice(trx: Db, productId: number): Promise<number> {
+  const product = await trx
+    .selectFrom('products')
+    .select('cost_usd_cents')
+    .where('id', '=', productId)
+    .executeTakeFirst();
+  return product?.cost_usd_cents ?? 0;
 }
 
 /** A store's quantity of a product (one batch, or all of them). */
@@ -359,14 +403,22 @@ export async function quantitiesIn(
 }
 
 /**
- * What must always hold: each level equals the sum of its movements and is not negative, and each
+ * What must always hold: each level equals the sum of its movements and is not negative (but an
+ * open batch's, which only an offline sale takes below zero), and each
  * product's valuation counts the units of all its levels. Empty when the ledger is right.
  */
 export async function auditLedger(db: Db): Promise<string[]> {
   const problems: string[] = [];
   const levels = await db
     .selectFrom('stock_levels')
-    .select(['store_id', 'batch_id', 'product_id', 'quantity'])
+    .innerJoin('stock_batches', 'stock_batches.id', 'stock_levels.batch_id')
+    .select([
+      'stock_levels.store_id',
+      'stock_levels.batch_id',
+      'stock_levels.product_id',
+      'stock_levels.quantity',
+      sql<string>`stock_batches.batch_key`.as('batch_key'),
+    ])
     .execute();
   const sums = await db
     .selectFrom('stock_movements')
@@ -378,7 +430,8 @@ export async function auditLedger(db: Db): Promise<string[]> {
   for (const level of levels) {
     const key = `${level.store_id}/${level.batch_id}`;
     const quantity = Number(level.quantity);
-    if (quantity < 0) problems.push(`level ${key} is negative: ${quantity}`);
+    // below zero only by an offline sale, and only on the product's open batch
+    if (quantity < 0 && level.batch_key !== '|') problems.push(`level ${key} is negative: ${quantity}`);
     if ((moved.get(key) ?? 0) !== quantity)
       problems.push(`level ${key} is ${quantity}, its movements sum to ${moved.get(key) ?? 0}`);
     moved.delete(key);

@@ -34,7 +34,8 @@ async function valuations(db: Db, productIds: number[]) {
     },
     worth: (productId: number, quantity: number) => {
       const v = byProduct.get(productId);
-      if (!v || v.quantity <= 0) return 0;
+      // a level below zero (an offline sale's shortage) is owed, not worth anything
+      if (!v || v.quantity <= 0 || quantity <= 0) return 0;
       return v.quantity === quantity ? v.value : share(v.value, quantity, v.quantity);
     },
   };

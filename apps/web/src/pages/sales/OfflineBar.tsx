@@ -5,8 +5,9 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';
 import { useRefreshAll } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
+import { useSession } from '../../lib/access.tsx';
 import { noteReached, onReachability, serverReached } from '../../lib/reachability.ts';
-import { outboxDb, type QueuedSale, syncOutbox } from './outbox.ts';
+import { outboxDb, type QueuedSale, sendsSale, syncOutbox } from './outbox.ts';
 
 const RETRY_MS = 30_000;
 
@@ -69,7 +70,14 @@ export function OfflineBar() {
   const { t } = useCtx();
   const online = useOnline();
   const reached = useReached();
-  const sales = useQueuedSales();
+  const { userId } = useSession();
+  const queued = useQueuedSales();
+  // this cashier's sales are sent; another's wait for them to sign in here again (never dropped)
+  const sales = queued.filter((s) => sendsSale(s, userId));
+  const others = new Map<string, number>();
+  for (const s of queued) {
+    if (!sendsSale(s, userId)) others.set(s.user_name ?? '?', (others.get(s.user_name ?? '?') ?? 0) + 1);
+  }
   const waiting = sales.filter((s) => s.status === 'waiting').length;
   const failed = sales.filter((s) => s.status === 'failed');
   const [retrying, setRetrying] = useState(false);
@@ -116,6 +124,11 @@ export function OfflineBar() {
           </Popover>
         )}
       </Flex>
+      {[...others].map(([name, count]) => (
+        <Typography.Text key={name} type="secondary" data-testid="queue-others">
+          {t('offline.othersWaiting', { name, count })}
+        </Typography.Text>
+      ))}
       {failed.length > 0 && (
         <Alert
           type="error"

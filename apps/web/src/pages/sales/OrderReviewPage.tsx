@@ -24,6 +24,7 @@ import { useCtx } from '../../kit/useCtx.ts';
 import { parseWith } from '../../lib/forms.ts';
 import { ApiError, api, newIdempotencyKey } from '../../lib/http.ts';
 import { localePath } from '../../lib/locale.ts';
+import { session } from '../../lib/session.ts';
 import { formatCount, ProductNames } from '../stock/common.tsx';
 import { CartTotals } from './CartPane.tsx';
 import {
@@ -224,14 +225,21 @@ function Review({ cart }: { cart: Cart }) {
     const body = parsed.data;
     setProblem(null);
     // offline (or no answer below): a new sale is kept on this device and sent when the connection returns
-    const keep = async (key: string) => {
-      const sale = await enqueueSale({ key, body, total_cents: totals?.total_cents ?? 0 });
+    const keep = async (key: string, tried: boolean) => {
+      const { userId, userName } = session.get();
+      const sale = await enqueueSale({
+        key,
+        body,
+        total_cents: totals?.total_cents ?? 0,
+        user: { id: userId, name: userName },
+        tried,
+      });
       saleKeys.settle();
       clearCart();
       setKept(sale);
       return null;
     };
-    if (!cart.order_id && isOffline()) return keep(saleKeys.keyFor(body));
+    if (!cart.order_id && isOffline()) return keep(saleKeys.keyFor(body), false);
     try {
       const sold = await sell.mutateAsync({ body, key: saleKeys.keyFor(body) });
       saleKeys.settle();
@@ -240,7 +248,8 @@ function Review({ cart }: { cart: Cart }) {
       void refresh();
       return sold.data;
     } catch (error) {
-      if (!cart.order_id && keepForLater(error)) return keep(saleKeys.keyFor(body));
+      // the request went: the server may hold it under the key, so it goes again as it was
+      if (!cart.order_id && keepForLater(error)) return keep(saleKeys.keyFor(body), true);
       const unknown = outcomeUnknown(error);
       if (!unknown) saleKeys.settle();
       if (needsApproval(error)) {

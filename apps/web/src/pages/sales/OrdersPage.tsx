@@ -19,7 +19,7 @@ import { failureMessage } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { formatDateTime } from '../../lib/dates.ts';
 import { localePath } from '../../lib/locale.ts';
-import { DeliveryTag, deliveryLabels, OrderStatusTag, orders } from '../../resources/orders.tsx';
+import { DeliveryTag, deliveryLabels, OfflineTags, OrderStatusTag, orders } from '../../resources/orders.tsx';
 import { PaymentStatusTag, paymentMethodLabels } from '../../resources/purchases.tsx';
 import { MoneySummary } from '../purchases/MoneySummary.tsx';
 import { formatCount, ProductNames } from '../stock/common.tsx';
@@ -173,7 +173,28 @@ export function OrderDetails({ detail }: { detail: OrderDetail }) {
         bordered
         column={{ xs: 1, md: 2 }}
         items={[
-          { key: 'status', label: t('fields.status'), children: <OrderStatusTag status={detail.status} t={t} /> },
+          {
+            key: 'status',
+            label: t('fields.status'),
+            children: (
+              <Flex gap={4} wrap>
+                <OrderStatusTag status={detail.status} t={t} />
+                <OfflineTags order={detail} t={t} />
+              </Flex>
+            ),
+          },
+          ...(detail.offline_sold_at
+            ? [
+                {
+                  key: 'offline',
+                  label: t('orders.soldOffline'),
+                  children: t('orders.soldOfflineAt', {
+                    date: formatDateTime(detail.offline_sold_at, locale),
+                    number: detail.offline_receipt_no ?? '—',
+                  }),
+                },
+              ]
+            : []),
           {
             key: 'payment',
             label: t('purchases.paymentStatus'),
@@ -250,6 +271,13 @@ export function OrderDetails({ detail }: { detail: OrderDetail }) {
                     </span>
                   )}
                   <ProductNames kh={row.name_kh} en={row.name_en} sku={row.sku} locale={locale} />
+                  {row.oversold > 0 && (
+                    <span>
+                      <Tag color="red" data-testid="line-oversold">
+                        {t('orders.lineOversold', { count: row.oversold })}
+                      </Tag>
+                    </span>
+                  )}
                 </Flex>
               ),
             },

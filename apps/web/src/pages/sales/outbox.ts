@@ -1,5 +1,6 @@
 import Dexie, { type EntityTable } from 'dexie';
 import { ApiError, api, NetworkError, outcomeUnknown } from '../../lib/http.ts';
+import { session } from '../../lib/session.ts';
 
 /**
  * The till's offline sales (issue 13). A sale that cannot reach the server is kept here, in
@@ -9,6 +10,10 @@ import { ApiError, api, NetworkError, outcomeUnknown } from '../../lib/http.ts';
  * server makes a keyed sale exactly once, so a retry, a reload or a second tab sending the same
  * sale gets the first answer again instead of a second order. A sale is removed only once the
  * server answered it; a refusal stays, marked failed with the server's words, until retried.
+ *
+ * Each sale remembers who made it, and only its own cashier sends it: the server records a sale as
+ * made by the session's user, so a sale sent by whoever signed in next would be theirs. Another
+ * cashier's sales wait on the device (never dropped) until that cashier signs in here again.
  */
 
 export interface QueuedSale {
@@ -24,6 +29,15 @@ export interface QueuedSale {
   status: 'waiting' | 'failed';
   /** Why the server refused it (its message), when it did. */
   error: string | null;
+  /** Who made it: only they send it. Absent on sales kept before sales remembered it (anyone sends those). */
+  user_id?: number | null;
+  user_name?: string | null;
+  /**
+   * False: kept without trying the server (the till was offline), so it is sent marked offline.
+   * True (or absent, on older queues): a request went and got no answer; the server may hold it
+   * under its key, so it goes again exactly as sent (another body with the key would be refused).
+   */
+  tried?: boolean;
 }
 
 interface Meta {
@@ -83,7 +97,15 @@ async function nextNumber(): Promise<string> {
  * Keeps a sale to send later. The same key kept twice (the cashier pressed twice, a retry) is one
  * sale: the first one kept is returned.
  */
-export async function enqueueSale(sale: { key: string; body: unknown; total_cents: number }): Promise<QueuedSale> {
+export async function enqueueSale(sale: {
+  key: string;
+  body: unknown;
+  total_cents: number;
+  /** The signed-in cashier who made it. */
+  user: { id: number | null; name: string | null };
+  /** Whether a request with it went to the server (and got no answer). */
+  tried: boolean;
+}): Promise<QueuedSale> {
   const existing = await db.sales.where('key').equals(sale.key).first();
   if (existing) return existing;
   const row: QueuedSale = {
@@ -94,6 +116,9 @@ export async function enqueueSale(sale: { key: string; body: unknown; total_cent
     sold_at: new Date().toISOString(),
     status: 'waiting',
     error: null,
+    user_id: sale.user.id,
+    user_name: sale.user.name,
+    tried: sale.tried,
   };
   try {
     row.seq = await db.sales.add(row);
@@ -110,10 +135,25 @@ export async function queuedSales(): Promise<QueuedSale[]> {
   return db.sales.orderBy('seq').toArray();
 }
 
+/** Whether this user sends the sale: their own (or one kept before sales remembered their cashier). */
+export function sendsSale(sale: QueuedSale, userId: number | null): boolean {
+  return userId !== null && (sale.user_id == null || sale.user_id === userId);
+}
+
+/**
+ * What goes to the server: a sale made with no connection is marked made offline (when, and its
+ * receipt number on this device), so the server records it even if it now takes more than the
+ * stock; one whose request went unanswered goes again exactly as it was sent.
+ */
+export function requestBody(sale: QueuedSale): object {
+  if (sale.tried !== false) return sale.body as object;
+  return { ...(sale.body as object), offline: { sold_at: sale.sold_at, device_receipt_no: sale.client_id } };
+}
+
 /** Sends one sale as it was kept: its body and its key. */
 export type Send = (sale: QueuedSale) => Promise<unknown>;
 
-const post: Send = (sale) => api('orders', { method: 'POST', body: sale.body, idempotencyKey: sale.key });
+const post: Send = (sale) => api('orders', { method: 'POST', body: requestBody(sale), idempotencyKey: sale.key });
 
 export interface SyncResult {
   sent: number;
@@ -124,9 +164,11 @@ export interface SyncResult {
   skipped: boolean;
 }
 
-async function sendAll(send: Send, retryFailed: boolean): Promise<SyncResult> {
+async function sendAll(send: Send, retryFailed: boolean, userId: number | null): Promise<SyncResult> {
   const result: SyncResult = { sent: 0, failed: 0, stopped: false, skipped: false };
   for (const sale of await queuedSales()) {
+    // another cashier's sale waits for them to sign in here
+    if (!sendsSale(sale, userId)) continue;
     if (sale.status === 'failed' && !retryFailed) continue;
     try {
       await send(sale);
@@ -147,17 +189,21 @@ async function sendAll(send: Send, retryFailed: boolean): Promise<SyncResult> {
 }
 
 /**
- * Sends the queue, in order, from one tab at a time: the others find the lock taken and leave it
- * (the sender's tab shows them the queue shrinking through IndexedDB). Without Web Locks (old
- * browsers, tests that say so) it sends anyway: the keys still make each sale once.
+ * Sends the signed-in user's queue (`userId`, the session's by default), in order, from one tab at
+ * a time: the others find the lock taken and leave it (the sender's tab shows them the queue
+ * shrinking through IndexedDB). Without Web Locks (old browsers, tests that say so) it sends
+ * anyway: the keys still make each sale once.
  */
-export async function syncOutbox(options: { send?: Send; retryFailed?: boolean } = {}): Promise<SyncResult> {
+export async function syncOutbox(
+  options: { send?: Send; retryFailed?: boolean; userId?: number | null } = {},
+): Promise<SyncResult> {
   const send = options.send ?? post;
   const retryFailed = options.retryFailed ?? false;
+  const userId = options.userId === undefined ? session.get().userId : options.userId;
   const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
-  if (!locks) return sendAll(send, retryFailed);
+  if (!locks) return sendAll(send, retryFailed, userId);
   const outcome = await locks.request('depot-till-outbox', { ifAvailable: true }, async (lock) =>
-    lock ? sendAll(send, retryFailed) : null,
+    lock ? sendAll(send, retryFailed, userId) : null,
   );
   return outcome ?? { sent: 0, failed: 0, stopped: false, skipped: true };
 }
