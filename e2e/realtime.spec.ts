@@ -134,6 +134,31 @@ test.describe('real time and notifications', () => {
   });
 });
 
+const offlineSays = {
+  en: { connected: 'Connected', offline: 'Offline' },
+  kh: { connected: 'បានភ្ជាប់', offline: 'គ្មានអ៊ីនធឺណិត' },
+} as const;
+
+for (const lang of ['en', 'kh'] as Lang[]) {
+  test(`the header's live dot says offline while the browser is offline, and connected after (${lang})`, async ({
+    browser,
+  }) => {
+    const context = await newContext(browser, lang);
+    const page = await context.newPage();
+    await signIn(page, lang);
+    const state = page.getByTestId('connection-state');
+    await expect(state).toHaveText(offlineSays[lang].connected);
+    await context.setOffline(true);
+    await expect(state).toHaveAttribute('data-state', 'offline');
+    await expect(state).toHaveText(offlineSays[lang].offline);
+    await snap(page, `realtime-offline-${lang}`);
+    await context.setOffline(false);
+    await expect(state).toHaveAttribute('data-state', 'connected');
+    await expect(state).toHaveText(offlineSays[lang].connected);
+    await context.close();
+  });
+}
+
 const run = Date.now().toString(36).slice(-5);
 
 const says = {

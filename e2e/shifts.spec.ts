@@ -81,8 +81,11 @@ for (const lang of ['kh', 'en'] as Lang[]) {
       const context = await newContext(browser, lang);
       const page = await context.newPage();
       await signIn(page, lang, CASHIER.name, CASHIER.password);
-      await page.goto(`${prefix(lang)}/shifts`, { waitUntil: 'networkidle' });
-      await page.getByTestId('open-shift').click();
+      // the till says no shift is open, with a link that opens one
+      await page.goto(`${prefix(lang)}/pos`, { waitUntil: 'networkidle' });
+      await expect(page.getByTestId('pos-shift')).toHaveAttribute('data-state', 'none');
+      await snap(page, `shift-till-none-${lang}`);
+      await page.getByTestId('pos-shift-open').click();
       const dialog = page.locator('.ant-modal').filter({ has: page.getByTestId('shift-till') });
       await dialog.getByTestId('shift-till').fill(`Till ${tag}`);
       await dialog.getByTestId('float-usd-2000').fill('2');
@@ -117,6 +120,10 @@ for (const lang of ['kh', 'en'] as Lang[]) {
       await expect(page.getByTestId('dashboard-shift')).toContainText(`Till ${tag}`);
       await expect(page.getByTestId('dashboard-today').getByTestId('figure-orders')).toContainText('1');
       await snap(page, `shift-dashboard-${lang}`, { quiet: true });
+      // the till shows the open shift, with a link to it
+      await page.goto(`${prefix(lang)}/pos`, { waitUntil: 'networkidle' });
+      await expect(page.getByTestId('pos-shift')).toContainText(`Till ${tag}`);
+      await snap(page, `shift-till-open-${lang}`, { quiet: true });
 
       // ─── a pay-in of 20,000 riel in small notes ─────────────────────────────────────────
       await page.goto(shiftUrl, { waitUntil: 'networkidle' });

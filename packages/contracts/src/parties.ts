@@ -127,3 +127,13 @@ export const supplier = z.object({
 export type Supplier = z.infer<typeof supplier>;
 
 export const WALK_IN_CUSTOMER = { name_en: 'Walk-in customer', name_kh: 'អតិថិជនទូទៅ' } as const;
+
+/**
+ * A customer's name as a reader sees it. The walk-in customer's stored name (the seed's Khmer one,
+ * or its English one) is a stable key shown in the reader's language: stored data and exports of
+ * it stay as they are; a name an administrator gave it instead is shown as given.
+ */
+export function customerName<T extends string | null | undefined>(name: T, locale: 'en' | 'kh'): T | string {
+  if (name === WALK_IN_CUSTOMER.name_kh || name === WALK_IN_CUSTOMER.name_en) return WALK_IN_CUSTOMER[`name_${locale}`];
+  return name;
+}

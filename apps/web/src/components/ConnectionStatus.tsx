@@ -1,15 +1,16 @@
-import type { ConnectionState } from '@depot/contracts';
 import { Badge, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useConnectionState } from '../lib/realtime.ts';
+import { type ShownState, useConnectionState } from '../lib/realtime.ts';
 
-const badge: Record<ConnectionState, 'default' | 'processing' | 'success' | 'warning' | 'error'> = {
+const badge: Record<ShownState, 'default' | 'processing' | 'success' | 'warning' | 'error'> = {
   initialized: 'default',
   connecting: 'processing',
   connected: 'success',
   unavailable: 'warning',
   failed: 'error',
   disconnected: 'default',
+  offline: 'error',
+  reconnecting: 'processing',
 };
 
 /**

@@ -57,20 +57,27 @@ export function useListState(filterNames: string[], { defaultSort, params, filte
   }
   if (state.trashed) query.set('trashed', 'only');
 
+  // The address the next change starts from: react-router's functional form hands every change the
+  // address of the last render, so two changes before the next render (the search box's settled
+  // text and a refetch's stay-in-range or a filter) would each start from it, the second undoing
+  // the first (the typed search vanished). Each change starts from the one before it instead.
+  const seen = useRef(address);
+  const latest = useRef(address);
+  if (seen.current !== address) {
+    seen.current = address;
+    latest.current = address;
+  }
+
   /** Sets or clears parameters; anything but a page change starts again at page 1. */
   const update: ListUpdate = (changes) => {
-    setAddress(
-      (current) => {
-        const next = new URLSearchParams(current);
-        for (const [key, value] of Object.entries(changes)) {
-          if (value) next.set(key, value);
-          else next.delete(key);
-        }
-        if (!('page' in changes)) next.delete('page');
-        return next;
-      },
-      { replace: true },
-    );
+    const next = new URLSearchParams(latest.current);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value) next.set(key, value);
+      else next.delete(key);
+    }
+    if (!('page' in changes)) next.delete('page');
+    latest.current = next;
+    setAddress(next, { replace: true });
   };
   return { state, query: query.toString(), update };
 }

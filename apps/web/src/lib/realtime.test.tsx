@@ -85,6 +85,27 @@ describe('the connection in the signed-in layout', { timeout: 30_000 }, () => {
     expect(FakePusher.instances).toHaveLength(1);
   });
 
+  it('shows offline while the browser has no network, even with the socket still open, and connected again after', async () => {
+    const { calls } = mockFetch({ 'GET notifications/unread-count': { body: { data: { unread: 0 } } } });
+    signIn();
+    renderApp('/en/dashboards');
+    const state = await screen.findByTestId('connection-state');
+    await waitFor(() => expect(FakePusher.instances).toHaveLength(1));
+    const pusher = FakePusher.latest();
+    act(() => pusher.connection.move('connected'));
+    await screen.findByTestId('dashboard-user');
+    const loaded = calls('GET dashboard').length;
+    act(() => void window.dispatchEvent(new Event('offline')));
+    expect(state.dataset.state).toBe('offline');
+    expect(state.textContent).toBe('Offline');
+    act(() => void window.dispatchEvent(new Event('online')));
+    expect(state.textContent).toBe('Connected');
+    await waitFor(() => expect(calls('GET dashboard').length).toBeGreaterThan(loaded));
+    act(() => pusher.connection.move('connecting'));
+    expect(state.textContent).toBe('Reconnecting…');
+    act(() => pusher.connection.move('connected'));
+  });
+
   it('authorizes channels with the bearer token of the moment', async () => {
     mockFetch();
     signIn();

@@ -29,6 +29,14 @@ export class RealtimeConfigError extends Error {
 type Options = EchoOptions<'reverb'> | EchoOptions<'pusher'>;
 
 /**
+ * What the header shows: the client's state, except `offline` while the browser has no network
+ * (pusher-js only notices a dead socket after its pong timeout, so the dot would stay green) and
+ * `reconnecting` for a connection being made again after it was up.
+ */
+export type ShownState = ConnectionState | 'offline' | 'reconnecting';
+export const SHOWN_STATES: readonly ShownState[] = [...CONNECTION_STATES, 'offline', 'reconnecting'];
+
+/**
  * The Echo options from the injected configuration, with the spec's checks: a `pusher` broadcaster
  * needs https, a key and a cluster; `reverb` (Depot's own endpoint) a key, and the page's host,
  * port and scheme unless it names others. Anything else is an unsupported broadcaster.
@@ -102,12 +110,28 @@ class Connection {
   private generation = 0;
   private current: ConnectionState = 'initialized';
   private wasConnected = false;
+  private offline = typeof navigator !== 'undefined' && navigator.onLine === false;
   private readonly listeners = new Set<() => void>();
   private readonly reconnected = new Set<() => void>();
   private readonly listening = new Set<Listening>();
 
-  get state(): ConnectionState {
+  get state(): ShownState {
+    if (this.offline) return 'offline';
+    if (this.current === 'connecting' && this.wasConnected) return 'reconnecting';
     return this.current;
+  }
+
+  /** The browser's `offline` / `online` events (bound once for the tab, below). */
+  network(online: boolean): void {
+    if (this.offline === !online) return;
+    this.offline = !online;
+    for (const listener of this.listeners) listener();
+    if (!online || !this.echo) return;
+    const connection = this.echo.connector.pusher.connection;
+    // back online: a dead socket is made again at once (its reconnect reads the screens again);
+    // one that survived may have missed broadcasts, so the screens read their data again
+    if (this.current === 'connected') for (const listener of this.reconnected) listener();
+    else connection.connect();
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -210,6 +234,11 @@ function authHeaders(): Record<string, string> {
 
 export const realtime = new Connection();
 
+if (typeof window !== 'undefined') {
+  window.addEventListener('offline', () => realtime.network(false));
+  window.addEventListener('online', () => realtime.network(true));
+}
+
 // sign-out (here or in another tab) drops the connection; another user's sign-in starts over
 session.subscribe(() => {
   if (!session.isValid()) realtime.stop();
@@ -231,7 +260,7 @@ export function useRealtimeConnection(): void {
 }
 
 /** Spec section 4: the connection's state, for the header. */
-export function useConnectionState(): ConnectionState {
+export function useConnectionState(): ShownState {
   return useSyncExternalStore(realtime.subscribe, () => realtime.state);
 }
 

@@ -69,7 +69,10 @@ describe('message catalogues', () => {
     ...SCREENS.flatMap((screen) => (screen.group ? [screen.group] : [])),
     ...['light', 'dark', 'system'].map((mode) => `colorMode.${mode}`),
     ...['name', 'password'].flatMap((field) => [`login.${field}`, `login.${field}Placeholder`]),
-    ...CONNECTION_STATES.flatMap((state) => [`realtime.state.${state}`, `realtime.help.${state}`]),
+    ...[...CONNECTION_STATES, 'offline', 'reconnecting'].flatMap((state) => [
+      `realtime.state.${state}`,
+      `realtime.help.${state}`,
+    ]),
     ...NOTIFICATION_STATUSES.map((status) => `notifications.status.${status}`),
     ...REPORT_GROUPS.map((group) => `reports.groups.${group}`),
     // credit: ageing buckets, tender methods, statement lines

@@ -1,6 +1,7 @@
 import { EyeOutlined, PrinterOutlined, ShoppingCartOutlined } from '@ant-design/icons';
 import {
   cashier,
+  customerName,
   DELIVERY_STATUSES,
   type DeliveryStatus,
   formatUsd,
@@ -209,7 +210,13 @@ export const orders = defineResource<Order>({
       wrap: true,
       render: (row) => formatDateTime(row.order_date, locale),
     },
-    { key: 'customer', title: t('orders.customer'), width: 120, wrap: true, render: (row) => row.customer_name },
+    {
+      key: 'customer',
+      title: t('orders.customer'),
+      width: 120,
+      wrap: true,
+      render: (row) => customerName(row.customer_name, locale),
+    },
     { key: 'cashier', title: t('orders.cashier'), width: 90, wrap: true, render: (row) => row.cashier_name ?? '—' },
     { key: 'store', title: t('stock.store'), width: 80, wrap: true, render: (row) => row.store_name },
     // The sale, its money and its delivery, one above the other: room for the money columns.
@@ -318,7 +325,13 @@ export function invoicesDef({
           ),
       },
       { key: 'store', title: t('stock.store'), width: 80, wrap: true, render: (row) => row.store_name },
-      { key: 'customer', title: t('orders.customer'), width: 120, wrap: true, render: (row) => row.customer_name },
+      {
+        key: 'customer',
+        title: t('orders.customer'),
+        width: 120,
+        wrap: true,
+        render: (row) => customerName(row.customer_name, locale),
+      },
       {
         key: 'total',
         title: t('orders.total'),

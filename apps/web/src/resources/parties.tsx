@@ -2,6 +2,7 @@ import { ShoppingCartOutlined } from '@ant-design/icons';
 import {
   customer,
   customerInput,
+  customerName,
   type Store,
   type Supplier,
   store,
@@ -122,7 +123,7 @@ export const customers = defineResource({
       sort: 'name',
       render: (row) => (
         <Space size={8}>
-          {row.name}
+          {customerName(row.name, ctx.locale)}
           {row.is_walk_in && <Tag color="gold">{ctx.t('customers.walkIn')}</Tag>}
         </Space>
       ),

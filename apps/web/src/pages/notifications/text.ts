@@ -1,4 +1,11 @@
-import { formatUsd, isNotificationType, type Locale, type Notification, notificationKinds } from '@depot/contracts';
+import {
+  customerName,
+  formatUsd,
+  isNotificationType,
+  type Locale,
+  type Notification,
+  notificationKinds,
+} from '@depot/contracts';
 import dayjs from 'dayjs';
 import type { TFunction } from 'i18next';
 import { dayjsLocale } from '../../lib/dates.ts';
@@ -23,6 +30,7 @@ export function notificationText(item: Pick<Notification, 'type' | 'data'>, t: T
     ...d,
     product,
     store: d.store_name,
+    customer_name: typeof d.customer_name === 'string' ? customerName(d.customer_name, locale) : d.customer_name,
     date: typeof d.expiry_date === 'string' ? day(d.expiry_date, locale) : undefined,
     amount: typeof d.amount_usd_cents === 'number' ? formatUsd(d.amount_usd_cents) : undefined,
     // a sentence with or without an optional part: i18next's context picks `…_lot`, `…_customer`

@@ -3,6 +3,7 @@ import {
   type CurrentRates,
   type Customer,
   customer,
+  customerName,
   type Discount,
   discountApplies,
   formatUsd,
@@ -26,16 +27,15 @@ import { Money } from './rates.tsx';
 type SetCart = (change: (cart: Cart) => Cart) => void;
 
 function CustomerSelect({ value, onChange }: { value: number | null; onChange: (id: number | null) => void }) {
-  const { t } = useCtx();
+  const { t, locale } = useCtx();
   return (
     <RemoteSelect<Customer>
       api="customers"
       row={customer}
       params={{ 'filter[status]': 'active' }}
       optionLabel={(row) => {
-        // The walk-in customer is named "អតិថិជនទូទៅ" by the seed: its tag would only repeat it in Khmer.
-        if (row.is_walk_in)
-          return row.name === t('customers.walkIn') ? row.name : `${row.name} · ${t('customers.walkIn')}`;
+        // The walk-in customer in the page's language (its stored name is the seed's Khmer one).
+        if (row.is_walk_in) return customerName(row.name, locale);
         return row.phone ? `${row.name} · ${row.phone}` : row.name;
       }}
       value={value}

@@ -1,5 +1,5 @@
 import { PlayCircleOutlined } from '@ant-design/icons';
-import { formatUsd, type Order, order, orderDetail, single } from '@depot/contracts';
+import { customerName, formatUsd, type Order, order, orderDetail, single } from '@depot/contracts';
 import { App, Button, Drawer, Empty, Flex, Popconfirm, Skeleton, Typography } from 'antd';
 import { useState } from 'react';
 import { drawerSize } from '../../kit/detail.tsx';
@@ -77,7 +77,7 @@ export function HeldOrdersDrawer({
                 <Flex vertical style={{ minWidth: 0 }}>
                   <Typography.Text strong>{row.number}</Typography.Text>
                   <Typography.Text type="secondary" ellipsis>
-                    {row.customer_name} · {t('pos.itemsCount', { count: row.items_count })}
+                    {customerName(row.customer_name, locale)} · {t('pos.itemsCount', { count: row.items_count })}
                   </Typography.Text>
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                     {formatDateTime(row.order_date, locale)}

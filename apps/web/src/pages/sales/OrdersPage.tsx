@@ -8,7 +8,15 @@ import {
   QrcodeOutlined,
   RollbackOutlined,
 } from '@ant-design/icons';
-import { DELIVERY_FLOW, formatChange, formatKhr, formatUsd, type OrderDetail, orderDetail } from '@depot/contracts';
+import {
+  customerName,
+  DELIVERY_FLOW,
+  formatChange,
+  formatKhr,
+  formatUsd,
+  type OrderDetail,
+  orderDetail,
+} from '@depot/contracts';
 import { Button, Descriptions, Flex, Popconfirm, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -206,8 +214,8 @@ export function OrderDetails({ detail }: { detail: OrderDetail }) {
             key: 'customer',
             label: t('orders.customer'),
             children: detail.customer_phone
-              ? `${detail.customer_name} · ${detail.customer_phone}`
-              : detail.customer_name,
+              ? `${customerName(detail.customer_name, locale)} · ${detail.customer_phone}`
+              : customerName(detail.customer_name, locale),
           },
           { key: 'store', label: t('stock.store'), children: detail.store_name },
           {

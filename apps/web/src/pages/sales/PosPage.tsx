@@ -46,6 +46,7 @@ import { OfflineBar } from './OfflineBar.tsx';
 import { ProductPane } from './ProductPane.tsx';
 import { useQuotedCart } from './prices.ts';
 import { useCurrentRates, useTodayDiscounts } from './rates.tsx';
+import { ShiftBar } from './ShiftBar.tsx';
 import { useScanner } from './scanner.ts';
 
 const answer = written(orderDetail);
@@ -269,6 +270,7 @@ export function PosPage() {
           </Typography.Title>
           <RateBar />
           <OfflineBar />
+          <ShiftBar />
         </Flex>
         {/* Who has no store of their own sells from the store they pick (the server needs one). */}
         {sessionStore.ready && sessionStore.id === null && (

@@ -247,6 +247,19 @@ describe('order details', { timeout: 40_000 }, () => {
     }
   });
 
+  it('names the walk-in customer in the page’s language: English list and details, both languages on the receipt', async () => {
+    ordersApi();
+    signedIn({ permissions: MANAGER });
+    const { user } = renderApp('/en/orders?view=9');
+    const details = await screen.findByTestId('order-details');
+    expect(details.textContent).toContain('Walk-in customer');
+    expect(details.textContent).not.toContain('អតិថិជនទូទៅ');
+    expect(document.querySelector('.ant-table-tbody')?.textContent).not.toContain('អតិថិជនទូទៅ');
+    await user.click(screen.getByTestId('order-receipt'));
+    const receipt = await screen.findByTestId('receipt');
+    expect(receipt.textContent).toContain('អតិថិជនទូទៅ Walk-in customer');
+  });
+
   it('prints the business details and VAT number of the settings at the top of the receipt', async () => {
     ordersApi({
       'GET settings/public': {

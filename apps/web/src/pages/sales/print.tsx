@@ -1,5 +1,6 @@
 import { PrinterOutlined } from '@ant-design/icons';
 import {
+  customerName,
   DEFAULT_SALE_SETTINGS,
   formatChange,
   formatKhr,
@@ -158,6 +159,13 @@ function labels(t: TFunction) {
   } as const;
 }
 
+/** The customer: the walk-in customer's name in both languages, like the labels; others as named. */
+function Customer({ name }: { name: string }) {
+  const kh = customerName(name, 'kh');
+  const en = customerName(name, 'en');
+  return kh === name && en === name ? name : <Bi pair={[kh, en]} inline />;
+}
+
 /** A label in Khmer with its English beneath. */
 function Bi({ pair, inline }: { pair: readonly [string, string] | readonly string[]; inline?: boolean }) {
   if (inline) {
@@ -293,7 +301,9 @@ export function Receipt({ order, paper }: { order: OrderDetail; paper: '80' | '5
       <Row label={l.number}>{order.number}</Row>
       <Row label={l.date}>{printedDate(order.order_date)}</Row>
       {order.cashier_name && <Row label={l.cashier}>{order.cashier_name}</Row>}
-      <Row label={l.customer}>{order.customer_name}</Row>
+      <Row label={l.customer}>
+        <Customer name={order.customer_name} />
+      </Row>
       <hr />
       {order.items.map((item) => (
         <div key={item.id} className="receipt-item">
@@ -388,7 +398,9 @@ export function TaxInvoice({ order }: { order: OrderDetail }) {
           <Row label={l.order}>{order.number}</Row>
         </div>
         <div>
-          <Row label={l.customer}>{order.customer_name}</Row>
+          <Row label={l.customer}>
+            <Customer name={order.customer_name} />
+          </Row>
           {order.customer_phone && <Row label={l.phone}>{order.customer_phone}</Row>}
           {order.shipping_address && <Row label={l.address}>{order.shipping_address}</Row>}
           <Row label={l.vatNumber}>

@@ -14,13 +14,11 @@ import {
   type ShiftDetail,
   type ShiftMoveKind,
   shiftDetail,
-  shiftSettings,
-  single,
   written,
 } from '@depot/contracts';
-import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Descriptions, Flex, Form, Input, InputNumber, Modal, Segmented, Table, Typography } from 'antd';
-import { createContext, useContext, useRef, useState } from 'react';
+import { createContext, useContext, useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { ApprovalDialog, needsApproval } from '../../kit/ApprovalDialog.tsx';
 import { useDetailParam } from '../../kit/detail.tsx';
 import { type DocumentActions, DocumentDrawer, DocumentView } from '../../kit/document.tsx';
@@ -37,15 +35,10 @@ import { StoreSelect } from '../../resources/parties.tsx';
 import { differenceText, ShiftStatusTag, shifts } from '../../resources/shifts.tsx';
 import { useSessionStore } from '../stock/common.tsx';
 import { CashCountInput, emptyCount, money } from './CashCount.tsx';
+import { useShiftSettings } from './queries.ts';
 import { ShiftReportDialog } from './ShiftReport.tsx';
 
-/** The notes counted (settings) and whether the close is blind; the till reads them with shifts.list. */
-export function useShiftSettings() {
-  return useQuery({
-    queryKey: ['shifts', 'settings'],
-    queryFn: () => api('shifts/settings', { schema: single(shiftSettings) }).then((r) => r.data),
-  });
-}
+export { useShiftSettings } from './queries.ts';
 
 /**
  * A keyed write of a shift's dialog: one Idempotency-Key per attempt, kept while the outcome is
@@ -448,7 +441,20 @@ function ShiftDrawer() {
 
 /** `/shifts`: the shifts (one's own, or a manager's stores'), opening one, and each one's drawer. */
 export function ShiftsPage() {
-  const [opening, setOpening] = useState(false);
+  // `?open=1` (the till's "Open a shift" link) starts with the opening dialog
+  const [params, setParams] = useSearchParams();
+  const [opening, setOpening] = useState(params.get('open') === '1');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the page is reached by the link
+  useEffect(() => {
+    if (params.has('open'))
+      setParams(
+        (next) => {
+          next.delete('open');
+          return next;
+        },
+        { replace: true },
+      );
+  }, []);
   const { open } = useDetailParam();
   return (
     <OpenContext.Provider value={() => setOpening(true)}>
