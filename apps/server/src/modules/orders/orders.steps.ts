@@ -37,7 +37,7 @@ import { indexRecords } from '../../kit/search.ts';
 import { authorizeSale } from '../../policies/orders.ts';
 import type { Actor } from '../../policies/policy.ts';
 import { customerPriceGroup, listNames, priceRulesFor } from '../prices/prices.service.ts';
-import { issue, lockProducts, receive, share } from '../stock/ledger.ts';
+import { issueAll, lockProducts, receive, share } from '../stock/ledger.ts';
 import { factorFor } from '../stock/stock.repository.ts';
 
 /*
@@ -518,33 +518,35 @@ export async function takeStock(
   lines: Line[],
   itemIds: number[],
 ) {
-  await lockProducts(
-    trx,
-    lines.flatMap((l) => l.takes.map((t) => t.product_id)),
-  );
-  const taken: Insertable<OrderItemBatchesTable>[] = [];
-  for (const [i, line] of lines.entries()) {
-    for (const take of line.takes) {
-      const picks = await issue(trx, {
+  // every line's products at once, set-wise (the ledger locks them in id order, then a few statements)
+  const ops = lines.flatMap((line, i) =>
+    line.takes.map((take) => ({
+      line: i,
+      productId: take.product_id,
+      issue: {
         storeId: order.storeId,
         productId: take.product_id,
-        type: line.kind === 'combo' ? 'bundle_consumption' : 'sale',
+        type: line.kind === 'combo' ? ('bundle_consumption' as const) : ('sale' as const),
         quantity: take.units,
-        document: { type: 'order', id: order.id },
+        document: { type: 'order' as const, id: order.id },
         userId: order.userId,
-      });
-      for (const pick of picks) {
-        taken.push({
-          order_item_id: itemIds[i],
-          product_id: take.product_id,
-          batch_id: pick.batchId,
-          quantity: pick.quantity,
-          value_cents: pick.valueCents,
-          returned: 0,
-        });
-      }
-    }
-  }
+      },
+    })),
+  );
+  const picked = await issueAll(
+    trx,
+    ops.map((op) => op.issue),
+  );
+  const taken: Insertable<OrderItemBatchesTable>[] = ops.flatMap((op, k) =>
+    picked[k].map((pick) => ({
+      order_item_id: itemIds[op.line],
+      product_id: op.productId,
+      batch_id: pick.batchId,
+      quantity: pick.quantity,
+      value_cents: pick.valueCents,
+      returned: 0,
+    })),
+  );
   // which batches each line took, for returns: one statement (6 parameters a row)
   for (let i = 0; i < taken.length; i += 100) {
     await trx
