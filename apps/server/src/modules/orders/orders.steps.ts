@@ -481,8 +481,8 @@ export async function recordPayments(
   return status;
 }
 
-/** An invoice once the order is paid in full: numbered per store and year (INV-PP01-2026-000001). */
-export async function issueInvoice(trx: Db, orderId: number) {
+/** What an order's invoice is made of, or null when it has one: read before a sale takes its stock. */
+export async function invoiceDraft(trx: Db, orderId: number) {
   const row = await trx
     .selectFrom('orders')
     .innerJoin('stores', 'stores.id', 'orders.store_id')
@@ -490,7 +490,17 @@ export async function issueInvoice(trx: Db, orderId: number) {
     .where('orders.id', '=', orderId)
     .executeTakeFirstOrThrow();
   const exists = await trx.selectFrom('invoices').select('id').where('order_id', '=', orderId).executeTakeFirst();
-  if (exists) return;
+  return exists ? null : row;
+}
+
+/**
+ * An invoice once the order is paid in full: numbered per store and year (INV-PP01-2026-000001).
+ * A sale passes the draft it read before its stock, so that only the counter, the insert and its
+ * search terms follow the products' locks.
+ */
+export async function issueInvoice(trx: Db, orderId: number, draft?: Awaited<ReturnType<typeof invoiceDraft>>) {
+  const row = draft === undefined ? await invoiceDraft(trx, orderId) : draft;
+  if (!row) return;
   const at = now();
   const year = todayInCambodia().slice(0, 4);
   const { id } = await trx
