@@ -87,23 +87,26 @@ export async function databaseFloor(url: string, orderId: number, connections: n
         .insertInto('order_payments')
         .values(t.payments.map((p) => ({ ...without(p, 'id'), order_id: id })))
         .execute();
-      // the ledger: levels, movements and valuations of the same products, locked as the ledger does
+      // the ledger: levels, movements and valuations of the same products, written as the ledger
+      // writes them (modules/stock/ledger.ts issueAll): one upsert locking and reading the valuations
+      // in id order, one update of the levels, one insert of the movements, one update of the valuations
       const products = [...new Set(t.movements.map((m) => m.product_id as number))].sort((a, b) => a - b);
-      // the ledger's lock (modules/stock/ledger.ts lockProducts): one upsert, rows locked in id order
+      const sum = (product: number, column: string) =>
+        t.movements.filter((m) => m.product_id === product).reduce((n, m) => n + Number(m[column]), 0);
       const at = new Date().toISOString();
       await trx
         .insertInto('stock_valuations')
         .values(products.map((product_id) => ({ product_id, quantity: 0, value_cents: 0, updated_at: at })))
         .onConflict((oc) => oc.column('product_id').doUpdateSet({ updated_at: at }))
+        .returning(['product_id', 'quantity', 'value_cents'])
         .execute();
-      for (const m of t.movements) {
-        await sql`update stock_levels set quantity = quantity + ${m.quantity} where store_id = ${m.store_id} and batch_id = ${m.batch_id}`.execute(
-          trx,
-        );
-        await sql`update stock_valuations set quantity = quantity + ${m.quantity}, value_cents = value_cents + ${m.value_cents} where product_id = ${m.product_id}`.execute(
-          trx,
-        );
-      }
+      await sql`update stock_levels set quantity = stock_levels.quantity + v.column3, updated_at = ${at}
+        from (values ${sql.join(t.movements.map((m) => sql`(cast(${m.store_id} as bigint), cast(${m.batch_id} as bigint), cast(${m.quantity} as bigint))`))}) as v
+        where stock_levels.store_id = v.column1 and stock_levels.batch_id = v.column2`.execute(trx);
+      await sql`update stock_valuations set quantity = stock_valuations.quantity + v.column2,
+          value_cents = stock_valuations.value_cents + v.column3, updated_at = ${at}
+        from (values ${sql.join(products.map((p) => sql`(cast(${p} as bigint), cast(${sum(p, 'quantity')} as bigint), cast(${sum(p, 'value_cents')} as bigint))`))}) as v
+        where stock_valuations.product_id = v.column1`.execute(trx);
       await trx
         .insertInto('stock_movements')
         .values(t.movements.map((m) => ({ ...without(m, 'id'), document_id: id })))

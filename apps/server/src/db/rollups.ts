@@ -1,4 +1,4 @@
-import { type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
+import { CompiledQuery, type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
 import type { Db } from './database.ts';
 
 /**
@@ -162,12 +162,12 @@ function span(day: string): [string, string] {
 }
 
 async function write(trx: Db, changes: Change[]): Promise<void> {
+  const upserts: CompiledQuery[] = [];
   for (const table of Object.keys(keys) as Table[]) {
     const rows = changes
       .filter((c) => c.table === table)
       .map((c) => c.row)
       .filter((r) => sums[table].some((k) => Number(r[k]) !== 0) || table === 'daily_stock');
-    const again = changes.filter((c) => c.table === table && c.recompute).map((c) => c.row);
     for (let i = 0; i < rows.length; i += 50) {
       const set: Record<string, RawBuilder<unknown>> = Object.fromEntries(
         sums[table].map((k) => [k, sql`${sql.ref(`${table}.${k}`)} + excluded.${sql.ref(k)}`]),
@@ -177,22 +177,43 @@ async function write(trx: Db, changes: Change[]): Promise<void> {
         set.last_at = sql`case when excluded.last_at is null then ${was}
           when ${was} is null or excluded.last_at > ${was} then excluded.last_at else ${was} end`;
       }
-      await (trx as unknown as Kysely<Record<string, Row>>)
-        .insertInto(table)
-        .values(rows.slice(i, i + 50))
-        .onConflict((oc) => oc.columns(keys[table]).doUpdateSet(set as never))
-        .execute();
-    }
-    // a voided sale may have been the customer's last of the day (or month) in that store
-    for (const r of again) {
-      const [start, end] = span(String(r.day));
-      await sql`update daily_customers set last_at = (
-          select max(o.order_date) from orders o
-          where o.customer_id = ${r.customer_id} and o.store_id = ${r.store_id} and o.status = 'confirmed'
-            and o.deleted_at is null and o.order_date >= ${start} and o.order_date < ${end})
-        where day = ${r.day} and store_id = ${r.store_id} and customer_id = ${r.customer_id}`.execute(trx);
+      upserts.push(
+        (trx as unknown as Kysely<Record<string, Row>>)
+          .insertInto(table)
+          .values(rows.slice(i, i + 50))
+          .onConflict((oc) => oc.columns(keys[table]).doUpdateSet(set as never))
+          .compile(),
+      );
     }
   }
+  // PostgreSQL: the upserts of all tables in one statement (one round trip while the rows are
+  // locked: every till waits for them); SQLite: one after the other, in the same order
+  if (trx.getExecutor().adapter instanceof PostgresAdapter && upserts.length > 1)
+    await trx.executeQuery(together(upserts));
+  else for (const upsert of upserts) await trx.executeQuery(upsert);
+  // a voided sale may have been the customer's last of the day (or month) in that store
+  for (const r of changes.filter((c) => c.table === 'daily_customers' && c.recompute).map((c) => c.row)) {
+    const [start, end] = span(String(r.day));
+    await sql`update daily_customers set last_at = (
+        select max(o.order_date) from orders o
+        where o.customer_id = ${r.customer_id} and o.store_id = ${r.store_id} and o.status = 'confirmed'
+          and o.deleted_at is null and o.order_date >= ${start} and o.order_date < ${end})
+      where day = ${r.day} and store_id = ${r.store_id} and customer_id = ${r.customer_id}`.execute(trx);
+  }
+}
+
+/**
+ * PostgreSQL statements as one: each a data-modifying WITH of a `select 1`, run in the order
+ * written (each on its own table or rows, so none sees another's), their $n renumbered.
+ */
+function together(queries: CompiledQuery[]): CompiledQuery {
+  const parameters: unknown[] = [];
+  const parts = queries.map((q, i) => {
+    const offset = parameters.length;
+    parameters.push(...q.parameters);
+    return `w${i} as (${q.sql.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + offset}`)})`;
+  });
+  return CompiledQuery.raw(`with ${parts.join(', ')} select 1`, parameters);
 }
 
 /** A ledger movement (modules/stock/ledger.ts, its one writer). */

@@ -12,6 +12,7 @@ import { orderDocument } from './orders.document.ts';
 import { cashiers } from './orders.repository.ts';
 import {
   everyLine,
+  invoiceDraft,
   issueInvoice,
   markCancelled,
   moveDelivery,
@@ -93,6 +94,10 @@ export function orderService(db: Db) {
       actor,
       approver,
     );
+    // the invoice's reads before the stock; its number, like the order's, is a counter every till
+    // shares: taken after it (then numberOrder)
+    const invoiced = status === 'paid' || (!payments.length && sale.values.total_cents === 0);
+    const invoice = invoiced ? await invoiceDraft(trx, sale.id) : null;
     const allowNegative = sale.values.offline_sold_at !== null;
     const oversold = await takeStock(
       trx,
@@ -111,8 +116,7 @@ export function orderService(db: Db) {
         },
       });
     }
-    // the invoice's number, like the order's, is a counter every till shares: taken last (numberOrder)
-    if (status === 'paid' || (!payments.length && sale.values.total_cents === 0)) await issueInvoice(trx, sale.id);
+    if (invoice) await issueInvoice(trx, sale.id, invoice);
   }
 
   /** A cart is held or paid for, not both. */

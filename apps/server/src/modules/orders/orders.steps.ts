@@ -37,7 +37,7 @@ import { indexRecords } from '../../kit/search.ts';
 import { authorizeSale } from '../../policies/orders.ts';
 import type { Actor } from '../../policies/policy.ts';
 import { customerPriceGroup, listNames, priceRulesFor } from '../prices/prices.service.ts';
-import { issue, lockProducts, receive, share } from '../stock/ledger.ts';
+import { issueAll, lockProducts, receive, share } from '../stock/ledger.ts';
 import { factorFor } from '../stock/stock.repository.ts';
 
 /*
@@ -484,8 +484,8 @@ export async function recordPayments(
   return status;
 }
 
-/** An invoice once the order is paid in full: numbered per store and year (INV-PP01-2026-000001). */
-export async function issueInvoice(trx: Db, orderId: number) {
+/** What an order's invoice is made of, or null when it has one: read before a sale takes its stock. */
+export async function invoiceDraft(trx: Db, orderId: number) {
   const row = await trx
     .selectFrom('orders')
     .innerJoin('stores', 'stores.id', 'orders.store_id')
@@ -493,7 +493,17 @@ export async function issueInvoice(trx: Db, orderId: number) {
     .where('orders.id', '=', orderId)
     .executeTakeFirstOrThrow();
   const exists = await trx.selectFrom('invoices').select('id').where('order_id', '=', orderId).executeTakeFirst();
-  if (exists) return;
+  return exists ? null : row;
+}
+
+/**
+ * An invoice once the order is paid in full: numbered per store and year (INV-PP01-2026-000001).
+ * A sale passes the draft it read before its stock, so that only the counter, the insert and its
+ * search terms follow the products' locks.
+ */
+export async function issueInvoice(trx: Db, orderId: number, draft?: Awaited<ReturnType<typeof invoiceDraft>>) {
+  const row = draft === undefined ? await invoiceDraft(trx, orderId) : draft;
+  if (!row) return;
   const at = now();
   const year = todayInCambodia().slice(0, 4);
   const { id } = await trx
@@ -525,36 +535,41 @@ export async function takeStock(
   lines: Line[],
   itemIds: number[],
 ): Promise<boolean> {
-  await lockProducts(
-    trx,
-    lines.flatMap((l) => l.takes.map((t) => t.product_id)),
-  );
-  const taken: Insertable<OrderItemBatchesTable>[] = [];
-  const oversold = new Map<number, number>();
-  for (const [i, line] of lines.entries()) {
-    for (const take of line.takes) {
-      const picks = await issue(trx, {
+  // every line's products at once, set-wise (the ledger locks them in id order, then a few statements)
+  const ops = lines.flatMap((line, i) =>
+    line.takes.map((take) => ({
+      line: i,
+      productId: take.product_id,
+      issue: {
         storeId: order.storeId,
         productId: take.product_id,
-        type: line.kind === 'combo' ? 'bundle_consumption' : 'sale',
+        type: line.kind === 'combo' ? ('bundle_consumption' as const) : ('sale' as const),
         quantity: take.units,
-        document: { type: 'order', id: order.id },
+        document: { type: 'order' as const, id: order.id },
         userId: order.userId,
         allowNegative: order.allowNegative === true,
-      });
-      for (const pick of picks) {
-        if (pick.beyond) oversold.set(itemIds[i], (oversold.get(itemIds[i]) ?? 0) + pick.beyond);
-        taken.push({
-          order_item_id: itemIds[i],
-          product_id: take.product_id,
-          batch_id: pick.batchId,
-          quantity: pick.quantity,
-          value_cents: pick.valueCents,
-          returned: 0,
-        });
-      }
-    }
-  }
+      },
+    })),
+  );
+  const picked = await issueAll(
+    trx,
+    ops.map((op) => op.issue),
+  );
+  const oversold = new Map<number, number>();
+  const taken: Insertable<OrderItemBatchesTable>[] = ops.flatMap((op, k) =>
+    picked[k].map((pick) => {
+      const itemId = itemIds[op.line];
+      if (pick.beyond) oversold.set(itemId, (oversold.get(itemId) ?? 0) + pick.beyond);
+      return {
+        order_item_id: itemId,
+        product_id: op.productId,
+        batch_id: pick.batchId,
+        quantity: pick.quantity,
+        value_cents: pick.valueCents,
+        returned: 0,
+      };
+    }),
+  );
   // which batches each line took, for returns: one statement (6 parameters a row)
   for (let i = 0; i < taken.length; i += 100) {
     await trx

@@ -17,7 +17,7 @@ import { AppError } from '../../http/errors.ts';
  * that changes nothing but takes PostgreSQL's row lock; SQLite runs one transaction at a time), so
  * two sales of the same product take turns; products are locked in id order, so two documents of
  * several products cannot deadlock. An issue is judged on the store's whole quantity of the product
- * (negative levels count) and each decrement is conditional (`quantity >= n`, the row it returns
+ * (negative levels count) and each decrement is conditional (`quantity >= n`, the rows it returns
  * counted): no level goes below zero, except by the one exception below.
  *
  * The exception: a sale made offline (`allowNegative`, orders only) takes what the store has and
@@ -125,33 +125,6 @@ const revalue = prepared((db: Db, p: { productId: number; quantity: number; valu
     })
     .where('product_id', '=', p.productId),
 );
-/**
- * A store's levels of a product other than zero, the first to expire first, open batches last: those
- * holding units are taken from, those below zero (an offline sale's shortage) count against them.
- */
-const fefo = (db: Db, p: { storeId: number; productId: number }) =>
-  db
-    .selectFrom('stock_levels')
-    .innerJoin('stock_batches', 'stock_batches.id', 'stock_levels.batch_id')
-    .select(['stock_levels.id', 'stock_levels.batch_id', 'stock_levels.quantity'])
-    .where('stock_levels.store_id', '=', p.storeId)
-    .where('stock_levels.product_id', '=', p.productId)
-    .where('stock_levels.quantity', '<>', 0)
-    .orderBy(sql`case when stock_batches.expiry_date is null then 1 else 0 end`)
-    .orderBy('stock_batches.expiry_date')
-    .orderBy('stock_batches.id');
-const levelsFefo = prepared(fefo);
-const levelsOfBatch = prepared((db: Db, p: { storeId: number; productId: number; batchId: number }) =>
-  fefo(db, p).where('stock_levels.batch_id', '=', p.batchId),
-);
-const takeFromLevel = prepared((db: Db, p: { id: number; take: number; at: string }) =>
-  db
-    .updateTable('stock_levels')
-    .set({ quantity: sql<number>`quantity - ${p.take}`, updated_at: p.at })
-    .where('id', '=', p.id)
-    .where('quantity', '>=', p.take)
-    .returning('quantity'),
-);
 const addToLevel = prepared(
   (db: Db, p: { storeId: number; productId: number; batchId: number; quantity: number; at: string }) =>
     db
@@ -242,16 +215,15 @@ export async function batchFor(
   return row.id;
 }
 
-async function writeMovement(
-  trx: Db,
+function movementOf(
   op: Common,
   batchId: number,
   quantity: number,
   valueCents: number,
   balance: number,
   at: string,
-): Promise<number> {
-  const [row] = await movementRow(trx, {
+): Insertable<StockMovementsTable> {
+  return {
     type: op.type,
     store_id: op.storeId,
     product_id: op.productId,
@@ -265,9 +237,15 @@ async function writeMovement(
     document_id: op.document?.id ?? null,
     user_id: op.userId,
     created_at: at,
-  });
+  };
+}
+
+/** What a movement adds to the reports' daily rollup, and its StockChanged (after the commit). */
+function tally(trx: Db, op: Common, quantity: number, valueCents: number, at: string): Promise<void> {
+  // announced once the transaction commits (db/transaction.ts), merged per store
+  emit(trx, event('StockChanged', { store_id: op.storeId, product_ids: [op.productId] }));
   // the reports' daily figures of the ledger, in the same transaction (db/rollups.ts)
-  await tallyMovement(trx, {
+  return tallyMovement(trx, {
     at,
     storeId: op.storeId,
     productId: op.productId,
@@ -276,8 +254,19 @@ async function writeMovement(
     quantity,
     valueCents,
   });
-  // announced once the transaction commits (db/transaction.ts), merged per store
-  emit(trx, event('StockChanged', { store_id: op.storeId, product_ids: [op.productId] }));
+}
+
+async function writeMovement(
+  trx: Db,
+  op: Common,
+  batchId: number,
+  quantity: number,
+  valueCents: number,
+  balance: number,
+  at: string,
+): Promise<number> {
+  const [row] = await movementRow(trx, movementOf(op, batchId, quantity, valueCents, balance, at));
+  await tally(trx, op, quantity, valueCents, at);
   return row.id;
 }
 
@@ -305,58 +294,140 @@ export async function receive(trx: Db, op: Receipt): Promise<Pick> {
  * that expire first, at the weighted average cost; refuses with 409 when the store has too few.
  */
 export async function issue(trx: Db, op: Issue): Promise<Pick[]> {
-  if (!Number.isSafeInteger(op.quantity) || op.quantity <= 0) throw new RangeError(`quantity ${op.quantity}`);
-  const valuation = await valuationOf(trx, op.productId);
-  const at = now();
-  const where = { storeId: op.storeId, productId: op.productId };
-  const levels = op.batchId
-    ? await levelsOfBatch(trx, { ...where, batchId: op.batchId })
-    : await levelsFefo(trx, where);
-  // what the levels hold, and the store's quantity: an offline sale's shortage counted against it
-  const held = levels.reduce((sum, l) => sum + Math.max(0, Number(l.quantity)), 0);
-  const has = levels.reduce((sum, l) => sum + Number(l.quantity), 0);
-  const beyond = Math.max(0, op.quantity - Math.max(0, has));
-  if (beyond > 0 && !op.allowNegative) throw await notEnoughStock(trx, op.productId);
+  return (await issueAll(trx, [op]))[0];
+}
 
-  const fromLevels = Math.min(op.quantity, held);
-  const short = op.quantity - fromLevels;
-  // the whole issue's value at the average cost; all of it when the last units leave; units the
-  // product does not have at all, at its cost price
-  const covered = Math.min(op.quantity, Math.max(0, valuation.quantity));
-  const coveredValue =
-    covered === 0
-      ? 0
-      : covered === valuation.quantity
-        ? valuation.value
-        : share(valuation.value, covered, valuation.quantity);
-  const total =
-    coveredValue + (covered < op.quantity ? (await costPrice(trx, op.productId)) * (op.quantity - covered) : 0);
-  const picks: Pick[] = [];
-  let left = op.quantity;
-  let valueLeft = total;
-  for (const level of levels) {
-    if (left === short) break;
-    if (Number(level.quantity) <= 0) continue;
-    const take = Math.min(left - short, Number(level.quantity));
-    const value = take === left ? valueLeft : share(total, take, op.quantity);
-    // conditional: with the product locked this cannot fail, and if it ever did nothing is sold
-    const [updated] = await takeFromLevel(trx, { id: level.id, take, at });
-    if (!updated) throw await notEnoughStock(trx, op.productId);
-    await writeMovement(trx, op, level.batch_id, -take, -value, Number(updated.quantity), at);
-    picks.push({ batchId: level.batch_id, quantity: take, valueCents: value });
-    left -= take;
-    valueLeft -= value;
+/**
+ * Several issues at once (a sale's lines, a transfer's), each as `issue` takes it, in the order
+ * given, written set-wise: whatever their number, five statements — lock and read the products'
+ * valuations (one upsert, id order), read their levels (FEFO), take from the levels (one guarded
+ * update), write the movements (one insert), revalue (one update). The picks are planned in memory
+ * between the reads and the writes, under the products' locks; answers each issue's picks.
+ */
+export async function issueAll(trx: Db, ops: readonly Issue[]): Promise<Pick[][]> {
+  for (const op of ops) {
+    if (!Number.isSafeInteger(op.quantity) || op.quantity <= 0) throw new RangeError(`quantity ${op.quantity}`);
   }
-  if (short > 0) {
-    // an offline sale only: the rest from the open batch (or the one named), below zero
-    const batchId = op.batchId ?? (await batchFor(trx, op.productId, null, null));
-    const [level] = await addToLevel(trx, { ...where, batchId, quantity: -short, at });
-    await writeMovement(trx, op, batchId, -short, -valueLeft, Number(level.quantity), at);
-    picks.push({ batchId, quantity: short, valueCents: valueLeft });
+  if (!ops.length) return [];
+  const at = now();
+  const valuations = await lockAndValue(
+    trx,
+    ops.map((op) => op.productId),
+    at,
+  );
+  const levels = await levelsOf(trx, ops);
+  const left = new Map(levels.map((l) => [l.id, Number(l.quantity)]));
+  const takes = new Map<number, { take: number; productId: number }>();
+  const moves: { op: Issue; batchId: number; quantity: number; valueCents: number; balance: number }[] = [];
+  const revalued = new Map<number, { quantity: number; value: number }>();
+  const shorts: (typeof moves)[number][] = [];
+  const answer: Pick[][] = [];
+  for (const op of ops) {
+    const valuation = valuations.get(op.productId) ?? { quantity: 0, value: 0 };
+    valuations.set(op.productId, valuation);
+    // this store's levels of the product other than zero: those below zero (an offline sale's
+    // shortage) count against those holding units
+    const mine = levels.filter(
+      (l) =>
+        l.store_id === op.storeId &&
+        l.product_id === op.productId &&
+        (!op.batchId || l.batch_id === op.batchId) &&
+        (left.get(l.id) ?? 0) !== 0,
+    );
+    const held = mine.reduce((sum, l) => sum + Math.max(0, left.get(l.id) ?? 0), 0);
+    const has = mine.reduce((sum, l) => sum + (left.get(l.id) ?? 0), 0);
+    const beyond = Math.max(0, op.quantity - Math.max(0, has));
+    // the guard: never more than the store holds (the level update below checks it again)
+    if (beyond > 0 && !op.allowNegative) throw await notEnoughStock(trx, op.productId);
+    const short = op.quantity - Math.min(op.quantity, held);
+    // the whole issue's value at the average cost; all of it when the last units leave; units the
+    // product does not have at all (an offline sale), at its cost price
+    const covered = Math.min(op.quantity, Math.max(0, valuation.quantity));
+    const coveredValue =
+      covered === 0
+        ? 0
+        : covered === valuation.quantity
+          ? valuation.value
+          : share(valuation.value, covered, valuation.quantity);
+    const total =
+      coveredValue + (covered < op.quantity ? (await costPrice(trx, op.productId)) * (op.quantity - covered) : 0);
+    const picks: Pick[] = [];
+    let rest = op.quantity;
+    let valueLeft = total;
+    for (const level of mine) {
+      if (rest === short) break;
+      const had = left.get(level.id) ?? 0;
+      if (had <= 0) continue;
+      const take = Math.min(rest - short, had);
+      const value = take === rest ? valueLeft : share(total, take, op.quantity);
+      left.set(level.id, had - take);
+      takes.set(level.id, { take: (takes.get(level.id)?.take ?? 0) + take, productId: op.productId });
+      moves.push({ op, batchId: level.batch_id, quantity: -take, valueCents: -value, balance: had - take });
+      picks.push({ batchId: level.batch_id, quantity: take, valueCents: value });
+      rest -= take;
+      valueLeft -= value;
+    }
+    if (short > 0) {
+      // an offline sale only: the rest from the open batch (or the one named), below zero, written
+      // after the guarded update (below), its balance known then
+      const batchId = op.batchId ?? (await batchFor(trx, op.productId, null, null));
+      const move = { op, batchId, quantity: -short, valueCents: -valueLeft, balance: 0 };
+      moves.push(move);
+      shorts.push(move);
+      picks.push({ batchId, quantity: short, valueCents: valueLeft });
+    }
+    if (beyond > 0) picks[picks.length - 1].beyond = beyond;
+    valuation.quantity -= op.quantity;
+    valuation.value -= total;
+    const change = revalued.get(op.productId) ?? { quantity: 0, value: 0 };
+    change.quantity -= op.quantity;
+    change.value -= total;
+    revalued.set(op.productId, change);
+    answer.push(picks);
   }
-  if (beyond > 0) picks[picks.length - 1].beyond = beyond;
-  await revalue(trx, { productId: op.productId, quantity: -op.quantity, valueCents: -total, at });
-  return picks;
+
+  // the levels, in one statement, each still conditional: with the products locked this cannot
+  // fail, and if it ever did nothing is sold
+  const taken = [...takes].sort(([a], [b]) => a - b);
+  const updated = taken.length
+    ? await sql<{ id: number }>`update stock_levels
+    set quantity = stock_levels.quantity - v.column2, updated_at = ${at}
+    from (values ${sql.join(taken.map(([id, t]) => sql`(cast(${id} as bigint), cast(${t.take} as bigint))`))}) as v
+    where stock_levels.id = v.column1 and stock_levels.quantity >= v.column2
+    returning id`.execute(trx)
+    : { rows: [] };
+  if (updated.rows.length !== taken.length) {
+    const done = new Set(updated.rows.map((r) => Number(r.id)));
+    const failed = taken.find(([id]) => !done.has(id));
+    throw await notEnoughStock(trx, failed?.[1].productId ?? ops[0].productId);
+  }
+  // an offline sale's shortage: added to its level (made if missing), below zero
+  for (const move of shorts) {
+    const [level] = await addToLevel(trx, {
+      storeId: move.op.storeId,
+      productId: move.op.productId,
+      batchId: move.batchId,
+      quantity: move.quantity,
+      at,
+    });
+    move.balance = Number(level.quantity);
+  }
+  // the movements, in one statement (13 parameters a row)
+  for (let i = 0; i < moves.length; i += 500) {
+    await trx
+      .insertInto('stock_movements')
+      .values(moves.slice(i, i + 500).map((m) => movementOf(m.op, m.batchId, m.quantity, m.valueCents, m.balance, at)))
+      .execute();
+  }
+  for (const m of moves) await tally(trx, m.op, m.quantity, m.valueCents, at);
+  // the valuations, in one statement
+  const values = [...revalued].sort(([a], [b]) => a - b);
+  await sql`update stock_valuations
+    set quantity = stock_valuations.quantity + v.column2, value_cents = stock_valuations.value_cents + v.column3,
+      updated_at = ${at}
+    from (values ${sql.join(values.map(([id, c]) => sql`(cast(${id} as bigint), cast(${c.quantity} as bigint), cast(${c.value} as bigint))`))}) as v
+    where stock_valuations.product_id = v.column1`.execute(trx);
+  return answer;
 }
 
 async function costPrice(trx: Db, productId: number): Promise<number> {
@@ -366,6 +437,58 @@ async function costPrice(trx: Db, productId: number): Promise<number> {
     .where('id', '=', productId)
     .executeTakeFirst();
   return product?.cost_usd_cents ?? 0;
+}
+
+/**
+ * Locks the valuation rows of these products in id order, as `lockProducts` does, and answers
+ * them: one upsert that makes a missing row, locks and reads, for all of them.
+ */
+async function lockAndValue(trx: Db, productIds: number[], at: string) {
+  const ids = [...new Set(productIds)].sort((a, b) => a - b);
+  const found = new Map<number, { quantity: number; value: number }>();
+  for (let i = 0; i < ids.length; i += LOCK_BATCH) {
+    const rows = await trx
+      .insertInto('stock_valuations')
+      .values(
+        ids.slice(i, i + LOCK_BATCH).map((product_id) => ({ product_id, quantity: 0, value_cents: 0, updated_at: at })),
+      )
+      .onConflict((oc) => oc.column('product_id').doUpdateSet({ updated_at: at }))
+      .returning(['product_id', 'quantity', 'value_cents'])
+      .execute();
+    for (const row of rows)
+      found.set(row.product_id, { quantity: Number(row.quantity), value: Number(row.value_cents) });
+  }
+  if (trx.isTransaction) {
+    const mine = held.get(trx) ?? new Set<number>();
+    held.set(trx, mine);
+    for (const id of ids) mine.add(id);
+  }
+  return found;
+}
+
+/**
+ * The levels other than zero of the issues' products in their stores, the first to expire first,
+ * open batches last: those holding units are taken from, those below zero (an offline sale's
+ * shortage) count against them.
+ */
+function levelsOf(trx: Db, ops: readonly Issue[]) {
+  return trx
+    .selectFrom('stock_levels')
+    .innerJoin('stock_batches', 'stock_batches.id', 'stock_levels.batch_id')
+    .select([
+      'stock_levels.id',
+      'stock_levels.batch_id',
+      'stock_levels.store_id',
+      'stock_levels.product_id',
+      'stock_levels.quantity',
+    ])
+    .where('stock_levels.store_id', 'in', [...new Set(ops.map((op) => op.storeId))])
+    .where('stock_levels.product_id', 'in', [...new Set(ops.map((op) => op.productId))])
+    .where('stock_levels.quantity', '<>', 0)
+    .orderBy(sql`case when stock_batches.expiry_date is null then 1 else 0 end`)
+    .orderBy('stock_batches.expiry_date')
+    .orderBy('stock_batches.id')
+    .execute();
 }
 
 /** A store's quantity of a product (one batch, or all of them). */
