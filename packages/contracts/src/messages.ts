@@ -791,7 +791,7 @@ export const messages = {
   },
   'shift.till_open': {
     en: 'This till already has an open shift ({number}).',
-    kh: 'បញ្ជរគិតលុយនេះមានវេនកំពុងបើករួចហើយ ({number})។',
+    kh: 'កន្លែងគិតលុយនេះមានវេនកំពុងបើករួចហើយ ({number})។',
   },
   'shift.required': {
     en: 'Open a shift at this store before selling.',
