@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PASSWORD_MIN } from './constants.ts';
 import { optionalDate, optionalText } from './fields.ts';
 import { RECORD_STATUSES, recordFields } from './resources.ts';
+import { LANDING_KEYS } from './screens.ts';
 
 /**
  * Administration (issue 10): users, roles with their permissions and members, coverage (stores,
@@ -152,6 +153,11 @@ export const roleInput = z.object({
   label_en: z.string().trim().min(2).max(100),
   label_kh: z.string().trim().min(1).max(100),
   permissions: z.array(z.string().max(100)).max(1000).default([]),
+  /** The screen its members start on (screens.ts LANDINGS); null or left out: the default rule. */
+  landing: z
+    .enum(LANDING_KEYS)
+    .nullish()
+    .transform((v) => v ?? null),
 });
 export type RoleInput = z.output<typeof roleInput>;
 
@@ -163,6 +169,7 @@ export const role = z.object({
   label_kh: z.string(),
   /** One of the default roles: it cannot be deleted, and can be reset to its defaults. */
   is_system: z.boolean(),
+  landing: z.enum(LANDING_KEYS).nullable(),
   permissions: z.array(z.string()),
   users_count: z.number().int(),
   member_ids: z.array(z.number().int()),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANDING_KEYS } from './screens.ts';
 
 /** POST /api/login (spec section 7). Staff sign in with a name and a password. */
 export const loginBody = z.object({
@@ -27,6 +28,8 @@ export const loginResponse = z.object({
   permissions: z.array(z.string()),
   roles: z.array(z.string()),
   store: storeSummary.nullable(),
+  /** Where the user starts (screens.ts `landingOf`); null: the default rule. */
+  landing: z.enum(LANDING_KEYS).nullable().optional(),
   /** After an administrator's reset: the web asks for a new password before anything else. */
   must_change_password: z.boolean().optional(),
 });
@@ -69,6 +72,7 @@ export const meResponse = z.object({
     roles: z.array(z.string()),
     role_details: z.array(roleSummary),
     permissions: z.array(z.string()),
+    landing: z.enum(LANDING_KEYS).nullable().optional(),
     must_change_password: z.boolean().optional(),
   }),
 });

@@ -31,6 +31,16 @@ export const GLOSSARY: readonly GlossaryTerm[] = [
   { en: 'walk-in customer', kh: ['អតិថិជនទូទៅ'] },
   { en: 'user', kh: ['អ្នកប្រើប្រាស់'], not: [/អ្នកប្រើ(?!ប្រាស់)/] },
   { en: 'system title', kh: ['ប្រព័ន្ធគ្រប់គ្រងការលក់'] },
+  // the till and credit (issue: Khmer-first polish; to be added to KHMER.md once agreed)
+  { en: 'shift', kh: ['វេន'], not: [/វេនការងារ/, /វេនលក់/] },
+  { en: 'till', kh: ['កន្លែងគិតលុយ'], not: [/តុគិតលុយ/, /បញ្ជរគិតលុយ/, /កន្លែងគិតប្រាក់/] },
+  { en: 'cash drawer', kh: ['ថតប្រាក់'], not: [/ថតលុយ/, /ប្រអប់ប្រាក់/] },
+  { en: 'float', kh: ['ប្រាក់ដើម'], not: [/ប្រាក់តំកល់/, /ប្រាក់មេ(?!ដឹក)/] },
+  { en: 'pay-in', kh: ['ដាក់ប្រាក់ចូល'], not: [/បញ្ចូលប្រាក់ចូល/] },
+  { en: 'pay-out', kh: ['ដកប្រាក់ចេញ'], not: [/បើកប្រាក់ចេញ/] },
+  { en: 'credit limit', kh: ['កម្រិតឥណទាន'], not: [/ដែនកំណត់ឥណទាន/, /កម្រិតជំពាក់/] },
+  { en: 'statement (of account)', kh: ['របាយការណ៍គណនី'], not: [/សេចក្ដីថ្លែងការណ៍គណនី/, /តារាងគណនី/] },
+  { en: 'ageing (days late)', kh: ['យឺត', 'មិនទាន់ដល់ថ្ងៃកំណត់'], not: [/អាយុបំណុល/, /ហួសកាលកំណត់/] },
   // words written two ways before: the dictionary's subscript, and stock as the depots write it
   { en: 'change, exchange', kh: ['ប្ដូរ'] },
   { en: 'once, again', kh: ['ម្ដង'] },

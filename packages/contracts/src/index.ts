@@ -20,6 +20,7 @@ export * from './locales.ts';
 export * from './messages.ts';
 export * from './money.ts';
 export * from './notifications.ts';
+export * from './numerals.ts';
 export * from './orders.ts';
 export * from './parties.ts';
 export * from './permissions.ts';

@@ -771,6 +771,10 @@ export const messages = {
   'roles.reset': { en: 'Role reset to its defaults.', kh: 'បានកំណត់តួនាទីឡើងវិញតាមលំនាំដើម។' },
   'roles.members_saved': { en: 'Members saved.', kh: 'បានរក្សាទុកសមាជិក។' },
   'validation.permission': { en: 'Unknown permission.', kh: 'សិទ្ធិមិនស្គាល់។' },
+  'validation.landing': {
+    en: 'This role cannot open that screen: give it the permission first, or choose another.',
+    kh: 'តួនាទីនេះមិនអាចបើកអេក្រង់នោះបានទេ៖ សូមផ្ដល់សិទ្ធិជាមុនសិន ឬជ្រើសរើសអេក្រង់ផ្សេង។',
+  },
   'auth.password_changed': {
     en: 'Your password has been changed.',
     kh: 'ពាក្យសម្ងាត់របស់អ្នកត្រូវបានផ្លាស់ប្ដូរ។',
@@ -799,7 +803,7 @@ export const messages = {
   },
   'shift.till_open': {
     en: 'This till already has an open shift ({number}).',
-    kh: 'បញ្ជរគិតលុយនេះមានវេនកំពុងបើករួចហើយ ({number})។',
+    kh: 'កន្លែងគិតលុយនេះមានវេនកំពុងបើករួចហើយ ({number})។',
   },
   'shift.required': {
     en: 'Open a shift at this store before selling.',

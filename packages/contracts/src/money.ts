@@ -2,6 +2,7 @@
  * Money is never a float. US dollars are held in cents, riel in whole riel, exchange rates in
  * whole riel per dollar; every conversion and rounding lives here.
  */
+import { latinDigits, type Numerals, shownDigits } from './numerals.ts';
 export const KHR_ROUNDING_STEPS = [100, 500, 1000] as const;
 export type KhrRoundingStep = (typeof KHR_ROUNDING_STEPS)[number];
 export const DEFAULT_KHR_ROUNDING_STEP: KhrRoundingStep = 100;
@@ -83,25 +84,25 @@ export function formatUsdCents(cents: number): string {
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
-/** 1250 from "12.50", "12.5" or "12"; null for anything else (no floats are involved). */
+/** 1250 from "12.50", "12.5" or "12" (Khmer digits too); null for anything else (no floats are involved). */
 export function parseUsdCents(text: string): number | null {
-  const match = /^\s*(-)?(\d{1,9})(?:\.(\d{1,2}))?\s*$/.exec(text);
+  const match = /^\s*(-)?(\d{1,9})(?:\.(\d{1,2}))?\s*$/.exec(latinDigits(text));
   if (!match) return null;
   const cents = Number(match[2]) * 100 + Number((match[3] ?? '').padEnd(2, '0'));
   return match[1] ? -cents : cents;
 }
 
 /** "5,200៛" from 5200 riel: thousands grouped as on Cambodian price tags. */
-export function formatKhr(riel: number): string {
+export function formatKhr(riel: number, numerals?: Numerals): string {
   assertInteger(riel, 'riel');
   const sign = riel < 0 ? '-' : '';
-  return `${sign}${String(Math.abs(riel)).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}៛`;
+  return shownDigits(`${sign}${String(Math.abs(riel)).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}៛`, numerals);
 }
 
 /** "$12,500.00" from 1250000 cents: thousands grouped, as riel is (the one dollar formatter of screens and prints). */
-export function formatUsd(cents: number): string {
+export function formatUsd(cents: number, numerals?: Numerals): string {
   const text = formatUsdCents(cents);
   const [whole, fraction] = (text.startsWith('-') ? text.slice(1) : text).split('.');
   const grouped = `$${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`;
-  return text.startsWith('-') ? `-${grouped}` : grouped;
+  return shownDigits(text.startsWith('-') ? `-${grouped}` : grouped, numerals);
 }

@@ -187,3 +187,35 @@ export function findScreen(path: string): Screen | undefined {
   const bare = stripLocalePrefix(path);
   return SCREENS.find((s) => matches(s.path, bare));
 }
+
+/**
+ * The screens a role may start on (roles.landing, chosen in the role editor), each with the
+ * permission it needs: the server refuses a landing its role cannot open. A user lands on the
+ * landing of the first of their roles (by name, as the session lists them) whose screen they may
+ * open; none set: a cashier (may sell, may not read reports) on the till, everyone else on the
+ * dashboard (the web's `landingPath`).
+ */
+export const LANDINGS = {
+  dashboard: { path: '/dashboards', permission: 'dashboards.view' },
+  pos: { path: '/pos', permission: 'orders.create' },
+  orders: { path: '/orders', permission: 'orders.list' },
+  stock: { path: '/stocks/manage', permission: 'stocks.list' },
+  purchases: { path: '/purchases', permission: 'purchases.list' },
+  reports: { path: '/reports/sales', permission: 'reports.view' },
+} as const satisfies Record<string, { path: string; permission: Permission }>;
+export type Landing = keyof typeof LANDINGS;
+export const LANDING_KEYS = Object.keys(LANDINGS) as [Landing, ...Landing[]];
+
+export function isLanding(value: unknown): value is Landing {
+  return typeof value === 'string' && Object.hasOwn(LANDINGS, value);
+}
+
+/** The landing of the first role (in the order given) whose screen these permissions open; null: none. */
+export function landingOf(
+  roles: readonly { landing: string | null }[],
+  permissions: { has(permission: string): boolean },
+): Landing | null {
+  for (const { landing } of roles)
+    if (isLanding(landing) && permissions.has(LANDINGS[landing].permission)) return landing;
+  return null;
+}

@@ -17,6 +17,8 @@ export const publicSettings = z.object({
   background_color: hexColour,
   /** Whether staff may switch the interface to dark mode. */
   dark_mode: z.boolean(),
+  /** Khmer digits (០១២…) for every figure on Khmer pages (numerals.ts); typing takes both. */
+  khmer_numerals: z.boolean(),
   /** The business's details printed on receipts and tax invoices (empty: the sale's store's). */
   store_name: z.string().max(100),
   store_address: z.string().max(255),
@@ -40,6 +42,7 @@ export const DEFAULT_SETTINGS: PublicSettings = {
   secondary_color: '#2563eb',
   background_color: '#f4f7f5',
   dark_mode: true,
+  khmer_numerals: false,
   store_name: '',
   store_address: '',
   store_phone: '',
@@ -74,6 +77,8 @@ export const settingsInput = z.object({
   secondary_color: hexColour,
   background_color: hexColour,
   dark_mode: z.boolean(),
+  /** Left out: unchanged (clients older than the setting). */
+  khmer_numerals: z.boolean().optional(),
   store_name: settingText(100),
   store_address: settingText(255),
   store_phone: settingText(30),

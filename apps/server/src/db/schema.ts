@@ -88,6 +88,8 @@ export interface RolesTable extends Timestamps, SoftDelete {
   label_kh: string;
   /** 1 for the administrator role, which always holds every permission. */
   is_system: number;
+  /** The screen its members start on (contracts screens.ts LANDINGS); null: the default rule. */
+  landing: string | null;
 }
 
 export interface PermissionsTable {

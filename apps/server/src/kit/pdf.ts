@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import type { MessageKey } from '@depot/contracts';
+import type { MessageKey, Numerals } from '@depot/contracts';
 import { AppError } from '../http/errors.ts';
 
 /**
@@ -51,7 +51,16 @@ export interface PdfOptions {
   /** CSS margins; without them the page's own `@page` rule decides. */
   margin?: { top: string; bottom: string; left: string; right: string };
   executablePath?: string;
+  /** Khmer digits for every figure of the text (the setting on a Khmer document: contracts numerals.ts). */
+  numerals?: Numerals;
 }
+
+/** In the page: every text node's Latin digits as Khmer digits (styles and attributes untouched). */
+const KHMER_DIGITS_IN_PAGE = `(() => {
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode())
+    node.nodeValue = node.nodeValue.replace(/[0-9]/g, (d) => '០១២៣៤៥៦៧៨៩'[Number(d)]);
+})()`;
 
 /** Prints the page to an A4 PDF. Chromium missing: 409 with `options.unavailable`, not a failure. */
 export async function printPdf(html: string, options: PdfOptions): Promise<Buffer> {
@@ -69,6 +78,7 @@ export async function printPdf(html: string, options: PdfOptions): Promise<Buffe
     // nothing but the page itself: no request leaves the server
     await page.route('**/*', (route) => (route.request().url().startsWith('data:') ? route.continue() : route.abort()));
     await page.setContent(html, { waitUntil: 'load' });
+    if (options.numerals === 'khmer') await page.evaluate(KHMER_DIGITS_IN_PAGE);
     await page.evaluate('document.fonts.ready.then(() => undefined)');
     return await page.pdf({
       format: 'A4',

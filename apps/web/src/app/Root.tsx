@@ -1,8 +1,8 @@
-import { titleOf } from '@depot/contracts';
+import { numeralsFor, setNumerals, titleOf } from '@depot/contracts';
 import { Alert, ConfigProvider, Flex } from 'antd';
 // The ES builds: `antd/locale/*` re-export CommonJS copies that bundle twice.
 import en_US from 'antd/es/locale/en_US.js';
-import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
+import { Fragment, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { antdKhmer } from '../lib/antdKhmer.ts';
@@ -58,6 +58,9 @@ export function Root() {
   const forced = useForcedColorMode();
   const preference = useColorModePreference();
   const systemDark = useSystemPrefersDark();
+  // The page's numerals, set before anything below renders a figure (contracts numerals.ts).
+  const numerals = numeralsFor(settings.khmer_numerals, locale);
+  setNumerals(numerals);
   const mode = resolveColorMode({ forced, darkAllowed: settings.dark_mode, preference, systemDark });
 
   useLayoutEffect(() => applyColorModeClass(mode), [mode]);
@@ -84,7 +87,10 @@ export function Root() {
         <SettingsFailureNotice failed={failed} />
         <NewVersionNotice />
       </Flex>
-      <Outlet />
+      {/* every figure on the page is drawn again in the numerals now shown */}
+      <Fragment key={numerals}>
+        <Outlet />
+      </Fragment>
     </ConfigProvider>
   );
 }

@@ -1,5 +1,5 @@
 import { DeleteOutlined, PictureOutlined, UploadOutlined } from '@ant-design/icons';
-import { formatUsdCents, parseUsdCents } from '@depot/contracts';
+import { formatUsdCents, latinDigits, parseUsdCents } from '@depot/contracts';
 import { Button, DatePicker, Flex, Image, Input, InputNumber, Typography, Upload } from 'antd';
 import dayjs from 'dayjs';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
@@ -74,7 +74,7 @@ export function RielInput({ value, onChange, ...rest }: ControlProps<number | nu
       value={value ?? null}
       onChange={(next) => onChange?.(next ?? null)}
       formatter={(n) => (n === undefined || String(n) === '' ? '' : Number(n).toLocaleString('en-US'))}
-      parser={(text) => Number((text ?? '').replace(/[^\d]/g, '')) as number}
+      parser={(text) => Number(latinDigits(text ?? '').replace(/[^\d]/g, '')) as number}
     />
   );
 }

@@ -1,3 +1,4 @@
+import { LANDINGS } from '@depot/contracts';
 import type { ReactNode } from 'react';
 import { useSyncExternalStore } from 'react';
 import { type Session, session } from './session.ts';
@@ -12,10 +13,14 @@ export function can(permission: string | undefined, current: Session = session.g
 }
 
 /**
- * Where a user lands after sign-in and at `/`: a cashier (may sell, may not read reports) starts on
- * the till; everyone else on the dashboard.
+ * Where a user lands after sign-in and at `/`: the landing of their roles (chosen in the role
+ * editor; the server picks the first role, by name, whose screen they may open) when they may
+ * still open it; otherwise a cashier (may sell, may not read reports) starts on the till and
+ * everyone else on the dashboard.
  */
 export function landingPath(current: Session = session.get()): string {
+  const chosen = current.landing ? LANDINGS[current.landing] : null;
+  if (chosen && can(chosen.permission, current)) return chosen.path;
   return can('orders.create', current) && !can('reports.view', current) ? '/pos' : '/dashboards';
 }
 

@@ -1,3 +1,4 @@
+import { setNumerals } from '@depot/contracts';
 import { describe, expect, it } from 'vitest';
 import { DATE_INPUT_FORMAT, formatDate } from './dates.ts';
 
@@ -13,5 +14,15 @@ describe('dates as people read them', () => {
 
   it('are typed as DD/MM/YYYY', () => {
     expect(DATE_INPUT_FORMAT).toBe('DD/MM/YYYY');
+  });
+
+  it('are written in Khmer digits when the page shows Khmer numerals', () => {
+    setNumerals('khmer');
+    try {
+      expect(formatDate('2026-03-12', 'kh')).toBe('១២ មីនា ២០២៦');
+    } finally {
+      setNumerals('latin');
+    }
+    expect(formatDate('2026-03-12', 'kh')).toBe('12 មីនា 2026');
   });
 });

@@ -1,4 +1,4 @@
-import { isLocale, type Locale } from '@depot/contracts';
+import { isLocale, type Locale, shownDigits } from '@depot/contracts';
 import dayjs from 'dayjs';
 import 'dayjs/locale/km';
 import localizedFormat from 'dayjs/plugin/localizedFormat';
@@ -19,13 +19,14 @@ export function monthName(month: number, locale: Locale): string {
 
 /**
  * The one way a date is shown: 12 មីនា 2026 / 12 Mar 2026 from 2026-03-12, never the raw date on
- * screen. An instant (a last sale) is read on the depots' clock, UTC+7.
+ * screen. An instant (a last sale) is read on the depots' clock, UTC+7. Its digits are the page's
+ * numerals (contracts numerals.ts: Khmer digits on Khmer pages when the setting is on).
  */
 export function formatDate(day: string, locale: Locale): string {
   const local = day.length > 10 ? new Date(Date.parse(day) + 7 * 3_600_000).toISOString() : day;
   const [y, m, d] = local.slice(0, 10).split('-').map(Number);
   if (!y || !m || !d) return day;
-  return `${d} ${monthName(m, locale)} ${y}`;
+  return shownDigits(`${d} ${monthName(m, locale)} ${y}`);
 }
 
 export function dayjsLocale(locale: Locale): string {
@@ -34,7 +35,7 @@ export function dayjsLocale(locale: Locale): string {
 
 /** A date and time as people write it in the page's language. */
 export function formatDateTime(value: string, locale: Locale): string {
-  return dayjs(value).locale(dayjsLocale(locale)).format('LLL');
+  return shownDigits(dayjs(value).locale(dayjsLocale(locale)).format('LLL'));
 }
 
 /**

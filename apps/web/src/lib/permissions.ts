@@ -8,7 +8,7 @@ import { session } from './session.ts';
 /** Reads the signed-in user's permissions and roles again and keeps them in the session. */
 export async function reloadAccess(): Promise<void> {
   const { data } = await api('me', { schema: meResponse });
-  session.updateAccess(data.permissions, data.roles);
+  session.updateAccess(data.permissions, data.roles, data.landing ?? null);
 }
 
 /**

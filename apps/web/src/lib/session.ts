@@ -1,4 +1,4 @@
-import type { LoginResponse, RefreshResponse } from '@depot/contracts';
+import { isLanding, type Landing, type LoginResponse, type RefreshResponse } from '@depot/contracts';
 
 /** What the browser keeps after sign-in (spec section 3), one localStorage entry each. */
 export interface Session {
@@ -12,6 +12,8 @@ export interface Session {
   avatar: string | null;
   permissions: readonly string[];
   roles: readonly string[];
+  /** The screen the user starts on, from their roles (contracts screens.ts `landingOf`); null: the default rule. */
+  landing: Landing | null;
   /** Logout got no answer: stored data stays, but the session no longer counts (spec section 4). */
   signedOut: boolean;
   /** An administrator reset the password: the user chooses a new one before anything else. */
@@ -28,6 +30,7 @@ export const SESSION_KEYS = {
   avatar: 'avatar',
   permissions: 'permissions',
   roles: 'roles',
+  landing: 'landing',
   signedOut: 'signed_out',
   mustChangePassword: 'must_change_password',
 } as const satisfies Record<keyof Session, string>;
@@ -54,6 +57,7 @@ function read(): Session {
     avatar: get(SESSION_KEYS.avatar),
     permissions: list(get(SESSION_KEYS.permissions)),
     roles: list(get(SESSION_KEYS.roles)),
+    landing: isLanding(get(SESSION_KEYS.landing)) ? (get(SESSION_KEYS.landing) as Landing) : null,
     signedOut: get(SESSION_KEYS.signedOut) === '1',
     mustChangePassword: get(SESSION_KEYS.mustChangePassword) === '1',
   };
@@ -104,15 +108,17 @@ export const session = {
     set(SESSION_KEYS.avatar, answer.user_info.media[0]?.file_path ?? null);
     set(SESSION_KEYS.permissions, JSON.stringify(answer.permissions));
     set(SESSION_KEYS.roles, JSON.stringify(answer.roles));
+    set(SESSION_KEYS.landing, answer.landing ?? null);
     set(SESSION_KEYS.signedOut, null);
     set(SESSION_KEYS.mustChangePassword, answer.must_change_password ? '1' : null);
     changed();
   },
 
   /** What the user may do, read again (`/api/me`) after the server said it changed. */
-  updateAccess(permissions: readonly string[], roles: readonly string[]): void {
+  updateAccess(permissions: readonly string[], roles: readonly string[], landing: Landing | null = null): void {
     set(SESSION_KEYS.permissions, JSON.stringify(permissions));
     set(SESSION_KEYS.roles, JSON.stringify(roles));
+    set(SESSION_KEYS.landing, landing);
     changed();
   },
 

@@ -42,6 +42,26 @@ describe('the Khmer glossary (../shared/KHMER.md)', () => {
     expect(runs.length).toBeGreaterThan(1000);
   });
 
+  it('has one word for the till’s and credit’s terms, and the catalogue uses it', () => {
+    const catalogue = files.find((f) => f.file === 'apps/web/src/locales/kh.json')?.text ?? '';
+    const terms = [
+      'shift',
+      'till',
+      'cash drawer',
+      'float',
+      'pay-in',
+      'pay-out',
+      'credit limit',
+      'statement (of account)',
+    ];
+    const missing = terms.filter((en) => {
+      const term = GLOSSARY.find((t) => t.en === en);
+      return !term || !catalogue.includes(term.kh[0] as string);
+    });
+    expect(missing).toEqual([]);
+    expect(catalogue).toContain('យឺត 1–30 ថ្ងៃ');
+  });
+
   it('never writes a word it says not to', () => {
     const found = GLOSSARY.flatMap((term) =>
       (term.not ?? []).flatMap((not) =>

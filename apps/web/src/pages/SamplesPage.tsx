@@ -1,5 +1,13 @@
 import { CloudDownloadOutlined, DeleteOutlined, ExperimentOutlined } from '@ant-design/icons';
-import { SAMPLE_PLAN, SAMPLE_TABLES, type SampleState, sampleState, single, written } from '@depot/contracts';
+import {
+  formatCount,
+  SAMPLE_PLAN,
+  SAMPLE_TABLES,
+  type SampleState,
+  sampleState,
+  single,
+  written,
+} from '@depot/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Descriptions, Flex, Popconfirm, Progress, Skeleton, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
@@ -164,7 +172,7 @@ export function SamplesPage() {
                 dataSource={SAMPLE_TABLES.map((table) => ({ table, count: counts[table] ?? 0 }))}
                 columns={[
                   { key: 'table', title: t('samples.records'), render: (_, row) => t(`samples.table.${row.table}`) },
-                  { key: 'count', title: '#', align: 'right', render: (_, row) => row.count.toLocaleString('en-US') },
+                  { key: 'count', title: '#', align: 'right', render: (_, row) => formatCount(row.count) },
                 ]}
               />
             )}

@@ -27,6 +27,7 @@ export function authRepository(db: Db) {
     'roles.group_name as role_group',
     'roles.label_en as role_label_en',
     'roles.label_kh as role_label_kh',
+    'roles.landing as role_landing',
     'roles.updated_at as role_version',
   ] as const;
 

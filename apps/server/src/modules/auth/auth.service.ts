@@ -1,5 +1,6 @@
 import {
   type LoginResponse,
+  landingOf,
   type Me,
   REFRESH_LIFETIME_SECONDS,
   type RefreshResponse,
@@ -126,6 +127,11 @@ export function authService(db: Db, throttle: Throttle) {
       roles: roles.map((r) => r.name),
       role_details: roles,
       permissions: permissions.list,
+      // the first role (by name) whose landing the user may open (contracts screens.ts)
+      landing: landingOf(
+        rows.filter((r) => r.role_id !== null).map((r) => ({ landing: r.role_landing })),
+        permissions.set,
+      ),
       must_change_password: user.must_change_password === 1,
     };
     return { profile, permissions };
@@ -198,6 +204,7 @@ export function authService(db: Db, throttle: Throttle) {
         permissions: profile.permissions,
         roles: profile.roles,
         store: profile.store,
+        landing: profile.landing,
         must_change_password: profile.must_change_password,
       };
     },

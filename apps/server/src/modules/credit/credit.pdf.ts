@@ -1,4 +1,4 @@
-import { type Locale, type MessageKey, type Statement, translate } from '@depot/contracts';
+import { type Locale, type MessageKey, type Numerals, type Statement, translate } from '@depot/contracts';
 import { fontFaces, printPdf } from '../../kit/pdf.ts';
 import { dayOf, shown } from '../reports/reports.export.ts';
 
@@ -50,8 +50,9 @@ ${lines || `<tr><td colspan="6">${t('statement.none', locale)}</td></tr>`}
 }
 
 /** The statement as an A4 PDF (kit/pdf.ts: Chromium shapes the Khmer). */
-export async function statementPdf(s: Statement, locale: Locale): Promise<Buffer> {
+export async function statementPdf(s: Statement, locale: Locale, numerals: Numerals = 'latin'): Promise<Buffer> {
   return printPdf(await statementHtml(s, locale), {
+    numerals,
     unavailable: 'credit.pdf_unavailable',
     margin: { top: '12mm', bottom: '12mm', left: '10mm', right: '10mm' },
   });

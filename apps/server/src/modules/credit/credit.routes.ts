@@ -4,6 +4,7 @@ import {
   customerPayment,
   customerPaymentInput,
   idParams,
+  numeralsFor,
   single,
   statement,
   statementQuery,
@@ -15,6 +16,7 @@ import { z } from 'zod';
 import { authOf } from '../../access/access.ts';
 import type { Db } from '../../db/database.ts';
 import type { Actor } from '../../policies/policy.ts';
+import { settingsService } from '../settings/settings.service.ts';
 import { statementPdf } from './credit.pdf.ts';
 import { creditService } from './credit.service.ts';
 
@@ -71,7 +73,8 @@ export const creditRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db 
       async (request, reply) => {
         const { id } = request.params;
         const data = await statementOf(authOf(request), id, request.query);
-        const pdf = await statementPdf(data, request.locale);
+        const { khmer_numerals } = await settingsService(db).publicSettings();
+        const pdf = await statementPdf(data, request.locale, numeralsFor(khmer_numerals, request.locale));
         return reply
           .header('content-type', 'application/pdf')
           .header('content-disposition', `attachment; filename="statement-${id}-${data.from}-${data.to}.pdf"`)

@@ -1,4 +1,4 @@
-import { type Locale, type MessageKey, messages, type Report, translate } from '@depot/contracts';
+import { type Locale, type MessageKey, messages, type Numerals, type Report, translate } from '@depot/contracts';
 import type ExcelJS from 'exceljs';
 import { loadExcel } from '../../kit/excel.ts';
 import { fontFaces, printPdf } from '../../kit/pdf.ts';
@@ -185,8 +185,14 @@ ${sections}
 }
 
 /** The report as a PDF (kit/pdf.ts): landscape but for the financial report. */
-export async function reportPdf(report: Report, locale: Locale, storeName: string | null): Promise<Buffer> {
+export async function reportPdf(
+  report: Report,
+  locale: Locale,
+  storeName: string | null,
+  numerals: Numerals = 'latin',
+): Promise<Buffer> {
   return printPdf(await reportHtml(report, locale, storeName), {
+    numerals,
     unavailable: 'report.pdf_unavailable',
     landscape: report.report !== 'financial',
     margin: { top: '12mm', bottom: '12mm', left: '10mm', right: '10mm' },

@@ -1,5 +1,6 @@
 import {
   dashboardResponse,
+  numeralsFor,
   REPORTS,
   type ReportName,
   reportExportQuery,
@@ -14,6 +15,7 @@ import { z } from 'zod';
 import { authOf } from '../../access/access.ts';
 import type { Db } from '../../db/database.ts';
 import { can } from '../../policies/policy.ts';
+import { settingsService } from '../settings/settings.service.ts';
 import { adminDashboard } from './admin.dashboard.ts';
 import { reportPdf, reportWorkbook, XLSX_TYPE } from './reports.export.ts';
 import { reportsService } from './reports.service.ts';
@@ -99,7 +101,12 @@ export const reportRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db 
         const file = `${name}-${query.from}-${query.to}.${query.format}`;
         const body =
           query.format === 'pdf'
-            ? await reportPdf(report, request.locale, store)
+            ? await reportPdf(
+                report,
+                request.locale,
+                store,
+                numeralsFor((await settingsService(db).publicSettings()).khmer_numerals, request.locale),
+              )
             : await reportWorkbook(report, request.locale, store);
         return reply
           .header('content-type', query.format === 'pdf' ? 'application/pdf' : XLSX_TYPE)

@@ -1,4 +1,4 @@
-import { DEFAULT_ROLES, isPermission, type Role, type RoleInput } from '@depot/contracts';
+import { DEFAULT_ROLES, isLanding, isPermission, LANDINGS, type Role, type RoleInput } from '@depot/contracts';
 import { sql } from 'kysely';
 import { type Db, now } from '../../db/database.ts';
 import { emit, transaction } from '../../db/transaction.ts';
@@ -15,6 +15,7 @@ type RoleRow = {
   label_en: string;
   label_kh: string;
   is_system: number;
+  landing: string | null;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
@@ -61,6 +62,7 @@ export function rolesService(db: Db) {
         label_kh: row.label_kh,
         // the seeded roles (the seed marks only the administrator's row, but each is a default)
         is_system: row.is_system === 1 || DEFAULT_ROLES.some((r) => r.name === row.name),
+        landing: isLanding(row.landing) ? row.landing : null,
         permissions: perms.filter((p) => p.role_id === row.id).map((p) => p.name),
         users_count: memberIds.length,
         member_ids: memberIds,
@@ -93,6 +95,12 @@ export function rolesService(db: Db) {
 
   function checkPermissions(names: readonly string[]) {
     if (names.some((n) => !isPermission(n))) throw new FieldError({ permissions: [{ key: 'validation.permission' }] });
+  }
+
+  /** Only a screen the role itself can open (its own permissions, as saved with it). */
+  function checkLanding(input: RoleInput) {
+    if (input.landing && !input.permissions.includes(LANDINGS[input.landing].permission))
+      throw new FieldError({ landing: [{ key: 'validation.landing' }] });
   }
 
   async function nameTaken(trx: Db, name: string, id: number | null) {
@@ -130,6 +138,7 @@ export function rolesService(db: Db) {
         group_name: input.group,
         label_en: input.label_en,
         label_kh: input.label_kh,
+        landing: input.landing,
         updated_at: at,
       })
       .where('id', '=', role.id)
@@ -149,6 +158,7 @@ export function rolesService(db: Db) {
         group: role.group,
         label_en: role.label_en,
         label_kh: role.label_kh,
+        landing: role.landing,
         ...(permsChanged ? { removed: role.permissions.filter((p) => !wanted.includes(p)) } : {}),
       },
       after: {
@@ -156,6 +166,7 @@ export function rolesService(db: Db) {
         group: input.group,
         label_en: input.label_en,
         label_kh: input.label_kh,
+        landing: input.landing,
         ...(permsChanged ? { added: wanted.filter((p) => !role.permissions.includes(p)) } : {}),
       },
     });
@@ -167,6 +178,7 @@ export function rolesService(db: Db) {
 
     create(actor: Actor, input: RoleInput): Promise<Role> {
       checkPermissions(input.permissions);
+      checkLanding(input);
       return transaction(
         db,
         async (trx) => {
@@ -179,6 +191,7 @@ export function rolesService(db: Db) {
               group_name: input.group,
               label_en: input.label_en,
               label_kh: input.label_kh,
+              landing: input.landing,
               is_system: 0,
               created_at: at,
               updated_at: at,
@@ -199,6 +212,7 @@ export function rolesService(db: Db) {
 
     update(actor: Actor, id: number, input: RoleInput): Promise<Role> {
       checkPermissions(input.permissions);
+      checkLanding(input);
       return transaction(
         db,
         async (trx) => {
@@ -231,6 +245,7 @@ export function rolesService(db: Db) {
               label_en: defaults.label_en,
               label_kh: defaults.label_kh,
               permissions: [...defaults.permissions],
+              landing: null,
             },
             'role.reset',
           );

@@ -66,7 +66,8 @@ export function settingsService(db: Db, uploadsDir = '', realtime?: Pick<Realtim
     publicSettings: () => read(),
 
     async update(input: z.output<typeof settingsInput>, writer: SettingsWriter): Promise<PublicSettings> {
-      return (await write(input, writer)).after;
+      const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+      return (await write(changes, writer)).after;
     },
 
     /**

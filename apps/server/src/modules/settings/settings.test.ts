@@ -121,3 +121,33 @@ describe('system settings', () => {
     expect(pub.primary_color).toBe(DEFAULT_SETTINGS.primary_color);
   });
 });
+
+describe('system settings: Khmer numerals', () => {
+  it('Khmer numerals: off until an administrator turns them on; left out of a save, unchanged; not a yes/no, refused in the reader’s language', async () => {
+    expect((await ctx.app.inject({ url: '/api/settings/public' })).json().data.khmer_numerals).toBe(false);
+    const on = await ctx.app.inject({
+      method: 'PUT',
+      url: '/api/settings',
+      headers: admin,
+      payload: { ...input, khmer_numerals: true },
+    });
+    expect(on.statusCode).toBe(200);
+    expect(on.json().data.khmer_numerals).toBe(true);
+    await ctx.app.inject({ method: 'PUT', url: '/api/settings', headers: admin, payload: input });
+    expect((await ctx.app.inject({ url: '/api/settings/public' })).json().data.khmer_numerals).toBe(true);
+    const bad = await ctx.app.inject({
+      method: 'PUT',
+      url: '/api/settings',
+      headers: { ...admin, 'x-localization': 'kh' },
+      payload: { ...input, khmer_numerals: '១' },
+    });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors.khmer_numerals[0]).toMatch(/[\u1780-\u17ff]/);
+    await ctx.app.inject({
+      method: 'PUT',
+      url: '/api/settings',
+      headers: admin,
+      payload: { ...input, khmer_numerals: false },
+    });
+  });
+});

@@ -1,5 +1,16 @@
 import { PlusOutlined, UndoOutlined } from '@ant-design/icons';
-import { paginated, permissionMatrix, type Role, type RoleInput, role, user, written } from '@depot/contracts';
+import {
+  LANDING_KEYS,
+  LANDINGS,
+  type Landing,
+  paginated,
+  permissionMatrix,
+  type Role,
+  type RoleInput,
+  role,
+  user,
+  written,
+} from '@depot/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
@@ -12,6 +23,7 @@ import {
   Input,
   Menu,
   Row,
+  Select,
   Space,
   Spin,
   Table,
@@ -41,7 +53,17 @@ function useAllUsers(enabled: boolean) {
   });
 }
 
-const blank: RoleInput = { name: '', group: '', label_en: '', label_kh: '', permissions: [] };
+const blank: RoleInput = { name: '', group: '', label_en: '', label_kh: '', permissions: [], landing: null };
+
+/** The side menu's name of each screen a role may start on. */
+const LANDING_LABELS: Record<Landing, string> = {
+  dashboard: 'menu.dashboard',
+  pos: 'menu.pos',
+  orders: 'menu.orders',
+  stock: 'menu.stock_manage',
+  purchases: 'menu.purchases',
+  reports: 'menu.report_sales',
+};
 
 /**
  * Roles (spec section 2 and 6): the roles on the left; the chosen one's labels, its permission
@@ -114,6 +136,7 @@ function RoleEditor({ role: current, onCreated }: { role: Role | null; onCreated
           label_en: current.label_en,
           label_kh: current.label_kh,
           permissions: current.permissions,
+          landing: current.landing,
         }
       : blank,
   );
@@ -169,6 +192,7 @@ function RoleEditor({ role: current, onCreated }: { role: Role | null; onCreated
             label_en: answer.data.label_en,
             label_kh: answer.data.label_kh,
             permissions: answer.data.permissions,
+            landing: answer.data.landing,
           });
           done(answer);
         } catch (error) {
@@ -228,6 +252,29 @@ function RoleEditor({ role: current, onCreated }: { role: Role | null; onCreated
             </Col>
             <Col xs={24} md={6}>
               {field('label_kh', t('roles.labelKh'))}
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item
+                label={t('roles.landing')}
+                extra={t('roles.landingHelp')}
+                validateStatus={errors.landing ? 'error' : undefined}
+                help={errors.landing?.join(' ')}
+                style={{ marginBottom: 12 }}
+              >
+                {/* only the screens the role can open, as ticked below */}
+                <Select<Landing | ''>
+                  data-testid="role-field-landing"
+                  value={values.landing ?? ''}
+                  onChange={(landing) => setValues((v) => ({ ...v, landing: landing || null }))}
+                  options={[
+                    { value: '', label: t('roles.landingDefault') },
+                    ...LANDING_KEYS.filter((key) => ticked.has(LANDINGS[key].permission)).map((key) => ({
+                      value: key,
+                      label: t(LANDING_LABELS[key]),
+                    })),
+                  ]}
+                />
+              </Form.Item>
             </Col>
           </Row>
         </Form>

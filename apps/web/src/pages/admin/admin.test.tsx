@@ -12,6 +12,7 @@ const cashierRole: Role = {
   label_en: 'Cashier',
   label_kh: 'អ្នកគិតលុយ',
   is_system: true,
+  landing: null,
   permissions: ['orders.list', 'customers.list'],
   users_count: 1,
   member_ids: [7],

@@ -1,4 +1,5 @@
 import {
+  formatCount,
   formatKhr,
   formatUsd,
   type Locale,
@@ -6,6 +7,7 @@ import {
   messages,
   type ReportFigure,
   type ReportSection,
+  shownDigits,
   translate,
 } from '@depot/contracts';
 import { Card, Col, Empty, Row, Statistic, Table, Typography, theme } from 'antd';
@@ -40,7 +42,7 @@ export function formatBucket(bucket: string, group: string, locale: Locale): str
 
 /** $12,500.00 from 1250000 cents: grouped, as KHMER.md writes dollars. */
 export function usd(cents: number): string {
-  return formatUsd(cents).replace(/\B(?=(\d{3})+(?!\d))(?=.*\.)/g, ',');
+  return formatUsd(cents);
 }
 
 /** A figure or a cell as people read it. */
@@ -59,9 +61,9 @@ export function formatValue(
     case 'rate':
       return formatKhr(Number(value));
     case 'percent':
-      return `${(Number(value) / 100).toFixed(2)}%`;
+      return shownDigits(`${(Number(value) / 100).toFixed(2)}%`);
     case 'count':
-      return Number(value).toLocaleString('en-US');
+      return formatCount(Number(value));
     case 'date':
       return formatDay(String(value), locale);
   }
@@ -138,7 +140,7 @@ export function Chart({
     tooltip: {
       trigger: 'axis',
       textStyle: { fontFamily: token.fontFamily },
-      valueFormatter: (v: number) => (money ? usd(Math.round(v * 100)) : v.toLocaleString('en-US')),
+      valueFormatter: (v: number) => (money ? usd(Math.round(v * 100)) : formatCount(v)),
     },
     legend: { top: 0, textStyle: { color: token.colorText, fontFamily: token.fontFamily } },
     grid: { left: 8, right: 16, top: 40, bottom: 8, containLabel: true },

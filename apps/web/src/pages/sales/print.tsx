@@ -211,7 +211,7 @@ function useDocument() {
 }
 
 /** 1 មីនា 2026 09:30: the one date helper, in Khmer (the documents' first language). */
-function printedDate(value: string): string {
+export function printedDate(value: string): string {
   return formatDateTime(value, 'kh');
 }
 

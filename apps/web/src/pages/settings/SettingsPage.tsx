@@ -330,6 +330,14 @@ function SettingsForm({ initial }: { initial: Values }) {
             >
               <Switch data-testid="dark_mode" />
             </Form.Item>
+            <Form.Item
+              name="khmer_numerals"
+              label={t('settings.khmer_numerals')}
+              valuePropName="checked"
+              extra={t('settings.khmerNumeralsHelp')}
+            >
+              <Switch data-testid="khmer_numerals" />
+            </Form.Item>
             <Typography.Title level={3} style={{ fontSize: 16 }}>
               {t('settings.preview')}
             </Typography.Title>

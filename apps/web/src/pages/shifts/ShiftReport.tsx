@@ -1,7 +1,6 @@
 import { PrinterOutlined } from '@ant-design/icons';
 import { type CashCurrency, type ShiftDetail, titleOf } from '@depot/contracts';
 import { Button, Flex, Modal, Segmented, Spin } from 'antd';
-import dayjs from 'dayjs';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
@@ -9,7 +8,7 @@ import { useCtx } from '../../kit/useCtx.ts';
 import { PrintControls } from '../../lib/printing/PrintControls.tsx';
 import { useSettings } from '../../lib/settings.ts';
 import { differenceText } from '../../resources/shifts.tsx';
-import { useBothLanguages, usePrint } from '../sales/print.tsx';
+import { printedDate, useBothLanguages, usePrint } from '../sales/print.tsx';
 import { money } from './CashCount.tsx';
 
 type Paper = '80' | '58' | 'a4';
@@ -114,7 +113,6 @@ export function ShiftReport({ shift, paper }: { shift: ShiftDetail; paper: Paper
       </div>
     );
   };
-  const when = (value: string) => dayjs(value).format('DD/MM/YYYY HH:mm');
   return (
     <div
       className={paper === 'a4' ? 'print-doc shift-a4' : 'print-doc receipt'}
@@ -132,9 +130,9 @@ export function ShiftReport({ shift, paper }: { shift: ShiftDetail; paper: Paper
       <Line k={l.number}>{shift.number}</Line>
       <Line k={l.till}>{shift.till}</Line>
       <Line k={l.cashier}>{shift.user_name ?? '—'}</Line>
-      <Line k={l.opened}>{when(shift.opened_at)}</Line>
-      {shift.closed_at && <Line k={l.closed}>{when(shift.closed_at)}</Line>}
-      <Line k={l.printed}>{when(new Date().toISOString())}</Line>
+      <Line k={l.opened}>{printedDate(shift.opened_at)}</Line>
+      {shift.closed_at && <Line k={l.closed}>{printedDate(shift.closed_at)}</Line>}
+      <Line k={l.printed}>{printedDate(new Date().toISOString())}</Line>
       <hr />
       <Line k={l.sales}>{shift.orders_count}</Line>
       <Line k={l.salesTotal}>{money('usd', shift.sales_cents)}</Line>
