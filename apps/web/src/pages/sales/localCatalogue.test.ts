@@ -14,7 +14,6 @@ function put(id: number, over: Partial<Product> = {}) {
   server.set(id, {
     id,
     created_at: at,
-    updated_at: at,
     deleted_at: null,
     name_en: `Tea ${id}`,
     name_kh: `តែ ${id}`,
@@ -44,7 +43,7 @@ function put(id: number, over: Partial<Product> = {}) {
     status: 'active',
     ...server.get(id),
     ...over,
-    ...{ updated_at: at },
+    updated_at: at,
   });
 }
 
