@@ -1,3 +1,4 @@
+import { searchWords, termsOf } from '@depot/contracts';
 import { describe, expect, it } from 'vitest';
 import { CatalogueIndex } from './localIndex.ts';
 
@@ -48,5 +49,73 @@ describe('the till’s local search', () => {
     expect(ids('')).toEqual([4, 1, 2, 3]);
     expect(index.search('', 2).map((row) => row.id)).toEqual([4, 1]);
     expect(index.search('beer', 1).map((row) => row.id)).toEqual([4]);
+  });
+});
+
+describe('the till’s local search and the server’s terms', () => {
+  it('matches exactly where a term of the server’s index (termsOf) begins with every word', () => {
+    const names = [
+      'Coca-Cola Zero (330ml)',
+      'ស្រាបៀរអង្គរ កំប៉ុង',
+      'ទឹកដោះគោ ស្រស់',
+      'A.B/C-D 12',
+      'ក្ដាមប្រៃ, ត្រីឆ្អើរ!',
+      'Tiger  Crystal',
+      '885 123 456',
+    ];
+    const rows = names.map((name, i) => ({
+      id: i + 1,
+      name_en: name,
+      name_kh: names[(i + 3) % names.length],
+      sku: `S-${i}.x`,
+      barcode: i % 2 ? null : `88${i}`,
+    }));
+    const index = new CatalogueIndex(rows);
+    const typed = [
+      'c',
+      'co',
+      'cola',
+      'zero',
+      '(330ml)',
+      '330',
+      'អង្គរ',
+      'គរ',
+      'បៀ',
+      'ង្គ',
+      'ដោះ',
+      'ោះ',
+      'b',
+      'c-d',
+      'd',
+      'ក្តាម',
+      'ត្រី',
+      'ឆ្អើរ',
+      'crystal',
+      'tigercr',
+      '885123',
+      '123',
+      'x',
+      's-3',
+      '.x',
+      '884',
+      '88',
+    ];
+    for (const text of typed) {
+      const words = searchWords(text);
+      const expected = rows
+        .filter((row) => {
+          const terms = termsOf([row.name_en, row.name_kh, row.sku, row.barcode]);
+          return words.every((word) => terms.some((term) => term.startsWith(word)));
+        })
+        .map((row) => row.id)
+        .sort();
+      expect(
+        index
+          .search(text)
+          .map((row) => row.id)
+          .sort(),
+        text,
+      ).toEqual(expected);
+    }
   });
 });

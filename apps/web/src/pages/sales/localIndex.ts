@@ -1,12 +1,17 @@
-import { searchWords, termsOf } from '@depot/contracts';
+import { normal, searchWords } from '@depot/contracts';
 
 /**
- * The till's in-memory search over its local catalogue (issue 13): the same terms as the server's
- * index (contracts searchText.ts: Khmer endings, invisible characters dropped, ្ដ/្ត one letter,
- * English in any case, SKU and barcode), so a search finds here what it finds there. The records
- * are ranked once by English name (the server's default order); the terms are one sorted array
- * with, per term, the ranks of the records that have it. A word typed is a binary search for the
- * range of terms it begins; the rarest word drives, the others narrow; the first `limit` ranks win.
+ * The till's in-memory search over its local catalogue (issue 13). It matches as the server's
+ * index does (contracts searchText.ts `termsOf`): every word typed begins a term of the record,
+ * a term being a word of its name, SKU or barcode, the part of a word after a dash, dot or slash,
+ * the ending of a Khmer word from any of its consonants, or a value without its spaces; the text
+ * goes through the same `normal` (invisible characters dropped, ្ដ/្ត one letter, lower case).
+ *
+ * Rather than the terms themselves (building them for 100,000 products took seconds: the bench),
+ * each record keeps its normalized text, and a word matches where it occurs at a term's start.
+ * The records are ranked once by English name (the server's default order); a bucket per first two
+ * letters of a term lists the ranks that have one, so a search walks the smallest bucket of its
+ * words in rank order, checks each candidate's text and stops at the limit.
  */
 export interface Searchable {
   id: number;
@@ -16,64 +21,102 @@ export interface Searchable {
   barcode: string | null;
 }
 
+/** Characters by what they do to terms: termsOf's split characters, its parts, Khmer starts. */
+const SPLITS =
+  ' \t\n\r\v\f\u00A0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF,;:()[]{}"\'“”‘’!?។៕';
+const SPLIT = 1;
+const PART = 2;
+const KHMER = 4;
+const CLASS = new Uint8Array(65536);
+for (const c of SPLITS) CLASS[c.charCodeAt(0)] = SPLIT;
+for (const c of '-._/') CLASS[c.charCodeAt(0)] = PART;
+for (let code = 0x1780; code <= 0x17b3; code++) CLASS[code] = KHMER;
+const COENG = 0x17d2;
+
+/** Whether a term of the text starts at `p` (termsOf's rules). */
+function termStart(text: string, p: number): boolean {
+  const here = CLASS[text.charCodeAt(p)];
+  if (here === SPLIT) return false;
+  if (p === 0) return true;
+  const code = text.charCodeAt(p - 1);
+  const before = CLASS[code];
+  if (before === SPLIT) return true;
+  if (before === PART) return here !== PART;
+  return here === KHMER && code !== COENG;
+}
+
+/** Whether the word holds a character that splits words: no term does. */
+function splits(word: string): boolean {
+  for (let i = 0; i < word.length; i++) if (CLASS[word.charCodeAt(i)] === SPLIT) return true;
+  return false;
+}
+
+/** The first two letters at `p`, as one number: a bucket's key. */
+const pair = (text: string, p: number) => text.charCodeAt(p) * 65536 + text.charCodeAt(p + 1);
+
+/** A record's texts as searched: its values, one a line, and those without their spaces. */
+interface Text {
+  text: string;
+  /** `\n` before each value that had spaces, without them. */
+  compact: string;
+}
+
+function textOf(row: Searchable): Text {
+  let text = '';
+  let compact = '';
+  for (const value of [row.name_en, row.name_kh, row.sku, row.barcode]) {
+    if (!value) continue;
+    const one = normal(value).trim();
+    text += text ? `\n${one}` : one;
+    const squeezed = one.replace(/\s+/g, '');
+    if (squeezed !== one) compact += `\n${squeezed}`;
+  }
+  return { text, compact };
+}
+
+/** Whether a term of the record begins with the word. */
+function matches({ text, compact }: Text, word: string, whole: boolean): boolean {
+  if (whole) {
+    for (let p = text.indexOf(word); p !== -1; p = text.indexOf(word, p + 1)) if (termStart(text, p)) return true;
+  }
+  return compact.length > 0 && compact.includes(`\n${word}`);
+}
+
 export class CatalogueIndex<T extends Searchable> {
   /** The records in rank order (English name, then id). */
   readonly rows: T[];
-  private readonly terms: string[];
-  /** Term i's ranks are postings[offsets[i] .. offsets[i + 1]). */
-  private readonly offsets: Int32Array;
-  private readonly postings: Int32Array;
+  private readonly texts: Text[];
+  /** The ranks with a term beginning with these two letters, ascending. */
+  private readonly buckets = new Map<number, number[]>();
   private readonly byBarcode = new Map<string, T>();
   private readonly bySku = new Map<string, T>();
+  /** The last search whose every candidate was checked, and all its matches. */
+  private last: { words: string[]; ranks: number[] } | null = null;
 
   constructor(records: Iterable<T>) {
     const rows = [...records];
     rows.sort((a, b) => (a.name_en < b.name_en ? -1 : a.name_en > b.name_en ? 1 : a.id - b.id));
     this.rows = rows;
-    const byTerm = new Map<string, number[]>();
-    let count = 0;
-    rows.forEach((row, rank) => {
+    this.texts = rows.map((row, rank) => {
       if (row.barcode) this.byBarcode.set(row.barcode, row);
       this.bySku.set(row.sku.toLowerCase(), row);
-      for (const term of termsOf([row.name_en, row.name_kh, row.sku, row.barcode])) {
-        const list = byTerm.get(term);
-        if (list) list.push(rank);
-        else byTerm.set(term, [rank]);
-        count++;
+      const text = textOf(row);
+      for (let p = 0; p < text.text.length - 1; p++) {
+        if (termStart(text.text, p)) this.note(pair(text.text, p), rank);
       }
+      for (const squeezed of text.compact.split('\n')) if (squeezed.length > 1) this.note(pair(squeezed, 0), rank);
+      return text;
     });
-    this.terms = [...byTerm.keys()].sort();
-    this.offsets = new Int32Array(this.terms.length + 1);
-    this.postings = new Int32Array(count);
-    let at = 0;
-    this.terms.forEach((term, i) => {
-      this.offsets[i] = at;
-      for (const rank of byTerm.get(term) as number[]) this.postings[at++] = rank;
-    });
-    this.offsets[this.terms.length] = at;
+  }
+
+  private note(key: number, rank: number) {
+    const list = this.buckets.get(key);
+    if (!list) this.buckets.set(key, [rank]);
+    else if (list[list.length - 1] !== rank) list.push(rank);
   }
 
   get size(): number {
     return this.rows.length;
-  }
-
-  /** The first index of a term not below `word`. */
-  private lowerBound(word: string): number {
-    let lo = 0;
-    let hi = this.terms.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.terms[mid] < word) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  /** The postings of the terms a word begins: [from, to) in `postings`. */
-  private range(word: string): [number, number] {
-    const first = this.lowerBound(word);
-    const end = this.lowerBound(`${word}\u{10FFFF}`);
-    return [this.offsets[first], this.offsets[end]];
   }
 
   /**
@@ -82,32 +125,39 @@ export class CatalogueIndex<T extends Searchable> {
    */
   search(text: string, limit = 50, keep?: (row: T) => boolean): T[] {
     const words = searchWords(text);
+    let candidates: ArrayLike<number> | null = null;
+    for (const word of words) {
+      // a term beginning with the word also has terms beginning with the word's own later terms
+      // ("sku-04217" → "04217"): the rarest of their buckets drives
+      for (let p = 0; p < word.length - 1; p++) {
+        if (!termStart(word, p)) continue;
+        const bucket = this.buckets.get(pair(word, p)) ?? [];
+        if (!candidates || bucket.length < candidates.length) candidates = bucket;
+      }
+    }
+    // typing on narrows: every match of the longer words was a match of the last complete search
+    const last = this.last;
+    if (
+      last &&
+      (!candidates || last.ranks.length < candidates.length) &&
+      last.words.every((old) => words.some((word) => word.startsWith(old)))
+    ) {
+      candidates = last.ranks;
+    }
+    const whole = words.map((word) => !splits(word));
     const found: T[] = [];
-    if (!words.length) {
-      for (const row of this.rows) {
-        if (keep && !keep(row)) continue;
-        found.push(row);
-        if (found.length >= limit) break;
-      }
-      return found;
-    }
-    const ranges = words.map((word) => this.range(word)).sort((a, b) => a[1] - a[0] - (b[1] - b[0]));
-    const marks = new Uint8Array(this.rows.length);
-    ranges.forEach(([from, to], i) => {
-      for (let p = from; p < to; p++) {
-        const rank = this.postings[p];
-        // a record has a word's terms once or more: it counts once per word, in order
-        if (marks[rank] === i) marks[rank] = i + 1;
-      }
-    });
-    const all = ranges.length;
-    for (let rank = 0; rank < marks.length; rank++) {
-      if (marks[rank] !== all) continue;
+    const all: number[] = [];
+    const total = candidates ? candidates.length : this.rows.length;
+    let i = 0;
+    for (; i < total && found.length < limit; i++) {
+      const rank = candidates ? candidates[i] : i;
+      if (!words.every((word, w) => matches(this.texts[rank], word, whole[w]))) continue;
+      all.push(rank);
       const row = this.rows[rank];
-      if (keep && !keep(row)) continue;
-      found.push(row);
-      if (found.length >= limit) break;
+      if (!keep || keep(row)) found.push(row);
     }
+    // every candidate was checked: the next keystroke starts from these
+    if (i === total && words.length) this.last = { words, ranks: all };
     return found;
   }
 
