@@ -208,6 +208,7 @@ export function ProductPane({
       className="pos-pane"
       styles={{ body: { display: 'flex', flexDirection: 'column', gap: 12, flex: 1, minHeight: 0, padding: 12 } }}
       data-testid="pos-products"
+      data-catalogue={local ? 'local' : 'server'}
     >
       <Input
         ref={searchRef}

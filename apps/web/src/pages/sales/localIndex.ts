@@ -61,17 +61,24 @@ interface Text {
   compact: string;
 }
 
-function textOf(row: Searchable): Text {
+/** A record's texts, and where its barcode begins in them (barcodes go in the sorted code list, not in buckets). */
+function textOf(row: Searchable): Text & { codeAt: number; codeCompact: string } {
   let text = '';
   let compact = '';
+  let codeAt = -1;
+  let codeCompact = '';
   for (const value of [row.name_en, row.name_kh, row.sku, row.barcode]) {
     if (!value) continue;
     const one = normal(value).trim();
+    if (value === row.barcode) codeAt = text ? text.length + 1 : 0;
     text += text ? `\n${one}` : one;
     const squeezed = one.replace(/\s+/g, '');
-    if (squeezed !== one) compact += `\n${squeezed}`;
+    if (squeezed !== one) {
+      compact += `\n${squeezed}`;
+      if (value === row.barcode) codeCompact = squeezed;
+    }
   }
-  return { text, compact };
+  return { text, compact, codeAt, codeCompact };
 }
 
 /** Whether a term of the record begins with the word. */
@@ -82,12 +89,33 @@ function matches({ text, compact }: Text, word: string, whole: boolean): boolean
   return compact.length > 0 && compact.includes(`\n${word}`);
 }
 
+/** Above this many barcodes for a word, they are not sorted into rank order: the search walks every record. */
+const CODES_SORTED = 5000;
+
+/** The first index of a sorted list not below `word`. */
+function lowerBound(list: readonly string[], word: string): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid] < word) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 export class CatalogueIndex<T extends Searchable> {
   /** The records in rank order (English name, then id). */
   readonly rows: T[];
   private readonly texts: Text[];
-  /** The ranks with a term beginning with these two letters, ascending. */
+  /** The ranks with a term of their names or SKU beginning with these two letters, ascending. */
   private readonly buckets = new Map<number, number[]>();
+  /**
+   * The terms of the barcodes, sorted, and their records' ranks: barcodes share long beginnings
+   * ("885…"), so a typed barcode is a range of this list rather than a bucket of every record.
+   */
+  private readonly codeTerms: string[];
+  private readonly codeRanks: Int32Array;
   private readonly byBarcode = new Map<string, T>();
   private readonly bySku = new Map<string, T>();
   /** The last search whose every candidate was checked, and all its matches. */
@@ -97,22 +125,63 @@ export class CatalogueIndex<T extends Searchable> {
     const rows = [...records];
     rows.sort((a, b) => (a.name_en < b.name_en ? -1 : a.name_en > b.name_en ? 1 : a.id - b.id));
     this.rows = rows;
+    const codes: { term: string; rank: number }[] = [];
     this.texts = rows.map((row, rank) => {
       if (row.barcode) this.byBarcode.set(row.barcode, row);
       this.bySku.set(row.sku.toLowerCase(), row);
-      const text = textOf(row);
-      for (let p = 0; p < text.text.length - 1; p++) {
-        if (termStart(text.text, p)) this.note(pair(text.text, p), rank);
+      const { text, compact, codeAt, codeCompact } = textOf(row);
+      const end = codeAt < 0 ? text.length : codeAt;
+      for (let p = 0; p < text.length; p++) {
+        if (!termStart(text, p)) continue;
+        if (p >= end) codes.push({ term: text.slice(p), rank });
+        else if (p < text.length - 1) this.note(pair(text, p), rank);
       }
-      for (const squeezed of text.compact.split('\n')) if (squeezed.length > 1) this.note(pair(squeezed, 0), rank);
-      return text;
+      if (codeCompact) codes.push({ term: codeCompact, rank });
+      for (const squeezed of compact.split('\n')) {
+        if (squeezed.length > 1 && squeezed !== codeCompact) this.note(pair(squeezed, 0), rank);
+      }
+      return { text, compact };
     });
+    codes.sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+    this.codeTerms = codes.map((code) => code.term);
+    this.codeRanks = Int32Array.from(codes, (code) => code.rank);
   }
 
   private note(key: number, rank: number) {
     const list = this.buckets.get(key);
     if (!list) this.buckets.set(key, [rank]);
     else if (list[list.length - 1] !== rank) list.push(rank);
+  }
+
+  /** The records with a barcode term beginning with the word: [from, to) of the code list. */
+  private codeRange(word: string): [number, number] {
+    return [lowerBound(this.codeTerms, word), lowerBound(this.codeTerms, `${word}\u{10FFFF}`)];
+  }
+
+  /** The ranks that may match the word: its rarest bucket with the barcodes it begins, ascending. */
+  private candidatesOf(word: string): number[] | null {
+    let bucket: number[] | null = null;
+    // a term beginning with the word also has terms beginning with the word's own later terms
+    // ("sku-04217" → "04217"): the rarest of their buckets
+    for (let p = 0; p < word.length - 1; p++) {
+      if (!termStart(word, p)) continue;
+      const found = this.buckets.get(pair(word, p)) ?? [];
+      if (!bucket || found.length < bucket.length) bucket = found;
+    }
+    if (!bucket) return null;
+    const [from, to] = this.codeRange(word);
+    if (from === to) return bucket;
+    // a common beginning of barcodes ("885"): walking every record in order finds the first ones sooner
+    if (to - from > CODES_SORTED) return null;
+    const coded = Array.from(this.codeRanks.subarray(from, to)).sort((a, b) => a - b);
+    const merged: number[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < bucket.length || j < coded.length) {
+      const next = j >= coded.length || (i < bucket.length && bucket[i] <= coded[j]) ? bucket[i++] : coded[j++];
+      if (merged[merged.length - 1] !== next) merged.push(next);
+    }
+    return merged;
   }
 
   get size(): number {
@@ -127,13 +196,9 @@ export class CatalogueIndex<T extends Searchable> {
     const words = searchWords(text);
     let candidates: ArrayLike<number> | null = null;
     for (const word of words) {
-      // a term beginning with the word also has terms beginning with the word's own later terms
-      // ("sku-04217" → "04217"): the rarest of their buckets drives
-      for (let p = 0; p < word.length - 1; p++) {
-        if (!termStart(word, p)) continue;
-        const bucket = this.buckets.get(pair(word, p)) ?? [];
-        if (!candidates || bucket.length < candidates.length) candidates = bucket;
-      }
+      if (word.length < 2) continue;
+      const found = this.candidatesOf(word);
+      if (found && (!candidates || found.length < candidates.length)) candidates = found;
     }
     // typing on narrows: every match of the longer words was a match of the last complete search
     const last = this.last;
