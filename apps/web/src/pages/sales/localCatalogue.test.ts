@@ -149,4 +149,20 @@ describe('the till’s local catalogue', () => {
         .map((row) => row.id),
     ).toEqual([1]);
   });
+
+  it('is forgotten when the server says this user may not list products', async () => {
+    put(1, { name_en: 'Green tea' });
+    const catalogue = await freshModules();
+    await catalogue.syncCatalogue();
+    expect(catalogue.catalogueState().ready).toBe(true);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.resolve(new Response(JSON.stringify({ message: 'No.' }), { status: 403 }))),
+    );
+    await expect(catalogue.syncCatalogue()).rejects.toThrow();
+    expect(catalogue.catalogueState().ready).toBe(false);
+    const reloaded = await freshModules();
+    await reloaded.loadCatalogue();
+    expect(reloaded.catalogueState().index?.size).toBe(0);
+  });
 });

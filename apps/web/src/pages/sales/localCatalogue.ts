@@ -1,6 +1,6 @@
 import { changesPage, type Product, product } from '@depot/contracts';
 import { useSyncExternalStore } from 'react';
-import { api } from '../../lib/http.ts';
+import { ApiError, api } from '../../lib/http.ts';
 import { CatalogueIndex } from './localIndex.ts';
 import { outboxDb } from './outbox.ts';
 
@@ -103,31 +103,37 @@ let running: Promise<number> | null = null;
 export function syncCatalogue(): Promise<number> {
   running ??= (async () => {
     try {
-      await loadCatalogue();
-      if (typeof navigator !== 'undefined' && !navigator.onLine) return 0;
-      const db = outboxDb();
-      let cursor = (await db.meta.get(CURSOR))?.value as string | undefined;
-      let after = overlapped(cursor ?? null);
-      let changed = 0;
-      for (;;) {
-        const query = new URLSearchParams({ per_page: String(PAGE), ...(after && { after }) });
-        const page = await api(`products/changes?${query}`, { schema: changesPage(product) });
-        if (await apply(page.data, page.next)) changed += page.data.length;
-        cursor = page.next ?? cursor;
-        after = page.next ?? undefined;
-        if (!page.more) break;
-      }
-      await db.meta.put({ name: SYNCED, value: 1 });
-      if (changed || !state.ready) {
-        rebuild();
-        publish({ ready: rows.size > 0 });
-      }
-      return changed;
+      return await readChanges();
+    } catch (error) {
+      // who may not list products here keeps no catalogue of them (another user signed in)
+      if (error instanceof ApiError && error.status === 403) await forgetCatalogue();
+      throw error;
     } finally {
       running = null;
     }
   })();
   return running;
+}
+
+async function readChanges(): Promise<number> {
+  await loadCatalogue();
+  if (typeof navigator !== 'undefined' && !navigator.onLine) return 0;
+  const db = outboxDb();
+  let after = overlapped(((await db.meta.get(CURSOR))?.value as string | undefined) ?? null);
+  let changed = 0;
+  for (;;) {
+    const query = new URLSearchParams({ per_page: String(PAGE), ...(after && { after }) });
+    const page = await api(`products/changes?${query}`, { schema: changesPage(product) });
+    if (await apply(page.data, page.next)) changed += page.data.length;
+    after = page.next ?? undefined;
+    if (!page.more) break;
+  }
+  await db.meta.put({ name: SYNCED, value: 1 });
+  if (changed || !state.ready) {
+    rebuild();
+    publish({ ready: rows.size > 0 });
+  }
+  return changed;
 }
 
 /**
