@@ -108,7 +108,10 @@ export class CatalogueIndex<T extends Searchable> {
   /** The records in rank order (English name, then id). */
   readonly rows: T[];
   private readonly texts: Text[];
-  /** The ranks with a term of their names or SKU beginning with these two letters, ascending. */
+  /**
+   * The ranks with a term of their names or SKU beginning with these two letters (a pair's code
+   * units as one number), or this one letter (its code unit), ascending.
+   */
   private readonly buckets = new Map<number, number[]>();
   /**
    * The terms of the barcodes, sorted, and their records' ranks: barcodes share long beginnings
@@ -134,11 +137,17 @@ export class CatalogueIndex<T extends Searchable> {
       for (let p = 0; p < text.length; p++) {
         if (!termStart(text, p)) continue;
         if (p >= end) codes.push({ term: text.slice(p), rank });
-        else if (p < text.length - 1) this.note(pair(text, p), rank);
+        else {
+          this.note(text.charCodeAt(p), rank);
+          if (p < text.length - 1) this.note(pair(text, p), rank);
+        }
       }
       if (codeCompact) codes.push({ term: codeCompact, rank });
       for (const squeezed of compact.split('\n')) {
-        if (squeezed.length > 1 && squeezed !== codeCompact) this.note(pair(squeezed, 0), rank);
+        if (squeezed.length > 1 && squeezed !== codeCompact) {
+          this.note(squeezed.charCodeAt(0), rank);
+          this.note(pair(squeezed, 0), rank);
+        }
       }
       return { text, compact };
     });
@@ -163,9 +172,10 @@ export class CatalogueIndex<T extends Searchable> {
     let bucket: number[] | null = null;
     // a term beginning with the word also has terms beginning with the word's own later terms
     // ("sku-04217" → "04217"): the rarest of their buckets
-    for (let p = 0; p < word.length - 1; p++) {
+    for (let p = 0; p < word.length; p++) {
       if (!termStart(word, p)) continue;
-      const found = this.buckets.get(pair(word, p)) ?? [];
+      // two letters where the word has them, its last letter alone
+      const found = this.buckets.get(p < word.length - 1 ? pair(word, p) : word.charCodeAt(p)) ?? [];
       if (!bucket || found.length < bucket.length) bucket = found;
     }
     if (!bucket) return null;
@@ -196,7 +206,6 @@ export class CatalogueIndex<T extends Searchable> {
     const words = searchWords(text);
     let candidates: ArrayLike<number> | null = null;
     for (const word of words) {
-      if (word.length < 2) continue;
       const found = this.candidatesOf(word);
       if (found && (!candidates || found.length < candidates.length)) candidates = found;
     }
