@@ -36,6 +36,7 @@ export * from './reports.ts';
 export * from './resources.ts';
 export * from './samples.ts';
 export * from './screens.ts';
+export * from './searchText.ts';
 export * from './settings.ts';
 export * from './shifts.ts';
 export * from './stock.ts';

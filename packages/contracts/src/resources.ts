@@ -45,6 +45,32 @@ export function paginated<T extends z.ZodType>(item: T) {
   return z.object({ data: z.array(item), meta: paginationMeta, links: paginationLinks });
 }
 
+/**
+ * `GET <list>/changes?after=<cursor>&per_page=`: a resource's records changed since a cursor, for a
+ * copy kept elsewhere (the till's catalogue in IndexedDB). Ordered by (updated_at, id); the cursor
+ * is the last record's `<updated_at>~<id>`, so a page boundary never skips or repeats a record.
+ * Deleted records come too (their `deleted_at` set), and inactive ones: the copy drops them.
+ */
+export const CHANGES_MAX = 1000;
+export const changesQuery = z.object({
+  after: z
+    .string()
+    .max(100)
+    .regex(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z~\d{1,15}$/)
+    .optional(),
+  per_page: z.coerce.number().int().min(1).max(CHANGES_MAX).default(500),
+});
+export type ChangesQuery = z.infer<typeof changesQuery>;
+
+export function changesPage<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item), next: z.string().nullable(), more: z.boolean() });
+}
+
+/** The cursor after a record: its `updated_at` and id. */
+export function changesCursor(row: { updated_at: string; id: number }): string {
+  return `${row.updated_at}~${row.id}`;
+}
+
 export function single<T extends z.ZodType>(item: T) {
   return z.object({ data: item });
 }

@@ -1,4 +1,8 @@
 import {
+  type ChangesQuery,
+  changesCursor,
+  changesPage,
+  changesQuery,
   idParams,
   type ListQuery,
   listQuery,
@@ -142,6 +146,11 @@ export interface ResourceDefinition<
    * Then the policy's `present` drops what the actor may not see and adds their abilities.
    */
   complete?: (db: Db, rows: Q[], extras: Record<string, unknown>, actor: Actor | null) => Promise<Read<z.infer<O>>[]>;
+  /**
+   * `GET <path>/changes`: the records changed since a cursor, deleted and inactive ones included
+   * (contracts `changesQuery`), with the list's permission and scope: the till's local catalogue.
+   */
+  changes?: boolean;
 }
 
 /** An input to check against the database's rules, with the id of the record it would update. */
@@ -410,6 +419,36 @@ export function resourceService<
       return { rows: rows.map((row) => present(actor, row)), total };
     },
 
+    /**
+     * The records changed after a cursor (`<updated_at>~<id>`), in (updated_at, id) order, deleted
+     * ones too: the list's scope and presentation, a page of them and the cursor of the last.
+     */
+    async changes(actor: Actor, query: ChangesQuery) {
+      policy.require?.(actor);
+      let q = scoped(def.query(db), actor) as AnySelect<unknown>;
+      if (query.after) {
+        const cut = query.after.lastIndexOf('~');
+        const at = query.after.slice(0, cut);
+        const id = Number(query.after.slice(cut + 1));
+        const updated = column('updated_at') as Expression<string>;
+        q = q.where((eb) => eb.or([eb(updated, '>', at), eb.and([eb(updated, '=', at), eb(column('id'), '>', id)])]));
+      }
+      const page = (await q
+        .orderBy(column('updated_at'), 'asc')
+        .orderBy(column('id'), 'asc')
+        .limit(query.per_page + 1)
+        .execute()) as (Q & { updated_at: string; id: number })[];
+      const more = page.length > query.per_page;
+      if (more) page.pop();
+      const rows = await complete(db, page, {}, actor);
+      const last = page.at(-1);
+      return {
+        data: rows.map((row) => present(actor, row)),
+        next: last ? changesCursor(last) : (query.after ?? null),
+        more,
+      };
+    },
+
     async show(actor: Actor, id: number, extras: Record<string, unknown> = {}): Promise<Output> {
       policy.require?.(actor);
       const record = await find(db, id, actor, extras);
@@ -582,6 +621,16 @@ export function registerResource<
         const { rows, total } = await service.list(authOf(request), q, filters.read(q), extrasOf(request));
         return pageAnswer(request, q, rows, total);
       },
+    );
+
+  if (def.changes)
+    app.get(
+      `${def.path}/changes`,
+      {
+        config: access('list'),
+        schema: { tags, querystring: changesQuery, response: { 200: changesPage(def.output) } },
+      },
+      async (request) => service.changes(authOf(request), request.query as ChangesQuery),
     );
 
   if (has('show'))

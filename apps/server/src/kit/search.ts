@@ -1,4 +1,4 @@
-import { oneSubscript } from '@depot/contracts';
+import { normal, searchWords, termsOf } from '@depot/contracts';
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { now } from '../db/database.ts';
@@ -15,7 +15,6 @@ import { now } from '../db/database.ts';
  * The rules are versioned: a change of SEARCH_VERSION rebuilds every index at the next start.
  */
 export const SEARCH_VERSION = 2;
-const TERM_MAX = 64;
 /** Above every character: `term < word + TOP` keeps exactly the terms that begin with `word`. */
 const TOP = '\u{10FFFF}';
 const INSERT_BATCH = 500;
@@ -26,50 +25,8 @@ export interface Searchable {
   searchable: string[];
 }
 
-const isKhmerStart = (c: string) => c >= '\u1780' && c <= '\u17B3';
-const COENG = '\u17D2';
-
-/** Characters that show nothing: zero-width space, non-joiner, joiner, word joiner, BOM, soft hyphen. */
-const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF\u00AD]/g;
-
-/**
- * A text as it is searched: NFC, lower-case, without what cannot be seen (a zero-width space
- * typed between Khmer words), and one of the look-alike subscripts ្ដ / ្ត (`oneSubscript`, the
- * glossary's). The terms and the words typed both go through it, so a crab typed with either subscript finds the other.
- */
-export function normal(text: string): string {
-  return oneSubscript(text.normalize('NFC').replace(INVISIBLE, '').toLowerCase());
-}
-
-/** The terms of one record, from the values of its searchable columns. */
-export function termsOf(values: readonly (string | null | undefined)[]): string[] {
-  const terms = new Set<string>();
-  const add = (term: string) => {
-    if (term) terms.add(term.slice(0, TERM_MAX));
-  };
-  for (const value of values) {
-    if (!value) continue;
-    const text = normal(value).trim();
-    const compact = text.replace(/\s+/g, '');
-    if (compact !== text) add(compact);
-    for (const word of text.split(/[\s,;:()[\]{}"'“”‘’!?។៕]+/)) {
-      add(word);
-      for (let i = 1; i < word.length; i++) {
-        const c = word[i];
-        if ('-._/'.includes(word[i - 1]) && !'-._/'.includes(c)) add(word.slice(i));
-        else if (isKhmerStart(c) && word[i - 1] !== COENG) add(word.slice(i));
-      }
-    }
-  }
-  return [...terms];
-}
-
-/** The words of a search as the terms are written; the longest (and numbers) first: they narrow most. */
-export function searchWords(search: string): string[] {
-  const words = [...new Set(normal(search).split(/\s+/).filter(Boolean))].map((w) => w.slice(0, TERM_MAX));
-  const score = (w: string) => w.length + (/\d/.test(w) ? 0.5 : 0);
-  return words.sort((a, b) => score(b) - score(a));
-}
+// normal, termsOf and searchWords are contracts searchText.ts: the till searches its local catalogue with them.
+export { normal, searchWords, termsOf };
 
 /**
  * The ids of a resource's records matching every word: the first word's range drives, the others

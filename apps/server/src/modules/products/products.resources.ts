@@ -98,6 +98,8 @@ export const products: ResourceDefinition<'products', typeof productInput, typeo
     },
   },
   unique: ['sku', 'barcode'],
+  /** The till keeps the catalogue on the device: `GET /api/products/changes`. */
+  changes: true,
   policy: productPolicy,
   // a selling price changed: a line of the audit trail with the old and new prices
   audit: async (trx, actor, before, input) => {

@@ -42,6 +42,7 @@ import {
 import { useCatalogue } from './catalogue.ts';
 import { HELD_QUERY, HeldOrdersDrawer } from './HeldOrders.tsx';
 import { Key, useFunctionKeys } from './keys.tsx';
+import { startCatalogueSync } from './localCatalogue.ts';
 import { OfflineBar } from './OfflineBar.tsx';
 import { ProductPane } from './ProductPane.tsx';
 import { useQuotedCart } from './prices.ts';
@@ -154,6 +155,8 @@ export function PosPage() {
     setCartState(next);
   };
 
+  // the catalogue on the device: read at once, then kept in step (on open, reconnect, a timer)
+  useEffect(() => startCatalogueSync(), []);
   useEffect(() => saveCart(cart), [cart]);
   useEffect(() => {
     if (wantsWalkIn.current && walkIn !== null) {

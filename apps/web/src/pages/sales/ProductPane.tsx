@@ -12,7 +12,7 @@ import {
   rielOf,
 } from '@depot/contracts';
 import { App, Button, Card, Empty, Flex, Input, type InputRef, Skeleton, Tag, Typography } from 'antd';
-import { type Ref, useState } from 'react';
+import { type Ref, useEffect, useMemo, useState } from 'react';
 import { LoadFailed } from '../../kit/listState.tsx';
 import { usePage } from '../../kit/queries.ts';
 import { localName } from '../../kit/resource.ts';
@@ -21,8 +21,9 @@ import { useDebounced } from '../../kit/useDebounced.ts';
 import { useCan } from '../../lib/access.tsx';
 import { quantityText } from '../stock/common.tsx';
 import { type CartLine, productLine } from './cart.ts';
-import { comboQuery, productQuery, useCatalogue } from './catalogue.ts';
+import { comboQuery, localProduct, productQuery, useCatalogue } from './catalogue.ts';
 import { Key } from './keys.tsx';
+import { rememberStock, useLocalCatalogue } from './localCatalogue.ts';
 
 /** "Combos" among the category chips: the grid shows bundles instead of products. */
 const COMBOS = 'combos';
@@ -119,6 +120,8 @@ export function ProductPane({
   const [chip, setChip] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const search = useDebounced(text.trim(), 250);
+  // the local catalogue once synced: searched at each key, no round trip (localCatalogue.ts)
+  const local = useLocalCatalogue();
   const canCombos = useCan('combos.list');
   const showCombos = chip === COMBOS;
   const categoryId = chip && chip !== COMBOS ? Number(chip) : null;
@@ -139,6 +142,22 @@ export function ProductPane({
     productQuery(search, categoryId, 50, storeId),
     !showCombos && storeId !== undefined,
   );
+  // online, the server's answer carries the store's stock: kept as the last known for offline
+  useEffect(() => {
+    const rows = products.data?.data;
+    if (storeId && rows) void rememberStock(storeId, rows).catch(() => undefined);
+  }, [products.data, storeId]);
+  const typed = text.trim();
+  const localRows = useMemo(() => {
+    if (!local || showCombos) return null;
+    const server = new Map((products.data?.data ?? []).map((row) => [row.id, row]));
+    return local.search(typed, 50, categoryId ? (row) => row.category_id === categoryId : undefined).map((row) => {
+      const shown = localProduct(row, storeId ?? null);
+      // the stock the server just told, where it told it
+      const fresh = server.get(row.id)?.stock;
+      return fresh === undefined ? shown : { ...shown, stock: fresh };
+    });
+  }, [local, showCombos, typed, categoryId, storeId, products.data]);
   // Searching shows the combos that match beside the products.
   const combos = usePage('combos', combo, comboQuery(search, 20), canCombos && (showCombos || search.length > 0));
 
@@ -176,16 +195,20 @@ export function ProductPane({
       : row.stock > 0
         ? { text: t('pos.inStock', { quantity: quantityText(row.stock, row, locale) }), out: false }
         : { text: t('pos.outOfStock'), out: true };
-  const productRows = showCombos ? [] : (products.data?.data ?? []);
+  const productRows = showCombos ? [] : (localRows ?? products.data?.data ?? []);
   const comboRows = combos.data?.data ?? [];
-  const loading = (showCombos ? combos.isPending : products.isPending) && !(showCombos ? combos.data : products.data);
+  const loading =
+    !localRows && (showCombos ? combos.isPending : products.isPending) && !(showCombos ? combos.data : products.data);
+  // with the local catalogue, the server's products only add their stock: their failure is not the grid's
   const failed = showCombos ? combos : products;
+  const failedShown = failed.isError && !failed.data && !localRows;
 
   return (
     <Card
       className="pos-pane"
       styles={{ body: { display: 'flex', flexDirection: 'column', gap: 12, flex: 1, minHeight: 0, padding: 12 } }}
       data-testid="pos-products"
+      data-catalogue={local ? 'local' : 'server'}
     >
       <Input
         ref={searchRef}
@@ -239,12 +262,18 @@ export function ProductPane({
         ))}
       </Flex>
       <div className="pos-grid-scroll">
-        {failed.isError && !failed.data ? (
+        {failedShown ? (
           <LoadFailed error={failed.error} retry={failed.refetch} retrying={failed.isFetching} />
         ) : loading ? (
           <Skeleton active paragraph={{ rows: 6 }} />
         ) : productRows.length === 0 && comboRows.length === 0 ? (
-          <Empty description={search ? t('pos.nothingFound', { search }) : t('kit.empty')} />
+          <Empty
+            description={
+              (localRows ? typed : search)
+                ? t('pos.nothingFound', { search: localRows ? typed : search })
+                : t('kit.empty')
+            }
+          />
         ) : (
           <div className="pos-grid" data-testid="pos-grid">
             {productRows.map((row) => (
@@ -260,7 +289,7 @@ export function ProductPane({
                 onClick={() => onAdd(productLine(row))}
               />
             ))}
-            {(showCombos || search.length > 0) &&
+            {(showCombos || (search.length > 0 && (!localRows || search === typed))) &&
               comboRows.map((row) => (
                 <Tile
                   key={`c-${row.id}`}

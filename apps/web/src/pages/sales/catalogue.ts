@@ -11,9 +11,10 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { listKey, recordKey } from '../../kit/queries.ts';
-import { api } from '../../lib/http.ts';
+import { api, NetworkError } from '../../lib/http.ts';
 import { lineKey } from '../stock/lines.tsx';
 import { type Cart, type CartLine, cartOfOrder, productLine } from './cart.ts';
+import { type LocalProduct, useLocalCatalogue } from './localCatalogue.ts';
 
 /** What the till looks up while selling: products and combos by code, a combo's VAT, a held order's lines. */
 
@@ -44,9 +45,16 @@ export function matchesCode(row: { sku: string; barcode: string | null }, code: 
 
 export type Found = { line: CartLine } | { many: true } | { none: true };
 
+/** A product of the local catalogue as the till shows it: the stock last known in this store, else none. */
+export function localProduct(row: LocalProduct, storeId: number | null): Product {
+  const { stock_store, stock, ...rest } = row;
+  return stock !== undefined && stock_store === storeId ? { ...rest, stock } : rest;
+}
+
 /** `storeId`: the till's store, whose stock the lines carry (none while it is not known). */
 export function useCatalogue(storeId: number | null = null) {
   const client = useQueryClient();
+  const local = useLocalCatalogue();
 
   const list = <T>(path: string, row: z.ZodType<T>, query: string) =>
     client.fetchQuery({
@@ -105,6 +113,21 @@ export function useCatalogue(storeId: number | null = null) {
 
   /** The product, else the combo, whose barcode or SKU is exactly the code. */
   async function findCode(code: string, { allowOnly = false } = {}): Promise<Found> {
+    // the local catalogue's code index first: a scan needs no round trip (its stock as last known)
+    const known = local?.byCode(code);
+    if (known) return { line: productLine(localProduct(known, storeId)) };
+    try {
+      return await findOnServer(code, allowOnly);
+    } catch (error) {
+      if (!(local && error instanceof NetworkError)) throw error;
+      // no connection: what the local catalogue finds (no combos there yet)
+      const rows = local.search(code, 2);
+      if (allowOnly && rows.length === 1) return { line: productLine(localProduct(rows[0], storeId)) };
+      return rows.length === 0 ? { none: true } : { many: true };
+    }
+  }
+
+  async function findOnServer(code: string, allowOnly: boolean): Promise<Found> {
     const products = await list('products', product, productQuery(code, null, 20, storeId));
     const exact = products.data.find((row) => matchesCode(row, code));
     if (exact) return { line: productLine(exact) };

@@ -1,3 +1,4 @@
+import type { Product } from '@depot/contracts';
 import Dexie, { type EntityTable } from 'dexie';
 import { ApiError, api, NetworkError, outcomeUnknown } from '../../lib/http.ts';
 import { session } from '../../lib/session.ts';
@@ -48,9 +49,12 @@ interface Meta {
 class TillDb extends Dexie {
   sales!: EntityTable<QueuedSale, 'seq'>;
   meta!: EntityTable<Meta, 'name'>;
+  /** The till's local catalogue (localCatalogue.ts): active products, by id and by barcode. */
+  products!: EntityTable<Product & { stock_store?: number }, 'id'>;
   constructor(name: string) {
     super(name);
     this.version(1).stores({ sales: '++seq, &key, &client_id, status', meta: 'name' });
+    this.version(2).stores({ products: 'id, barcode' });
   }
 }
 

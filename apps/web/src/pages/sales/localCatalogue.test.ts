@@ -1,0 +1,168 @@
+import type { Product } from '@depot/contracts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+/**
+ * The till's catalogue on the device (fake-indexeddb): read from the changes route page by page,
+ * a deletion or a deactivation leaves it, and after a reload it is searched from IndexedDB alone.
+ */
+let clock = Date.parse('2026-11-25T01:00:00.000Z');
+const server = new Map<number, Product>();
+
+function put(id: number, over: Partial<Product> = {}) {
+  clock += 1000;
+  const at = new Date(clock).toISOString();
+  server.set(id, {
+    id,
+    created_at: at,
+    deleted_at: null,
+    name_en: `Tea ${id}`,
+    name_kh: `តែ ${id}`,
+    short_name: null,
+    sku: `TEA-${id}`,
+    barcode: `99${id}`,
+    brand_id: null,
+    brand_name: null,
+    category_id: 1,
+    category_name_en: 'Tea',
+    category_name_kh: 'តែ',
+    sub_category_id: null,
+    sub_category_name_en: null,
+    sub_category_name_kh: null,
+    unit_id: 1,
+    unit_name_en: 'Box',
+    unit_name_kh: 'ប្រអប់',
+    price_usd_cents: 100,
+    price_khr: null,
+    price_khr_effective: 4100,
+    cost_usd_cents: 50,
+    taxable: true,
+    image_url: null,
+    thumbnail_url: null,
+    expiry_date: null,
+    reorder_level: 0,
+    status: 'active',
+    ...server.get(id),
+    ...over,
+    updated_at: at,
+  });
+}
+
+/** The changes route as the server answers it: (updated_at, id) after the cursor, a page at a time. */
+const asked: string[] = [];
+function fakeFetch(url: string) {
+  const query = new URL(url, 'http://till').searchParams;
+  asked.push(query.get('after') ?? '');
+  const after = query.get('after');
+  const perPage = Number(query.get('per_page'));
+  const key = (row: Product) => `${row.updated_at}~${String(row.id).padStart(15, '0')}`;
+  const cut = after ? `${after.split('~')[0]}~${after.split('~')[1].padStart(15, '0')}` : '';
+  const rows = [...server.values()].filter((row) => key(row) > cut).sort((a, b) => (key(a) < key(b) ? -1 : 1));
+  const page = rows.slice(0, perPage);
+  const last = page.at(-1);
+  const body = { data: page, next: last ? `${last.updated_at}~${last.id}` : after, more: rows.length > perPage };
+  return Promise.resolve(new Response(JSON.stringify(body), { status: 200 }));
+}
+
+let n = 0;
+/** The till's modules as a page (re)loaded finds them: nothing in memory, the test's database. */
+async function freshModules() {
+  vi.resetModules();
+  const outbox = await import('./outbox.ts');
+  outbox.resetOutboxDb(`depot-till-catalogue-${n}`);
+  return import('./localCatalogue.ts');
+}
+
+beforeEach(() => {
+  n++;
+  server.clear();
+  asked.length = 0;
+  vi.stubGlobal(
+    'fetch',
+    vi.fn((url: string) => fakeFetch(url)),
+  );
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('the till’s local catalogue', () => {
+  it('is read from the changes, searched locally, and follows a deletion, a deactivation and a rename', async () => {
+    for (let id = 1; id <= 2500; id++) put(id);
+    put(7, { name_en: 'Jasmine tea', name_kh: 'តែម្លិះ', barcode: '8850001' });
+    const catalogue = await freshModules();
+    expect(catalogue.catalogueState().ready).toBe(false);
+    expect(await catalogue.syncCatalogue()).toBe(2500);
+    expect(asked).toHaveLength(3); // 1000 a page
+    const index = catalogue.catalogueState().index;
+    expect(catalogue.catalogueState().ready).toBe(true);
+    expect(index?.search('JASMINE').map((row) => row.id)).toEqual([7]);
+    expect(index?.search('ម្លិះ').map((row) => row.id)).toEqual([7]);
+    expect(index?.byCode('8850001')?.id).toBe(7);
+    // the till keeps no cost
+    expect(index?.byCode('8850001')).not.toHaveProperty('cost_usd_cents');
+
+    put(7, { status: 'inactive' });
+    put(8, { deleted_at: new Date(clock).toISOString() });
+    put(9, { name_en: 'Oolong tea' });
+    asked.length = 0;
+    expect(await catalogue.syncCatalogue()).toBeGreaterThanOrEqual(3);
+    // only what changed since (from a little before the cursor), not the catalogue again
+    expect(asked).toHaveLength(1);
+    const after = catalogue.catalogueState().index;
+    expect(after?.search('jasmine')).toEqual([]);
+    expect(after?.byCode('998')).toBeUndefined();
+    expect(after?.search('oolong').map((row) => row.id)).toEqual([9]);
+    expect(after?.size).toBe(2498);
+
+    // a reload with no connection: the catalogue comes from IndexedDB alone
+    const sameDb = await freshModules();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.reject(new TypeError('offline'))),
+    );
+    await sameDb.loadCatalogue();
+    expect(sameDb.catalogueState().ready).toBe(true);
+    expect(
+      sameDb
+        .catalogueState()
+        .index?.search('oolong')
+        .map((row) => row.id),
+    ).toEqual([9]);
+    await expect(sameDb.syncCatalogue()).rejects.toThrow();
+    expect(sameDb.catalogueState().index?.size).toBe(2498);
+  });
+
+  it('does not take back an older copy of a product (a kept answer replayed)', async () => {
+    put(1, { name_en: 'Green tea' });
+    const catalogue = await freshModules();
+    await catalogue.syncCatalogue();
+    const old = server.get(1) as Product;
+    put(1, { name_en: 'Black tea' });
+    await catalogue.syncCatalogue();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.resolve(new Response(JSON.stringify({ data: [old], next: null, more: false })))),
+    );
+    await catalogue.syncCatalogue();
+    expect(
+      catalogue
+        .catalogueState()
+        .index?.search('black')
+        .map((row) => row.id),
+    ).toEqual([1]);
+  });
+
+  it('is forgotten when the server says this user may not list products', async () => {
+    put(1, { name_en: 'Green tea' });
+    const catalogue = await freshModules();
+    await catalogue.syncCatalogue();
+    expect(catalogue.catalogueState().ready).toBe(true);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.resolve(new Response(JSON.stringify({ message: 'No.' }), { status: 403 }))),
+    );
+    await expect(catalogue.syncCatalogue()).rejects.toThrow();
+    expect(catalogue.catalogueState().ready).toBe(false);
+    const reloaded = await freshModules();
+    await reloaded.loadCatalogue();
+    expect(reloaded.catalogueState().index?.size).toBe(0);
+  });
+});
