@@ -24,6 +24,7 @@ import * as m0021 from './migrations/0021_profile_settings.ts';
 import * as m0022 from './migrations/0022_rollup.ts';
 import * as m0023 from './migrations/0023_credit.ts';
 import * as m0024 from './migrations/0024_notification_marks.ts';
+import * as m0028 from './migrations/0028_search_order.ts';
 
 /** Migrations in order. A new one is a new file added here: the list is explicit, not a directory scan. */
 const migrations = {
@@ -50,6 +51,7 @@ const migrations = {
   '0022_rollup': m0022,
   '0023_credit': m0023,
   '0024_notification_marks': m0024,
+  '0028_search_order': m0028,
 };
 
 /** The migrations this code knows, oldest first: a database at a later one was made by a newer Depot. */
