@@ -125,17 +125,31 @@ export async function startServer(options: {
 }
 
 /** A new PostgreSQL database for one run (DATABASE_URL_PG or the local server), and how to drop it. */
-export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A new PostgreSQL database; with `keep` (a name), that database, made if missing, and
+ * `existed` says whether it was there already (a bench fills it once and reuses it).
+ */
+export async function createPostgresDatabase(
+  keep?: string,
+): Promise<{ url: string; existed: boolean; drop(): Promise<void> }> {
   const admin = process.env.DATABASE_URL_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `depot_bench_${Date.now()}`;
-  const run = async (statement: string) => {
+  const name = keep ? `depot_bench_${keep.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}` : `depot_bench_${Date.now()}`;
+  const run = async (statement: string, parameters: unknown[] = []) => {
     const client = new pg.Client({ connectionString: admin });
     await client.connect();
-    await client.query(statement);
+    const result = await client.query(statement, parameters);
     await client.end();
+    return result.rowCount ?? 0;
   };
-  await run(`create database ${name}`);
+  const existed = keep ? (await run('select 1 from pg_database where datname = $1', [name])) > 0 : false;
+  if (!existed) await run(`create database ${name}`);
   const url = new URL(admin);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
+  return {
+    url: url.toString(),
+    existed,
+    drop: async () => {
+      await run(`drop database if exists ${name} with (force)`);
+    },
+  };
 }

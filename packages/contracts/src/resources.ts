@@ -28,6 +28,8 @@ export const paginationMeta = z.object({
   current_page: z.number().int(),
   per_page: z.number().int(),
   total: z.number().int(),
+  /** A search's total counted up to 1,000: there are more matches than `total` ("more than 1,000"). */
+  total_is_lower_bound: z.boolean().optional(),
   last_page: z.number().int(),
   from: z.number().int().nullable(),
   to: z.number().int().nullable(),

@@ -425,6 +425,10 @@ export interface SearchTermsTable {
   resource: string;
   term: string;
   record_id: number;
+  /** The term's first two characters (kit/search.ts leadOf). */
+  lead: string;
+  /** The record's sort key (Searchable.sortKey), null for resources without one. */
+  sort_key: string | null;
 }
 
 export interface SearchIndexesTable {

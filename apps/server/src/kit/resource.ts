@@ -25,7 +25,18 @@ import { transaction } from '../db/transaction.ts';
 import { AppError, FieldError, notFound } from '../http/errors.ts';
 import { own } from '../http/own.ts';
 import type { Actor, Scope } from '../policies/policy.ts';
-import { indexRecords, searchCondition } from './search.ts';
+import {
+  indexRecords,
+  LEAD,
+  leadOf,
+  matchingIds,
+  rarestFirst,
+  searchCondition,
+  searchWords,
+  TOP,
+  TOTAL_CAP,
+  wordsCondition,
+} from './search.ts';
 import { countOf, tableChanged } from './totals.ts';
 
 /** Tables the kit can serve: an integer id, timestamps and soft delete. */
@@ -93,6 +104,8 @@ export interface ResourceDefinition<
   query: (db: Db) => AnySelect<Q>;
   /** Columns the `search` parameter looks in: each word typed begins a word of them (kit/search.ts). */
   searchable: string[];
+  /** The default sort's column, kept in the search index: a common word's first page is a range scan. */
+  sortKey?: string;
   /** API sort names and the columns they sort by; `sort=-name` sorts descending. */
   sortable: Record<string, string>;
   defaultSort: string;
@@ -369,6 +382,94 @@ export function resourceService<
       .orderBy(column('id'), desc ? 'desc' : 'asc');
   }
 
+  /**
+   * The records of the search's rarest word that the list shows (scope, filters, deleted, the
+   * other words checked per candidate), from the terms' index: `s0` is the driving word's term.
+   */
+  function driven(actor: Actor, query: Selection, filters: Record<string, unknown>, words: string[]) {
+    const [, ...rest] = words;
+    // biome-ignore lint/suspicious/noExplicitAny: the kit names its tables at run time
+    const base = (db as any)
+      .selectFrom(def.table)
+      .innerJoin('search_terms as s0', (join: { onRef: (a: string, op: string, b: unknown) => unknown }) =>
+        join.onRef('s0.record_id', '=', column('id')),
+      )
+      .where('s0.resource', '=', def.table) as AnySelect<unknown>;
+    return scoped(narrow(base, query, filters, rest.length ? wordsCondition(db, def.table, rest) : null), actor);
+  }
+
+  /**
+   * A searched list. The matches are read up to TOTAL_CAP + 1 from the rarest word's terms: up to
+   * the cap they are all known (their ids narrow the page, the total is exact); beyond, the total
+   * is the cap, a lower bound, and the page in the default order (`sortKey`) is read from the
+   * index kept in that order: the terms with the word's leading characters (`lead`), walked in
+   * the list's order until a page of matches is found (a word of one character is not walked).
+   * Another order of a common search sorts all its matches (correct, slow at a million).
+   */
+  async function searchedList(
+    actor: Actor,
+    query: ListQuery,
+    filters: Record<string, unknown>,
+    extras: Record<string, unknown>,
+    words: string[],
+  ) {
+    const [first] = words;
+    const inRange = (q: AnySelect<unknown>) =>
+      (q as AnySelect<{ id: number }>)
+        .where(sql.ref('s0.term'), '>=', first)
+        .where(sql.ref('s0.term'), '<', first + TOP);
+    const candidates = async (distinct: boolean) => {
+      let q = inRange(driven(actor, query, filters, words)).select(sql<number>`s0.record_id`.as('record_id'));
+      if (distinct) q = q.distinct();
+      // twice the cap: a name's words come again in its spaceless term ("noodles 12" → "noodles12")
+      const rows = (await q.limit(2 * (TOTAL_CAP + 1)).execute()) as { record_id: number }[];
+      return { full: rows.length > 2 * TOTAL_CAP, ids: [...new Set(rows.map((r) => Number(r.record_id)))] };
+    };
+    let found = await candidates(false);
+    // records with many terms the word begins came many times: counted again, each once
+    if (found.full && found.ids.length <= TOTAL_CAP) found = await candidates(true);
+    const capped = found.ids.length > TOTAL_CAP;
+    const offset = (query.page - 1) * query.per_page;
+    let matches: Expression<SqlBool>;
+    let pageOffset = offset;
+    if (!capped) {
+      matches = found.ids.length ? sql<SqlBool>`${column('id')} in (${sql.join(found.ids)})` : sql<SqlBool>`1 = 0`;
+    } else {
+      const sort = query.sort ?? def.defaultSort;
+      const desc = sort.startsWith('-');
+      const lead = leadOf(first);
+      if (def.sortKey && own(def.sortable, desc ? sort.slice(1) : sort) === def.sortKey && [...first].length >= LEAD) {
+        // the terms with the word's leading characters, in the list's order: the first matches
+        // walked are the page (a record whose several terms the word begins is taken once)
+        const direction = desc ? 'desc' : 'asc';
+        const page = (await inRange(driven(actor, query, filters, words))
+          .where(sql.ref('s0.lead'), '=', lead)
+          .select([sql<number>`s0.record_id`.as('record_id'), sql<string>`s0.sort_key`.as('sort_key')])
+          .distinct()
+          .orderBy(sql.ref('s0.sort_key'), direction)
+          .orderBy(sql.ref('s0.record_id'), direction)
+          .limit(query.per_page)
+          .offset(offset)
+          .execute()) as { record_id: number }[];
+        const ids = page.map((r) => Number(r.record_id));
+        matches = ids.length ? sql<SqlBool>`${column('id')} in (${sql.join(ids)})` : sql<SqlBool>`1 = 0`;
+        pageOffset = 0;
+      } else {
+        matches = sql<SqlBool>`${column('id')} in (${matchingIds(db, def.table, words)})`;
+      }
+    }
+    const page = (await ordered(actor, query, filters, matches)
+      .limit(query.per_page)
+      .offset(pageOffset)
+      .execute()) as Q[];
+    const rows = await complete(db, page, extras, actor);
+    return {
+      rows: rows.map((row) => present(actor, row)),
+      total: capped ? TOTAL_CAP : found.ids.length,
+      lowerBound: capped,
+    };
+  }
+
   async function checkWrite(trx: Db, actor: Actor, input: z.output<I>, existing: Record<string, unknown> | null) {
     const allowed = policy.write ? policy.write(actor, input, existing) : input;
     await check(trx, allowed, existing ? (existing.id as number) : null);
@@ -397,6 +498,10 @@ export function resourceService<
     present,
 
     async list(actor: Actor, query: ListQuery, filters: Record<string, unknown>, extras: Record<string, unknown> = {}) {
+      if (query.search) {
+        const words = await rarestFirst(db, def.table, searchWords(query.search));
+        if (words.length) return searchedList(actor, query, filters, extras, words);
+      }
       const matches = await matching(query);
       const page = (await ordered(actor, query, filters, matches)
         .limit(query.per_page)
@@ -416,7 +521,7 @@ export function resourceService<
           actor,
         ),
       );
-      return { rows: rows.map((row) => present(actor, row)), total };
+      return { rows: rows.map((row) => present(actor, row)), total, lowerBound: false };
     },
 
     /**
@@ -554,6 +659,8 @@ export function pageAnswer<T>(
   query: { page: number; per_page: number },
   rows: T[],
   total: number,
+  /** `total` is a lower bound (a search counted up to TOTAL_CAP): more pages may follow the last. */
+  lowerBound = false,
 ) {
   const lastPage = Math.max(1, Math.ceil(total / query.per_page));
   const from = rows.length ? (query.page - 1) * query.per_page + 1 : null;
@@ -563,6 +670,7 @@ export function pageAnswer<T>(
       current_page: query.page,
       per_page: query.per_page,
       total,
+      ...(lowerBound && { total_is_lower_bound: true }),
       last_page: lastPage,
       from,
       to: from === null ? null : from + rows.length - 1,
@@ -571,7 +679,10 @@ export function pageAnswer<T>(
       first: pageLink(request, 1),
       last: pageLink(request, lastPage),
       prev: query.page > 1 ? pageLink(request, query.page - 1) : null,
-      next: query.page < lastPage ? pageLink(request, query.page + 1) : null,
+      next:
+        query.page < lastPage || (lowerBound && rows.length === query.per_page)
+          ? pageLink(request, query.page + 1)
+          : null,
     },
   };
 }
@@ -618,8 +729,8 @@ export function registerResource<
       { config: access('list'), schema: { tags, querystring: query, response: { 200: paginated(def.output) } } },
       async (request) => {
         const q = request.query as ListQuery & Record<string, unknown>;
-        const { rows, total } = await service.list(authOf(request), q, filters.read(q), extrasOf(request));
-        return pageAnswer(request, q, rows, total);
+        const { rows, total, lowerBound } = await service.list(authOf(request), q, filters.read(q), extrasOf(request));
+        return pageAnswer(request, q, rows, total, lowerBound);
       },
     );
 

@@ -16,13 +16,18 @@ import { now } from '../db/database.ts';
  */
 export const SEARCH_VERSION = 2;
 /** Above every character: `term < word + TOP` keeps exactly the terms that begin with `word`. */
-const TOP = '\u{10FFFF}';
+export const TOP = '\u{10FFFF}';
 const INSERT_BATCH = 500;
 
 /** What the kit needs of a resource to index it: its table and the columns searched. */
 export interface Searchable {
   table: string;
   searchable: string[];
+  /**
+   * The column of the list's default order, copied into each term as its sort key (migration
+   * 0028): a common word's first page in that order is then a range scan of the terms' index.
+   */
+  sortKey?: string;
 }
 
 // normal, termsOf and searchWords are contracts searchText.ts: the till searches its local catalogue with them.
@@ -87,6 +92,44 @@ export async function rarestFirst(db: Db, resource: string, words: string[]): Pr
     .map((w) => w.word);
 }
 
+/**
+ * A list's total of a search is counted up to this many matches; beyond, the list says "more
+ * than 1,000" (`meta.total_is_lower_bound`): counting every match of a common word at each
+ * keystroke cost more than the page.
+ */
+export const TOTAL_CAP = 1000;
+
+/** How many leading characters of a term its `lead` keeps (migration 0028). */
+export const LEAD = 2;
+
+/**
+ * A term's leading characters, counted by code point as SQL's substr counts them: the terms a
+ * word of at least LEAD characters begins all share its lead, kept in the list's order.
+ */
+export function leadOf(term: string): string {
+  return [...term].slice(0, LEAD).join('');
+}
+
+/**
+ * A condition per word: the record (`<table>.id`) has a term the word begins. For the words
+ * checked per candidate once another word drives.
+ */
+export function wordsCondition(db: Db, resource: string, words: string[]): Expression<SqlBool> {
+  return sql<SqlBool>`${sql.join(
+    words.map(
+      (word) =>
+        sql`exists ${db
+          .selectFrom('search_terms as w')
+          .select(sql`1`.as('one'))
+          .where('w.resource', '=', resource)
+          .where('w.term', '>=', word)
+          .where('w.term', '<', word + TOP)
+          .whereRef('w.record_id', '=', `${resource}.id` as never)}`,
+    ),
+    sql` and `,
+  )}`;
+}
+
 /** Up to this many matches, a search hands the list their ids; beyond, the matching subquery. */
 const ID_LIST_MAX = 16_384;
 
@@ -132,13 +175,19 @@ export async function indexRecords(trx: Db, def: Searchable, ids: readonly numbe
     // biome-ignore lint/suspicious/noExplicitAny: the kit names its tables and columns at run time
     let select = (trx as any)
       .selectFrom(resource)
-      .select([sql.ref(`${resource}.id`).as('id'), ...def.searchable.map((c, i) => sql.ref(c).as(`c${i}`))]);
+      .select([
+        sql.ref(`${resource}.id`).as('id'),
+        (def.sortKey ? sql.ref(def.sortKey) : sql<null>`null`).as('sort_key'),
+        ...def.searchable.map((c, i) => sql.ref(c).as(`c${i}`)),
+      ]);
     if (chunk) select = select.where(sql.ref(`${resource}.id`), 'in', chunk);
     const rows = (await select.execute()) as Record<string, string | number | null>[];
-    const values: { resource: string; term: string; record_id: number }[] = [];
+    const values: { resource: string; term: string; lead: string; record_id: number; sort_key: string | null }[] = [];
     for (const row of rows) {
       const texts = def.searchable.map((_, i) => (row[`c${i}`] === null ? null : String(row[`c${i}`])));
-      for (const term of termsOf(texts)) values.push({ resource, term, record_id: Number(row.id) });
+      const sortKey = row.sort_key === null ? null : String(row.sort_key);
+      for (const term of termsOf(texts))
+        values.push({ resource, term, lead: leadOf(term), record_id: Number(row.id), sort_key: sortKey });
     }
     for (let i = 0; i < values.length; i += INSERT_BATCH) {
       await trx

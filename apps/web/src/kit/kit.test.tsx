@@ -20,6 +20,19 @@ const ALL = ['list', 'view', 'create', 'update', 'delete', 'restore'];
 const allOf = (resource: string) => ALL.map((action) => `${resource}.${action}`);
 
 describe('resource list', { timeout: 20_000 }, () => {
+  it('says "more than 1,000" when a search counted its matches only up to 1,000', async () => {
+    mockFetch({
+      'GET brands': {
+        body: listAnswer([brand(1, 'Noodle 1'), brand(2, 'Noodle 2')], { total: 1000, lowerBound: true }),
+      },
+    });
+    signedIn({ permissions: allOf('brands') });
+    renderApp('/en/brands?search=noodle');
+    const table = await screen.findByTestId('list-table');
+    await within(table).findByText('Noodle 1');
+    expect(table.textContent).toContain('1–2 of more than 1,000');
+  });
+
   it('shows the rows and the total of the server page, and asks for page 1 of 20', async () => {
     const { calls } = mockFetch({
       'GET brands': { body: listAnswer([brand(1, 'Coca-Cola'), brand(2, 'Angkor')], { total: 42 }) },

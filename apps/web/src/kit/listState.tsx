@@ -135,7 +135,10 @@ export function SearchBox({
   );
 }
 
-/** The table's pager: the server's total, the rows-per-page choice, "1–20 of 42". */
+/**
+ * The table's pager: the server's total, the rows-per-page choice, "1–20 of 42"; a search's
+ * total counted up to 1,000 (`total_is_lower_bound`) reads "1–20 of more than 1,000".
+ */
 export function pagination(t: TFunction, state: ListState, meta: PaginationMeta | undefined): TablePaginationConfig {
   return {
     current: state.page,
@@ -144,7 +147,10 @@ export function pagination(t: TFunction, state: ListState, meta: PaginationMeta 
     // Wide enough for "20 / ទំព័រ", which antd's default width cuts off.
     showSizeChanger: { virtual: false, 'aria-label': t('kit.perPage'), style: { minWidth: 124 } },
     pageSizeOptions: PER_PAGE_OPTIONS.map(String),
-    showTotal: (total) => t('kit.total', { from: meta?.from ?? 0, to: meta?.to ?? 0, total }),
+    showTotal: (total) =>
+      meta?.total_is_lower_bound
+        ? t('kit.totalMore', { from: meta.from ?? 0, to: meta.to ?? 0, total: total.toLocaleString('en-US') })
+        : t('kit.total', { from: meta?.from ?? 0, to: meta?.to ?? 0, total }),
   };
 }
 

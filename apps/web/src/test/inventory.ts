@@ -21,7 +21,7 @@ export const stamp = {
 };
 
 /** The list answer of the server (Laravel's paginator). */
-export function listAnswer<T>(rows: T[], { total = rows.length, page = 1, perPage = 20 } = {}) {
+export function listAnswer<T>(rows: T[], { total = rows.length, page = 1, perPage = 20, lowerBound = false } = {}) {
   const from = rows.length ? (page - 1) * perPage + 1 : null;
   return {
     data: rows,
@@ -29,6 +29,7 @@ export function listAnswer<T>(rows: T[], { total = rows.length, page = 1, perPag
       current_page: page,
       per_page: perPage,
       total,
+      ...(lowerBound && { total_is_lower_bound: true }),
       last_page: Math.max(1, Math.ceil(total / perPage)),
       from,
       to: from === null ? null : from + rows.length - 1,

@@ -73,6 +73,8 @@ export const products: ResourceDefinition<'products', typeof productInput, typeo
         'products.deleted_at',
       ]),
   searchable: ['products.name_en', 'products.name_kh', 'products.sku', 'products.barcode'],
+  // the default order, kept in the search index: a common word's first page is a range scan
+  sortKey: 'products.name_en',
   sortable: {
     name_en: 'products.name_en',
     name_kh: 'products.name_kh',
