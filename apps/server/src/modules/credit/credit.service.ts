@@ -24,6 +24,7 @@ import { transaction } from '../../db/transaction.ts';
 import { AppError, FieldError, notFound } from '../../http/errors.ts';
 import { type DocumentDefinition, documentService } from '../../kit/document.ts';
 import { findLive, type Read } from '../../kit/resource.ts';
+import { tableChanged } from '../../kit/totals.ts';
 import { assertSeesCredit, customerPaymentPolicy } from '../../policies/credit.ts';
 import { type Actor, assertStoreInput, inStores } from '../../policies/policy.ts';
 import { assertPaysSuppliers } from '../../policies/purchases.ts';
@@ -463,7 +464,7 @@ export function creditService(db: Db) {
     async paySupplier(actor: Actor, supplierId: number, input: SupplierPaymentInput): Promise<SupplierPayment> {
       assertPaysSuppliers(actor);
       assertNotFuture('paid_at', input.paid_at);
-      return transaction(
+      const result = await transaction(
         db,
         async (trx) => {
           const supplier = await lockSupplier(trx, supplierId);
@@ -510,6 +511,9 @@ export function creditService(db: Db) {
         },
         actor,
       );
+      // the purchases list's counted totals are of the old paid amounts (as every document write)
+      await tableChanged(db, 'purchases');
+      return result;
     },
   };
 }
