@@ -238,6 +238,7 @@ export const AUDIT_ACTIONS = [
   'order.refund',
   'order.credit_over_limit',
   'order.sold_offline_beyond_stock',
+  'supplier.payment',
   'exchange_rate.changed',
   'settings.sale',
   'settings.system',

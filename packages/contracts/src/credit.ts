@@ -3,6 +3,7 @@ import { abilitiesOf } from './abilities.ts';
 import { optionalText } from './fields.ts';
 import { MAX_ID } from './ids.ts';
 import { TENDER_METHODS } from './pricing.ts';
+import { PAYMENT_METHODS, purchasePaymentInput } from './purchases.ts';
 
 /**
  * Credit (issue 17): what customers owe the depot and what the depot owes its suppliers.
@@ -170,6 +171,31 @@ export const customerPayment = z.object({
   abilities: customerPaymentAbilities,
 });
 export type CustomerPayment = z.infer<typeof customerPayment>;
+
+/**
+ * One payment to a supplier spread over its unpaid purchases (in the stores the payer covers):
+ * oldest first, or only the purchases chosen, by the same `allocatePayment` as a customer's
+ * payment on account. Each share is a purchase payment (same method, day, reference and note).
+ * At most what the purchases owe: a surplus is refused, never kept as a credit.
+ */
+export const supplierPaymentInput = purchasePaymentInput.extend({
+  /** The purchases to pay; absent or empty: the oldest unpaid purchases first. */
+  purchase_ids: z
+    .array(id)
+    .max(200)
+    .nullish()
+    .transform((v) => (v?.length ? v : null)),
+});
+export type SupplierPaymentInput = z.input<typeof supplierPaymentInput>;
+
+export const supplierPayment = z.object({
+  supplier_id: z.number().int(),
+  amount_cents: z.number().int(),
+  method: z.enum(PAYMENT_METHODS),
+  paid_at: z.string(),
+  allocations: z.array(z.object({ purchase_id: z.number().int(), number: z.string(), amount_cents: z.number().int() })),
+});
+export type SupplierPayment = z.infer<typeof supplierPayment>;
 
 export const STATEMENT_KINDS = ['sale', 'payment', 'return', 'refund', 'purchase'] as const;
 export type StatementKind = (typeof STATEMENT_KINDS)[number];

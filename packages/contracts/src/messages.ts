@@ -846,6 +846,19 @@ export const messages = {
     en: 'Not an unpaid order of this customer.',
     kh: 'មិនមែនជាការបញ្ជាទិញដែលមិនទាន់បង់គ្រប់របស់អតិថិជននេះទេ។',
   },
+  'credit.supplier_over_paid': {
+    en: 'More than the purchases owe ({due}).',
+    kh: 'លើសពីចំនួនដែលការទិញនៅជំពាក់ ({due})។',
+  },
+  'credit.supplier_nothing_owed': { en: 'Nothing is owed to this supplier.', kh: 'មិនជំពាក់អ្វីអ្នកផ្គត់ផ្គង់នេះទេ។' },
+  'credit.supplier_not_open': {
+    en: 'Not an unpaid purchase of this supplier.',
+    kh: 'មិនមែនជាការទិញដែលមិនទាន់បង់គ្រប់របស់អ្នកផ្គត់ផ្គង់នេះទេ។',
+  },
+  'credit.supplier_paid': {
+    en: 'Payment of {amount} recorded on {count} purchases.',
+    kh: 'បានកត់ត្រាការបង់ប្រាក់ {amount} លើការទិញ {count}។',
+  },
   'credit.paid': { en: 'Payment {number} recorded.', kh: 'បានកត់ត្រាការបង់ប្រាក់ {number}។' },
   'credit.pdf_unavailable': {
     en: 'PDF is not available: Chromium is not installed on the server. Print the page instead.',

@@ -72,3 +72,12 @@ export const purchaseScope = storeScoped('purchases.store_id');
 export function assertSeesPurchases(actor: Actor): void {
   if (!can(actor, 'costs.view')) throw new AppError(403, 'auth.forbidden');
 }
+
+/**
+ * Paying a supplier over several purchases (credit's payment to a supplier) is what paying one
+ * purchase is: purchases.approve and costs.view; it reaches only the purchases of the stores the
+ * actor covers.
+ */
+export function assertPaysSuppliers(actor: Actor): void {
+  if (!can(actor, 'purchases.approve') || !can(actor, 'costs.view')) throw new AppError(403, 'auth.forbidden');
+}

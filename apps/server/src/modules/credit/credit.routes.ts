@@ -3,11 +3,14 @@ import {
   creditReport,
   customerPayment,
   customerPaymentInput,
+  formatUsd,
   idParams,
   numeralsFor,
   single,
   statement,
   statementQuery,
+  supplierPayment,
+  supplierPaymentInput,
   translate,
   written,
 } from '@depot/contracts';
@@ -93,6 +96,23 @@ export const creditRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db 
     async (request, reply) => {
       const data = await service.payCustomer(authOf(request), request.params.id, request.body);
       return reply.code(201).send({ message: translate('credit.paid', request.locale, { number: data.number }), data });
+    },
+  );
+
+  // as paying one purchase: purchases.approve (and costs.view, in the service)
+  app.post(
+    '/api/suppliers/:id/payments',
+    {
+      config: { access: 'purchases.approve', idempotent: true },
+      schema: { tags, params: idParams, body: supplierPaymentInput, response: { 201: written(supplierPayment) } },
+    },
+    async (request, reply) => {
+      const data = await service.paySupplier(authOf(request), request.params.id, request.body);
+      const message = translate('credit.supplier_paid', request.locale, {
+        amount: formatUsd(data.amount_cents),
+        count: data.allocations.length,
+      });
+      return reply.code(201).send({ message, data });
     },
   );
 

@@ -7,20 +7,31 @@ import {
   type customerPaymentInput,
   formatUsd,
   khrToCents,
+  type MessageKey,
+  type OpenDocument,
+  paymentStatusOf,
   type Statement,
+  type SupplierPayment,
+  type supplierPaymentInput,
   type TenderMethod,
   todayInCambodia,
 } from '@depot/contracts';
 import type { z } from 'zod';
-import type { Db } from '../../db/database.ts';
+import { type Db, now } from '../../db/database.ts';
 import { tallyPaid, tallyPayments } from '../../db/rollups.ts';
 import { nextDocumentNumber } from '../../db/sequences.ts';
-import { FieldError, notFound } from '../../http/errors.ts';
+import { transaction } from '../../db/transaction.ts';
+import { AppError, FieldError, notFound } from '../../http/errors.ts';
 import { type DocumentDefinition, documentService } from '../../kit/document.ts';
 import { findLive, type Read } from '../../kit/resource.ts';
+import { tableChanged } from '../../kit/totals.ts';
 import { assertSeesCredit, customerPaymentPolicy } from '../../policies/credit.ts';
 import { type Actor, assertStoreInput, inStores } from '../../policies/policy.ts';
+import { assertPaysSuppliers } from '../../policies/purchases.ts';
+import { auditWho, recordAudit } from '../audit/audit.ts';
 import { issueInvoice, paymentStatus } from '../orders/orders.steps.ts';
+import { insertPayment } from '../purchases/purchases.repository.ts';
+import { assertNotFuture } from '../purchases/purchases.service.ts';
 import { saleRates } from '../rates/rates.service.ts';
 import {
   ageDocuments,
@@ -33,6 +44,7 @@ import {
 } from './credit.ledger.ts';
 
 export type CustomerPaymentInput = z.output<typeof customerPaymentInput>;
+export type SupplierPaymentInput = z.output<typeof supplierPaymentInput>;
 type PaymentDetail = Omit<CustomerPayment, 'abilities'>;
 
 /** A customer payment as the API shows it: the tender and the orders it paid. */
@@ -104,6 +116,67 @@ export async function lockCustomer(trx: Db, customerId: number) {
     .set((eb) => ({ updated_at: eb.ref('updated_at') }))
     .where('id', '=', customerId)
     .returning(['id', 'name', 'credit_limit_cents', 'payment_terms_days', 'deleted_at'])
+    .executeTakeFirst();
+}
+
+/** How a payment on account names its fields and its refusals (a customer's or a supplier's). */
+export interface OnAccount {
+  chosenField: string;
+  amountField: string;
+  notOpen: MessageKey;
+  nothingOwed: MessageKey;
+  overPaid: MessageKey;
+}
+
+const CUSTOMER_ACCOUNT: OnAccount = {
+  chosenField: 'order_ids',
+  amountField: 'amount',
+  notOpen: 'credit.not_open',
+  nothingOwed: 'credit.nothing_owed',
+  overPaid: 'credit.over_paid',
+};
+const SUPPLIER_ACCOUNT: OnAccount = {
+  chosenField: 'purchase_ids',
+  amountField: 'amount_cents',
+  notOpen: 'credit.supplier_not_open',
+  nothingOwed: 'credit.supplier_nothing_owed',
+  overPaid: 'credit.supplier_over_paid',
+};
+
+/**
+ * A payment on account's shares of a party's open documents (customers' orders, suppliers'
+ * purchases), by contracts' `allocatePayment`: every chosen document must be open (else 422 on
+ * it), something must be owed, and the amount be at most what the targets owe (no surplus kept).
+ */
+export function allocateOnAccount(
+  open: readonly OpenDocument[],
+  chosen: readonly number[] | null,
+  how: OnAccount,
+  amount: number,
+): { id: number; amount_cents: number }[] {
+  if (chosen) {
+    const problems: Record<string, { key: MessageKey }[]> = {};
+    for (const [i, id] of chosen.entries()) {
+      if (!open.some((d) => d.id === id)) problems[`${how.chosenField}.${i}`] = [{ key: how.notOpen }];
+    }
+    if (Object.keys(problems).length) throw new FieldError(problems);
+  }
+  const targets = chosen ? open.filter((d) => chosen.includes(d.id)) : open;
+  const owed = targets.reduce((sum, d) => sum + d.due_cents, 0);
+  if (owed === 0) throw new FieldError({ [how.amountField]: [{ key: how.nothingOwed }] });
+  if (amount > owed)
+    throw new FieldError({ [how.amountField]: [{ key: how.overPaid, params: { due: formatUsd(owed) } }] });
+  if (amount <= 0) throw new FieldError({ [how.amountField]: [{ key: 'validation.number_min', params: { min: 1 } }] });
+  return allocatePayment(targets, amount);
+}
+
+/** Locks a supplier's row for the rest of the transaction (as lockCustomer). */
+async function lockSupplier(trx: Db, supplierId: number) {
+  return trx
+    .updateTable('suppliers')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', supplierId)
+    .returning(['id', 'deleted_at'])
     .executeTakeFirst();
 }
 
@@ -302,23 +375,10 @@ export function creditService(db: Db) {
         const customer = await lockCustomer(trx, customerId);
         if (!customer || customer.deleted_at) throw notFound();
         const open = ageDocuments(await customerOrders(trx, customerId, actor), 0).open;
-        if (input.order_ids) {
-          const problems: Record<string, { key: 'credit.not_open' }[]> = {};
-          for (const [i, id] of input.order_ids.entries()) {
-            if (!open.some((d) => d.id === id)) problems[`order_ids.${i}`] = [{ key: 'credit.not_open' }];
-          }
-          if (Object.keys(problems).length) throw new FieldError(problems);
-        }
-        const targets = input.order_ids ? open.filter((d) => input.order_ids?.includes(d.id)) : open;
-        const owed = targets.reduce((sum, d) => sum + d.due_cents, 0);
-        if (owed === 0) throw new FieldError({ amount: [{ key: 'credit.nothing_owed' }] });
         const rates = await saleRates(trx);
         const rateIn = rates.rate_in_khr || rates.rate_khr;
         const cents = input.method === 'cash_khr' ? khrToCents(input.amount, rateIn) : input.amount;
-        if (cents > owed)
-          throw new FieldError({ amount: [{ key: 'credit.over_paid', params: { due: formatUsd(owed) } }] });
-        if (cents <= 0) throw new FieldError({ amount: [{ key: 'validation.number_min', params: { min: 1 } }] });
-        const shares = allocatePayment(targets, cents);
+        const shares = allocateOnAccount(open, input.order_ids, CUSTOMER_ACCOUNT, cents);
         const riel =
           input.method === 'cash_khr'
             ? rielShares(
@@ -392,6 +452,68 @@ export function creditService(db: Db) {
         }
         return id;
       });
+    },
+
+    /**
+     * One payment to a supplier over its unpaid purchases in the actor's stores (oldest first, or
+     * those chosen), by `allocateOnAccount` as a customer's payment on account; each share a
+     * purchase payment, the purchase's paid amount and payment status following; one audit line
+     * naming the shares. The supplier's row is locked first, and each purchase is written only if
+     * its paid amount is still the one allocated against (else 409), all in one transaction.
+     */
+    async paySupplier(actor: Actor, supplierId: number, input: SupplierPaymentInput): Promise<SupplierPayment> {
+      assertPaysSuppliers(actor);
+      assertNotFuture('paid_at', input.paid_at);
+      const result = await transaction(
+        db,
+        async (trx) => {
+          const supplier = await lockSupplier(trx, supplierId);
+          if (!supplier || supplier.deleted_at) throw notFound();
+          const open = ageDocuments(await supplierPurchases(trx, supplierId, actor), 0).open;
+          const shares = allocateOnAccount(open, input.purchase_ids, SUPPLIER_ACCOUNT, input.amount_cents);
+          const at = now();
+          const allocations: SupplierPayment['allocations'] = [];
+          for (const share of shares) {
+            const doc = open.find((d) => d.id === share.id) as OpenDocument;
+            const paid = doc.paid_cents + share.amount_cents;
+            const written = await trx
+              .updateTable('purchases')
+              .set({ paid_cents: paid, payment_status: paymentStatusOf(paid, doc.total_cents), updated_at: at })
+              .where('id', '=', share.id)
+              .where('paid_cents', '=', doc.paid_cents)
+              .executeTakeFirst();
+            if (Number(written.numUpdatedRows) !== 1) throw new AppError(409, 'resource.conflict');
+            await insertPayment(trx, {
+              purchase_id: share.id,
+              amount_cents: share.amount_cents,
+              method: input.method,
+              paid_at: input.paid_at,
+              reference: input.reference,
+              note: input.note,
+              created_by: actor.userId,
+              created_at: at,
+            });
+            allocations.push({ purchase_id: share.id, number: doc.number, amount_cents: share.amount_cents });
+          }
+          const result: SupplierPayment = {
+            supplier_id: supplierId,
+            amount_cents: input.amount_cents,
+            method: input.method,
+            paid_at: input.paid_at,
+            allocations,
+          };
+          await recordAudit(trx, auditWho(actor), {
+            action: 'supplier.payment',
+            subject: { type: 'supplier', id: supplierId },
+            after: { ...result, reference: input.reference },
+          });
+          return result;
+        },
+        actor,
+      );
+      // the purchases list's counted totals are of the old paid amounts (as every document write)
+      await tableChanged(db, 'purchases');
+      return result;
     },
   };
 }

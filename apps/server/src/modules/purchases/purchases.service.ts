@@ -51,7 +51,7 @@ function stampOf(date: string | null | undefined): string {
   return new Date(`${date}T00:00:00+07:00`).toISOString();
 }
 
-function assertNotFuture(field: string, date: string | null | undefined) {
+export function assertNotFuture(field: string, date: string | null | undefined) {
   if (date && date > todayInCambodia()) throw new FieldError({ [field]: [{ key: 'validation.date_future' }] });
 }
 

@@ -7,9 +7,14 @@ import {
   customerPayment,
   khrToCents,
   type OpenDocument,
+  PAYMENT_METHODS,
+  type PaymentMethod,
   type Statement,
+  type SupplierPayment,
   single,
   statement,
+  supplierPayment,
+  supplierPaymentInput,
   TENDER_METHODS,
   type TenderMethod,
   todayInCambodia,
@@ -20,6 +25,7 @@ import {
   Alert,
   App,
   Button,
+  Col,
   DatePicker,
   Descriptions,
   Drawer,
@@ -27,6 +33,7 @@ import {
   Form,
   Input,
   Modal,
+  Row,
   Select,
   Skeleton,
   Space,
@@ -38,14 +45,15 @@ import {
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { drawerSize } from '../../kit/detail.tsx';
-import { RielInput, UsdInput } from '../../kit/inputs.tsx';
+import { DateInput, RielInput, UsdInput } from '../../kit/inputs.tsx';
 import { LoadFailed } from '../../kit/listState.tsx';
 import { failureMessage, resourceKey, useRefreshAll } from '../../kit/queries.ts';
 import { fitTable } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useCan } from '../../lib/access.tsx';
-import { useFormErrors } from '../../lib/forms.ts';
+import { parseWith, useFormErrors } from '../../lib/forms.ts';
 import { api, download, newIdempotencyKey, outcomeUnknown } from '../../lib/http.ts';
+import { paymentMethodLabels } from '../../resources/purchases.tsx';
 import { formatDay, usd } from '../reports/common.tsx';
 import { usePrint } from '../sales/print.tsx';
 import { useCurrentRates } from '../sales/rates.tsx';
@@ -77,7 +85,10 @@ export function CreditDrawer({
     queryKey: accountKey(party, id),
     queryFn: async ({ signal }) => (await api(`${party}/${id}/credit`, { signal, schema: single(creditAccount) })).data,
   });
-  const mayPay = useCan('credit.create') && party === 'customers';
+  const mayPayCustomer = useCan('credit.create') && party === 'customers';
+  // as paying one purchase: purchases.approve (costs.view: the drawer is not shown without it)
+  const mayPaySupplier = useCan('purchases.approve') && party === 'suppliers';
+  const mayPay = mayPayCustomer || mayPaySupplier;
   const [paying, setPaying] = useState(false);
   const [stating, setStating] = useState(false);
   return (
@@ -97,7 +108,7 @@ export function CreditDrawer({
                 onClick={() => setPaying(true)}
                 data-testid="credit-pay"
               >
-                {t('credit.recordPayment')}
+                {party === 'suppliers' ? t('credit.paySupplier') : t('credit.recordPayment')}
               </Button>
             )}
             <Button icon={<ProfileOutlined />} onClick={() => setStating(true)} data-testid="credit-statement">
@@ -107,7 +118,13 @@ export function CreditDrawer({
           <AccountView party={party} account={account.data} />
         </Flex>
       )}
-      {paying && account.data && <PaymentDialog account={account.data} onClose={() => setPaying(false)} />}
+      {paying &&
+        account.data &&
+        (party === 'suppliers' ? (
+          <SupplierPaymentDialog account={account.data} onClose={() => setPaying(false)} />
+        ) : (
+          <PaymentDialog account={account.data} onClose={() => setPaying(false)} />
+        ))}
       {stating && <StatementDialog party={party} id={id} onClose={() => setStating(false)} />}
     </Drawer>
   );
@@ -202,8 +219,6 @@ function PaymentDialog({ account, onClose }: { account: CreditAccount; onClose: 
   const rateIn = rates.data ? rates.data.rate_in_khr || rates.data.rate_khr : null;
   const cents =
     typeof amount !== 'number' ? 0 : method === 'cash_khr' ? (rateIn ? khrToCents(amount, rateIn) : 0) : amount;
-  const preview = allocatePayment(account.open, cents, chosen.length ? chosen : null);
-  const byId = new Map(account.open.map((d) => [d.id, d]));
 
   const submit = async () => {
     setProblem(null);
@@ -274,36 +289,215 @@ function PaymentDialog({ account, onClose }: { account: CreditAccount; onClose: 
             />
           </Form.Item>
         )}
-        <Typography.Paragraph type="secondary">{t('credit.allocationHelp')}</Typography.Paragraph>
-        <Table<OpenDocument>
+        <AllocationTable open={account.open} cents={cents} chosen={chosen} onChoose={setChosen} />
+      </Form>
+    </Modal>
+  );
+}
+
+/**
+ * The open documents a payment on account goes to, with each one's share: oldest first, or only the
+ * ticked ones, by contracts' `allocatePayment` (the server's own allocation).
+ */
+function AllocationTable({
+  open,
+  cents,
+  chosen,
+  onChoose,
+}: {
+  open: OpenDocument[];
+  cents: number;
+  chosen: number[];
+  onChoose: (ids: number[]) => void;
+}) {
+  const { t } = useCtx();
+  const preview = allocatePayment(open, cents, chosen.length ? chosen : null);
+  const byId = new Map(open.map((d) => [d.id, d]));
+  return (
+    <>
+      <Typography.Paragraph type="secondary">{t('credit.allocationHelp')}</Typography.Paragraph>
+      <Table<OpenDocument>
+        size="small"
+        rowKey="id"
+        pagination={false}
+        dataSource={open}
+        data-testid="credit-allocation"
+        rowSelection={{ selectedRowKeys: chosen, onChange: (keys) => onChoose(keys as number[]) }}
+        {...fitTable}
+        columns={[
+          { key: 'number', title: t('credit.document'), render: (_, d) => d.number },
+          { key: 'left', title: t('credit.left'), align: 'end', render: (_, d) => usd(d.due_cents) },
+          {
+            key: 'share',
+            title: t('credit.share'),
+            align: 'end',
+            render: (_, d) => {
+              const share = preview.find((s) => s.id === d.id)?.amount_cents ?? 0;
+              return share ? (
+                <Typography.Text strong data-testid={`credit-share-${d.number}`}>
+                  {usd(share)}
+                  {share === byId.get(d.id)?.due_cents ? ` ✓` : ''}
+                </Typography.Text>
+              ) : (
+                '—'
+              );
+            },
+          },
+        ]}
+      />
+    </>
+  );
+}
+
+const SUPPLIER_PAY_FIELDS = ['amount_cents', 'method', 'paid_at', 'reference', 'note'];
+
+/**
+ * One payment to a supplier over its unpaid purchases (oldest first, or those ticked): the split is
+ * shown before it is recorded, and the purchases it paid once it is.
+ */
+function SupplierPaymentDialog({ account, onClose }: { account: CreditAccount; onClose: () => void }) {
+  const { t, locale } = useCtx();
+  const { message } = App.useApp();
+  const refresh = useRefreshAll();
+  const methods = paymentMethodLabels(t);
+  const [method, setMethod] = useState<PaymentMethod>('bank_transfer');
+  const [amount, setAmount] = useState<number | string | null | undefined>(account.balance_cents);
+  const [paidAt, setPaidAt] = useState<string | null>(todayInCambodia());
+  const [reference, setReference] = useState('');
+  const [chosen, setChosen] = useState<number[]>([]);
+  const [done, setDone] = useState<SupplierPayment | null>(null);
+  const { item, setErrors, clear, problem, setProblem, fail } = useFormErrors((key) =>
+    SUPPLIER_PAY_FIELDS.includes(key),
+  );
+  const [key, setKey] = useState(newIdempotencyKey);
+  const send = useMutation({
+    mutationFn: (body: unknown) =>
+      api(`suppliers/${account.id}/payments`, {
+        method: 'POST',
+        body,
+        schema: written(supplierPayment),
+        idempotencyKey: key,
+      }),
+  });
+  const cents = typeof amount === 'number' ? amount : 0;
+
+  const submit = async () => {
+    setProblem(null);
+    const body = {
+      amount_cents: amount,
+      method,
+      paid_at: paidAt,
+      reference,
+      purchase_ids: chosen.length ? chosen : null,
+    };
+    const parsed = parseWith(supplierPaymentInput, body, locale);
+    if (!parsed.data) {
+      setErrors(parsed.errors);
+      return;
+    }
+    try {
+      const answer = await send.mutateAsync(parsed.data);
+      void message.success(answer.message);
+      void refresh();
+      setDone(answer.data);
+    } catch (error) {
+      if (!outcomeUnknown(error)) setKey(newIdempotencyKey());
+      fail(error, locale);
+    }
+  };
+
+  if (done) {
+    return (
+      <Modal
+        open
+        title={t('credit.paySupplier')}
+        onCancel={onClose}
+        onOk={onClose}
+        cancelButtonProps={{ style: { display: 'none' } }}
+        okText={t('credit.done')}
+        destroyOnHidden
+      >
+        <Typography.Paragraph>{t('credit.paidOver', { amount: usd(done.amount_cents) })}</Typography.Paragraph>
+        <Table
           size="small"
-          rowKey="id"
+          rowKey="purchase_id"
           pagination={false}
-          dataSource={account.open}
-          data-testid="credit-allocation"
-          rowSelection={{ selectedRowKeys: chosen, onChange: (keys) => setChosen(keys as number[]) }}
+          dataSource={done.allocations}
+          data-testid="supplier-paid"
           {...fitTable}
           columns={[
-            { key: 'number', title: t('credit.document'), render: (_, d) => d.number },
-            { key: 'left', title: t('credit.left'), align: 'end', render: (_, d) => usd(d.due_cents) },
+            { key: 'number', title: t('credit.document'), render: (_, a) => a.number },
             {
               key: 'share',
               title: t('credit.share'),
               align: 'end',
-              render: (_, d) => {
-                const share = preview.find((s) => s.id === d.id)?.amount_cents ?? 0;
-                return share ? (
-                  <Typography.Text strong data-testid={`credit-share-${d.number}`}>
-                    {usd(share)}
-                    {share === byId.get(d.id)?.due_cents ? ` ✓` : ''}
-                  </Typography.Text>
-                ) : (
-                  '—'
-                );
-              },
+              render: (_, a) => <span data-testid={`supplier-paid-${a.number}`}>{usd(a.amount_cents)}</span>,
             },
           ]}
         />
+      </Modal>
+    );
+  }
+
+  return (
+    <Modal
+      open
+      width={640}
+      title={t('credit.paySupplier')}
+      okText={t('credit.pay')}
+      cancelText={t('kit.cancel')}
+      onOk={() => void submit()}
+      onCancel={onClose}
+      confirmLoading={send.isPending}
+      okButtonProps={{ 'data-testid': 'credit-pay-ok', disabled: cents <= 0 }}
+      destroyOnHidden
+    >
+      <Form layout="vertical" component="div" data-testid="credit-pay-form">
+        {problem && (
+          <Alert type="error" showIcon title={problem} style={{ marginBottom: 12 }} data-testid="credit-pay-problem" />
+        )}
+        <Row gutter={16}>
+          <Col xs={24} md={12}>
+            <Form.Item label={t('credit.amount')} htmlFor="credit-amount" {...item('amount_cents')}>
+              <UsdInput
+                id="credit-amount"
+                value={amount ?? undefined}
+                onChange={(next) => {
+                  setAmount(next);
+                  clear('amount_cents');
+                }}
+                data-testid="credit-amount"
+              />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item label={t('credit.method')} htmlFor="credit-method" {...item('method')}>
+              <Select<PaymentMethod>
+                id="credit-method"
+                value={method}
+                onChange={setMethod}
+                options={PAYMENT_METHODS.map((value) => ({ value, label: methods[value] }))}
+                data-testid="credit-method"
+              />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item label={t('purchases.paidOn')} htmlFor="credit-paid-at" {...item('paid_at')}>
+              <DateInput id="credit-paid-at" value={paidAt} onChange={(next) => setPaidAt(next ?? null)} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item label={t('credit.reference')} htmlFor="credit-reference" {...item('reference')}>
+              <Input
+                id="credit-reference"
+                maxLength={100}
+                value={reference}
+                onChange={(e) => setReference(e.target.value)}
+              />
+            </Form.Item>
+          </Col>
+        </Row>
+        <AllocationTable open={account.open} cents={cents} chosen={chosen} onChoose={setChosen} />
       </Form>
     </Modal>
   );
