@@ -381,6 +381,10 @@ describe('a shift at the till', () => {
 
   it('a difference within the threshold needs nobody', async () => {
     const opened = await send('POST', '/api/shifts', { store_id: shop.storeId, till: 'Till 1', float });
+    // the cashier's second shift of the day: its dashboard's "today" holds none of the first one's sales
+    const board = (await send('GET', '/api/dashboard')).body.data;
+    expect(board.shift).toMatchObject({ id: opened.body.data.id });
+    expect(board.today_figures.find((f: { key: string }) => f.key === 'orders').value).toBe(0);
     const close = await send('POST', `/api/shifts/${opened.body.data.id}/close`, {
       counted: { usd: usd([2000, 2]), khr: khr([10000, 10]) },
     });
