@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fakePrinter, saveRaster } from '../apps/server/src/test/printing.ts';
@@ -11,7 +12,7 @@ import { adminApi, expect, type Lang, newContext, pick, prefix, shotOf, signIn, 
  * the cashier: the till is selling.spec.ts's story) moves both drawers; a pay-in of riel; the X
  * report; the blind close counted $8 short, beyond the threshold, so a manager types their name
  * and password; the Z report on screen, printed on the store's network printer (a fake one that
- * turns the ESC/POS bytes back into the picture) and as A4.
+ * turns the ESC/POS bytes back into the picture) and as the server's A4 PDF in the page's language.
  */
 const run = Date.now().toString(36).slice(-5);
 const shots = path.join(path.dirname(fileURLToPath(import.meta.url)), 'screenshots');
@@ -203,6 +204,13 @@ for (const lang of ['kh', 'en'] as Lang[]) {
       await modal.getByText('A4').click();
       await expect(modal.locator('.shift-a4')).toBeVisible();
       await snap(page, `shift-z-a4-${lang}`);
+      // A4 is the server's PDF (kit/pdf.ts), in the page's language, not the browser's print
+      const [file] = await Promise.all([page.waitForEvent('download'), modal.getByTestId('shift-report-pdf').click()]);
+      expect(file.suggestedFilename()).toMatch(/^z-report-SH-\d{4}-\d{6}\.pdf$/);
+      const pdf = execFileSync('pdftotext', ['-layout', await file.path(), '-']).toString('utf8');
+      expect(pdf).toContain(text.z);
+      expect(pdf).toContain('−$8.00');
+      expect(pdf).toContain('117,900៛');
       await page.keyboard.press('Escape');
 
       // ─── the list: closed, short $8 ─────────────────────────────────────────────────────

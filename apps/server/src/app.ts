@@ -196,7 +196,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(priceRoutes, { db });
   await app.register(rateRoutes, { db });
   await app.register(orderRoutes, { db, approvals });
-  await app.register(shiftRoutes, { db, approvals });
+  await app.register(shiftRoutes, { db, approvals, settings });
   await app.register(creditRoutes, { db });
   await app.register(khqrRoutes, { db, bakong: options.bakong ?? null });
   await app.register(printingRoutes, { db, timeoutMs: options.printerTimeoutMs ?? 5000 });

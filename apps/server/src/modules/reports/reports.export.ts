@@ -20,6 +20,12 @@ export function dayOf(day: string, locale: Locale): string {
   return y && m && d ? `${d} ${MONTHS[locale][m - 1]} ${y}` : day;
 }
 
+/** 12 មីនា 2026 14:05 / 12 Mar 2026 14:05: an instant on the depots' clock (UTC+7), as `dayOf` with the time. */
+export function whenOf(at: string, locale: Locale): string {
+  const local = new Date(Date.parse(at) + 7 * 3_600_000).toISOString();
+  return Number.isNaN(Date.parse(at)) ? at : `${dayOf(at, locale)} ${local.slice(11, 16)}`;
+}
+
 /** A cell as people read it: money as $1,234.56, riel as 5,200៛, rates, percents, message keys translated. */
 export function shown(
   value: unknown,

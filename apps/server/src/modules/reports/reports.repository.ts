@@ -68,9 +68,9 @@ export function reportsRepository(db: Db) {
 
   // The daily rollups (db/rollups.ts) answer what their grain holds: per day, store and product
   // (lines, ledger), per day, hour, store and cashier (orders), per day, store, cashier, method
-  // (payments). A filter they do not hold (a customer; a cashier for lines and ledger) reads the
-  // documents instead: the same figures, slower.
-  const byOrders = (f: Filter) => !f.customerId;
+  // (payments). A filter they do not hold (a customer, a shift; a cashier for lines and ledger)
+  // reads the documents instead: the same figures, slower.
+  const byOrders = (f: Filter) => !f.customerId && !f.shiftId;
   const byProducts = (f: Filter) => !f.customerId && !f.cashierId;
 
   /**

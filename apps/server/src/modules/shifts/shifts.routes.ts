@@ -15,6 +15,8 @@ import { authOf } from '../../access/access.ts';
 import type { Db } from '../../db/database.ts';
 import type { ApprovalService } from '../../policies/approval.ts';
 import { auditWho } from '../audit/audit.ts';
+import type { SettingsService } from '../settings/settings.service.ts';
+import { shiftReportPdf } from './shifts.pdf.ts';
 import { shiftService } from './shifts.service.ts';
 import { readShiftSettings, writeShiftSettings } from './shifts.settings.ts';
 
@@ -24,12 +26,14 @@ import { readShiftSettings, writeShiftSettings } from './shifts.settings.ts';
  * closed), open (shifts.create), pay-in / pay-out and close (shifts.update; the policy says whose
  * and when; a close whose difference is beyond the threshold takes a manager's approval in the
  * body). Writes are idempotent with `Idempotency-Key`. The shift settings live beside the sale
- * settings (settings.view / settings.update; the till reads them with shifts.list).
+ * settings (settings.view / settings.update; the till reads them with shifts.list). The X / Z
+ * report as an A4 PDF in the reader's language: whoever may read the shift (the same rules).
  */
-export const shiftRoutes: FastifyPluginAsyncZod<{ db: Db; approvals: ApprovalService }> = async (
-  app,
-  { db, approvals },
-) => {
+export const shiftRoutes: FastifyPluginAsyncZod<{
+  db: Db;
+  approvals: ApprovalService;
+  settings: SettingsService;
+}> = async (app, { db, approvals, settings }) => {
   const service = shiftService(db);
   const tags = ['shifts'];
   const answer = written(shiftDetail);
@@ -62,6 +66,33 @@ export const shiftRoutes: FastifyPluginAsyncZod<{ db: Db; approvals: ApprovalSer
     '/api/shifts/:id',
     { config: { access: 'shifts.view' }, schema: { tags, params: idParams, response: { 200: single(shiftDetail) } } },
     async (request) => ({ data: await service.show(authOf(request), request.params.id) }),
+  );
+
+  app.get(
+    '/api/shifts/:id/report/pdf',
+    {
+      config: { access: 'shifts.view' },
+      schema: {
+        tags,
+        summary: 'The X report (open) or Z report (closed) as an A4 PDF in the reader’s language',
+        params: idParams,
+      },
+    },
+    async (request, reply) => {
+      const shift = await service.show(authOf(request), request.params.id);
+      const pdf = await shiftReportPdf(
+        shift,
+        await settings.publicSettings(),
+        request.locale,
+        new Date().toISOString(),
+      );
+      const kind = shift.status === 'closed' ? 'z' : 'x';
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `attachment; filename="${kind}-report-${shift.number}.pdf"`)
+        .header('cache-control', 'no-store')
+        .send(pdf);
+    },
   );
 
   app.post(

@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import {
   type CountLine,
   countTotal,
@@ -9,6 +11,7 @@ import {
 } from '@depot/contracts';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH } from '../../kit/pdf.ts';
 import { ADMIN_PASSWORD, bearer, createStore, createUser, login, useTestApp } from '../../test/harness.ts';
 import { sellableProduct } from '../../test/selling.ts';
 
@@ -28,6 +31,9 @@ const headersOf = async (user: { name: string; password: string }, locale = 'en'
   ...bearer((await login(ctx.app, user.name, user.password)).token),
   'x-localization': locale,
 });
+
+/** The text a PDF reader extracts (poppler's pdftotext). */
+const textOf = (pdf: Buffer) => execFileSync('pdftotext', ['-layout', '-', '-'], { input: pdf }).toString('utf8');
 
 const usd = (...pairs: [number, number][]): CountLine[] => pairs.map(([value, count]) => ({ value, count }));
 const khr = usd;
@@ -332,8 +338,53 @@ describe('a shift at the till', () => {
     expect(frozen.usd.expected).toBe(5300);
   });
 
+  it('prints its X / Z report as an A4 PDF for whoever may read it, in the reader’s language', async () => {
+    const pdfOf = (id: number, as: Headers) =>
+      ctx.app.inject({ method: 'GET', url: `/api/shifts/${id}/report/pdf`, headers: as });
+    // another cashier's shift is not theirs to read, in PDF as on screen
+    expect((await pdfOf(shiftId, other)).statusCode).toBe(404);
+    const nobody = await headersOf(await createUser(ctx.db, { permissions: ['shifts.list'] }));
+    expect((await pdfOf(shiftId, nobody)).statusCode).toBe(403);
+
+    const own = await pdfOf(shiftId, cashier);
+    if (!fs.existsSync(CHROMIUM_PATH)) {
+      expect(own.statusCode).toBe(409);
+      expect(own.json().message).toContain('Chromium');
+      return;
+    }
+    expect(own.statusCode).toBe(200);
+    expect(own.headers['content-type']).toBe('application/pdf');
+    expect(own.headers['content-disposition']).toMatch(/^attachment; filename="z-report-SH-\d{4}-\d{6}\.pdf"$/);
+    const z = textOf(own.rawPayload);
+    expect(z).toContain('Z report (end of shift)');
+    // expected, counted and the difference of each drawer, by the one money formatter
+    for (const figure of ['$53.00', '$50.00', '−$3.00', '177,300៛', '150,000៛', '−27,300៛', `Test ${manager.name}`]) {
+      expect(z).toContain(figure);
+    }
+    // the store's manager reads it in Khmer
+    const kh = await pdfOf(shiftId, { ...manager.headers, 'x-localization': 'kh' });
+    expect(kh.statusCode).toBe(200);
+    const khText = textOf(kh.rawPayload);
+    expect(khText).toContain('−27,300៛');
+    expect(khText).not.toContain('Z report');
+
+    // an open shift's X report: a blind close hides what the drawer should hold from its cashier
+    const fresh = await headersOf(await createUser(ctx.db, { roles: ['cashier'] }));
+    const open = await send('POST', '/api/shifts', { store_id: shop.storeId, till: 'Till 2', float }, fresh);
+    const x = textOf((await pdfOf(open.body.data.id, fresh)).rawPayload);
+    expect(x).toContain('X report (mid-shift)');
+    expect(x).toContain('$45.00');
+    expect(x).not.toContain('Expected');
+    expect(textOf((await pdfOf(open.body.data.id, manager.headers)).rawPayload)).toContain('Expected');
+    await send('POST', `/api/shifts/${open.body.data.id}/close`, { counted: float }, fresh);
+  }, 180_000);
+
   it('a difference within the threshold needs nobody', async () => {
     const opened = await send('POST', '/api/shifts', { store_id: shop.storeId, till: 'Till 1', float });
+    // the cashier's second shift of the day: its dashboard's "today" holds none of the first one's sales
+    const board = (await send('GET', '/api/dashboard')).body.data;
+    expect(board.shift).toMatchObject({ id: opened.body.data.id });
+    expect(board.today_figures.find((f: { key: string }) => f.key === 'orders').value).toBe(0);
     const close = await send('POST', `/api/shifts/${opened.body.data.id}/close`, {
       counted: { usd: usd([2000, 2]), khr: khr([10000, 10]) },
     });

@@ -1,10 +1,12 @@
-import { PrinterOutlined } from '@ant-design/icons';
+import { FilePdfOutlined } from '@ant-design/icons';
 import { type CashCurrency, type ShiftDetail, titleOf } from '@depot/contracts';
-import { Button, Flex, Modal, Segmented, Spin } from 'antd';
+import { App, Button, Flex, Modal, Segmented, Spin } from 'antd';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
+import { failureMessage } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
+import { download } from '../../lib/http.ts';
 import { PrintControls } from '../../lib/printing/PrintControls.tsx';
 import { useSettings } from '../../lib/settings.ts';
 import { differenceText } from '../../resources/shifts.tsx';
@@ -69,7 +71,8 @@ function Line({ k, children, strong }: { k: Label; children: ReactNode; strong?:
 
 /**
  * The X report (a shift still open: what moved its drawers so far) or the Z report (closed: with
- * the count and the difference), for a receipt roll or A4, Khmer first with English beneath. A
+ * the count and the difference), for a receipt roll or the A4 preview (its print is the server's
+ * PDF), Khmer first with English beneath. A
  * blind close's figures the user may not see are left out (the server sends them as null).
  */
 export function ShiftReport({ shift, paper }: { shift: ShiftDetail; paper: Paper }) {
@@ -177,10 +180,15 @@ export function ShiftReport({ shift, paper }: { shift: ShiftDetail; paper: Paper
   );
 }
 
-/** The X or Z report on screen, and Print: on a receipt printer (raster), or the browser's (roll or A4). */
+/**
+ * The X or Z report on screen, and Print: a roll on a receipt printer (raster) or the browser's;
+ * A4 is the server's PDF in the reader's language (kit/pdf.ts, as the statement and the profile).
+ */
 export function ShiftReportDialog({ shift, onClose }: { shift: ShiftDetail; onClose: () => void }) {
-  const { t } = useCtx();
+  const { t, locale } = useCtx();
+  const { message } = App.useApp();
   const [paper, setPaper] = useState<Paper>('80');
+  const [fetching, setFetching] = useState(false);
   const printer = usePrint();
   const ready = useBothLanguages();
   const z = shift.status === 'closed';
@@ -208,12 +216,21 @@ export function ShiftReportDialog({ shift, onClose }: { shift: ShiftDetail; onCl
           {paper === 'a4' ? (
             <Button
               type="primary"
-              icon={<PrinterOutlined />}
-              loading={printer.printing}
-              onClick={() => printer.print(<ShiftReport shift={shift} paper="a4" />, 'a4')}
-              data-testid="print-now"
+              icon={<FilePdfOutlined />}
+              loading={fetching}
+              onClick={async () => {
+                setFetching(true);
+                try {
+                  await download(`shifts/${shift.id}/report/pdf`, `${z ? 'z' : 'x'}-report-${shift.number}.pdf`);
+                } catch (error) {
+                  message.error(failureMessage(error, locale));
+                } finally {
+                  setFetching(false);
+                }
+              }}
+              data-testid="shift-report-pdf"
             >
-              {t('print.print')}
+              {t('shifts.downloadPdf')}
             </Button>
           ) : (
             <PrintControls
