@@ -79,6 +79,10 @@ test('the till with Khmer numerals on Khmer pages (a setting), Latin on English 
       await expect(rate).toBeVisible();
       if (lang === 'kh') await expect(rate).toContainText(/[០-៩],[០-៩]{3}៛/);
       else await expect(rate).toContainText(/\d,\d{3}៛/);
+      // the cart's figures too, not only what rendered after the settings came
+      const total = page.getByTestId('cart-total-usd');
+      if (lang === 'kh') await expect(total).toHaveText('$០.០០');
+      else await expect(total).toHaveText('$0.00');
       await snap(page, `polish-till-numerals-${lang}`);
       await page.context().close();
     }
