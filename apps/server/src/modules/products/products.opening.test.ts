@@ -12,8 +12,7 @@ async function send(headers: Record<string, string>, method: 'GET' | 'POST', url
   return { status: res.statusCode, body: res.json() };
 }
 
-const productsWithSku = (sku: string) =>
-  ctx.db.selectFrom('products').select('id').where('sku', '=', sku).execute();
+const productsWithSku = (sku: string) => ctx.db.selectFrom('products').select('id').where('sku', '=', sku).execute();
 
 const product = (sku: string, over: object = {}) => ({
   name_en: `Fish sauce ${sku}`,
@@ -141,6 +140,16 @@ describe('a new product with opening stock', () => {
     );
     expect(negativeCost.status).toBe(422);
     expect(Object.keys(negativeCost.body.errors)).toEqual(['opening_stock.0.unit_cost_cents']);
+    const tooMuch = await send(
+      admin,
+      'POST',
+      '/api/products',
+      product('OPEN-3', { opening_stock: [{ store_id: ids.main, quantity: 1_000_000_000, unit_cost_cents: 100_000 }] }),
+    );
+    expect(tooMuch.status).toBe(422);
+    expect(tooMuch.body.errors).toEqual({
+      'opening_stock.0.quantity': ['This line comes to more than $100,000,000.00.'],
+    });
 
     // a store the user does not cover: refused after the product was written, so the product goes too
     const elsewhere = await createStore(ctx.db, 'OS-3');

@@ -1,6 +1,8 @@
 import {
   type AdjustmentReason,
   type adjustmentInput,
+  formatUsd,
+  LINE_TOTAL_MAX_CENTS,
   type OpeningStockLine,
   todayInCambodia,
   type writeOffInput,
@@ -134,6 +136,13 @@ export async function receiveOpeningStock(
     if (!store) throw new FieldError({ [field]: [{ key: 'validation.exists' }] });
     if (store.status !== 'active') throw new FieldError({ [field]: [{ key: 'validation.store_inactive' }] });
     assertStoreInput(actor, field, line.store_id);
+    // a line's money stays an exact integer, as a purchase's does
+    if (line.quantity * (line.unit_cost_cents ?? costCents) > LINE_TOTAL_MAX_CENTS) {
+      const max = formatUsd(LINE_TOTAL_MAX_CENTS);
+      throw new FieldError({
+        [`opening_stock.${index}.quantity`]: [{ key: 'purchase.line_too_large', params: { max } }],
+      });
+    }
   }
   await lockProducts(trx, [productId]);
   const storeIds = [...new Set(lines.map((line) => line.store_id))];
