@@ -462,6 +462,10 @@ export const messages = {
     kh: 'មានតែអ្នកគិតលុយដែលបានផ្អាកការបញ្ជាទិញនេះ ឬអ្នកគ្រប់គ្រងប៉ុណ្ណោះ ដែលអាចកែប្រែវាបាន។',
   },
   'policy.prices': { en: 'You may not change selling prices.', kh: 'អ្នកមិនមានសិទ្ធិកែប្រែតម្លៃលក់ទេ។' },
+  'policy.opening_stock': {
+    en: 'You may not give a product opening stock: stock adjustments are not yours.',
+    kh: 'អ្នកមិនមានសិទ្ធិបញ្ចូលស្តុកដើមគ្រាទេ៖ អ្នកមិនមានសិទ្ធិកែតម្រូវស្តុក។',
+  },
   'approval.required': {
     en: 'A manager’s approval is needed: enter a manager’s name and password.',
     kh: 'ត្រូវការការអនុម័តពីអ្នកគ្រប់គ្រង៖ សូមបញ្ចូលឈ្មោះ និងពាក្យសម្ងាត់របស់អ្នកគ្រប់គ្រង។',

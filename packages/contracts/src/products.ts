@@ -3,6 +3,7 @@ import { isValidBarcode } from './barcode.ts';
 import { NAME_MAX, NAME_MIN_SHORT } from './constants.ts';
 import { MAX_ID } from './ids.ts';
 import { RECORD_STATUSES, recordFields } from './resources.ts';
+import { expiryDate, lot, QUANTITY_MAX } from './stock.ts';
 
 /** A record's id, from JSON or a sheet's text; an empty choice reads "required" (never "at least 1"). */
 const id = z.preprocess(
@@ -62,7 +63,26 @@ export const productInput = z.object({
     .transform((v) => (v ? v : null)),
   reorder_level: z.number().int().min(0).max(1_000_000_000).default(0),
   status: z.enum(RECORD_STATUSES).default('active'),
+  /**
+   * A new product's opening stock, per store (create only; `stocks.create` and the store covered):
+   * whole base units, at a unit cost in cents (absent: the product's cost price), into a lot and
+   * expiry date if given. Written as an `opening` adjustment in the product's transaction.
+   */
+  opening_stock: z
+    .array(
+      z.object({
+        store_id: id,
+        quantity: z.number().int().min(1).max(QUANTITY_MAX),
+        unit_cost_cents: cents.nullish().transform((v) => v ?? null),
+        lot,
+        expiry_date: expiryDate,
+      }),
+    )
+    .max(100)
+    .nullish()
+    .transform((v) => v ?? []),
 });
+export type OpeningStockLine = z.output<typeof productInput>['opening_stock'][number];
 export type ProductInput = z.input<typeof productInput>;
 
 export const product = z.object({

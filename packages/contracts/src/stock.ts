@@ -21,7 +21,9 @@ export const MOVEMENT_TYPES = [
 export type MovementType = (typeof MOVEMENT_TYPES)[number];
 
 /** Why stock was adjusted by hand; `count` sets the counted quantity. */
-export const ADJUSTMENT_REASONS = ['count', 'damage', 'loss', 'found', 'expired'] as const;
+export const HAND_ADJUSTMENT_REASONS = ['count', 'damage', 'loss', 'found', 'expired'] as const;
+/** Every reason an adjustment may carry: by hand, or `opening` (a new product's first stock, from its form). */
+export const ADJUSTMENT_REASONS = [...HAND_ADJUSTMENT_REASONS, 'opening'] as const;
 export type AdjustmentReason = (typeof ADJUSTMENT_REASONS)[number];
 
 /** Batches expiring within this many days are listed as expiring soon, unless asked otherwise. */
@@ -115,7 +117,7 @@ export type StockMovement = z.infer<typeof stockMovement>;
  */
 export const adjustmentInput = z.object({
   store_id: id,
-  reason: z.enum(ADJUSTMENT_REASONS),
+  reason: z.enum(HAND_ADJUSTMENT_REASONS),
   note,
   items: z
     .array(

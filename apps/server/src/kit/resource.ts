@@ -148,6 +148,11 @@ export interface ResourceDefinition<
    */
   audit?: (trx: Db, actor: Actor, before: Record<string, unknown>, input: z.output<I>) => Promise<void>;
   /**
+   * What a create writes besides the record, in its transaction, once the record is in (a new
+   * product's opening stock): a refusal here undoes the record too.
+   */
+  created?: (trx: Db, actor: Actor, id: number, input: z.output<I>) => Promise<void>;
+  /**
    * Query parameters of the list and of a record that add to each record rather than narrow the
    * list (the till's `stock_store`: each product's stock in a store), given to `complete`.
    */
@@ -570,6 +575,7 @@ export function resourceService<
           .values({ ...stored(allowed), created_at: at, updated_at: at } as never)
           .returning(sql<number>`id`.as('id'))
           .executeTakeFirstOrThrow();
+        await def.created?.(trx, actor, (inserted as Row).id, allowed);
         await indexRecords(trx, def, [(inserted as Row).id]);
         return present(actor, (await find(trx, (inserted as Row).id)) as Read<Output>);
       });

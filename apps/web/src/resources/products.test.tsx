@@ -1,7 +1,7 @@
 import type { Category, SubCategory } from '@depot/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { choose, listAnswer, productRow as product, stamp, unitRow } from '../test/inventory.ts';
+import { choose, listAnswer, productRow as product, STORES, stamp, unitRow } from '../test/inventory.ts';
 import { mockFetch, renderApp, signedIn } from '../test/render.tsx';
 
 const ALL = ['list', 'view', 'create', 'update', 'delete', 'restore'].map((action) => `products.${action}`);
@@ -202,6 +202,57 @@ describe('product form', { timeout: 30_000 }, () => {
     expect(uploads[0].url).toBe('/api/products/9/image');
     expect(uploads[0].headers.Authorization).toBe('Bearer token-1');
     expect((uploads[0].body.get('image') as File).name).toBe('beer.png');
+  });
+
+  it('opening stock: shown to whoever may adjust stock, sent per store with the cost given or left empty', async () => {
+    const created = product(9);
+    const { calls } = mockFetch({
+      ...lookups(),
+      'GET stores': { body: listAnswer(STORES) },
+      'POST products': { status: 201, body: { message: 'Product created.', data: created } },
+      'GET products': { body: listAnswer([created]) },
+    });
+    signedIn({ permissions: [...ALL, ...LOOKUPS, 'stocks.create'] });
+    const { user, path } = renderApp('/en/products/create');
+    await user.type(await screen.findByLabelText('Name in English'), 'Fish sauce');
+    await user.type(screen.getByLabelText('Name in Khmer'), 'ទឹកត្រី');
+    await user.type(screen.getByLabelText('SKU'), 'FISH-1');
+    await choose(user, screen.getByLabelText('Category'), 'Food');
+    await choose(user, screen.getByLabelText('Unit'), 'Can (can)');
+    await user.type(screen.getByLabelText('Price in dollars'), '1.50');
+    expect(screen.getByText('Opening stock (optional)')).toBeTruthy();
+    await user.type(await screen.findByLabelText('Opening quantity · Phnom Penh Depot (PP01)'), '12');
+    await user.type(screen.getByLabelText('Opening quantity · Siem Reap Depot (SR01)'), '5');
+    await user.type(screen.getByLabelText('Unit cost · Siem Reap Depot (SR01)'), '0.80');
+    await user.click(screen.getByTestId('save'));
+    await waitFor(() => expect(path()).toBe('/en/products'));
+    expect(calls('POST products')[0].body).toMatchObject({
+      opening_stock: [
+        { store_id: 1, quantity: 12, unit_cost_cents: null, lot: null, expiry_date: null },
+        { store_id: 2, quantity: 5, unit_cost_cents: 80, lot: null, expiry_date: null },
+      ],
+    });
+  });
+
+  it('opening stock: not on an edited product, even to whoever may adjust stock', async () => {
+    mockFetch({
+      ...lookups(),
+      'GET stores': { body: listAnswer(STORES) },
+      'GET products/3': { body: { data: product(3) } },
+    });
+    signedIn({ permissions: [...ALL, ...LOOKUPS, 'stocks.create'] });
+    renderApp('/en/products/update/3');
+    await screen.findByDisplayValue(product(3).sku);
+    expect(screen.queryByText('Opening stock (optional)')).toBeNull();
+  });
+
+  it('opening stock: hidden without the stock adjustment permission', async () => {
+    mockFetch({ ...lookups(), 'GET stores': { body: listAnswer(STORES) } });
+    signedIn({ permissions: [...ALL, ...LOOKUPS] });
+    renderApp('/en/products/create');
+    await screen.findByLabelText('Name in English');
+    expect(screen.queryByText('Opening stock (optional)')).toBeNull();
+    expect(screen.queryByLabelText('Opening quantity · Phnom Penh Depot (PP01)')).toBeNull();
   });
 
   it('marks the required fields, and an empty category or unit says “This field is required!”', async () => {

@@ -20,6 +20,7 @@ import { type Column, type Ctx, defineResource, type Field, khmerFirst, localNam
 import { formatDate } from '../lib/dates.ts';
 import { api, upload } from '../lib/http.ts';
 import { BaseUnitSelect, BrandSelect, CategorySelect } from './catalogue.tsx';
+import { OpeningStockInput, showOpeningStock } from './OpeningStock.tsx';
 import { ProductTransfer } from './ProductTransfer.tsx';
 
 /**
@@ -243,6 +244,13 @@ function productFields(ctx: Ctx): Field[] {
       half: true,
     },
     { ...statusField(ctx), half: true },
+    {
+      name: 'opening_stock',
+      label: t('products.openingStock'),
+      help: t('products.openingHelp'),
+      control: <OpeningStockInput />,
+      when: showOpeningStock,
+    },
   ];
 }
 
@@ -275,6 +283,7 @@ export const products = defineResource<Product>({
     cost_usd_cents: 0,
     brand_id: null,
     sub_category_id: null,
+    opening_stock: [],
   },
   afterSave: savePicture,
   screen: '/products',

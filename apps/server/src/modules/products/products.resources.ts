@@ -18,6 +18,7 @@ import { auditWho, changes, recordAudit } from '../audit/audit.ts';
 import { combosUsing } from '../combos/combos.usage.ts';
 import { saleRates } from '../rates/rates.service.ts';
 import { quantitiesIn } from '../stock/ledger.ts';
+import { receiveOpeningStock } from '../stock/stock.service.ts';
 
 const upload = (column: 'image_path' | 'thumbnail_path') =>
   sql<string | null>`case when ${sql.ref(`products.${column}`)} is null then null else '/uploads/' || ${sql.ref(
@@ -116,7 +117,10 @@ export const products: ResourceDefinition<'products', typeof productInput, typeo
       });
     }
   },
-  toRow: (input) => ({ ...input, taxable: input.taxable ? 1 : 0 }),
+  // opening stock is not a column: `created` writes it, through the ledger
+  toRow: ({ opening_stock: _opening, ...input }) => ({ ...input, taxable: input.taxable ? 1 : 0 }),
+  /** A new product's opening stock, per store, in the product's transaction (stock.service.ts). */
+  created: (trx, actor, id, input) => receiveOpeningStock(trx, actor, id, input.opening_stock, input.cost_usd_cents),
   checkMany: productProblems,
   /** `stock_store=<id>`: each product's stock in that store (the till's tiles). */
   extras: { stock_store: z.coerce.number().int().min(1).optional() },

@@ -235,7 +235,8 @@ describe('product import and the product API', () => {
   });
 
   it('walks every field of the product schema', () => {
-    const walked = new Set(RULES.map((r) => r.field));
+    // opening stock is the form's and the API's on create, not a column of a file
+    const walked = new Set<string>([...RULES.map((r) => r.field), 'opening_stock']);
     expect(Object.keys(productInput.shape).filter((field) => !walked.has(field))).toEqual([]);
   });
 

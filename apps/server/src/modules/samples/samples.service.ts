@@ -305,6 +305,7 @@ export function sampleService(db: Db, uploadsDir: string) {
         expiry_date: null,
         reorder_level: item.reorder,
         status: 'active',
+        opening_stock: [],
       });
       productIds.set(item.sku, made.id);
       await record('products', [made.id]);

@@ -1,10 +1,18 @@
-import { type adjustmentInput, todayInCambodia, type writeOffInput } from '@depot/contracts';
+import {
+  type AdjustmentReason,
+  type adjustmentInput,
+  formatUsd,
+  LINE_TOTAL_MAX_CENTS,
+  type OpeningStockLine,
+  todayInCambodia,
+  type writeOffInput,
+} from '@depot/contracts';
 import type { z } from 'zod';
 import { type Db, now } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
 import { FieldError, notFound } from '../../http/errors.ts';
 import { findLive } from '../../kit/resource.ts';
-import type { Actor } from '../../policies/policy.ts';
+import { type Actor, assertStoreInput } from '../../policies/policy.ts';
 import { authorizeStockWrite } from '../../policies/stock.ts';
 import { auditWho, recordAudit } from '../audit/audit.ts';
 import { batchFor, issue, lockProducts, quantityOf, receive, worthNow } from './ledger.ts';
@@ -56,6 +64,111 @@ async function batchOfLine(
   return null;
 }
 
+interface AdjustmentHead {
+  store_id: number;
+  reason: AdjustmentReason;
+  note: string | null;
+}
+
+/** An adjustment's document (store, reason, who, when) and what each of its movements carries. */
+async function openAdjustment(trx: Db, actor: Actor, head: AdjustmentHead) {
+  const { id } = await trx
+    .insertInto('stock_adjustments')
+    .values({
+      store_id: head.store_id,
+      reason: head.reason,
+      note: head.note,
+      created_by: actor.userId,
+      created_at: now(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const common = {
+    storeId: head.store_id,
+    type: 'adjustment' as const,
+    document: { type: 'adjustment' as const, id },
+    userId: actor.userId,
+    reason: head.reason,
+    note: head.note,
+  };
+  return { id, common };
+}
+
+/** An adjustment's movements as written, and its line of the audit trail. */
+async function closeAdjustment(trx: Db, actor: Actor, id: number, head: AdjustmentHead, items: unknown[]) {
+  const movements = await movementRows(trx, (q) =>
+    q
+      .where('stock_movements.document_type', '=', 'adjustment')
+      .where('stock_movements.document_id', '=', id)
+      .orderBy('stock_movements.id'),
+  );
+  await recordAudit(trx, auditWho(actor), {
+    action: 'stock.adjustment',
+    subject: { type: 'stock_adjustment', id },
+    after: {
+      store_id: head.store_id,
+      reason: head.reason,
+      note: head.note,
+      items,
+      changes: movements.map((m) => ({ product_id: m.product_id, quantity: m.quantity })),
+    },
+  });
+  return movements;
+}
+
+/**
+ * A new product's opening stock, in the transaction that creates it: per store (live, active,
+ * covered; a line's field named in the refusal) one `opening` adjustment whose lines are received
+ * into their lot and expiry date at their unit cost (absent: the product's cost price). Who may do
+ * it at all (`stocks.create`) is the product policy's, before anything is written.
+ */
+export async function receiveOpeningStock(
+  trx: Db,
+  actor: Actor,
+  productId: number,
+  lines: readonly OpeningStockLine[],
+  costCents: number,
+): Promise<void> {
+  if (lines.length === 0) return;
+  for (const [index, line] of lines.entries()) {
+    const field = `opening_stock.${index}.store_id`;
+    const store = await findLive(trx, 'stores', line.store_id);
+    if (!store) throw new FieldError({ [field]: [{ key: 'validation.exists' }] });
+    if (store.status !== 'active') throw new FieldError({ [field]: [{ key: 'validation.store_inactive' }] });
+    assertStoreInput(actor, field, line.store_id);
+    // a line's money stays an exact integer, as a purchase's does
+    if (line.quantity * (line.unit_cost_cents ?? costCents) > LINE_TOTAL_MAX_CENTS) {
+      const max = formatUsd(LINE_TOTAL_MAX_CENTS);
+      throw new FieldError({
+        [`opening_stock.${index}.quantity`]: [{ key: 'purchase.line_too_large', params: { max } }],
+      });
+    }
+  }
+  await lockProducts(trx, [productId]);
+  const storeIds = [...new Set(lines.map((line) => line.store_id))];
+  for (const storeId of storeIds) {
+    const head = { store_id: storeId, reason: 'opening' as const, note: null };
+    const { id, common } = await openAdjustment(trx, actor, head);
+    const mine = lines.filter((line) => line.store_id === storeId);
+    for (const line of mine) {
+      await receive(trx, {
+        ...common,
+        productId,
+        batch: { lot: line.lot, expiryDate: line.expiry_date },
+        quantity: line.quantity,
+        valueCents: line.quantity * (line.unit_cost_cents ?? costCents),
+      });
+    }
+    await closeAdjustment(
+      trx,
+      actor,
+      id,
+      head,
+      mine.map((line) => ({ product_id: productId, ...line })),
+    );
+  }
+}
+
 export function stockService(db: Db) {
   return {
     /**
@@ -64,7 +177,6 @@ export function stockService(db: Db) {
      * (from the batch named, else first to expire first).
      */
     adjust(actor: Actor, input: Adjustment) {
-      const userId = actor.userId;
       return transaction(
         db,
         async (trx) => {
@@ -77,26 +189,7 @@ export function stockService(db: Db) {
             trx,
             input.items.map((i) => i.product_id),
           );
-          const at = now();
-          const { id } = await trx
-            .insertInto('stock_adjustments')
-            .values({
-              store_id: input.store_id,
-              reason: input.reason,
-              note: input.note,
-              created_by: userId,
-              created_at: at,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          const common = {
-            storeId: input.store_id,
-            type: 'adjustment' as const,
-            document: { type: 'adjustment' as const, id },
-            userId,
-            reason: input.reason,
-            note: input.note,
-          };
+          const { id, common } = await openAdjustment(trx, actor, input);
           let moved = 0;
           for (const [index, item] of input.items.entries()) {
             const adding = input.reason === 'found' || input.reason === 'count';
@@ -116,23 +209,7 @@ export function stockService(db: Db) {
             moved++;
           }
           if (moved === 0) throw new FieldError({ 'items.0.quantity': [{ key: 'stock.nothing_changed' }] });
-          const movements = await movementRows(trx, (q) =>
-            q
-              .where('stock_movements.document_type', '=', 'adjustment')
-              .where('stock_movements.document_id', '=', id)
-              .orderBy('stock_movements.id'),
-          );
-          await recordAudit(trx, auditWho(actor), {
-            action: 'stock.adjustment',
-            subject: { type: 'stock_adjustment', id },
-            after: {
-              store_id: input.store_id,
-              reason: input.reason,
-              note: input.note,
-              items: input.items,
-              changes: movements.map((m) => ({ product_id: m.product_id, quantity: m.quantity })),
-            },
-          });
+          const movements = await closeAdjustment(trx, actor, id, input, input.items);
           return { id, movements };
         },
         actor,

@@ -1,8 +1,8 @@
 import {
-  ADJUSTMENT_REASONS,
   type AdjustmentReason,
   adjustmentInput,
   adjustmentResult,
+  HAND_ADJUSTMENT_REASONS,
   type StockLevel,
   translate,
 } from '@depot/contracts';
@@ -119,7 +119,7 @@ function AdjustForm({ level, onClose }: { level: StockLevel; onClose: () => void
               setReason(event.target.value);
               clear('reason');
             }}
-            options={ADJUSTMENT_REASONS.map((value) => ({ value, label: labels[value] }))}
+            options={HAND_ADJUSTMENT_REASONS.map((value) => ({ value, label: labels[value] }))}
           />
         </Form.Item>
         {several && (

@@ -163,6 +163,7 @@ export function reasonLabels(t: TFunction): Record<AdjustmentReason, string> {
     loss: t('stock.reason.loss'),
     found: t('stock.reason.found'),
     expired: t('stock.reason.expired'),
+    opening: t('stock.reason.opening'),
   };
 }
 
