@@ -91,7 +91,7 @@ for (const lang of ['en', 'kh'] as Lang[]) {
     await context.setOffline(true);
     await expect(page.getByTestId('connection')).toHaveText(text.offline);
 
-    const sell = async (note: string, first: boolean) => {
+    const sell = async (note: string, first: boolean, receipt = false) => {
       if (!first) {
         await scan(page, barcode);
         await expect(page.getByTestId('cart-line-0')).toBeVisible();
@@ -102,14 +102,27 @@ for (const lang of ['en', 'kh'] as Lang[]) {
       await page.getByTestId('complete-sale').click();
       await expect(page.getByTestId('kept-unsynced')).toBeVisible();
       const title = (await page.locator('.ant-result-title').textContent()) ?? '';
+      const number = /OFF-[A-Z0-9]{4}-\d{4}/.exec(title)?.[0];
+      if (receipt) {
+        // its receipt, offline: the device's number, the sale's figures, marked not yet synced
+        await page.getByTestId('print-receipt').click();
+        const shown = page.getByRole('dialog').getByTestId('receipt');
+        await expect(shown.getByTestId('receipt-number')).toHaveText(number ?? 'none');
+        await expect(shown.getByTestId('receipt-unsynced')).toHaveText('មិនទាន់ធ្វើសមកាលកម្ម Not synced yet');
+        await expect(shown.getByTestId('receipt-total')).toHaveText('$1.00');
+        await expect(shown.getByTestId('receipt-total-khr')).toHaveText('4,100៛');
+        await snap(page, `offline-till-receipt-${lang}`);
+        await page.keyboard.press('Escape');
+        await expect(page.getByRole('dialog')).toBeHidden();
+      }
       await page.getByTestId('new-sale').click();
       await expect(page.getByTestId('pos')).toBeVisible();
-      return /OFF-[A-Z0-9]{4}-\d{4}/.exec(title)?.[0];
+      return number;
     };
     const numbers = [
       await sell('note-usd-5', true),
       // paid in riel: 10,000៛ for a dollar's rice
-      await sell('note-khr-10000', false),
+      await sell('note-khr-10000', false, true),
       await sell('note-usd-1', false),
     ];
     expect(new Set(numbers).size).toBe(3);

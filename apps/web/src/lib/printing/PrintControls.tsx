@@ -188,6 +188,8 @@ export function PrintControls({
 
   const print = () => {
     if (shown.kind === 'browser') onBrowserPrint();
+    // a network printer prints through the server; the browser's and this computer's need none
+    else if (shown.kind === 'network' && navigator.onLine === false) setProblem(t('offline.needsConnection'));
     else void run(() => raster.print(shown, printers, document, options));
   };
 

@@ -25,7 +25,7 @@ import { parseWith } from '../../lib/forms.ts';
 import { ApiError, api, newIdempotencyKey } from '../../lib/http.ts';
 import { localePath } from '../../lib/locale.ts';
 import { session } from '../../lib/session.ts';
-import { formatCount, ProductNames } from '../stock/common.tsx';
+import { formatCount, ProductNames, useStores } from '../stock/common.tsx';
 import { CartTotals } from './CartPane.tsx';
 import {
   type Cart,
@@ -41,6 +41,7 @@ import {
 } from './cart.ts';
 import { Key, useFunctionKeys } from './keys.tsx';
 import { KhqrButton } from './khqr/KhqrButton.tsx';
+import { offlineOrder } from './offlineReceipt.ts';
 import { enqueueSale, isOffline, keepForLater, type QueuedSale } from './outbox.ts';
 import { listText, sourceText, useQuotedCart } from './prices.ts';
 import { InvoiceDialog, ReceiptDialog } from './print.tsx';
@@ -146,8 +147,9 @@ function Done({ sale }: { sale: OrderDetail }) {
 function KeptOffline({ sale }: { sale: QueuedSale }) {
   const { t, locale } = useCtx();
   const navigate = useNavigate();
+  const [printing, setPrinting] = useState(false);
   const next = () => navigate(localePath('/pos', locale), { replace: true });
-  useFunctionKeys({ F2: next, F9: next }, true);
+  useFunctionKeys({ F2: next, F9: next }, !printing);
   return (
     <Card>
       <Result
@@ -163,18 +165,33 @@ function KeptOffline({ sale }: { sale: QueuedSale }) {
           </Flex>
         }
         extra={
-          <Button
-            type="primary"
-            size="large"
-            icon={<RedoOutlined />}
-            onClick={() => void next()}
-            autoFocus
-            data-testid="new-sale"
-          >
-            {t('pay.newSale')} <Key>F9</Key>
-          </Button>
+          <Flex gap={12} wrap justify="center">
+            {sale.receipt && (
+              <Button
+                size="large"
+                icon={<PrinterOutlined />}
+                onClick={() => setPrinting(true)}
+                data-testid="print-receipt"
+              >
+                {t('print.printReceipt')}
+              </Button>
+            )}
+            <Button
+              type="primary"
+              size="large"
+              icon={<RedoOutlined />}
+              onClick={() => void next()}
+              autoFocus
+              data-testid="new-sale"
+            >
+              {t('pay.newSale')} <Key>F9</Key>
+            </Button>
+          </Flex>
         }
       />
+      {printing && sale.receipt && (
+        <ReceiptDialog order={sale.receipt} drawer unsynced onClose={() => setPrinting(false)} />
+      )}
     </Card>
   );
 }
@@ -187,6 +204,7 @@ function Review({ cart }: { cart: Cart }) {
   const rates = useCurrentRates();
   const discounts = useTodayDiscounts();
   const buyer = useRecord({ api: 'customers', row: customer }, cart.customer_id);
+  const stores = useStores();
   const [tenders, setTenders] = useState<TenderState>(emptyTenders);
   const [problem, setProblem] = useState<{ text: string; retry: boolean } | null>(null);
   const [done, setDone] = useState<OrderDetail | null>(null);
@@ -226,13 +244,37 @@ function Review({ cart }: { cart: Cart }) {
     setProblem(null);
     // offline (or no answer below): a new sale is kept on this device and sent when the connection returns
     const keep = async (key: string, tried: boolean) => {
-      const { userId, userName } = session.get();
+      const { userId, userName, store: storeName } = session.get();
+      const store = stores.data?.data.find((row) => row.id === body.store_id);
       const sale = await enqueueSale({
         key,
         body,
         total_cents: totals?.total_cents ?? 0,
         user: { id: userId, name: userName },
         tried,
+        // the receipt as the online one computes it, with the device's number (offlineReceipt.ts)
+        receipt: (client_id, sold_at) =>
+          totals && rates.data
+            ? offlineOrder({
+                cart: quoted,
+                totals,
+                rates: { ...ratesOf(rates.data), vat_rate_bp: rates.data.vat_rate_bp },
+                payments,
+                change_in: tenders.change_in,
+                client_id,
+                sold_at,
+                store: {
+                  id: body.store_id ?? 0,
+                  name: store?.name ?? storeName ?? '',
+                  code: store?.code ?? '',
+                  phone: store?.phone ?? null,
+                  address: store?.address ?? null,
+                },
+                customer_name: buyer.data?.name ?? '',
+                cashier: { id: userId, name: userName },
+                discounts: new Map(discounts.rows.map((d) => [d.id, d.name])),
+              })
+            : null,
       });
       saleKeys.settle();
       clearCart();

@@ -1,4 +1,4 @@
-import type { Product } from '@depot/contracts';
+import type { OrderDetail, Product } from '@depot/contracts';
 import Dexie, { type EntityTable } from 'dexie';
 import { ApiError, api, NetworkError, outcomeUnknown } from '../../lib/http.ts';
 import { session } from '../../lib/session.ts';
@@ -39,6 +39,8 @@ export interface QueuedSale {
    * under its key, so it goes again exactly as sent (another body with the key would be refused).
    */
   tried?: boolean;
+  /** Its receipt (offlineReceipt.ts), numbered `client_id`: shown and printed until it is synced. */
+  receipt?: OrderDetail | null;
 }
 
 interface Meta {
@@ -109,15 +111,20 @@ export async function enqueueSale(sale: {
   user: { id: number | null; name: string | null };
   /** Whether a request with it went to the server (and got no answer). */
   tried: boolean;
+  /** Its receipt, drawn with the device's number and the time it was kept. */
+  receipt?: (client_id: string, sold_at: string) => OrderDetail | null;
 }): Promise<QueuedSale> {
   const existing = await db.sales.where('key').equals(sale.key).first();
   if (existing) return existing;
+  const client_id = await nextNumber();
+  const sold_at = new Date().toISOString();
   const row: QueuedSale = {
     key: sale.key,
-    client_id: await nextNumber(),
+    client_id,
     body: sale.body,
     total_cents: sale.total_cents,
-    sold_at: new Date().toISOString(),
+    sold_at,
+    receipt: sale.receipt?.(client_id, sold_at) ?? null,
     status: 'waiting',
     error: null,
     user_id: sale.user.id,

@@ -156,6 +156,8 @@ function labels(t: TFunction) {
     buyerSign: [t('print.buyerSign', KH), t('print.buyerSign', EN)],
     sellerSign: [t('print.sellerSign', KH), t('print.sellerSign', EN)],
     cancelled: [t('print.cancelled', KH), t('print.cancelled', EN)],
+    unsynced: [t('offline.unsynced', KH), t('offline.unsynced', EN)],
+    deviceNumber: [t('print.deviceNumber', KH), t('print.deviceNumber', EN)],
   } as const;
 }
 
@@ -276,8 +278,12 @@ function PriceWhy({ item, sources }: { item: OrderDetail['items'][number]; sourc
   );
 }
 
-/** The till's receipt, for a roll of 80 mm or 58 mm. */
-export function Receipt({ order, paper }: { order: OrderDetail; paper: '80' | '58' }) {
+/**
+ * The till's receipt, for a roll of 80 mm or 58 mm. `unsynced`: a sale kept on this device
+ * (offlineReceipt.ts), its number the device's, marked not yet synced; once synced, the order's
+ * receipt shows the device's number beside the order's.
+ */
+export function Receipt({ order, paper, unsynced }: { order: OrderDetail; paper: '80' | '58'; unsynced?: boolean }) {
   const { l, logo, title, footer, business } = useDocument();
   const paid = order.payments.filter((p) => p.kind === 'payment');
   const refunds = order.payments.filter((p) => p.kind === 'refund');
@@ -296,9 +302,17 @@ export function Receipt({ order, paper }: { order: OrderDetail; paper: '80' | '5
             <Bi pair={l.cancelled} inline />
           </div>
         )}
+        {unsynced && (
+          <div className="print-heading" data-testid="receipt-unsynced">
+            <Bi pair={l.unsynced} inline />
+          </div>
+        )}
       </div>
       <hr />
-      <Row label={l.number}>{order.number}</Row>
+      <Row label={l.number}>
+        <span data-testid="receipt-number">{order.number}</span>
+      </Row>
+      {!unsynced && order.offline_receipt_no && <Row label={l.deviceNumber}>{order.offline_receipt_no}</Row>}
       <Row label={l.date}>{printedDate(order.order_date)}</Row>
       {order.cashier_name && <Row label={l.cashier}>{order.cashier_name}</Row>}
       <Row label={l.customer}>
@@ -363,7 +377,7 @@ export function Receipt({ order, paper }: { order: OrderDetail; paper: '80' | '5
           −{paymentAmount(p)}
         </Row>
       ))}
-      <ReceiptKhqr order={order} />
+      {!unsynced && <ReceiptKhqr order={order} />}
       <hr />
       {footer && <div className="print-centre print-footer">{footer}</div>}
     </div>
@@ -491,10 +505,13 @@ export function ReceiptDialog({
   order,
   onClose,
   drawer,
+  unsynced,
 }: {
   order: OrderDetail;
   onClose: () => void;
   drawer?: boolean;
+  /** A sale kept on this device, not on the server yet (offlineReceipt.ts). */
+  unsynced?: boolean;
 }) {
   const { t } = useCtx();
   const [paper, setPaper] = useState<'80' | '58'>(storedPaper);
@@ -529,15 +546,18 @@ export function ReceiptDialog({
           />
           <PrintControls
             storeId={order.store_id}
-            document={(width) => <Receipt order={order} paper={width} />}
-            onBrowserPrint={() => printer.print(<Receipt order={order} paper={paper} />, paper)}
+            document={(width) => <Receipt order={order} paper={width} unsynced={unsynced} />}
+            onBrowserPrint={() => printer.print(<Receipt order={order} paper={paper} unsynced={unsynced} />, paper)}
             browserBusy={printer.printing}
-            options={drawer ? { drawerOrderId: order.id, cash } : undefined}
+            // this computer's printer opens the drawer of an offline cash sale too (no server asked)
+            options={drawer ? { drawerOrderId: unsynced ? undefined : order.id, cash } : undefined}
           />
         </Flex>
       }
     >
-      <div className="print-preview">{ready ? <Receipt order={order} paper={paper} /> : <Spin />}</div>
+      <div className="print-preview">
+        {ready ? <Receipt order={order} paper={paper} unsynced={unsynced} /> : <Spin />}
+      </div>
       {printer.portal}
     </Modal>
   );

@@ -1,0 +1,70 @@
+import { changeGiven, formatChange, formatKhr, formatUsd, priceCart, rielOf, settle } from '@depot/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { listAnswer } from '../../test/inventory.ts';
+import { mockFetch, renderApp, signedIn } from '../../test/render.tsx';
+import { orderRow, SELLING, tillLookups } from '../../test/sales.ts';
+import { queuedSales } from './outbox.ts';
+import { printedDate } from './print.tsx';
+
+const UI = {
+  en: { kept: /^Sale (OFF-[A-Z0-9]{4}-\d{4}) kept on this device$/, title: 'Receipt · ' },
+  kh: { kept: /^ការលក់ (OFF-[A-Z0-9]{4}-\d{4}) បានរក្សាទុកលើឧបករណ៍នេះ$/, title: 'បង្កាន់ដៃ · ' },
+} as const;
+
+describe('the receipt of a sale kept offline', { timeout: 40_000 }, () => {
+  for (const lang of ['en', 'kh'] as const) {
+    it(`shows and prints the sale's receipt with the device number, its figures and the unsynced mark (${lang})`, async () => {
+      mockFetch({ ...tillLookups(), 'POST orders': () => ({ networkError: true }) });
+      signedIn({ permissions: SELLING });
+      const prefix = lang === 'en' ? '/en' : '';
+      const { user, path } = renderApp(`${prefix}/pos`);
+      await user.click(await screen.findByTestId('tile-1', {}, { timeout: 15_000 }));
+      await user.click(screen.getByTestId('pos-pay'));
+      await waitFor(() => expect(path()).toBe(`${prefix}/orders/review`));
+      await screen.findByTestId('tenders');
+      await user.click(screen.getByTestId('note-usd-5'));
+      await user.click(screen.getByTestId('complete-sale'));
+
+      // kept on the device: its receipt, exactly as the online one computes it
+      await screen.findByTestId('kept-unsynced');
+      const number = UI[lang].kept.exec(screen.getByText(UI[lang].kept).textContent ?? '')?.[1] ?? '';
+      await user.click(screen.getByTestId('print-receipt'));
+      const dialog = await screen.findByRole('dialog', { name: `${UI[lang].title}${number}` });
+      const receipt = await within(dialog).findByTestId('receipt');
+      const total = priceCart({ lines: [{ unit_price_cents: 126, quantity: 1, taxable: true }], vat_rate_bp: 1000 });
+      const rates = { rate_khr: 4100, khr_step: 100 };
+      const settled = settle(total.total_cents, [{ method: 'cash_usd', amount: 500 }], rates);
+      const mine = within(receipt);
+      expect(mine.getByTestId('receipt-number').textContent).toBe(number);
+      expect(mine.getByTestId('receipt-unsynced').textContent).toBe('មិនទាន់ធ្វើសមកាលកម្ម Not synced yet');
+      expect(mine.getByTestId('receipt-total').textContent).toBe(formatUsd(total.total_cents));
+      expect(mine.getByTestId('receipt-total-khr').textContent).toBe(formatKhr(rielOf(total.total_cents, rates)));
+      expect(mine.getByTestId('receipt-change').textContent).toBe(formatChange(changeGiven(settled, 'split')));
+      expect(receipt.textContent).toContain('$5.00');
+      expect(receipt.textContent).toContain('admin');
+      expect(mine.getByTestId('seller').textContent).toContain('Phnom Penh Depot');
+      // when it was kept, by the one date helper
+      const [kept] = await queuedSales();
+      expect(kept.client_id).toBe(number);
+      expect(receipt.textContent).toContain(printedDate(kept.sold_at));
+      expect(within(dialog).getByTestId('print-now')).toBeTruthy();
+    });
+  }
+
+  it('shows the device receipt number beside the order number once the sale is synced', async () => {
+    const synced = orderRow(9, { offline_receipt_no: 'OFF-AB12-0007', offline_sold_at: '2026-03-01T03:00:00.000Z' });
+    mockFetch({
+      ...tillLookups(),
+      'GET orders': () => ({ body: listAnswer([synced]) }),
+      'GET orders/9': () => ({ body: { data: synced } }),
+    });
+    signedIn({ permissions: SELLING });
+    const { user } = renderApp('/en/orders?view=9');
+    await user.click(await screen.findByTestId('order-receipt', {}, { timeout: 15_000 }));
+    const receipt = await screen.findByTestId('receipt');
+    expect(within(receipt).getByTestId('receipt-number').textContent).toBe(synced.number);
+    expect(receipt.textContent).toContain('លេខបង្កាន់ដៃលើឧបករណ៍Device receipt no.OFF-AB12-0007');
+    expect(within(receipt).queryByTestId('receipt-unsynced')).toBeNull();
+  });
+});
