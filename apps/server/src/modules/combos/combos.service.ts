@@ -260,7 +260,7 @@ export function comboService(db: Db) {
     async restore(actor: Actor, id: number) {
       const row = await comboRow(db, id);
       if (row && row.deleted_at === null) return documents.show(actor, id);
-      return documents.act(actor, id, 'restore', async ({ trx, row }) => {
+      return documents.act(actor, id, 'restore', async ({ trx, at, row }) => {
         const problems: Problems = {};
         for (const field of ['sku', 'barcode'] as const) {
           const value = row[field];
@@ -275,7 +275,8 @@ export function comboService(db: Db) {
           throw new AppError(409, 'combo.product_deleted', {
             product: { en: gone.product_name_en, kh: gone.product_name_kh },
           });
-        await trx.updateTable('combos').set({ deleted_at: null }).where('id', '=', id).execute();
+        // updated_at with it: the till's catalogue reads a restored combo as changed
+        await trx.updateTable('combos').set({ deleted_at: null, updated_at: at }).where('id', '=', id).execute();
       });
     },
   };

@@ -7,11 +7,14 @@ import {
   type Discount,
   discountApplies,
   formatUsd,
+  normal,
   type PricedCart,
   type PriceQuote,
+  searchWords,
   todayInCambodia,
 } from '@depot/contracts';
 import { Alert, Button, Empty, Flex, Input, InputNumber, Select, Switch, Tag, Typography } from 'antd';
+import { useState } from 'react';
 import { UsdInput } from '../../kit/inputs.tsx';
 import { useRecord } from '../../kit/queries.ts';
 import { RemoteSelect } from '../../kit/RemoteSelect.tsx';
@@ -21,6 +24,7 @@ import { useCan } from '../../lib/access.tsx';
 import { discountOption, percentText } from '../../resources/discounts.tsx';
 import { UnitSelect } from '../stock/lines.tsx';
 import { type Cart, type CartLine, lineDiscountApplies, unitPrice } from './cart.ts';
+import { useKept } from './localCatalogue.ts';
 import { listText, sourceText } from './prices.ts';
 import { Money } from './rates.tsx';
 
@@ -28,23 +32,50 @@ type SetCart = (change: (cart: Cart) => Cart) => void;
 
 function CustomerSelect({ value, onChange }: { value: number | null; onChange: (id: number | null) => void }) {
   const { t, locale } = useCtx();
+  const local = useKept().customers;
+  const [typed, setTyped] = useState('');
+  // The walk-in customer in the page's language (its stored name is the seed's Khmer one).
+  const label = (row: Pick<Customer, 'name' | 'phone' | 'is_walk_in'>) => {
+    if (row.is_walk_in) return customerName(row.name, locale);
+    return row.phone ? `${row.name} · ${row.phone}` : row.name;
+  };
+  const common = {
+    allowClear: true,
+    placeholder: t('pos.chooseCustomer'),
+    id: 'pos-customer',
+    'data-testid': 'pos-customer',
+    style: { width: '100%' },
+  };
+  if (!local)
+    return (
+      <RemoteSelect<Customer>
+        api="customers"
+        row={customer}
+        params={{ 'filter[status]': 'active' }}
+        optionLabel={label}
+        value={value}
+        onChange={onChange}
+        {...common}
+      />
+    );
+  // the customers kept on the device (localCatalogue.ts): found as typed, with or without a connection
+  const words = searchWords(typed);
+  const options = local
+    .filter((row) => row.id === value || words.every((word) => normal(`${row.name} ${row.phone ?? ''}`).includes(word)))
+    .sort((a, b) => Number(b.is_walk_in) - Number(a.is_walk_in) || a.name.localeCompare(b.name))
+    .slice(0, 100)
+    .map((row) => ({ value: row.id, label: label(row) }));
   return (
-    <RemoteSelect<Customer>
-      api="customers"
-      row={customer}
-      params={{ 'filter[status]': 'active' }}
-      optionLabel={(row) => {
-        // The walk-in customer in the page's language (its stored name is the seed's Khmer one).
-        if (row.is_walk_in) return customerName(row.name, locale);
-        return row.phone ? `${row.name} · ${row.phone}` : row.name;
+    <Select<number | null>
+      {...common}
+      value={value ?? undefined}
+      onChange={(next) => onChange(next ?? null)}
+      options={options}
+      showSearch={{ filterOption: false, onSearch: setTyped }}
+      onOpenChange={(open) => {
+        if (!open) setTyped('');
       }}
-      value={value}
-      onChange={onChange}
-      allowClear
-      placeholder={t('pos.chooseCustomer')}
-      id="pos-customer"
-      data-testid="pos-customer"
-      style={{ width: '100%' }}
+      virtual={false}
     />
   );
 }

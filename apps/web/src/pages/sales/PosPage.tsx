@@ -42,7 +42,7 @@ import {
 import { useCatalogue } from './catalogue.ts';
 import { HELD_QUERY, HeldOrdersDrawer } from './HeldOrders.tsx';
 import { Key, useFunctionKeys } from './keys.tsx';
-import { startCatalogueSync } from './localCatalogue.ts';
+import { startCatalogueSync, useKept } from './localCatalogue.ts';
 import { OfflineBar } from './OfflineBar.tsx';
 import { ProductPane } from './ProductPane.tsx';
 import { useQuotedCart } from './prices.ts';
@@ -53,10 +53,11 @@ import { useScanner } from './scanner.ts';
 const answer = written(orderDetail);
 const holdKeys = retryKeys('depot.pos_hold_key');
 
-/** The walk-in customer, preselected on a new sale. */
+/** The walk-in customer, preselected on a new sale: the kept customers' once they are, else the server's. */
 function useWalkIn(): number | null {
-  const list = usePage('customers', customer, 'per_page=10&filter[is_walk_in]=true');
-  return list.data?.data.find((row) => row.is_walk_in)?.id ?? null;
+  const local = useKept().customers;
+  const list = usePage('customers', customer, 'per_page=10&filter[is_walk_in]=true', !local);
+  return (local ?? list.data?.data)?.find((row) => row.is_walk_in)?.id ?? null;
 }
 
 /** "1 $ = 4,100 ៛": the rate the till sells at, when it was set, and a warning once it is old. */

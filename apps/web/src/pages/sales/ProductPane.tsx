@@ -23,7 +23,7 @@ import { quantityText } from '../stock/common.tsx';
 import { type CartLine, productLine } from './cart.ts';
 import { comboQuery, localProduct, productQuery, useCatalogue } from './catalogue.ts';
 import { Key } from './keys.tsx';
-import { rememberStock, useLocalCatalogue } from './localCatalogue.ts';
+import { rememberStock, useKept, useLocalCatalogue } from './localCatalogue.ts';
 
 /** "Combos" among the category chips: the grid shows bundles instead of products. */
 const COMBOS = 'combos';
@@ -158,8 +158,18 @@ export function ProductPane({
       return fresh === undefined ? shown : { ...shown, stock: fresh };
     });
   }, [local, showCombos, typed, categoryId, storeId, products.data]);
-  // Searching shows the combos that match beside the products.
-  const combos = usePage('combos', combo, comboQuery(search, 20), canCombos && (showCombos || search.length > 0));
+  // Searching shows the combos that match beside the products: the kept ones once they are.
+  const keptCombos = useKept().combos;
+  const localCombos = useMemo(
+    () => (keptCombos ? (showCombos || typed ? keptCombos.search(typed, 20) : []) : null),
+    [keptCombos, showCombos, typed],
+  );
+  const combos = usePage(
+    'combos',
+    combo,
+    comboQuery(search, 20),
+    canCombos && !keptCombos && (showCombos || search.length > 0),
+  );
 
   const addCombo = async (row: Combo) => {
     try {
@@ -196,12 +206,13 @@ export function ProductPane({
         ? { text: t('pos.inStock', { quantity: quantityText(row.stock, row, locale) }), out: false }
         : { text: t('pos.outOfStock'), out: true };
   const productRows = showCombos ? [] : (localRows ?? products.data?.data ?? []);
-  const comboRows = combos.data?.data ?? [];
+  const comboRows: Combo[] = localCombos ?? combos.data?.data ?? [];
+  const shownLocal = showCombos ? localCombos : localRows;
   const loading =
-    !localRows && (showCombos ? combos.isPending : products.isPending) && !(showCombos ? combos.data : products.data);
+    !shownLocal && (showCombos ? combos.isPending : products.isPending) && !(showCombos ? combos.data : products.data);
   // with the local catalogue, the server's products only add their stock: their failure is not the grid's
   const failed = showCombos ? combos : products;
-  const failedShown = failed.isError && !failed.data && !localRows;
+  const failedShown = failed.isError && !failed.data && !shownLocal;
 
   return (
     <Card

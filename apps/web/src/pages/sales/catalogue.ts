@@ -14,7 +14,7 @@ import { listKey, recordKey } from '../../kit/queries.ts';
 import { api, NetworkError } from '../../lib/http.ts';
 import { lineKey } from '../stock/lines.tsx';
 import { type Cart, type CartLine, cartOfOrder, productLine } from './cart.ts';
-import { type LocalProduct, useLocalCatalogue } from './localCatalogue.ts';
+import { keptProduct, type LocalCombo, type LocalProduct, useKept, useLocalCatalogue } from './localCatalogue.ts';
 
 /** What the till looks up while selling: products and combos by code, a combo's VAT, a held order's lines. */
 
@@ -55,6 +55,7 @@ export function localProduct(row: LocalProduct, storeId: number | null): Product
 export function useCatalogue(storeId: number | null = null) {
   const client = useQueryClient();
   const local = useLocalCatalogue();
+  const kept = useKept();
 
   const list = <T>(path: string, row: z.ZodType<T>, query: string) =>
     client.fetchQuery({
@@ -83,9 +84,18 @@ export function useCatalogue(storeId: number | null = null) {
    * A combo as a line: its selling price, and VAT when any of its products carries VAT (the
    * server's rule), read from its products, with what each combo takes of them and their stock.
    */
-  async function comboLine(row: Combo, store: number | null = storeId): Promise<CartLine> {
-    const detail = await record('combos', comboDetail, row.id);
-    const products = await Promise.all(detail.items.map((item) => productIn(item.product_id, store)));
+  async function comboLine(row: Combo | LocalCombo, store: number | null = storeId): Promise<CartLine> {
+    // a combo kept on the device carries its items; its products' stock is asked fresh, else the last known
+    const detail = 'items' in row ? row : await record('combos', comboDetail, row.id);
+    const products = await Promise.all(
+      detail.items.map((item) =>
+        productIn(item.product_id, store).catch((error) => {
+          const known = keptProduct(item.product_id);
+          if (error instanceof NetworkError && known) return localProduct(known, store);
+          throw error;
+        }),
+      ),
+    );
     return {
       key: lineKey(),
       kind: 'combo',
@@ -116,14 +126,18 @@ export function useCatalogue(storeId: number | null = null) {
     // the local catalogue's code index first: a scan needs no round trip (its stock as last known)
     const known = local?.byCode(code);
     if (known) return { line: productLine(localProduct(known, storeId)) };
+    const knownCombo = kept.combos?.byCode(code);
+    if (knownCombo) return { line: await comboLine(knownCombo) };
     try {
       return await findOnServer(code, allowOnly);
     } catch (error) {
       if (!(local && error instanceof NetworkError)) throw error;
-      // no connection: what the local catalogue finds (no combos there yet)
+      // no connection: what the local catalogue finds, its combos too
       const rows = local.search(code, 2);
-      if (allowOnly && rows.length === 1) return { line: productLine(localProduct(rows[0], storeId)) };
-      return rows.length === 0 ? { none: true } : { many: true };
+      const combos = kept.combos?.search(code, 2) ?? [];
+      if (allowOnly && rows.length + combos.length === 1)
+        return { line: rows.length ? productLine(localProduct(rows[0], storeId)) : await comboLine(combos[0]) };
+      return rows.length + combos.length === 0 ? { none: true } : { many: true };
     }
   }
 

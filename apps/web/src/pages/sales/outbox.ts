@@ -1,7 +1,8 @@
-import type { OrderDetail, Product } from '@depot/contracts';
+import type { CurrentRates, Discount, OrderDetail, Product } from '@depot/contracts';
 import Dexie, { type EntityTable } from 'dexie';
 import { ApiError, api, NetworkError, outcomeUnknown } from '../../lib/http.ts';
 import { session } from '../../lib/session.ts';
+import type { LocalCombo, LocalCustomer } from './localCatalogue.ts';
 
 /**
  * The till's offline sales (issue 13). A sale that cannot reach the server is kept here, in
@@ -53,10 +54,16 @@ class TillDb extends Dexie {
   meta!: EntityTable<Meta, 'name'>;
   /** The till's local catalogue (localCatalogue.ts): active products, by id and by barcode. */
   products!: EntityTable<Product & { stock_store?: number }, 'id'>;
+  /** The rest of it (localCatalogue.ts): active combos with their items, discounts, customers, the rates. */
+  combos!: EntityTable<LocalCombo, 'id'>;
+  discounts!: EntityTable<Discount, 'id'>;
+  customers!: EntityTable<LocalCustomer, 'id'>;
+  rates!: EntityTable<CurrentRates & { name: string }, 'name'>;
   constructor(name: string) {
     super(name);
     this.version(1).stores({ sales: '++seq, &key, &client_id, status', meta: 'name' });
     this.version(2).stores({ products: 'id, barcode' });
+    this.version(3).stores({ combos: 'id', discounts: 'id', customers: 'id', rates: 'name' });
   }
 }
 

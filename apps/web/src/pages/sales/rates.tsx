@@ -4,6 +4,7 @@ import {
   DEFAULT_SALE_SETTINGS,
   type Discount,
   discount,
+  discountActiveOn,
   formatKhr,
   formatUsd,
   type Rates,
@@ -19,7 +20,8 @@ import { Flex, Typography } from 'antd';
 import type { CSSProperties } from 'react';
 import { resourceKey, usePage } from '../../kit/queries.ts';
 import { useCan } from '../../lib/access.tsx';
-import { api } from '../../lib/http.ts';
+import { api, NetworkError } from '../../lib/http.ts';
+import { keepRates, keptState, loadKept, useKept } from './localCatalogue.ts';
 
 /**
  * What a sale is priced and settled with, as the server has it now: the rate (and the rates for
@@ -32,7 +34,20 @@ export const RATES_KEY = resourceKey('exchange-rates', 'current');
 export function useCurrentRates() {
   return useQuery({
     queryKey: RATES_KEY,
-    queryFn: async ({ signal }) => (await api('exchange-rates/current', { signal, schema: single(currentRates) })).data,
+    queryFn: async ({ signal }) => {
+      try {
+        const { data } = await api('exchange-rates/current', { signal, schema: single(currentRates) });
+        void keepRates(data).catch(() => undefined);
+        return data;
+      } catch (error) {
+        // no connection: the rates last told, kept on the device
+        if (!(error instanceof NetworkError)) throw error;
+        await loadKept();
+        const known = keptState().rates;
+        if (!known) throw error;
+        return known;
+      }
+    },
     // A rate changed at another till reaches this one within minutes, even without a reload.
     refetchInterval: 5 * 60 * 1000,
     staleTime: 60 * 1000,
@@ -64,15 +79,18 @@ function useSaleSettingsQuery(enabled: boolean) {
   });
 }
 
-/** The discounts that can be used today (the server checks a sale against the same day). */
+/**
+ * The discounts that can be used today (the server checks a sale against the same day): the ones
+ * kept on the device once they are (localCatalogue.ts), else the server's.
+ */
 export function useTodayDiscounts() {
-  const query = new URLSearchParams({
-    per_page: '100',
-    'filter[active_on]': todayInCambodia(),
-    'filter[status]': 'active',
-  }).toString();
-  const page = usePage('discounts', discount, query, useCan('discounts.list'));
-  const rows: Discount[] = page.data?.data ?? [];
+  const today = todayInCambodia();
+  const local = useKept().discounts;
+  const query = new URLSearchParams({ per_page: '100', 'filter[active_on]': today, 'filter[status]': 'active' });
+  const page = usePage('discounts', discount, query.toString(), useCan('discounts.list') && !local);
+  const rows: Discount[] = local
+    ? local.filter((row) => discountActiveOn(row, today)).sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id)
+    : (page.data?.data ?? []);
   return { rows, query: page };
 }
 
