@@ -30,11 +30,12 @@ import {
   LEAD,
   leadOf,
   matchingIds,
-  rarestFirst,
   searchCondition,
+  searchPlan,
   searchWords,
   TOP,
   TOTAL_CAP,
+  walkBound,
   wordsCondition,
 } from './search.ts';
 import { countOf, tableChanged } from './totals.ts';
@@ -404,12 +405,14 @@ export function resourceService<
   }
 
   /**
-   * A searched list. The matches are read up to TOTAL_CAP + 1 from the rarest word's terms: up to
-   * the cap they are all known (their ids narrow the page, the total is exact); beyond, the total
-   * is the cap, a lower bound, and the page in the default order (`sortKey`) is read from the
-   * index kept in that order: the terms with the word's leading characters (`lead`), walked in
-   * the list's order until a page of matches is found (a word of one character is not walked).
-   * Another order of a common search sorts all its matches (correct, slow at a million).
+   * A searched list. A common word (`searchPlan`) in the default order (`sortKey`) is walked in the
+   * index kept in that order: the terms with the word's leading characters (`lead`), with scope,
+   * filters and the other words, up to `walkBound` past the page's end: fewer, they are all the
+   * matches (the total is exact); more, the total is that bound, a lower bound ("more than 200").
+   * Otherwise the matches are read up to TOTAL_CAP + 1 from the rarest word's terms: up to the cap
+   * they are all known (their ids narrow the page, the total is exact); beyond, the total is the
+   * cap, a lower bound, and another order of a common word sorts all its matches (correct, slow at a
+   * million), as does a word of one character.
    */
   async function searchedList(
     actor: Actor,
@@ -417,12 +420,47 @@ export function resourceService<
     filters: Record<string, unknown>,
     extras: Record<string, unknown>,
     words: string[],
+    common: boolean,
   ) {
     const [first] = words;
     const inRange = (q: AnySelect<unknown>) =>
       (q as AnySelect<{ id: number }>)
         .where(sql.ref('s0.term'), '>=', first)
         .where(sql.ref('s0.term'), '<', first + TOP);
+    const offset = (query.page - 1) * query.per_page;
+    const idsIn = (ids: number[]) =>
+      ids.length ? sql<SqlBool>`${column('id')} in (${sql.join(ids)})` : sql<SqlBool>`1 = 0`;
+    const listed = async (matches: Expression<SqlBool>, pageOffset: number, total: number, lowerBound: boolean) => {
+      const page = (await ordered(actor, query, filters, matches)
+        .limit(query.per_page)
+        .offset(pageOffset)
+        .execute()) as Q[];
+      const rows = await complete(db, page, extras, actor);
+      return { rows: rows.map((row) => present(actor, row)), total, lowerBound };
+    };
+
+    const sort = query.sort ?? def.defaultSort;
+    const desc = sort.startsWith('-');
+    const inOrder =
+      def.sortKey && own(def.sortable, desc ? sort.slice(1) : sort) === def.sortKey && [...first].length >= LEAD;
+    if (common && inOrder) {
+      // the first matches walked are the page (a record whose several terms the word begins is
+      // taken once); counted on past it to know whether there are more
+      const bound = walkBound(offset + query.per_page);
+      const direction = desc ? 'desc' : 'asc';
+      const walked = (await inRange(driven(actor, query, filters, words))
+        .where(sql.ref('s0.lead'), '=', leadOf(first))
+        .select([sql<number>`s0.record_id`.as('record_id'), sql<string>`s0.sort_key`.as('sort_key')])
+        .distinct()
+        .orderBy(sql.ref('s0.sort_key'), direction)
+        .orderBy(sql.ref('s0.record_id'), direction)
+        .limit(bound + 1)
+        .execute()) as { record_id: number }[];
+      const ids = walked.slice(offset, offset + query.per_page).map((r) => Number(r.record_id));
+      const more = walked.length > bound;
+      return listed(idsIn(ids), 0, more ? bound : walked.length, more);
+    }
+
     const candidates = async (distinct: boolean) => {
       let q = inRange(driven(actor, query, filters, words)).select(sql<number>`s0.record_id`.as('record_id'));
       if (distinct) q = q.distinct();
@@ -433,46 +471,8 @@ export function resourceService<
     let found = await candidates(false);
     // records with many terms the word begins came many times: counted again, each once
     if (found.full && found.ids.length <= TOTAL_CAP) found = await candidates(true);
-    const capped = found.ids.length > TOTAL_CAP;
-    const offset = (query.page - 1) * query.per_page;
-    let matches: Expression<SqlBool>;
-    let pageOffset = offset;
-    if (!capped) {
-      matches = found.ids.length ? sql<SqlBool>`${column('id')} in (${sql.join(found.ids)})` : sql<SqlBool>`1 = 0`;
-    } else {
-      const sort = query.sort ?? def.defaultSort;
-      const desc = sort.startsWith('-');
-      const lead = leadOf(first);
-      if (def.sortKey && own(def.sortable, desc ? sort.slice(1) : sort) === def.sortKey && [...first].length >= LEAD) {
-        // the terms with the word's leading characters, in the list's order: the first matches
-        // walked are the page (a record whose several terms the word begins is taken once)
-        const direction = desc ? 'desc' : 'asc';
-        const page = (await inRange(driven(actor, query, filters, words))
-          .where(sql.ref('s0.lead'), '=', lead)
-          .select([sql<number>`s0.record_id`.as('record_id'), sql<string>`s0.sort_key`.as('sort_key')])
-          .distinct()
-          .orderBy(sql.ref('s0.sort_key'), direction)
-          .orderBy(sql.ref('s0.record_id'), direction)
-          .limit(query.per_page)
-          .offset(offset)
-          .execute()) as { record_id: number }[];
-        const ids = page.map((r) => Number(r.record_id));
-        matches = ids.length ? sql<SqlBool>`${column('id')} in (${sql.join(ids)})` : sql<SqlBool>`1 = 0`;
-        pageOffset = 0;
-      } else {
-        matches = sql<SqlBool>`${column('id')} in (${matchingIds(db, def.table, words)})`;
-      }
-    }
-    const page = (await ordered(actor, query, filters, matches)
-      .limit(query.per_page)
-      .offset(pageOffset)
-      .execute()) as Q[];
-    const rows = await complete(db, page, extras, actor);
-    return {
-      rows: rows.map((row) => present(actor, row)),
-      total: capped ? TOTAL_CAP : found.ids.length,
-      lowerBound: capped,
-    };
+    if (found.ids.length <= TOTAL_CAP) return listed(idsIn(found.ids), offset, found.ids.length, false);
+    return listed(sql<SqlBool>`${column('id')} in (${matchingIds(db, def.table, words)})`, offset, TOTAL_CAP, true);
   }
 
   async function checkWrite(trx: Db, actor: Actor, input: z.output<I>, existing: Record<string, unknown> | null) {
@@ -504,8 +504,8 @@ export function resourceService<
 
     async list(actor: Actor, query: ListQuery, filters: Record<string, unknown>, extras: Record<string, unknown> = {}) {
       if (query.search) {
-        const words = await rarestFirst(db, def.table, searchWords(query.search));
-        if (words.length) return searchedList(actor, query, filters, extras, words);
+        const { words, common } = await searchPlan(db, def.table, searchWords(query.search));
+        if (words.length) return searchedList(actor, query, filters, extras, words, common);
       }
       const matches = await matching(query);
       const page = (await ordered(actor, query, filters, matches)

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, bearer, login, useTestApp } from '../test/harness.ts';
-import { TOTAL_CAP } from './search.ts';
+import { TOTAL_CAP, walkBound } from './search.ts';
 
 /**
  * The products' search index kept in the list's order (migration 0028): every term carries its
@@ -118,7 +118,7 @@ describe('search index in the list order', () => {
     expect((await skus('search=red%20pepper')).skus).toEqual(['PEP-100']);
   });
 
-  it('reads a common word’s pages in the list’s order and caps its total at 1,000, a lower bound', async () => {
+  it('reads a common word’s pages in the list’s order and counts its total a little past the page, a lower bound', async () => {
     // 1,150 noodles in two words ("noodles", "noodlesoup"), made by one import
     const rows = [['name_en', 'name_kh', 'sku', 'category', 'unit', 'price_usd', 'status']];
     for (let i = 0; i < 1150; i++) {
@@ -158,8 +158,19 @@ describe('search index in the list order', () => {
     // "noodles" begins both words (and their compact forms "noodles12"): its first page, the third, descending
     let page = await skus('search=noodles');
     expect(page.skus).toEqual(await expected('Noodles', 'asc', 0));
-    expect(page.meta).toMatchObject({ total: TOTAL_CAP, total_is_lower_bound: true, last_page: TOTAL_CAP / 20 });
+    // counted past the page's end to 201 matches: "1–20 of more than 200", ten pages to go to
+    expect(walkBound(20)).toBe(200);
+    expect(page.meta).toMatchObject({ total: 200, total_is_lower_bound: true, last_page: 10 });
     expect((await skus('search=noodles&page=3')).skus).toEqual(await expected('Noodles', 'asc', 40));
+    // a page further on counts further: page 50 ends at the 1,000th, more than 1,100 are known
+    page = await skus('search=noodles&page=50');
+    expect(page.skus).toEqual(await expected('Noodles', 'asc', 980));
+    expect(page.meta).toMatchObject({ total: 1100, total_is_lower_bound: true });
+    // near the end every match is walked: the total is exact
+    page = await skus('search=noodles&page=55');
+    expect(page.skus).toEqual(await expected('Noodles', 'asc', 1080));
+    expect(page.meta.total).toBe(1150);
+    expect(page.meta.total_is_lower_bound).toBeUndefined();
     expect((await skus('search=NOODLES&sort=-name_en')).skus).toEqual(await expected('Noodles', 'desc', 0));
     // a shorter prefix walks the same terms
     expect((await skus('search=nood')).skus).toEqual(await expected('Noodles', 'asc', 0));
@@ -168,6 +179,15 @@ describe('search index in the list order', () => {
     page = await skus('search=nood&filter[status]=inactive&per_page=100');
     expect(page.skus).toEqual(await expected('Noodles', 'asc', 0, 'inactive', 100));
     expect(page.meta.total).toBe(115);
+    expect(page.meta.total_is_lower_bound).toBeUndefined();
+    // the lower bound counts under the filter: 1,035 active, more than 200 on the first page,
+    // exactly 1,035 once the walk reaches past them
+    page = await skus('search=noodles&filter[status]=active');
+    expect(page.skus).toEqual(await expected('Noodles', 'asc', 0, 'active'));
+    expect(page.meta).toMatchObject({ total: 200, total_is_lower_bound: true });
+    page = await skus('search=noodles&filter[status]=active&per_page=100&page=10');
+    expect(page.skus).toEqual(await expected('Noodles', 'asc', 900, 'active', 100));
+    expect(page.meta.total).toBe(1035);
     expect(page.meta.total_is_lower_bound).toBeUndefined();
     // another order than the name's: every match sorted, the same total
     page = await skus('search=noodles&sort=sku');

@@ -64,32 +64,41 @@ export function matchingIds(db: Db, resource: string, words: string[]) {
 /** How far a word's range is counted to know which word narrows most. */
 const PROBE = 200;
 
+/** How many terms of a word's range, counted up to PROBE: a short range scan of the index. */
+async function rangeSize(db: Db, resource: string, word: string): Promise<number> {
+  const range = db
+    .selectFrom('search_terms')
+    .select('record_id')
+    .where('resource', '=', resource)
+    .where('term', '>=', word)
+    .where('term', '<', word + TOP)
+    .limit(PROBE)
+    .as('r');
+  const row = await db.selectFrom(range).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /**
- * The words of a search, the one with the fewest terms first (counted up to PROBE each, a short
- * range scan of the index): the rarest word drives, the common ones are checked per candidate.
+ * The words of a search, the one with the fewest terms first, and whether that word is common (it
+ * begins PROBE terms or more): the rarest word drives, the common ones are checked per candidate.
  * Without it "noodles 50010" walked every noodle (a twelfth of the catalogue) to find eleven.
  */
+export async function searchPlan(
+  db: Db,
+  resource: string,
+  words: string[],
+): Promise<{ words: string[]; common: boolean }> {
+  if (!words.length) return { words, common: false };
+  const sizes = await Promise.all(words.map((word) => rangeSize(db, resource, word)));
+  // a stable sort: equally rare words keep searchWords' order
+  const sorted = words.map((word, i) => ({ word, size: sizes[i] })).sort((a, b) => a.size - b.size);
+  return { words: sorted.map((w) => w.word), common: sorted[0].size >= PROBE };
+}
+
+/** The words of a search, the rarest first (`searchPlan`). */
 export async function rarestFirst(db: Db, resource: string, words: string[]): Promise<string[]> {
   if (words.length < 2) return words;
-  const sizes = await Promise.all(
-    words.map(async (word) => {
-      const range = db
-        .selectFrom('search_terms')
-        .select('record_id')
-        .where('resource', '=', resource)
-        .where('term', '>=', word)
-        .where('term', '<', word + TOP)
-        .limit(PROBE)
-        .as('r');
-      const row = await db.selectFrom(range).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
-      return Number(row.n);
-    }),
-  );
-  // a stable sort: equally rare words keep searchWords' order
-  return words
-    .map((word, i) => ({ word, size: sizes[i] }))
-    .sort((a, b) => a.size - b.size)
-    .map((w) => w.word);
+  return (await searchPlan(db, resource, words)).words;
 }
 
 /**
@@ -98,6 +107,17 @@ export async function rarestFirst(db: Db, resource: string, words: string[]): Pr
  * keystroke cost more than the page.
  */
 export const TOTAL_CAP = 1000;
+
+/**
+ * A common word's matches walked in the list's order are counted this far past the page's end,
+ * rounded up to a multiple of it: page 1 of 20 reads up to 201 and says "more than 200".
+ */
+export const WALK_MORE = 100;
+
+/** The lower bound a walk in the list's order counts up to, for a page ending at `pageEnd`. */
+export function walkBound(pageEnd: number): number {
+  return Math.ceil((pageEnd + WALK_MORE) / WALK_MORE) * WALK_MORE;
+}
 
 /** How many leading characters of a term its `lead` keeps (migration 0028). */
 export const LEAD = 2;

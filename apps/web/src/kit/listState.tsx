@@ -137,7 +137,8 @@ export function SearchBox({
 
 /**
  * The table's pager: the server's total, the rows-per-page choice, "1–20 of 42"; a search's
- * total counted up to 1,000 (`total_is_lower_bound`) reads "1–20 of more than 1,000".
+ * total counted only so far (`total_is_lower_bound`: a common word counted past the page) reads
+ * "1–20 of more than 200".
  */
 export function pagination(t: TFunction, state: ListState, meta: PaginationMeta | undefined): TablePaginationConfig {
   return {
