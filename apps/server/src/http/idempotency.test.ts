@@ -122,6 +122,14 @@ const RECIPES: Record<string, () => Promise<{ url: string; body?: object }>> = {
       body: { amount_cents: 50, method: 'cash_usd', paid_at: todayInCambodia() },
     };
   },
+  'POST /api/suppliers/:id/payments': async () => {
+    const { body } = await RECIPES['POST /api/purchases']();
+    await made('/api/purchases', body as object);
+    return {
+      url: `/api/suppliers/${ids.supplier}/payments`,
+      body: { amount_cents: 50, method: 'cash_usd', paid_at: todayInCambodia() },
+    };
+  },
   'POST /api/stocks/adjustments': async () => ({
     url: '/api/stocks/adjustments',
     body: { store_id: ids.store, reason: 'damage', items: [{ product_id: ids.product, quantity: 1 }] },
