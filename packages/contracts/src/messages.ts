@@ -842,7 +842,7 @@ export const messages = {
   'shift.pdf.difference': { en: 'Difference', kh: 'លម្អៀង' },
   'shift.pdf.number': { en: 'Shift', kh: 'វេន' },
   'shift.pdf.store': { en: 'Store', kh: 'ហាង' },
-  'shift.pdf.till': { en: 'Till', kh: 'បញ្ជរគិតលុយ' },
+  'shift.pdf.till': { en: 'Till', kh: 'កន្លែងគិតលុយ' },
   'shift.pdf.cashier': { en: 'Cashier', kh: 'អ្នកគិតលុយ' },
   'shift.pdf.opened': { en: 'Opened', kh: 'បើកនៅ' },
   'shift.pdf.closed': { en: 'Closed', kh: 'បិទនៅ' },
