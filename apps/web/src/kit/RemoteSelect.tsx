@@ -26,6 +26,8 @@ export interface RemoteSelectProps<R extends Row> {
   'data-testid'?: string;
   /** Its name for who cannot see the label (a filter has only a placeholder). */
   'aria-label'?: string;
+  onFocus?: () => void;
+  onBlur?: () => void;
 }
 
 /** What a ready-made select (`<CategorySelect>`) takes from a form item or a filter. */

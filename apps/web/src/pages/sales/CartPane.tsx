@@ -24,7 +24,7 @@ import { useCan } from '../../lib/access.tsx';
 import { discountOption, percentText } from '../../resources/discounts.tsx';
 import { UnitSelect } from '../stock/lines.tsx';
 import { type Cart, type CartLine, lineDiscountApplies, unitPrice } from './cart.ts';
-import { useKept } from './localCatalogue.ts';
+import { syncKept, useKept } from './localCatalogue.ts';
 import { listText, sourceText } from './prices.ts';
 import { Money } from './rates.tsx';
 
@@ -32,7 +32,11 @@ type SetCart = (change: (cart: Cart) => Cart) => void;
 
 function CustomerSelect({ value, onChange }: { value: number | null; onChange: (id: number | null) => void }) {
   const { t, locale } = useCtx();
-  const local = useKept().customers;
+  const kept = useKept().customers;
+  // the server's picker while it has the focus: the device's, ready meanwhile (the first sync), must
+  // not replace it under the cashier's fingers
+  const [remoteInUse, setRemoteInUse] = useState(false);
+  const local = remoteInUse ? null : kept;
   const [typed, setTyped] = useState('');
   // The walk-in customer in the page's language (its stored name is the seed's Khmer one).
   const label = (row: Pick<Customer, 'name' | 'phone' | 'is_walk_in'>) => {
@@ -55,6 +59,8 @@ function CustomerSelect({ value, onChange }: { value: number | null; onChange: (
         optionLabel={label}
         value={value}
         onChange={onChange}
+        onFocus={() => setRemoteInUse(true)}
+        onBlur={() => setRemoteInUse(false)}
         {...common}
       />
     );
@@ -74,6 +80,8 @@ function CustomerSelect({ value, onChange }: { value: number | null; onChange: (
       showSearch={{ filterOption: false, onSearch: setTyped }}
       onOpenChange={(open) => {
         if (!open) setTyped('');
+        // a customer made a moment ago (in the back office, at another till) is fetched as the list opens
+        if (open) void syncKept().catch(() => undefined);
       }}
       virtual={false}
     />

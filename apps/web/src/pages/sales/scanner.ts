@@ -31,7 +31,10 @@ export function useScanner(onScan: (code: string) => void, enabled = true) {
         buffer = '';
         return;
       }
-      const now = performance.now();
+      // when the key arrived, not when it is handled: keys that waited behind a long task (a render,
+      // the local catalogue's index being built) are handled together but were typed apart only
+      // as the scanner typed them
+      const now = event.timeStamp > 0 ? event.timeStamp : performance.now();
       const fast = now - last <= SCAN_GAP_MS;
       last = now;
       if (event.key === 'Enter') {
