@@ -173,6 +173,8 @@ interface Done {
   frame: number;
 }
 
+/** The page's window with the harness, for waitForFunction's predicates (a string would be an eval: the CSP refuses it). */
+type Harnessed = { __bench?: { marks: Marks; pending: unknown } };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const percentile = (list: number[], p: number) => {
   const sorted = [...list].sort((a, b) => a - b);
@@ -193,7 +195,9 @@ const marksOf = (page: Page) => page.evaluate('window.__bench.marks') as Promise
 /** Navigates (a reload or a new tab) and answers the page's cold-start marks once a search answered. */
 async function coldStart(page: Page, go: () => Promise<unknown>): Promise<Marks> {
   await go();
-  await page.waitForFunction('window.__bench?.marks.painted !== undefined', undefined, { timeout: 120_000 });
+  await page.waitForFunction(() => (window as Harnessed).__bench?.marks.painted !== undefined, undefined, {
+    timeout: 120_000,
+  });
   const marks = await marksOf(page);
   // the rest of the start (the sync's first page, the server's list) before the next run
   await page.waitForLoadState('networkidle');
@@ -209,7 +213,7 @@ async function typeTimed(page: Page, kind: string, text: string, expected: (type
     const typed = chars.slice(0, i + 1).join('');
     await page.evaluate(`window.__bench.arm(${JSON.stringify({ kind, text: typed, tile: expected(typed) })})`);
     await page.keyboard.type(chars[i]);
-    await page.waitForFunction('window.__bench.pending === null', undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => (window as Harnessed).__bench?.pending === null, undefined, { timeout: 10_000 });
     out.push(((await page.evaluate('window.__bench.done.at(-1)')) as Done) ?? null);
     await sleep(120); // a quick typist's pace
   }
@@ -237,7 +241,7 @@ async function scan(page: Page, code: string, intoFloor = false) {
 async function timedScan(page: Page, kind: 'scan' | 'floorScan', code: string): Promise<Done> {
   await page.evaluate(`window.__bench.arm(${JSON.stringify({ kind, text: code })})`);
   await scan(page, code, kind === 'floorScan');
-  await page.waitForFunction('window.__bench.pending === null', undefined, { timeout: 10_000 });
+  await page.waitForFunction(() => (window as Harnessed).__bench?.pending === null, undefined, { timeout: 10_000 });
   return (await page.evaluate('window.__bench.done.at(-1)')) as Done;
 }
 
