@@ -14,13 +14,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { gtinCheckDigit } from '@depot/contracts';
 import autocannon from 'autocannon';
-import { sql } from 'kysely';
-import { createDatabase } from '../apps/server/src/db/database.ts';
-import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
-import { seed } from '../apps/server/src/db/seed.ts';
-import { ensureSearchIndexes, type Searchable } from '../apps/server/src/kit/search.ts';
+import { barcodeOf, englishWords, fillCatalogue, khmerWords, refreshCatalogue } from './catalogueFill.ts';
 import { createPostgresDatabase, type RunningServer, signIn, startServer } from './server.ts';
 
 const { values } = parseArgs({
@@ -37,83 +32,6 @@ const count = Number(values.products);
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 const password = 'bench-password-1';
-/** The products resource's searchable columns (products.resources.ts; importing it here would bring the routes' types). */
-const products: Searchable = {
-  table: 'products',
-  searchable: ['products.name_en', 'products.name_kh', 'products.sku', 'products.barcode'],
-  sortKey: 'products.name_en',
-};
-
-const khmerWords = ['ទឹក', 'ស្រាបៀរ', 'អង្ករ', 'ប្រេង', 'ស្ករ', 'អំបិល', 'មី', 'ត្រី', 'សាប៊ូ', 'កាហ្វេ', 'តែ', 'ទឹកដោះគោ'];
-const englishWords = [
-  'Water',
-  'Beer',
-  'Rice',
-  'Oil',
-  'Sugar',
-  'Salt',
-  'Noodles',
-  'Fish',
-  'Soap',
-  'Coffee',
-  'Tea',
-  'Milk',
-];
-
-async function fill(databaseUrl: string) {
-  const { db, close } = createDatabase(databaseUrl);
-  await migrateToLatest(db);
-  await seed(db, { adminPassword: password });
-  const at = new Date().toISOString();
-  const category = await db
-    .insertInto('categories')
-    .values({ name_en: 'General', name_kh: 'ទូទៅ', status: 'active', created_at: at, updated_at: at })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const unit = await db
-    .insertInto('units')
-    .values({
-      name_en: 'Piece',
-      name_kh: 'ដុំ',
-      short_name: 'pcs',
-      factor: 1,
-      status: 'active',
-      created_at: at,
-      updated_at: at,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const batch = 1000;
-  for (let start = 0; start < count; start += batch) {
-    const rows = [];
-    for (let i = start; i < Math.min(count, start + batch); i++) {
-      const w = i % englishWords.length;
-      const body = `885${String(i).padStart(9, '0')}`;
-      rows.push({
-        name_en: `${englishWords[w]} ${i}`,
-        // every seventh Khmer name ends in a subscript ដ (្ដ), as typed in most fonts' keyboards
-        name_kh: `${khmerWords[w]} ${i}${i % 7 === 0 ? ' ក្ដាម' : ''}`,
-        sku: `SKU-${String(i).padStart(6, '0')}`,
-        barcode: `${body}${gtinCheckDigit(body)}`,
-        category_id: category.id,
-        unit_id: unit.id,
-        price_usd_cents: 100 + (i % 5000),
-        cost_usd_cents: 50,
-        taxable: 1,
-        reorder_level: 10,
-        status: 'active' as const,
-        created_at: at,
-        updated_at: at,
-      });
-    }
-    await db.insertInto('products').values(rows).execute();
-  }
-  // the search index, built here rather than in the server's start-up (its 60 s limit)
-  await ensureSearchIndexes(db, [products]);
-  // statistics, as autovacuum would gather them on a live database (a fresh table has none)
-  await sql`analyze`.execute(db);
-  await close();
-}
 
 let server: RunningServer;
 async function measure(name: string, path: string, headers: Record<string, string>) {
@@ -146,20 +64,15 @@ async function main() {
     reuse = created.existed;
   }
   const started = performance.now();
-  if (reuse) {
-    // rules of search changed since the fill: rebuild the index here, not in the server's start-up
-    const { db, close } = createDatabase(databaseUrl);
-    await migrateToLatest(db);
-    await ensureSearchIndexes(db, [products]);
-    await close();
-  } else await fill(databaseUrl);
+  // rules of search changed since the fill: rebuild the index here, not in the server's start-up
+  if (reuse) await refreshCatalogue(databaseUrl);
+  else await fillCatalogue(databaseUrl, count, password);
   console.log(`filled ${count} products in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
   server = await startServer({ databaseUrl, adminPassword: password, dir });
   try {
     const { auth } = await signIn(server, password);
     const middle = Math.floor(count / 2);
-    const body = `885${String(middle).padStart(9, '0')}`;
     const search = (text: string) => `/api/products?search=${encodeURIComponent(text)}`;
     const rows = [
       await measure('GET /api/health (floor)', '/api/health', {}),
@@ -178,7 +91,7 @@ async function main() {
         auth,
       ),
       await measure('search by SKU', search(`SKU-${String(middle).padStart(6, '0')}`), auth),
-      await measure('search by barcode', search(`${body}${gtinCheckDigit(body)}`), auth),
+      await measure('search by barcode', search(barcodeOf(middle)), auth),
       await measure('rare word (a number)', search(String(middle + 3)), auth),
       await measure('list page 20 with total', '/api/products?page=50&per_page=20', auth),
       await measure('GET /api/health (floor, again)', '/api/health', {}),
