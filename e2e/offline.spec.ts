@@ -245,6 +245,14 @@ for (const lang of ['en', 'kh'] as Lang[]) {
     // back online: the sale is accepted, not refused, and leaves the queue
     await context.setOffline(false);
     await expect(page.getByTestId('connection')).toHaveAttribute('data-online', 'true');
+    // the order on the server (the queue's badge alone can be absent for a moment as the till redraws)
+    const oversold = async () =>
+      (
+        await api.get<{ data: { id: number; number: string; offline_receipt_no: string | null }[] }>(
+          'orders?filter[oversold]=1&per_page=100',
+        )
+      ).data.find((o) => o.offline_receipt_no === receipt);
+    await expect.poll(async () => (await oversold())?.number ?? null, { timeout: 30_000 }).not.toBeNull();
     await expect(page.getByTestId('queue-count')).toHaveCount(0, { timeout: 30_000 });
     await expect(page.getByTestId('queue-failed')).toHaveCount(0);
     const stock = await api.get<{ data: { stock?: number } }>(`products/${oil.id}?stock_store=${main.id}`);
@@ -252,10 +260,7 @@ for (const lang of ['en', 'kh'] as Lang[]) {
     await context.close();
 
     // the manager (the administrator) sees the order tagged, its line beyond the stock, and is told
-    const found = await api.get<{ data: { id: number; number: string; offline_receipt_no: string | null }[] }>(
-      'orders?filter[oversold]=1&per_page=100',
-    );
-    const order = found.data.find((o) => o.offline_receipt_no === receipt);
+    const order = await oversold();
     if (!order) throw new Error(`no order for ${receipt}`);
     const manager = await newContext(browser, lang);
     const desk = await manager.newPage();
