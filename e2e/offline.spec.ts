@@ -1,6 +1,5 @@
-import type { Page } from '@playwright/test';
 import { CASHIER } from './playwright.config.ts';
-import { adminApi, ean13, expect, type Lang, newContext, prefix, signIn, snap, test } from './support.ts';
+import { adminApi, ean13, expect, type Lang, newContext, prefix, scan, signIn, snap, test } from './support.ts';
 
 /**
  * The till with no connection (issue 13). The cashier opens the till online (the service worker
@@ -17,23 +16,6 @@ const says = {
   kh: { offline: 'គ្មានអ៊ីនធឺណិត', online: 'មានអ៊ីនធឺណិត', waiting: 'ការលក់ 3 កំពុងរង់ចាំធ្វើសមកាលកម្ម' },
   en: { offline: 'Offline', online: 'Online', waiting: 'Sales waiting to sync: 3' },
 } as const;
-
-/** A keyboard-wedge scan: the digits then Enter, sent at once (see selling.spec.ts). */
-async function scan(page: Page, code: string): Promise<void> {
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  const cdp = await page.context().newCDPSession(page);
-  const events = [...code].flatMap((key) => [
-    { type: 'keyDown' as const, key, text: key, code: `Digit${key}` },
-    { type: 'keyUp' as const, key },
-  ]);
-  const enter = { key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13 };
-  await Promise.all(
-    [...events, { type: 'keyDown' as const, text: '\r', ...enter }, { type: 'keyUp' as const, ...enter }].map((e) =>
-      cdp.send('Input.dispatchKeyEvent', e),
-    ),
-  );
-  await cdp.detach();
-}
 
 for (const lang of ['en', 'kh'] as Lang[]) {
   test(`the till sells offline, survives a reload, and syncs each sale exactly once in ${lang}`, async ({

@@ -219,3 +219,29 @@ export async function adminApi(request: APIRequestContext) {
     },
   };
 }
+
+/**
+ * A barcode scanner is a keyboard wedge: the digits within milliseconds, then Enter, wherever the
+ * focus is (but not in a text field, where the typing is the cashier's own). The till takes keys
+ * at most 50 ms apart as a scan, timed by when they were typed (scanner.ts). Playwright's `type` waits for
+ * each key's answer before sending the next: on a busy machine (other tests beside this one) a
+ * round trip took more than 50 ms and a scan was dropped, now and then. So the keys go as a
+ * scanner sends them: all of them at once, real key events through the browser's protocol, in
+ * order; the page handles them back to back however late it gets to them.
+ */
+export async function scan(page: Page, code: string): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(() => {
+    const focused = document.activeElement as HTMLElement | null;
+    if (focused?.matches('input, textarea, select, [contenteditable]')) focused.blur();
+  });
+  const cdp = await page.context().newCDPSession(page);
+  const keys: NonNullable<Parameters<typeof cdp.send<'Input.dispatchKeyEvent'>>[1]>[] = [...code].flatMap((key) => [
+    { type: 'keyDown' as const, key, text: key, code: /\d/.test(key) ? `Digit${key}` : `Key${key.toUpperCase()}` },
+    { type: 'keyUp' as const, key },
+  ]);
+  const enter = { key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13 };
+  keys.push({ type: 'keyDown', text: '\r', ...enter }, { type: 'keyUp', ...enter });
+  await Promise.all(keys.map((event) => cdp.send('Input.dispatchKeyEvent', event)));
+  await cdp.detach();
+}

@@ -1,6 +1,5 @@
-import type { Page } from '@playwright/test';
 import { CASHIER } from './playwright.config.ts';
-import { adminApi, ean13, expect, newContext, prefix, signIn, snap, test } from './support.ts';
+import { adminApi, ean13, expect, newContext, prefix, scan, signIn, snap, test } from './support.ts';
 
 /**
  * The till's catalogue on the device (issue 13). Opened online, the till keeps the products in
@@ -11,23 +10,6 @@ import { adminApi, ean13, expect, newContext, prefix, signIn, snap, test } from 
  */
 
 const run = Date.now().toString(36).slice(-5);
-
-/** A keyboard-wedge scan: the digits then Enter, sent at once (see selling.spec.ts). */
-async function scan(page: Page, code: string): Promise<void> {
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  const cdp = await page.context().newCDPSession(page);
-  const events = [...code].flatMap((key) => [
-    { type: 'keyDown' as const, key, text: key, code: `Digit${key}` },
-    { type: 'keyUp' as const, key },
-  ]);
-  const enter = { key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13 };
-  await Promise.all(
-    [...events, { type: 'keyDown' as const, text: '\r', ...enter }, { type: 'keyUp' as const, ...enter }].map((e) =>
-      cdp.send('Input.dispatchKeyEvent', e),
-    ),
-  );
-  await cdp.detach();
-}
 
 test('offline, after a reload, the till finds a product in its local catalogue by Khmer, English and a scan, and sells it', async ({
   browser,
