@@ -6,7 +6,6 @@ import {
   combo,
   formatKhr,
   formatUsd,
-  type Product,
   product,
   type RielRates,
   rielOf,
@@ -20,7 +19,7 @@ import { useCtx } from '../../kit/useCtx.ts';
 import { useDebounced } from '../../kit/useDebounced.ts';
 import { useCan } from '../../lib/access.tsx';
 import { quantityText } from '../stock/common.tsx';
-import { type CartLine, productLine } from './cart.ts';
+import { type CartLine, productLine, type SoldProduct } from './cart.ts';
 import { comboQuery, localProduct, productQuery, useCatalogue } from './catalogue.ts';
 import { Key } from './keys.tsx';
 import { rememberStock, useKept, useLocalCatalogue } from './localCatalogue.ts';
@@ -199,13 +198,13 @@ export function ProductPane({
 
   const khrOf = (cents: number) => (rates ? rielOf(cents, rates) : null);
   // in the product's own unit: what a line of it takes (a carton takes its factor of them)
-  const stockOf = (row: Product) =>
+  const stockOf = (row: SoldProduct) =>
     row.stock === undefined
       ? null
       : row.stock > 0
         ? { text: t('pos.inStock', { quantity: quantityText(row.stock, row, locale) }), out: false }
         : { text: t('pos.outOfStock'), out: true };
-  const productRows = showCombos ? [] : (localRows ?? products.data?.data ?? []);
+  const productRows: SoldProduct[] = showCombos ? [] : (localRows ?? products.data?.data ?? []);
   const comboRows: Combo[] = localCombos ?? combos.data?.data ?? [];
   const shownLocal = showCombos ? localCombos : localRows;
   const loading =

@@ -100,7 +100,25 @@ export function unitPrice(line: CartLine): number {
   return line.base_price_cents * (line.unit?.factor ?? 1);
 }
 
-export function productLine(row: Product): CartLine {
+/** What the till needs of a product to show its tile and sell it (the local catalogue keeps only this). */
+export type SoldProduct = Pick<
+  Product,
+  | 'id'
+  | 'name_en'
+  | 'name_kh'
+  | 'sku'
+  | 'barcode'
+  | 'category_id'
+  | 'thumbnail_url'
+  | 'unit_id'
+  | 'unit_name_en'
+  | 'unit_name_kh'
+  | 'price_usd_cents'
+  | 'taxable'
+  | 'stock'
+>;
+
+export function productLine(row: SoldProduct): CartLine {
   return {
     key: lineKey(),
     kind: 'product',

@@ -13,7 +13,7 @@ import type { z } from 'zod';
 import { listKey, recordKey } from '../../kit/queries.ts';
 import { api, NetworkError } from '../../lib/http.ts';
 import { lineKey } from '../stock/lines.tsx';
-import { type Cart, type CartLine, cartOfOrder, productLine } from './cart.ts';
+import { type Cart, type CartLine, cartOfOrder, productLine, type SoldProduct } from './cart.ts';
 import { keptProduct, type LocalCombo, type LocalProduct, useKept, useLocalCatalogue } from './localCatalogue.ts';
 
 /** What the till looks up while selling: products and combos by code, a combo's VAT, a held order's lines. */
@@ -46,7 +46,7 @@ export function matchesCode(row: { sku: string; barcode: string | null }, code: 
 export type Found = { line: CartLine } | { many: true } | { none: true };
 
 /** A product of the local catalogue as the till shows it: the stock last known in this store, else none. */
-export function localProduct(row: LocalProduct, storeId: number | null): Product {
+export function localProduct(row: LocalProduct, storeId: number | null): SoldProduct {
   const { stock_store, stock, ...rest } = row;
   return stock !== undefined && stock_store === storeId ? { ...rest, stock } : rest;
 }

@@ -18,17 +18,28 @@ import { useSyncExternalStore } from 'react';
 import type { z } from 'zod';
 import { ApiError, api } from '../../lib/http.ts';
 import { CatalogueIndex } from './localIndex.ts';
+import {
+  BUILT,
+  buildSnapshot,
+  KeptCatalogue,
+  type LocalProduct,
+  type ProductSnapshot,
+  type StockSnapshot,
+  VERSION,
+} from './localSnapshot.ts';
 import { outboxDb } from './outbox.ts';
 
 /**
  * The till's catalogue on the device (issue 13): the active products, kept in IndexedDB (the
  * till's dexie database, outbox.ts, table `products`) and refreshed by what changed since the last
  * sync (`GET /api/products/changes`, a cursor of (updated_at, id)): a product deleted or made
- * inactive leaves it. At start the rows are read once into an in-memory index (localIndex.ts):
- * the till searches it as the cashier types and finds a scanned code in it, with or without a
- * connection. Until a first sync has finished it is not ready and the till asks the server.
+ * inactive leaves it. After a sync that changed rows, the table is rewritten as a snapshot (its
+ * search index built, the columns the till shows; localSnapshot.ts), in a worker where there is
+ * one; a cold start reads only that snapshot, in one go, and searches it as the cashier types and
+ * finds a scanned code in it, with or without a connection. Until a first sync has finished (and
+ * its snapshot is read) it is not ready and the till asks the server.
  */
-export type LocalProduct = Product & { stock_store?: number };
+export type { LocalProduct } from './localSnapshot.ts';
 
 const PAGE = 1000;
 /**
@@ -47,7 +58,12 @@ interface State {
 }
 
 let state: State = { index: null, ready: false };
-let rows = new Map<number, LocalProduct>();
+/** The snapshot read or built last, with the stock as last known. */
+let current: KeptCatalogue | null = null;
+/** Stock the server told in this tab: put on every snapshot read after (one built meanwhile may lack it). */
+const seenStock = new Map<number, { stock: number; store: number }>();
+/** Moves when the catalogue is forgotten: a snapshot built before is not shown after. */
+let epoch = 0;
 const listeners = new Set<() => void>();
 let loading: Promise<void> | null = null;
 
@@ -56,17 +72,93 @@ function publish(next: Partial<State>) {
   for (const listener of listeners) listener();
 }
 
-function rebuild() {
-  publish({ index: new CatalogueIndex(rows.values()) });
+async function isSynced(): Promise<boolean> {
+  return Boolean((await outboxDb().meta.get(SYNCED))?.value);
 }
 
-/** Reads the kept catalogue into memory once (the till's cold start). */
+/** Shows a snapshot: the index the till searches from now on. */
+function show(products: ProductSnapshot, stock: StockSnapshot | null | undefined, synced: boolean) {
+  const kept = new KeptCatalogue(products, stock);
+  for (const [id, seen] of seenStock) kept.setStock(id, seen.stock, seen.store);
+  current = kept;
+  publish({ index: kept.index, ready: synced && kept.size > 0 });
+}
+
+let worker: Worker | null = null;
+let asked = 0;
+const waiting = new Map<
+  number,
+  { resolve: (made: [ProductSnapshot, StockSnapshot]) => void; reject: (e: Error) => void }
+>();
+
+/** The snapshot built by the worker (a browser), else here (tests: no Worker). */
+function buildOffThread(name: string): Promise<[ProductSnapshot, StockSnapshot]> {
+  if (typeof Worker === 'undefined' || import.meta.env.MODE === 'test') return buildSnapshot(name);
+  if (!worker) {
+    try {
+      worker = new Worker(new URL('./catalogue.worker.ts', import.meta.url), { type: 'module' });
+    } catch {
+      return buildSnapshot(name);
+    }
+    worker.onmessage = (
+      event: MessageEvent<{ id: number; error?: string; products: ProductSnapshot; stock: StockSnapshot }>,
+    ) => {
+      const { id, error, products, stock } = event.data;
+      const one = waiting.get(id);
+      waiting.delete(id);
+      if (error) one?.reject(new Error(error));
+      else one?.resolve([products, stock]);
+    };
+    worker.onerror = () => {
+      for (const one of waiting.values()) one.reject(new Error('catalogue worker failed'));
+      waiting.clear();
+      worker = null;
+    };
+  }
+  const id = ++asked;
+  const running = worker;
+  return new Promise((resolve, reject) => {
+    waiting.set(id, { resolve, reject });
+    running.postMessage({ id, db: name });
+  });
+}
+
+let queued: Promise<void> | null = null;
+let building: Promise<void> = Promise.resolve();
+
+/**
+ * Rewrites the snapshot from the products table and shows it. One at a time; asked while one
+ * runs, one more runs after it (it reads every change applied before it starts).
+ */
+function rebuild(): Promise<void> {
+  queued ??= building.then(async () => {
+    queued = null;
+    const at = epoch;
+    const [products, stock] = await buildOffThread(outboxDb().name);
+    if (at === epoch) show(products, stock, await isSynced());
+  });
+  building = queued.catch(() => undefined);
+  return queued;
+}
+
+/** Reads the kept catalogue into memory once (the till's cold start): its snapshot, rebuilt if rows changed since. */
 export function loadCatalogue(): Promise<void> {
   loading ??= (async () => {
     const db = outboxDb();
-    const [kept, synced] = await Promise.all([db.products.toArray(), db.meta.get(SYNCED)]);
-    rows = new Map(kept.map((row) => [row.id, row]));
-    publish({ index: new CatalogueIndex(kept), ready: Boolean(synced) && kept.length > 0 });
+    const [products, stock, synced, version, any] = await db.transaction('r', db.snapshot, db.meta, db.products, () =>
+      Promise.all([
+        db.snapshot.get('products') as Promise<ProductSnapshot | undefined>,
+        db.snapshot.get('stock') as Promise<StockSnapshot | undefined>,
+        db.meta.get(SYNCED),
+        db.meta.get(VERSION),
+        db.products.limit(1).primaryKeys(),
+      ]),
+    );
+    if (products) show(products, stock, Boolean(synced));
+    else publish({ index: new CatalogueIndex<LocalProduct>([]), ready: false });
+    // rows changed after the snapshot was written (the till closed meanwhile), or none yet (an older till)
+    const stale = products ? products.version !== Number(version?.value ?? 0) : any.length > 0;
+    if (stale) await rebuild();
   })();
   return loading;
 }
@@ -86,7 +178,7 @@ async function apply(page: Product[], next: string | null): Promise<boolean> {
   let changed = false;
   await db.transaction('rw', db.products, db.meta, async () => {
     const current = await db.products.bulkGet(page.map((row) => row.id));
-    const puts: LocalProduct[] = [];
+    const puts: (Product & { stock_store?: number })[] = [];
     const deletes: number[] = [];
     page.forEach((row, i) => {
       const kept = current[i];
@@ -103,9 +195,9 @@ async function apply(page: Product[], next: string | null): Promise<boolean> {
     if (puts.length) await db.products.bulkPut(puts);
     if (deletes.length) await db.products.bulkDelete(deletes);
     if (next) await db.meta.put({ name: CURSOR, value: next });
-    for (const row of puts) rows.set(row.id, row);
-    for (const id of deletes) rows.delete(id);
     changed = puts.length + deletes.length > 0;
+    // the snapshot no longer says these rows: the next start rebuilds it if this tab does not
+    if (changed) await db.meta.put({ name: VERSION, value: Number((await db.meta.get(VERSION))?.value ?? 0) + 1 });
   });
   return changed;
 }
@@ -146,10 +238,9 @@ async function readChanges(): Promise<number> {
     if (!page.more) break;
   }
   await db.meta.put({ name: SYNCED, value: 1 });
-  if (changed || !state.ready) {
-    rebuild();
-    publish({ ready: rows.size > 0 });
-  }
+  // the till searches the catalogue as now kept (deletions gone) once this answers
+  if (changed) await rebuild();
+  else if (!state.ready && current) publish({ ready: current.size > 0 });
   return changed;
 }
 
@@ -157,32 +248,41 @@ async function readChanges(): Promise<number> {
  * The stock the server told for products in a store (the till's list, online): kept as the last
  * known, shown offline.
  */
-export async function rememberStock(store: number, seen: readonly Product[]): Promise<void> {
-  const known = seen.filter((row) => row.stock !== undefined && rows.has(row.id));
+export async function rememberStock(store: number, seen: readonly Pick<Product, 'id' | 'stock'>[]): Promise<void> {
+  const kept = current;
+  if (!kept) return;
+  const known = seen.filter((row) => row.stock !== undefined && kept.byId(row.id));
   if (!known.length) return;
   for (const row of known) {
-    const kept = rows.get(row.id) as LocalProduct;
-    kept.stock = row.stock;
-    kept.stock_store = store;
+    kept.setStock(row.id, row.stock as number, store);
+    seenStock.set(row.id, { stock: row.stock as number, store });
   }
-  await outboxDb().products.bulkUpdate(
-    known.map((row) => ({ key: row.id, changes: { stock: row.stock, stock_store: store } })),
-  );
+  const db = outboxDb();
+  await db.transaction('rw', db.products, db.snapshot, db.meta, async () => {
+    await db.products.bulkUpdate(
+      known.map((row) => ({ key: row.id, changes: { stock: row.stock, stock_store: store } })),
+    );
+    // the snapshot's stock, for the next start; only the snapshot's own (another tab may have rewritten it)
+    if ((await db.meta.get(BUILT))?.value === kept.snapshot.built) await db.snapshot.put(kept.stock);
+  });
 }
 
 /** A product kept on the device, by id (a combo's parts with no connection). */
 export function keptProduct(id: number): LocalProduct | undefined {
-  return rows.get(id);
+  return current?.byId(id);
 }
 
 /** Signing out, or tests: the next start reads the catalogue again from the server. */
 export async function forgetCatalogue(): Promise<void> {
+  epoch++;
   const db = outboxDb();
-  await db.transaction('rw', db.products, db.meta, async () => {
+  await db.transaction('rw', db.products, db.snapshot, db.meta, async () => {
     await db.products.clear();
-    await db.meta.bulkDelete([CURSOR, SYNCED]);
+    await db.snapshot.clear();
+    await db.meta.bulkDelete([CURSOR, SYNCED, VERSION, BUILT]);
   });
-  rows = new Map();
+  current = null;
+  seenStock.clear();
   loading = null;
   publish({ index: null, ready: false });
 }

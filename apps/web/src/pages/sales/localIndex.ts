@@ -92,90 +92,204 @@ function matches({ text, compact }: Text, word: string, whole: boolean): boolean
 /** Above this many barcodes for a word, they are not sorted into rank order: the search walks every record. */
 const CODES_SORTED = 5000;
 
-/** The first index of a sorted list not below `word`. */
-function lowerBound(list: readonly string[], word: string): number {
+/**
+ * Many strings kept as one: their text end to end and where each ends. IndexedDB reads one long
+ * string and a typed array at the speed of a copy, where 100,000 strings or objects take seconds.
+ */
+export interface Joined {
+  text: string;
+  ends: Int32Array;
+}
+
+export function joined(list: readonly string[]): Joined {
+  const ends = new Int32Array(list.length);
+  let at = 0;
+  for (let i = 0; i < list.length; i++) {
+    at += list[i].length;
+    ends[i] = at;
+  }
+  return { text: list.join(''), ends };
+}
+
+/** The i-th string of a joined list. */
+export const joinedAt = ({ text, ends }: Joined, i: number): string => text.slice(i ? ends[i - 1] : 0, ends[i]);
+
+/** Every string of a joined list. */
+export function unjoined(list: Joined): string[] {
+  const out = new Array<string>(list.ends.length);
+  for (let i = 0; i < out.length; i++) out[i] = joinedAt(list, i);
+  return out;
+}
+
+/** The first index of a sorted joined list not below `word`. */
+function lowerBound(list: Joined, word: string): number {
   let lo = 0;
-  let hi = list.length;
+  let hi = list.ends.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (list[mid] < word) lo = mid + 1;
+    if (joinedAt(list, mid) < word) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
-export class CatalogueIndex<T extends Searchable> {
-  /** The records in rank order (English name, then id). */
-  readonly rows: T[];
-  private readonly texts: Text[];
+/**
+ * An index as data (what the device keeps, localSnapshot.ts): typed arrays and joined strings
+ * only, so it is read back in one go and searched without building anything.
+ */
+export interface IndexData {
+  /** Each record's normalized text, in rank order (English name, then id). */
+  texts: Joined;
+  /** Each record's values that had spaces, without them, each after a `\n` (empty for most). */
+  compacts: Joined;
   /**
    * The ranks with a term of their names or SKU beginning with these two letters (a pair's code
-   * units as one number), or this one letter (its code unit), ascending.
+   * units as one number), or this one letter (its code unit), ascending: the keys sorted, where
+   * each key's ranks end in `bucketRanks`.
    */
-  private readonly buckets = new Map<number, number[]>();
+  bucketKeys: Float64Array;
+  bucketEnds: Int32Array;
+  bucketRanks: Int32Array;
   /**
    * The terms of the barcodes, sorted, and their records' ranks: barcodes share long beginnings
    * ("885…"), so a typed barcode is a range of this list rather than a bucket of every record.
    */
-  private readonly codeTerms: string[];
-  private readonly codeRanks: Int32Array;
-  private readonly byBarcode = new Map<string, T>();
-  private readonly bySku = new Map<string, T>();
+  codeTerms: Joined;
+  codeRanks: Int32Array;
+  /** The barcodes exactly, and the SKUs in lower case, sorted (then by rank), and their ranks: a scan. */
+  barcodes: Joined;
+  barcodeRanks: Int32Array;
+  skus: Joined;
+  skuRanks: Int32Array;
+}
+
+/** Sorts codes (then ranks) into a joined list and its ranks. */
+function sortedCodes(codes: { term: string; rank: number }[]): [Joined, Int32Array] {
+  codes.sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : a.rank - b.rank));
+  return [joined(codes.map((code) => code.term)), Int32Array.from(codes, (code) => code.rank)];
+}
+
+/** Builds the index of the records: them in rank order, and the index as data. */
+export function indexData<T extends Searchable>(records: Iterable<T>): { rows: T[]; data: IndexData } {
+  const rows = [...records];
+  rows.sort((a, b) => (a.name_en < b.name_en ? -1 : a.name_en > b.name_en ? 1 : a.id - b.id));
+  const buckets = new Map<number, number[]>();
+  const note = (key: number, rank: number) => {
+    const list = buckets.get(key);
+    if (!list) buckets.set(key, [rank]);
+    else if (list[list.length - 1] !== rank) list.push(rank);
+  };
+  const codes: { term: string; rank: number }[] = [];
+  const barcodes: { term: string; rank: number }[] = [];
+  const skus: { term: string; rank: number }[] = [];
+  const texts: string[] = [];
+  const compacts: string[] = [];
+  rows.forEach((row, rank) => {
+    if (row.barcode) barcodes.push({ term: row.barcode, rank });
+    skus.push({ term: row.sku.toLowerCase(), rank });
+    const { text, compact, codeAt, codeCompact } = textOf(row);
+    const end = codeAt < 0 ? text.length : codeAt;
+    for (let p = 0; p < text.length; p++) {
+      if (!termStart(text, p)) continue;
+      if (p >= end) codes.push({ term: text.slice(p), rank });
+      else {
+        note(text.charCodeAt(p), rank);
+        if (p < text.length - 1) note(pair(text, p), rank);
+      }
+    }
+    if (codeCompact) codes.push({ term: codeCompact, rank });
+    for (const squeezed of compact.split('\n')) {
+      if (squeezed.length > 1 && squeezed !== codeCompact) {
+        note(squeezed.charCodeAt(0), rank);
+        note(pair(squeezed, 0), rank);
+      }
+    }
+    texts.push(text);
+    compacts.push(compact);
+  });
+  const keys = [...buckets.keys()].sort((a, b) => a - b);
+  const bucketEnds = new Int32Array(keys.length);
+  let total = 0;
+  keys.forEach((key, i) => {
+    total += (buckets.get(key) as number[]).length;
+    bucketEnds[i] = total;
+  });
+  const bucketRanks = new Int32Array(total);
+  for (let i = 0; i < keys.length; i++) bucketRanks.set(buckets.get(keys[i]) as number[], i ? bucketEnds[i - 1] : 0);
+  const [codeTerms, codeRanks] = sortedCodes(codes);
+  const [barcodeList, barcodeRanks] = sortedCodes(barcodes);
+  const [skuList, skuRanks] = sortedCodes(skus);
+  return {
+    rows,
+    data: {
+      texts: joined(texts),
+      compacts: joined(compacts),
+      bucketKeys: Float64Array.from(keys),
+      bucketEnds,
+      bucketRanks,
+      codeTerms,
+      codeRanks,
+      barcodes: barcodeList,
+      barcodeRanks,
+      skus: skuList,
+      skuRanks,
+    },
+  };
+}
+
+const EMPTY = new Int32Array(0);
+
+export class CatalogueIndex<T extends Searchable> {
+  private readonly data: IndexData;
+  /** The record of a rank (made from the kept columns when the index was read back). */
+  private readonly rowAt: (rank: number) => T;
+  private readonly texts: Text[];
+  /** A bucket's key → its place in `bucketKeys`. */
+  private readonly buckets = new Map<number, number>();
   /** The last search whose every candidate was checked, and all its matches. */
   private last: { words: string[]; ranks: number[] } | null = null;
 
-  constructor(records: Iterable<T>) {
-    const rows = [...records];
-    rows.sort((a, b) => (a.name_en < b.name_en ? -1 : a.name_en > b.name_en ? 1 : a.id - b.id));
-    this.rows = rows;
-    const codes: { term: string; rank: number }[] = [];
-    this.texts = rows.map((row, rank) => {
-      if (row.barcode) this.byBarcode.set(row.barcode, row);
-      this.bySku.set(row.sku.toLowerCase(), row);
-      const { text, compact, codeAt, codeCompact } = textOf(row);
-      const end = codeAt < 0 ? text.length : codeAt;
-      for (let p = 0; p < text.length; p++) {
-        if (!termStart(text, p)) continue;
-        if (p >= end) codes.push({ term: text.slice(p), rank });
-        else {
-          this.note(text.charCodeAt(p), rank);
-          if (p < text.length - 1) this.note(pair(text, p), rank);
-        }
-      }
-      if (codeCompact) codes.push({ term: codeCompact, rank });
-      for (const squeezed of compact.split('\n')) {
-        if (squeezed.length > 1 && squeezed !== codeCompact) {
-          this.note(squeezed.charCodeAt(0), rank);
-          this.note(pair(squeezed, 0), rank);
-        }
-      }
-      return { text, compact };
-    });
-    codes.sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
-    this.codeTerms = codes.map((code) => code.term);
-    this.codeRanks = Int32Array.from(codes, (code) => code.rank);
+  /** An index of the records, built here. */
+  constructor(records: Iterable<T>);
+  /** An index read back as data, its records made by `rowAt`. */
+  constructor(records: null, kept: { data: IndexData; rowAt: (rank: number) => T });
+  constructor(records: Iterable<T> | null, kept?: { data: IndexData; rowAt: (rank: number) => T }) {
+    if (kept) {
+      this.data = kept.data;
+      this.rowAt = kept.rowAt;
+    } else {
+      const built = indexData(records ?? []);
+      this.data = built.data;
+      this.rowAt = (rank) => built.rows[rank];
+    }
+    const texts = unjoined(this.data.texts);
+    const compacts = unjoined(this.data.compacts);
+    this.texts = texts.map((text, rank) => ({ text, compact: compacts[rank] }));
+    const keys = this.data.bucketKeys;
+    for (let i = 0; i < keys.length; i++) this.buckets.set(keys[i], i);
   }
 
-  private note(key: number, rank: number) {
-    const list = this.buckets.get(key);
-    if (!list) this.buckets.set(key, [rank]);
-    else if (list[list.length - 1] !== rank) list.push(rank);
+  /** A bucket's ranks, ascending (empty for none). */
+  private bucket(key: number): Int32Array {
+    const i = this.buckets.get(key);
+    if (i === undefined) return EMPTY;
+    return this.data.bucketRanks.subarray(i ? this.data.bucketEnds[i - 1] : 0, this.data.bucketEnds[i]);
   }
 
   /** The records with a barcode term beginning with the word: [from, to) of the code list. */
   private codeRange(word: string): [number, number] {
-    return [lowerBound(this.codeTerms, word), lowerBound(this.codeTerms, `${word}\u{10FFFF}`)];
+    return [lowerBound(this.data.codeTerms, word), lowerBound(this.data.codeTerms, `${word}\u{10FFFF}`)];
   }
 
   /** The ranks that may match the word: its rarest bucket with the barcodes it begins, ascending. */
-  private candidatesOf(word: string): number[] | null {
-    let bucket: number[] | null = null;
+  private candidatesOf(word: string): ArrayLike<number> | null {
+    let bucket: Int32Array | null = null;
     // a term beginning with the word also has terms beginning with the word's own later terms
     // ("sku-04217" → "04217"): the rarest of their buckets
     for (let p = 0; p < word.length; p++) {
       if (!termStart(word, p)) continue;
       // two letters where the word has them, its last letter alone
-      const found = this.buckets.get(p < word.length - 1 ? pair(word, p) : word.charCodeAt(p)) ?? [];
+      const found = this.bucket(p < word.length - 1 ? pair(word, p) : word.charCodeAt(p));
       if (!bucket || found.length < bucket.length) bucket = found;
     }
     if (!bucket) return null;
@@ -183,7 +297,7 @@ export class CatalogueIndex<T extends Searchable> {
     if (from === to) return bucket;
     // a common beginning of barcodes ("885"): walking every record in order finds the first ones sooner
     if (to - from > CODES_SORTED) return null;
-    const coded = Array.from(this.codeRanks.subarray(from, to)).sort((a, b) => a - b);
+    const coded = Array.from(this.data.codeRanks.subarray(from, to)).sort((a, b) => a - b);
     const merged: number[] = [];
     let i = 0;
     let j = 0;
@@ -195,7 +309,7 @@ export class CatalogueIndex<T extends Searchable> {
   }
 
   get size(): number {
-    return this.rows.length;
+    return this.texts.length;
   }
 
   /**
@@ -221,13 +335,13 @@ export class CatalogueIndex<T extends Searchable> {
     const whole = words.map((word) => !splits(word));
     const found: T[] = [];
     const all: number[] = [];
-    const total = candidates ? candidates.length : this.rows.length;
+    const total = candidates ? candidates.length : this.texts.length;
     let i = 0;
     for (; i < total && found.length < limit; i++) {
       const rank = candidates ? candidates[i] : i;
       if (!words.every((word, w) => matches(this.texts[rank], word, whole[w]))) continue;
       all.push(rank);
-      const row = this.rows[rank];
+      const row = this.rowAt(rank);
       if (!keep || keep(row)) found.push(row);
     }
     // every candidate was checked: the next keystroke starts from these
@@ -235,8 +349,16 @@ export class CatalogueIndex<T extends Searchable> {
     return found;
   }
 
+  /** The rank of the code in a sorted list of codes, or -1. */
+  private static exact(list: Joined, ranks: Int32Array, code: string): number {
+    const at = lowerBound(list, code);
+    return at < ranks.length && joinedAt(list, at) === code ? ranks[at] : -1;
+  }
+
   /** The record whose barcode is exactly the code, else whose SKU is, in any case (a scan, Enter). */
   byCode(code: string): T | undefined {
-    return this.byBarcode.get(code) ?? this.bySku.get(code.toLowerCase());
+    let rank = CatalogueIndex.exact(this.data.barcodes, this.data.barcodeRanks, code);
+    if (rank < 0) rank = CatalogueIndex.exact(this.data.skus, this.data.skuRanks, code.toLowerCase());
+    return rank < 0 ? undefined : this.rowAt(rank);
   }
 }

@@ -3,6 +3,7 @@ import Dexie, { type EntityTable } from 'dexie';
 import { ApiError, api, NetworkError, outcomeUnknown } from '../../lib/http.ts';
 import { session } from '../../lib/session.ts';
 import type { LocalCombo, LocalCustomer } from './localCatalogue.ts';
+import type { ProductSnapshot, StockSnapshot } from './localSnapshot.ts';
 
 /**
  * The till's offline sales (issue 13). A sale that cannot reach the server is kept here, in
@@ -59,11 +60,14 @@ class TillDb extends Dexie {
   discounts!: EntityTable<Discount, 'id'>;
   customers!: EntityTable<LocalCustomer, 'id'>;
   rates!: EntityTable<CurrentRates & { name: string }, 'name'>;
+  /** The products as the till reads them at a cold start (localSnapshot.ts): the index built, the columns, the stock. */
+  snapshot!: EntityTable<ProductSnapshot | StockSnapshot, 'name'>;
   constructor(name: string) {
     super(name);
     this.version(1).stores({ sales: '++seq, &key, &client_id, status', meta: 'name' });
     this.version(2).stores({ products: 'id, barcode' });
     this.version(3).stores({ combos: 'id', discounts: 'id', customers: 'id', rates: 'name' });
+    this.version(4).stores({ snapshot: 'name' });
   }
 }
 
