@@ -12,6 +12,10 @@ import { installChunkReload } from './lib/reload.ts';
 
 installChunkReload();
 registerServiceWorker();
+// the till opened: its catalogue is read from the device while the app starts (issue 13)
+if (/\/pos\/?$/.test(window.location.pathname)) {
+  void import('./pages/sales/localCatalogue.ts').then((m) => m.loadCatalogue()).catch(() => undefined);
+}
 await initI18n(settleStartupLocale());
 startRefreshTimer();
 

@@ -11,7 +11,7 @@ import {
   rielOf,
 } from '@depot/contracts';
 import { App, Button, Card, Empty, Flex, Input, type InputRef, Skeleton, Tag, Typography } from 'antd';
-import { type Ref, useEffect, useMemo, useState } from 'react';
+import { memo, type Ref, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { LoadFailed } from '../../kit/listState.tsx';
 import { usePage } from '../../kit/queries.ts';
 import { localName } from '../../kit/resource.ts';
@@ -95,6 +95,54 @@ function Tile({
   );
 }
 
+/** What a product's tile shows: a tile is drawn again only when one of these changed (the grid redraws at each key). */
+const SHOWN = [
+  'id',
+  'name_en',
+  'name_kh',
+  'sku',
+  'price_usd_cents',
+  'stock',
+  'thumbnail_url',
+  'unit_name_en',
+  'unit_name_kh',
+] as const;
+
+/** A product's tile; memoized, so a keystroke or a cart line redraws only the tiles that changed. */
+const ProductTile = memo(
+  function ProductTile({
+    row,
+    rates,
+    onAdd,
+  }: {
+    row: SoldProduct;
+    rates: RielRates | null;
+    onAdd: (row: SoldProduct) => void;
+  }) {
+    const { t, locale } = useCtx();
+    // in the product's own unit: what a line of it takes (a carton takes its factor of them)
+    const stock =
+      row.stock === undefined
+        ? null
+        : row.stock > 0
+          ? { text: t('pos.inStock', { quantity: quantityText(row.stock, row, locale) }), out: false }
+          : { text: t('pos.outOfStock'), out: true };
+    return (
+      <Tile
+        testId={`tile-${row.id}`}
+        names={locale === 'kh' ? [row.name_kh, row.name_en] : [row.name_en, row.name_kh]}
+        sku={row.sku}
+        usd={row.price_usd_cents}
+        khr={rates ? rielOf(row.price_usd_cents, rates) : null}
+        stock={stock}
+        thumb={row.thumbnail_url}
+        onClick={() => onAdd(row)}
+      />
+    );
+  },
+  (a, b) => a.rates === b.rates && a.onAdd === b.onAdd && SHOWN.every((key) => a.row[key] === b.row[key]),
+);
+
 /**
  * The left pane of the till: the search (name, SKU or barcode, answered as the cashier types; Enter
  * adds an exact code), category chips, and the grid of products or combos to tap.
@@ -115,6 +163,10 @@ export function ProductPane({
   const { t, locale } = useCtx();
   const { message } = App.useApp();
   const catalogue = useCatalogue(storeId ?? null);
+  // one function for every tile, whatever the till passed this time: the tiles stay memoized
+  const adding = useRef(onAdd);
+  adding.current = onAdd;
+  const addProduct = useCallback((row: SoldProduct) => adding.current(productLine(row)), []);
   const [text, setText] = useState('');
   const [chip, setChip] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -197,13 +249,6 @@ export function ProductPane({
   };
 
   const khrOf = (cents: number) => (rates ? rielOf(cents, rates) : null);
-  // in the product's own unit: what a line of it takes (a carton takes its factor of them)
-  const stockOf = (row: SoldProduct) =>
-    row.stock === undefined
-      ? null
-      : row.stock > 0
-        ? { text: t('pos.inStock', { quantity: quantityText(row.stock, row, locale) }), out: false }
-        : { text: t('pos.outOfStock'), out: true };
   const productRows: SoldProduct[] = showCombos ? [] : (localRows ?? products.data?.data ?? []);
   const comboRows: Combo[] = localCombos ?? combos.data?.data ?? [];
   const shownLocal = showCombos ? localCombos : localRows;
@@ -287,17 +332,7 @@ export function ProductPane({
         ) : (
           <div className="pos-grid" data-testid="pos-grid">
             {productRows.map((row) => (
-              <Tile
-                key={`p-${row.id}`}
-                testId={`tile-${row.id}`}
-                names={locale === 'kh' ? [row.name_kh, row.name_en] : [row.name_en, row.name_kh]}
-                sku={row.sku}
-                usd={row.price_usd_cents}
-                khr={khrOf(row.price_usd_cents)}
-                stock={stockOf(row)}
-                thumb={row.thumbnail_url}
-                onClick={() => onAdd(productLine(row))}
-              />
+              <ProductTile key={`p-${row.id}`} row={row} rates={rates} onAdd={addProduct} />
             ))}
             {(showCombos || (search.length > 0 && (!localRows || search === typed))) &&
               comboRows.map((row) => (
