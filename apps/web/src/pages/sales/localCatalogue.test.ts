@@ -130,6 +130,39 @@ describe('the till’s local catalogue', () => {
     expect(sameDb.catalogueState().index?.size).toBe(2498);
   });
 
+  it('starts from its snapshot: the stock last told kept, and rows changed after the snapshot rebuilt into it', async () => {
+    for (let id = 1; id <= 30; id++) put(id);
+    const catalogue = await freshModules();
+    await catalogue.syncCatalogue();
+    await catalogue.rememberStock(2, [{ id: 5, stock: 12 }]);
+    expect(catalogue.catalogueState().index?.byCode('TEA-5')).toMatchObject({ stock: 12, stock_store: 2 });
+
+    // a reload: the stock comes back with the snapshot
+    const reloaded = await freshModules();
+    await reloaded.loadCatalogue();
+    expect(reloaded.catalogueState().index?.byCode('tea-5')).toMatchObject({ stock: 12, stock_store: 2 });
+    expect(reloaded.catalogueState().index?.byCode('TEA-6')).not.toHaveProperty('stock');
+
+    // a row written to the table after the snapshot (the till closed before rebuilding it)
+    const { outboxDb } = await import('./outbox.ts');
+    const db = outboxDb();
+    const row = await db.products.get(9);
+    await db.products.put({ ...(row as Product), name_en: 'Oolong tea' });
+    await db.meta.put({
+      name: 'catalogue_version',
+      value: Number((await db.meta.get('catalogue_version'))?.value) + 1,
+    });
+    const again = await freshModules();
+    await again.loadCatalogue();
+    expect(
+      again
+        .catalogueState()
+        .index?.search('oolong')
+        .map((found) => found.id),
+    ).toEqual([9]);
+    expect(again.catalogueState().ready).toBe(true);
+  });
+
   it('does not take back an older copy of a product (a kept answer replayed)', async () => {
     put(1, { name_en: 'Green tea' });
     const catalogue = await freshModules();
