@@ -255,7 +255,16 @@ async function scan(page: Page, code: string, intoFloor = false) {
 async function timedScan(page: Page, kind: 'scan' | 'floorScan', code: string): Promise<Done> {
   await page.evaluate(`window.__bench.arm(${JSON.stringify({ kind, text: code })})`);
   await scan(page, code, kind === 'floorScan');
-  await page.waitForFunction(() => (window as Harnessed).__bench?.pending === null, undefined, { timeout: 10_000 });
+  try {
+    await page.waitForFunction(() => (window as Harnessed).__bench?.pending === null, undefined, { timeout: 10_000 });
+  } catch (error) {
+    // what the page says instead (a message, the cart's problem)
+    const said = await page.evaluate(
+      "[...document.querySelectorAll('.ant-message, [data-testid=pos-problem]')].map((e) => e.textContent).join(' | ')",
+    );
+    console.error(`scan of ${code} not seen: ${said}`);
+    throw error;
+  }
   return (await page.evaluate('window.__bench.done.at(-1)')) as Done;
 }
 
