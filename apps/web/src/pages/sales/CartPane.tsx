@@ -14,7 +14,7 @@ import {
   todayInCambodia,
 } from '@depot/contracts';
 import { Alert, Button, Empty, Flex, Input, InputNumber, Select, Switch, Tag, Typography } from 'antd';
-import { useState } from 'react';
+import { memo, useCallback, useRef, useState } from 'react';
 import { UsdInput } from '../../kit/inputs.tsx';
 import { useRecord } from '../../kit/queries.ts';
 import { RemoteSelect } from '../../kit/RemoteSelect.tsx';
@@ -240,6 +240,21 @@ function TotalRow({ label, cents, testId, minus }: { label: string; cents: numbe
 }
 
 /** The cart's money: subtotal, discounts, VAT, delivery, and the total in dollars and riel. */
+/** The same value, or one that reads the same (the cart's lines and prices are new objects after every change). */
+const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+/** A cart line drawn again only when it, its price, its discounts or its place changed: a scan draws the new line only. */
+const CartLineRow = memo(
+  LineRow,
+  (a, b) =>
+    a.index === b.index &&
+    a.setCart === b.setCart &&
+    a.discounts.length === b.discounts.length &&
+    a.discounts.every((d, i) => d === b.discounts[i]) &&
+    same(a.line, b.line) &&
+    same(a.priced, b.priced),
+);
+
 export function CartTotals({ totals, rates }: { totals: PricedCart; rates: CurrentRates }) {
   const { t } = useCtx();
   return (
@@ -281,6 +296,10 @@ export function CartPane({
   rates: CurrentRates | undefined;
 }) {
   const { t, locale } = useCtx();
+  // one function for every line, whatever the till passed this time: the lines stay memoized
+  const latestSetCart = useRef(setCart);
+  latestSetCart.current = setCart;
+  const setLine = useCallback<SetCart>((change) => latestSetCart.current(change), []);
   const today = todayInCambodia();
   const orderDiscounts = discounts.filter((d) => discountApplies(d, 'order', today));
   // Delivery starts at the customer's shipping address (or address) when there is one.
@@ -312,13 +331,13 @@ export function CartPane({
           <Empty image={<ShoppingCartOutlined style={{ fontSize: 40, opacity: 0.4 }} />} description={t('pos.empty')} />
         ) : (
           cart.lines.map((line, index) => (
-            <LineRow
+            <CartLineRow
               key={line.key}
               line={line}
               index={index}
               priced={totals?.lines[index]}
               discounts={discounts}
-              setCart={setCart}
+              setCart={setLine}
             />
           ))
         )}
