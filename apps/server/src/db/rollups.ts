@@ -1,5 +1,6 @@
-import { CompiledQuery, type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
+import { type CompiledQuery, type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
 import type { Db } from './database.ts';
+import { later, runTogether } from './later.ts';
 
 /**
  * The reports' daily rollups: what a sale, a payment, a return, a void and a ledger movement add
@@ -99,13 +100,18 @@ export function gatherRollups(trx: Db): void {
   pending.set(trx, new Map());
 }
 
-/** Writes the gathered changes of `trx`, sorted by table and key. */
+/**
+ * The gathered changes of `trx`, sorted by table and key, handed to the transaction's last writes
+ * (db/later.ts: on PostgreSQL one statement with the rest of them, the rows locked only from there
+ * to the commit); a void's, which reads the orders again once written, at once.
+ */
 export async function flushRollups(trx: Db): Promise<void> {
   const changes = pending.get(trx);
   pending.delete(trx);
   if (!changes?.size) return;
   const sorted = [...changes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, c]) => c);
-  await write(trx, sorted);
+  if (sorted.some((c) => c.recompute)) await write(trx, sorted);
+  else await later(trx, ...upserts(trx, sorted).map((query) => ({ query })));
 }
 
 function merge(into: Row, row: Row, table: Table) {
@@ -161,7 +167,7 @@ function span(day: string): [string, string] {
   return [new Date(`${first}T00:00:00+07:00`).toISOString(), new Date(`${nextDay(last)}T00:00:00+07:00`).toISOString()];
 }
 
-async function write(trx: Db, changes: Change[]): Promise<void> {
+function upserts(trx: Db, changes: Change[]): CompiledQuery[] {
   const upserts: CompiledQuery[] = [];
   for (const table of Object.keys(keys) as Table[]) {
     const rows = changes
@@ -186,11 +192,15 @@ async function write(trx: Db, changes: Change[]): Promise<void> {
       );
     }
   }
-  // PostgreSQL: the upserts of all tables in one statement (one round trip while the rows are
-  // locked: every till waits for them); SQLite: one after the other, in the same order
-  if (trx.getExecutor().adapter instanceof PostgresAdapter && upserts.length > 1)
-    await trx.executeQuery(together(upserts));
-  else for (const upsert of upserts) await trx.executeQuery(upsert);
+  return upserts;
+}
+
+async function write(trx: Db, changes: Change[]): Promise<void> {
+  // PostgreSQL: the upserts of all tables in one statement, in this order; SQLite: one after the other
+  await runTogether(
+    trx,
+    upserts(trx, changes).map((query) => ({ query })),
+  );
   // a voided sale may have been the customer's last of the day (or month) in that store
   for (const r of changes.filter((c) => c.table === 'daily_customers' && c.recompute).map((c) => c.row)) {
     const [start, end] = span(String(r.day));
@@ -200,20 +210,6 @@ async function write(trx: Db, changes: Change[]): Promise<void> {
           and o.deleted_at is null and o.order_date >= ${start} and o.order_date < ${end})
       where day = ${r.day} and store_id = ${r.store_id} and customer_id = ${r.customer_id}`.execute(trx);
   }
-}
-
-/**
- * PostgreSQL statements as one: each a data-modifying WITH of a `select 1`, run in the order
- * written (each on its own table or rows, so none sees another's), their $n renumbered.
- */
-function together(queries: CompiledQuery[]): CompiledQuery {
-  const parameters: unknown[] = [];
-  const parts = queries.map((q, i) => {
-    const offset = parameters.length;
-    parameters.push(...q.parameters);
-    return `w${i} as (${q.sql.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + offset}`)})`;
-  });
-  return CompiledQuery.raw(`with ${parts.join(', ')} select 1`, parameters);
 }
 
 /** A ledger movement (modules/stock/ledger.ts, its one writer). */

@@ -16,8 +16,9 @@ import {
   issueInvoice,
   markCancelled,
   moveDelivery,
-  numberOrder,
+  numberSale,
   type OrderInput,
+  openInvoice,
   orderValues,
   priceOrder,
   putBack,
@@ -97,7 +98,8 @@ export function orderService(db: Db) {
     // the invoice's reads before the stock; its number, like the order's, is a counter every till
     // shares: taken after it (then numberOrder)
     const invoiced = status === 'paid' || (!payments.length && sale.values.total_cents === 0);
-    const invoice = invoiced ? await invoiceDraft(trx, sale.id) : null;
+    const draft = invoiced ? await invoiceDraft(trx, sale.id) : null;
+    const invoice = draft ? await openInvoice(trx, sale.id, draft) : null;
     const allowNegative = sale.values.offline_sold_at !== null;
     const oversold = await takeStock(
       trx,
@@ -116,7 +118,8 @@ export function orderService(db: Db) {
         },
       });
     }
-    if (invoice) await issueInvoice(trx, sale.id, invoice);
+    // numbered by numberSale, the caller's last step
+    return invoice;
   }
 
   /** A cart is held or paid for, not both. */
@@ -158,8 +161,11 @@ export function orderService(db: Db) {
         assertHoldUnpaid(input);
         assertOfflineClaim(input, true);
         const sale = await writeCart(ctx, null, input);
-        if (!input.hold) await sell(ctx, sale, input.payments, input.change_in, approver);
-        await numberOrder(ctx.trx, sale.id);
+        const invoice = input.hold ? null : await sell(ctx, sale, input.payments, input.change_in, approver);
+        await numberSale(ctx, {
+          order: { id: sale.id, note: sale.values.note, shipping_address: sale.values.shipping_address },
+          invoice,
+        });
         return sale.id;
       });
     },
@@ -170,7 +176,9 @@ export function orderService(db: Db) {
         assertHoldUnpaid(input);
         assertOfflineClaim(input, false);
         const sale = await writeCart(ctx, id, input);
-        if (!input.hold) await sell(ctx, sale, input.payments, input.change_in, approver);
+        if (input.hold) return;
+        const invoice = await sell(ctx, sale, input.payments, input.change_in, approver);
+        if (invoice) await numberSale(ctx, { invoice });
       });
     },
 

@@ -28,12 +28,14 @@ import {
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { z } from 'zod';
 import { type Db, now } from '../../db/database.ts';
+import { type Later, later } from '../../db/later.ts';
 import { tallyOrder, tallyPaid, tallyPayments, tallyReturned } from '../../db/rollups.ts';
 import type { OrderItemBatchesTable, OrdersTable } from '../../db/schema.ts';
-import { nextDocumentNumber } from '../../db/sequences.ts';
+import { nextDocumentNumber, nextDocumentNumbers } from '../../db/sequences.ts';
 import { AppError, FieldError } from '../../http/errors.ts';
+import type { StepContext } from '../../kit/document.ts';
 import { findLive } from '../../kit/resource.ts';
-import { indexRecords } from '../../kit/search.ts';
+import { indexRecords, termRows } from '../../kit/search.ts';
 import { authorizeSale } from '../../policies/orders.ts';
 import type { Actor } from '../../policies/policy.ts';
 import { customerPriceGroup, listNames, priceRulesFor } from '../prices/prices.service.ts';
@@ -349,17 +351,46 @@ export async function writeOrder(trx: Db, orderId: number | null, values: OrderV
 }
 
 /**
- * A new order's number, ORD-<year>-<6 digits>, taken last: the counter's row is one for every till,
- * and on PostgreSQL its lock is held until the commit, so taken first it made every sale wait for
- * the whole of the one before (12 sales/s at 32 tills); taken last, only for its commit.
+ * A sale's numbers, taken last, in one statement: its invoice's (INV-<store>-<year>-<6 digits>, when
+ * `openInvoice` made one) and a new order's (ORD-<year>-<6 digits>). Their counters' rows are one
+ * for every till of the store (the invoice's) or of the depot (the order's), and on PostgreSQL
+ * locked until the commit: taken first they made every sale wait for the whole of the one before
+ * (12 sales/s at 32 tills). The numbers and their search terms are then written with the
+ * transaction's last writes (db/later.ts), so the counters are held for that statement and the
+ * commit only. A new order's terms are its number's (its note and address too): the kit does not
+ * read it back to index it (`ctx.indexed`).
  */
-export async function numberOrder(trx: Db, orderId: number): Promise<void> {
+export async function numberSale(
+  ctx: StepContext,
+  sale: {
+    order?: { id: number; note: string | null; shipping_address: string | null };
+    invoice?: { id: number; code: string } | null;
+  },
+): Promise<void> {
+  const { trx } = ctx;
   const year = todayInCambodia().slice(0, 4);
-  await trx
-    .updateTable('orders')
-    .set({ number: await nextDocumentNumber(trx, 'ORD', year) })
-    .where('id', '=', orderId)
-    .execute();
+  const { order, invoice } = sale;
+  const numbers = await nextDocumentNumbers(trx, [
+    ...(invoice ? [{ prefix: `INV-${invoice.code}`, year }] : []),
+    ...(order ? [{ prefix: 'ORD', year }] : []),
+  ]);
+  const writes: Later[] = [];
+  if (invoice) {
+    const number = numbers[0];
+    writes.push({ query: trx.updateTable('invoices').set({ number }).where('id', '=', invoice.id).compile() });
+    const terms = termRows('invoices', [{ id: invoice.id, sortKey: null, texts: [number] }]);
+    if (terms.length) writes.push({ query: trx.insertInto('search_terms').values(terms).compile() });
+  }
+  if (order) {
+    const number = numbers[numbers.length - 1];
+    writes.push({ query: trx.updateTable('orders').set({ number }).where('id', '=', order.id).compile() });
+    const terms = termRows('orders', [
+      { id: order.id, sortKey: null, texts: [number, order.note, order.shipping_address] },
+    ]);
+    if (terms.length) writes.push({ query: trx.insertInto('search_terms').values(terms).compile() });
+    ctx.indexed = true;
+  }
+  await later(trx, ...writes);
 }
 
 /** Writes the priced lines of an order (replacing a held order's) in one statement; answers their ids in order. */
@@ -497,6 +528,34 @@ export async function invoiceDraft(trx: Db, orderId: number) {
 }
 
 /**
+ * A sale's invoice, made before its stock under a provisional number (`INV~…`) that `numberSale`
+ * replaces as the sale's last step, in the same transaction: the numbers stay gapless.
+ */
+export async function openInvoice(
+  trx: Db,
+  orderId: number,
+  draft: NonNullable<Awaited<ReturnType<typeof invoiceDraft>>>,
+) {
+  const at = now();
+  const { id } = await trx
+    .insertInto('invoices')
+    .values({
+      number: `INV~${randomUUID().replaceAll('-', '').slice(0, 24)}`,
+      order_id: orderId,
+      store_id: draft.store_id,
+      total_cents: Number(draft.total_cents),
+      tax_cents: Number(draft.tax_cents),
+      items_count: draft.items_count,
+      paid_at: at,
+      created_at: at,
+      updated_at: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id, code: draft.code };
+}
+
+/**
  * An invoice once the order is paid in full: numbered per store and year (INV-PP01-2026-000001).
  * A sale passes the draft it read before its stock, so that only the counter, the insert and its
  * search terms follow the products' locks.
@@ -551,9 +610,12 @@ export async function takeStock(
       },
     })),
   );
+  // the ledger's writes are left for the transaction's end (db/later.ts), but for an offline sale's
+  // (its shortage is written in between): the products stay locked until the commit either way
   const picked = await issueAll(
     trx,
     ops.map((op) => op.issue),
+    { late: true },
   );
   const oversold = new Map<number, number>();
   const taken: Insertable<OrderItemBatchesTable>[] = ops.flatMap((op, k) =>
@@ -572,10 +634,12 @@ export async function takeStock(
   );
   // which batches each line took, for returns: one statement (6 parameters a row)
   for (let i = 0; i < taken.length; i += 100) {
-    await trx
-      .insertInto('order_item_batches')
-      .values(taken.slice(i, i + 100))
-      .execute();
+    await later(trx, {
+      query: trx
+        .insertInto('order_item_batches')
+        .values(taken.slice(i, i + 100))
+        .compile(),
+    });
   }
   for (const [itemId, units] of oversold) {
     await trx.updateTable('order_items').set({ oversold: units }).where('id', '=', itemId).execute();
