@@ -19,6 +19,12 @@ export interface Later {
   query: CompiledQuery;
   /** The rows the write must answer (its RETURNING), or the error that undoes the transaction. */
   check?: { rows: number; refused: () => Promise<Error> | Error };
+  /**
+   * A name the later writes of the same statement read its RETURNING by (on PostgreSQL: a sale's
+   * counters, `numbers`; SQLite runs it first and they read its table). A named write runs before
+   * all but the checked ones.
+   */
+  name?: string;
 }
 
 const batches = new WeakMap<Db, Later[]>();
@@ -86,17 +92,24 @@ export async function runTogether(trx: Db, writes: readonly Later[]): Promise<vo
 }
 
 /**
- * PostgreSQL statements as one: each a data-modifying WITH, run in the order written (each on its
- * own table or rows, so none needs to see another's), their $n renumbered; the statement answers
- * the rows of each checked one.
+ * PostgreSQL statements as one: each a data-modifying WITH, their $n renumbered. PostgreSQL runs
+ * those the final SELECT reads first, in its order (the checked ones, then the named ones), then
+ * the others from the last to the first: the order is the same for every transaction writing the
+ * same things (their row locks cannot deadlock one another). None sees another's writes; a named
+ * one's RETURNING is read by name.
  */
 export function together(writes: readonly Later[]): CompiledQuery {
   const parameters: unknown[] = [];
+  const names = writes.map((w, i) => w.name ?? `w${i}`);
   const parts = writes.map((w, i) => {
     const offset = parameters.length;
     parameters.push(...w.query.parameters);
-    return `w${i} as (${w.query.sql.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + offset}`)})`;
+    return `${names[i]} as (${w.query.sql.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + offset}`)})`;
   });
-  const counts = writes.flatMap((w, i) => (w.check ? [`(select count(*) from w${i}) as c${i}`] : []));
+  const read = [
+    ...writes.flatMap((w, i) => (w.check ? [i] : [])),
+    ...writes.flatMap((w, i) => (w.name && !w.check ? [i] : [])),
+  ];
+  const counts = read.map((i) => `(select count(*) from ${names[i]}) as c${i}`);
   return CompiledQuery.raw(`with ${parts.join(', ')} select ${counts.length ? counts.join(', ') : '1'}`, parameters);
 }

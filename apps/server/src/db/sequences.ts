@@ -24,23 +24,3 @@ export async function nextDocumentNumber(trx: Db, prefix: string, year: string):
   const value = await nextValue(trx, `${prefix}:${year}`);
   return `${prefix}-${year}-${String(value).padStart(6, '0')}`;
 }
-
-/**
- * Several document numbers in one statement (a sale's invoice and order), the counters' rows
- * locked in the order given (one multi-row upsert takes them row by row, on both databases).
- */
-export async function nextDocumentNumbers(
-  trx: Db,
-  wanted: readonly { prefix: string; year: string }[],
-): Promise<string[]> {
-  if (!wanted.length) return [];
-  const keys = wanted.map((w) => `${w.prefix}:${w.year}`);
-  const rows = await trx
-    .insertInto('sequences')
-    .values(keys.map((key) => ({ key, value: 1 })))
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value: sql<number>`sequences.value + 1` }))
-    .returning(['key', 'value'])
-    .execute();
-  const values = new Map(rows.map((r) => [r.key, Number(r.value)]));
-  return wanted.map((w, i) => `${w.prefix}-${w.year}-${String(values.get(keys[i])).padStart(6, '0')}`);
-}

@@ -25,17 +25,17 @@ import {
   todayInCambodia,
   usdCentsToKhr,
 } from '@depot/contracts';
-import { type Insertable, type Selectable, sql } from 'kysely';
+import { type Insertable, PostgresAdapter, type Selectable, sql } from 'kysely';
 import type { z } from 'zod';
 import { type Db, now } from '../../db/database.ts';
 import { type Later, later } from '../../db/later.ts';
 import { tallyOrder, tallyPaid, tallyPayments, tallyReturned } from '../../db/rollups.ts';
 import type { OrderItemBatchesTable, OrdersTable } from '../../db/schema.ts';
-import { nextDocumentNumber, nextDocumentNumbers } from '../../db/sequences.ts';
+import { nextDocumentNumber } from '../../db/sequences.ts';
 import { AppError, FieldError } from '../../http/errors.ts';
 import type { StepContext } from '../../kit/document.ts';
 import { findLive } from '../../kit/resource.ts';
-import { indexRecords, termRows } from '../../kit/search.ts';
+import { indexRecords, LEAD, termRows, termsOf } from '../../kit/search.ts';
 import { authorizeSale } from '../../policies/orders.ts';
 import type { Actor } from '../../policies/policy.ts';
 import { customerPriceGroup, listNames, priceRulesFor } from '../prices/prices.service.ts';
@@ -351,14 +351,14 @@ export async function writeOrder(trx: Db, orderId: number | null, values: OrderV
 }
 
 /**
- * A sale's numbers, taken last, in one statement: its invoice's (INV-<store>-<year>-<6 digits>, when
- * `openInvoice` made one) and a new order's (ORD-<year>-<6 digits>). Their counters' rows are one
- * for every till of the store (the invoice's) or of the depot (the order's), and on PostgreSQL
- * locked until the commit: taken first they made every sale wait for the whole of the one before
- * (12 sales/s at 32 tills). The numbers and their search terms are then written with the
- * transaction's last writes (db/later.ts), so the counters are held for that statement and the
- * commit only. A new order's terms are its number's (its note and address too): the kit does not
- * read it back to index it (`ctx.indexed`).
+ * A sale's numbers, taken last: its invoice's (INV-<store>-<year>-<6 digits>, when `openInvoice`
+ * made one) and a new order's (ORD-<year>-<6 digits>). Their counters' rows are one for every till
+ * of the store (the invoice's) or of the depot (the order's), and on PostgreSQL locked until the
+ * commit: taken first they made every sale wait for the whole of the one before (12 sales/s at 32
+ * tills). So the counters, the numbers and their search terms are all among the transaction's last
+ * writes (db/later.ts: on PostgreSQL one statement, the counters' upsert a WITH the others read),
+ * and a counter is held for that statement and the commit only. A new order's terms are written
+ * here (its number's, its note's and address's): the kit does not read it back (`ctx.indexed`).
  */
 export async function numberSale(
   ctx: StepContext,
@@ -369,27 +369,61 @@ export async function numberSale(
 ): Promise<void> {
   const { trx } = ctx;
   const year = todayInCambodia().slice(0, 4);
-  const { order, invoice } = sale;
-  const numbers = await nextDocumentNumbers(trx, [
-    ...(invoice ? [{ prefix: `INV-${invoice.code}`, year }] : []),
-    ...(order ? [{ prefix: 'ORD', year }] : []),
-  ]);
-  const writes: Later[] = [];
-  if (invoice) {
-    const number = numbers[0];
-    writes.push({ query: trx.updateTable('invoices').set({ number }).where('id', '=', invoice.id).compile() });
-    const terms = termRows('invoices', [{ id: invoice.id, sortKey: null, texts: [number] }]);
-    if (terms.length) writes.push({ query: trx.insertInto('search_terms').values(terms).compile() });
+  const numbered = [
+    ...(sale.invoice
+      ? [{ table: 'invoices' as const, id: sale.invoice.id, prefix: `INV-${sale.invoice.code}`, texts: [] }]
+      : []),
+    ...(sale.order
+      ? [
+          {
+            table: 'orders' as const,
+            id: sale.order.id,
+            prefix: 'ORD',
+            texts: [sale.order.note, sale.order.shipping_address],
+          },
+        ]
+      : []),
+  ];
+  if (!numbered.length) return;
+  const pg = trx.getExecutor().adapter instanceof PostgresAdapter;
+  const writes: Later[] = [
+    {
+      name: 'numbers',
+      query: trx
+        .insertInto('sequences')
+        .values(numbered.map((n) => ({ key: `${n.prefix}:${year}`, value: 1 })))
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value: sql<number>`sequences.value + 1` }))
+        .returning(['key', 'value'])
+        .compile(),
+    },
+  ];
+  for (const n of numbered) {
+    const key = `${n.prefix}:${year}`;
+    // the counter's new value as six digits (or more): PostgreSQL reads the upsert's WITH (a
+    // statement's parts see none of each other's writes), SQLite the row just counted
+    const digits = pg
+      ? sql`(select case when value < 1000000 then lpad(cast(value as text), 6, '0') else cast(value as text) end
+          from numbers where key = ${key})`
+      : sql`(select printf('%06d', value) from sequences where key = ${key})`;
+    const head = `${n.prefix}-${year}-`;
+    writes.push({
+      query: sql`update ${sql.table(n.table)} set number = ${head} || ${digits} where id = ${n.id}`.compile(trx),
+    });
+    // the number's terms end with its digits (contracts termsOf: the whole, and what follows each
+    // separator); the other texts' are known
+    const heads = termsOf([`${head}000000`]).map((term) => term.slice(0, -6));
+    const others = termRows(n.table, [{ id: n.id, sortKey: null, texts: n.texts }]).filter(
+      (t) => !heads.some((h) => t.term.startsWith(h) && /^\d{6,}$/.test(t.term.slice(h.length))),
+    );
+    writes.push({
+      query: sql`insert into search_terms (resource, term, lead, record_id, sort_key)
+        select ${n.table}, t.column1 || d.n, substr(t.column1 || d.n, 1, ${LEAD}), cast(${n.id} as bigint), null
+        from (select ${digits} as n) d, (values ${sql.join(heads.map((h) => sql`(${h})`))}) t
+        where true on conflict do nothing`.compile(trx),
+    });
+    if (others.length) writes.push({ query: trx.insertInto('search_terms').values(others).compile() });
   }
-  if (order) {
-    const number = numbers[numbers.length - 1];
-    writes.push({ query: trx.updateTable('orders').set({ number }).where('id', '=', order.id).compile() });
-    const terms = termRows('orders', [
-      { id: order.id, sortKey: null, texts: [number, order.note, order.shipping_address] },
-    ]);
-    if (terms.length) writes.push({ query: trx.insertInto('search_terms').values(terms).compile() });
-    ctx.indexed = true;
-  }
+  if (sale.order) ctx.indexed = true;
   await later(trx, ...writes);
 }
 
