@@ -334,7 +334,11 @@ describe('after the sale', () => {
     const res = await send(
       'POST',
       '/api/orders',
-      sale({ note: 'Table 7, Sok-Dara', payments: [{ method: 'cash_usd', amount: 2000 }] }),
+      sale({
+        items: [{ product_id: ids.beer, unit_id: ids.can, quantity: 1 }],
+        note: 'Table 7, Sok-Dara',
+        payments: [{ method: 'cash_usd', amount: 200 }],
+      }),
     );
     expect(res.status).toBe(201);
     const { id, number, invoice } = res.body.data;
