@@ -9,10 +9,12 @@ import { later, runTogether } from './later.ts';
  * that could lag.
  *
  * The writers call `tally*` (the ledger's one writer for daily_stock, the order steps for the
- * rest). Inside `transaction()` (db/transaction.ts) the changes are gathered and written just
- * before the commit, sorted by table and key: every transaction takes the rollup rows' locks last
- * (after the ledger's product locks) and in the same order, so two sales never deadlock on them.
- * Each row is an upsert adding to what is there (`x = x + excluded.x`, the same SQL on SQLite and
+ * rest). Inside `transaction()` (db/transaction.ts) the changes are gathered and written with
+ * the transaction's last writes (db/later.ts: on PostgreSQL one statement with a sale's ledger
+ * writes and numbers, then the commit), sorted by table and key: every transaction takes the rollup
+ * rows' locks last (after the ledger's product locks and the counters) and in the same order, so
+ * two sales never deadlock on them, and holds them for that statement and the commit only. Each
+ * row is an upsert adding to what is there (`x = x + excluded.x`, the same SQL on SQLite and
  * PostgreSQL). Outside `transaction()` (a test's own transaction) they are written at once.
  *
  * `rebuildRollups` recomputes all five from the documents and the ledger: the migration's

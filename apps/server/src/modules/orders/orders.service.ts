@@ -70,10 +70,11 @@ export function orderService(db: Db) {
   }
 
   /**
-   * A sale's money, then its stock, then its invoice. Taking the stock locks the products until the
-   * commit (on PostgreSQL, other tills selling them wait), so it comes late: the locks are held for
-   * the ledger's own statements only; the invoice's counter, which every till of the store shares,
-   * after it (then the order's number, then the rollups). A refusal of any undoes all.
+   * A sale's money, its invoice (under a provisional number), then its stock. Taking the stock
+   * locks the products until the commit (on PostgreSQL, other tills selling them wait), so it comes
+   * last: the ledger locks and reads, and its writes, the numbers (`numberSale`, the caller's last
+   * step: the counters every till shares), the rollups and the key's result are the transaction's
+   * last statement (db/later.ts). A refusal of any undoes all. Answers the invoice to number.
    */
   async function sell(
     ctx: StepContext,
@@ -95,8 +96,8 @@ export function orderService(db: Db) {
       actor,
       approver,
     );
-    // the invoice's reads before the stock; its number, like the order's, is a counter every till
-    // shares: taken after it (then numberOrder)
+    // the invoice before the stock; its number, like the order's, is a counter every till shares:
+    // taken last (numberSale)
     const invoiced = status === 'paid' || (!payments.length && sale.values.total_cents === 0);
     const draft = invoiced ? await invoiceDraft(trx, sale.id) : null;
     const invoice = draft ? await openInvoice(trx, sale.id, draft) : null;

@@ -590,9 +590,8 @@ export async function openInvoice(
 }
 
 /**
- * An invoice once the order is paid in full: numbered per store and year (INV-PP01-2026-000001).
- * A sale passes the draft it read before its stock, so that only the counter, the insert and its
- * search terms follow the products' locks.
+ * An invoice once the order is paid in full, by a later payment: numbered per store and year
+ * (INV-PP01-2026-000001). A sale makes its own with `openInvoice` and `numberSale`.
  */
 export async function issueInvoice(trx: Db, orderId: number, draft?: Awaited<ReturnType<typeof invoiceDraft>>) {
   const row = draft === undefined ? await invoiceDraft(trx, orderId) : draft;
