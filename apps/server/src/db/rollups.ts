@@ -241,9 +241,47 @@ export function tallyMovement(
   ]);
 }
 
-/** A confirmed order and its lines, counted in (`sign` 1: sold) or out (-1: voided). */
-export async function tallyOrder(trx: Db, orderId: number, sign: 1 | -1): Promise<void> {
-  const o = await trx
+/** The order's and lines' columns a sale's rollups add up. */
+export interface Tallied {
+  order: {
+    order_date: string | Date;
+    store_id: number;
+    cashier_id: number | null;
+    subtotal_cents: number | string;
+    discount_cents: number | string;
+    tax_cents: number | string;
+    total_cents: number | string;
+    change_given_cents: number | string;
+    change_given_khr: number | string;
+    customer_id: number;
+    paid_cents: number | string;
+  };
+  lines: {
+    kind: string;
+    product_id: number | null;
+    combo_id: number | null;
+    quantity: number;
+    returned_quantity: number;
+    unit_price_cents: number | string;
+    line_discount_cents: number | string;
+    order_discount_cents: number | string;
+    net_cents: number | string;
+    tax_cents: number | string;
+  }[];
+}
+
+/**
+ * A confirmed order and its lines, counted in (`sign` 1: sold) or out (-1: voided): as `known` (a
+ * sale: the rows it has just written, not read back), or as read.
+ */
+export async function tallyOrder(trx: Db, orderId: number, sign: 1 | -1, known?: Tallied): Promise<void> {
+  const { order: o, lines } = known ?? (await readTallied(trx, orderId));
+  const day = localDayOf(o.order_date);
+  await tallyOf(trx, sign, o, lines, day);
+}
+
+async function readTallied(trx: Db, orderId: number): Promise<Tallied> {
+  const order = await trx
     .selectFrom('orders')
     .select([
       'order_date',
@@ -276,7 +314,10 @@ export async function tallyOrder(trx: Db, orderId: number, sign: 1 | -1): Promis
     ])
     .where('order_id', '=', orderId)
     .execute();
-  const day = localDayOf(o.order_date);
+  return { order, lines };
+}
+
+async function tallyOf(trx: Db, sign: 1 | -1, o: Tallied['order'], lines: Tallied['lines'], day: string) {
   await add(trx, 'daily_orders', [
     {
       day,

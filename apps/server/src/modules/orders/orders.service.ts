@@ -12,7 +12,6 @@ import { orderDocument } from './orders.document.ts';
 import { cashiers } from './orders.repository.ts';
 import {
   everyLine,
-  invoiceDraft,
   issueInvoice,
   markCancelled,
   moveDelivery,
@@ -65,8 +64,8 @@ export function orderService(db: Db) {
       at,
     });
     const id = await writeOrder(trx, orderId, values);
-    const itemIds = await writeLines(trx, id, cart.lines, priced, orderId !== null);
-    return { id, storeId: store.id, lines: cart.lines, itemIds, values };
+    const itemIds = await writeLines(trx, id, cart.lines, priced, orderId !== null, values);
+    return { id, storeId: store.id, storeCode: store.code, lines: cart.lines, itemIds, values };
   }
 
   /**
@@ -99,8 +98,16 @@ export function orderService(db: Db) {
     // the invoice before the stock; its number, like the order's, is a counter every till shares:
     // taken last (numberSale)
     const invoiced = status === 'paid' || (!payments.length && sale.values.total_cents === 0);
-    const draft = invoiced ? await invoiceDraft(trx, sale.id) : null;
-    const invoice = draft ? await openInvoice(trx, sale.id, draft) : null;
+    // a new or held order has no invoice yet: its draft is the order as written
+    const invoice = invoiced
+      ? await openInvoice(trx, sale.id, {
+          store_id: sale.storeId,
+          code: sale.storeCode,
+          total_cents: sale.values.total_cents,
+          tax_cents: sale.values.tax_cents,
+          items_count: sale.values.items_count,
+        })
+      : null;
     const allowNegative = sale.values.offline_sold_at !== null;
     const oversold = await takeStock(
       trx,

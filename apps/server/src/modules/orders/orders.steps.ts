@@ -427,8 +427,18 @@ export async function numberSale(
   await later(trx, ...writes);
 }
 
-/** Writes the priced lines of an order (replacing a held order's) in one statement; answers their ids in order. */
-export async function writeLines(trx: Db, orderId: number, lines: Line[], priced: Priced, replace: boolean) {
+/**
+ * Writes the priced lines of an order (replacing a held order's) in one statement; answers their
+ * ids in order. A sale's (the order's values as written: confirmed) count in the reports' rollups.
+ */
+export async function writeLines(
+  trx: Db,
+  orderId: number,
+  lines: Line[],
+  priced: Priced,
+  replace: boolean,
+  order: OrderValues,
+) {
   if (replace) await trx.deleteFrom('order_items').where('order_id', '=', orderId).execute();
   const rows = await trx
     .insertInto('order_items')
@@ -465,9 +475,25 @@ export async function writeLines(trx: Db, orderId: number, lines: Line[], priced
     )
     .returning('id')
     .execute();
-  // a sale (not a held cart) counts in the reports' daily rollups (db/rollups.ts) from now on
-  const order = await trx.selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirstOrThrow();
-  if (order.status === 'confirmed') await tallyOrder(trx, orderId, 1);
+  // a sale (not a held cart) counts in the reports' daily rollups (db/rollups.ts) from now on: the
+  // order and lines as just written, not read back
+  if (order.status === 'confirmed') {
+    await tallyOrder(trx, orderId, 1, {
+      order,
+      lines: lines.map((line, i) => ({
+        kind: line.kind,
+        product_id: line.product_id,
+        combo_id: line.combo_id,
+        quantity: line.quantity,
+        returned_quantity: 0,
+        unit_price_cents: line.unit_price_cents,
+        line_discount_cents: priced.lines[i].line_discount_cents,
+        order_discount_cents: priced.lines[i].order_discount_cents,
+        net_cents: priced.lines[i].net_cents,
+        tax_cents: priced.lines[i].tax_cents,
+      })),
+    });
+  }
   // one statement numbers its rows in the order given, on both databases; RETURNING's own order is
   // not promised, so the ids are put back in order
   return rows.map((r) => r.id).sort((a, b) => a - b);
@@ -549,7 +575,7 @@ export async function recordPayments(
   return status;
 }
 
-/** What an order's invoice is made of, or null when it has one: read before a sale takes its stock. */
+/** What an order's invoice is made of, or null when it has one (a later payment's: issueInvoice). */
 export async function invoiceDraft(trx: Db, orderId: number) {
   const row = await trx
     .selectFrom('orders')
@@ -568,7 +594,7 @@ export async function invoiceDraft(trx: Db, orderId: number) {
 export async function openInvoice(
   trx: Db,
   orderId: number,
-  draft: NonNullable<Awaited<ReturnType<typeof invoiceDraft>>>,
+  draft: { store_id: number; code: string; total_cents: number; tax_cents: number; items_count: number },
 ) {
   const at = now();
   const { id } = await trx
