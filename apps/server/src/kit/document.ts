@@ -55,6 +55,8 @@ export interface StepContext {
   /** The write's one timestamp. */
   at: string;
   actor: Actor;
+  /** Set by steps that wrote a new document's search terms themselves (a sale: orders.steps.ts `numberSale`). */
+  indexed?: boolean;
 }
 
 export interface ActionContext<T extends DocumentTable> extends StepContext {
@@ -125,8 +127,9 @@ export function documentService<T extends DocumentTable, D, A extends string>(
         db,
         async (trx) => {
           ran = true;
-          const made = await steps({ trx, at: now(), actor });
-          await indexRecords(trx, def.list, [made]);
+          const ctx: StepContext = { trx, at: now(), actor };
+          const made = await steps(ctx);
+          if (!ctx.indexed) await indexRecords(trx, def.list, [made]);
           return made;
         },
         actor,
