@@ -11,6 +11,7 @@ import {
 } from '@depot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../access/access.ts';
+import { storeCoverageOf } from '../../policies/coverage.ts';
 import type { AuthService } from './auth.service.ts';
 
 export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {
@@ -64,11 +65,14 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
       config: { access: 'authenticated' },
       schema: {
         tags: ['auth'],
-        summary: 'The signed-in user, their roles and permissions',
+        summary: 'The signed-in user, their roles, permissions and the stores they cover',
         response: { 200: meResponse },
       },
     },
-    async (request) => ({ data: authOf(request).profile }),
+    async (request) => {
+      const auth = authOf(request);
+      return { data: { ...auth.profile, coverage: storeCoverageOf(auth.coverage) } };
+    },
   );
 
   app.post(
