@@ -7,10 +7,10 @@ import {
   passwordChangeInput,
   refreshBody,
   refreshResponse,
-  translate,
 } from '@depot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../access/access.ts';
+import { say } from '../../http/locale.ts';
 import { storeCoverageOf } from '../../policies/coverage.ts';
 import type { AuthService } from './auth.service.ts';
 
@@ -55,7 +55,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
     },
     async (request) => {
       await auth.logout(authOf(request).sessionId);
-      return { message: translate('auth.logged_out', request.locale) };
+      return { message: await say(request, 'auth.logged_out') };
     },
   );
 
@@ -90,7 +90,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
     async (request) => {
       const body = request.body;
       await auth.changePassword(authOf(request), body.current_password, body.password as string);
-      return { message: translate('auth.password_changed', request.locale) };
+      return { message: await say(request, 'auth.password_changed') };
     },
   );
 };

@@ -5,7 +5,6 @@ import {
   type CustomerPayment,
   type CustomerPaymentAction,
   type customerPaymentInput,
-  formatUsd,
   khrToCents,
   type MessageKey,
   type OpenDocument,
@@ -165,7 +164,7 @@ export function allocateOnAccount(
   const owed = targets.reduce((sum, d) => sum + d.due_cents, 0);
   if (owed === 0) throw new FieldError({ [how.amountField]: [{ key: how.nothingOwed }] });
   if (amount > owed)
-    throw new FieldError({ [how.amountField]: [{ key: how.overPaid, params: { due: formatUsd(owed) } }] });
+    throw new FieldError({ [how.amountField]: [{ key: how.overPaid, params: { due: { usd: owed } } }] });
   if (amount <= 0) throw new FieldError({ [how.amountField]: [{ key: 'validation.number_min', params: { min: 1 } }] });
   return allocatePayment(targets, amount);
 }

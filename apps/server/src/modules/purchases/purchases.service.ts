@@ -1,5 +1,4 @@
 import {
-  formatUsd,
   LINE_TOTAL_MAX_CENTS,
   type MessageKey,
   type MessageParams,
@@ -95,7 +94,7 @@ async function checkInput(trx: Db, actor: Actor, input: Input) {
     if (item.quantity * factor > QUANTITY_MAX) {
       add(`${field}.quantity`, 'validation.number_max', { max: Math.floor(QUANTITY_MAX / factor) });
     } else if (item.quantity * item.unit_price_cents > LINE_TOTAL_MAX_CENTS) {
-      add(`${field}.unit_price_cents`, 'purchase.line_too_large', { max: formatUsd(LINE_TOTAL_MAX_CENTS) });
+      add(`${field}.unit_price_cents`, 'purchase.line_too_large', { max: { usd: LINE_TOTAL_MAX_CENTS } });
     }
   }
   if (Object.keys(problems).length) throw new FieldError(problems);
@@ -167,7 +166,7 @@ export function purchaseService(db: Db) {
             items: [
               {
                 key: 'purchase.below_paid',
-                params: { total: formatUsd(values.grand_total_cents), paid: formatUsd(paid) },
+                params: { total: { usd: values.grand_total_cents }, paid: { usd: paid } },
               },
             ],
           });
@@ -257,7 +256,7 @@ export function purchaseService(db: Db) {
         const total = Number(row.grand_total_cents);
         const due = total - Number(row.paid_cents);
         if (input.amount_cents > due) {
-          throw new FieldError({ amount_cents: [{ key: 'purchase.over_paid', params: { due: formatUsd(due) } }] });
+          throw new FieldError({ amount_cents: [{ key: 'purchase.over_paid', params: { due: { usd: due } } }] });
         }
         await insertPayment(trx, {
           purchase_id: id,
