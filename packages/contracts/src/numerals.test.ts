@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { translate } from './messages.ts';
 import { formatKhr, formatUsd, parseUsdCents } from './money.ts';
 import { formatCount, khmerDigits, latinDigits, numeralsFor, setNumerals } from './numerals.ts';
-import { translate } from './messages.ts';
 import { formatChange } from './pricing.ts';
 
 afterEach(() => setNumerals('latin'));
