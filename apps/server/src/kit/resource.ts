@@ -23,6 +23,7 @@ import { now } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import { transaction } from '../db/transaction.ts';
 import { AppError, FieldError, notFound } from '../http/errors.ts';
+import { say } from '../http/locale.ts';
 import { own } from '../http/own.ts';
 import type { Actor, Scope } from '../policies/policy.ts';
 import {
@@ -713,7 +714,7 @@ export function registerResource<
   };
   const tags = [def.resource];
   const message = (request: FastifyRequest, key: MessageKey) =>
-    translate(key, request.locale, { entity: translate(def.entity, request.locale) });
+    say(request, key, { entity: translate(def.entity, request.locale) });
   const permission: Record<KitRoute, string> = {
     list: 'list',
     show: 'view',
@@ -771,7 +772,7 @@ export function registerResource<
       { config: access('create'), schema: { tags, body: def.input, response: { 201: written(def.output) } } },
       async (request, reply) => {
         const data = await service.create(authOf(request), body(request));
-        return reply.code(201).send({ message: message(request, 'resource.created'), data });
+        return reply.code(201).send({ message: await message(request, 'resource.created'), data });
       },
     );
 
@@ -783,7 +784,7 @@ export function registerResource<
         schema: { tags, params: idParams, body: def.input, response: { 200: written(def.output) } },
       },
       async (request) => ({
-        message: message(request, 'resource.updated'),
+        message: await message(request, 'resource.updated'),
         data: await service.update(authOf(request), idOf(request), body(request)),
       }),
     );
@@ -793,7 +794,7 @@ export function registerResource<
       `${def.path}/:id`,
       { config: access('delete'), schema: { tags, params: idParams, response: { 200: written(def.output) } } },
       async (request) => ({
-        message: message(request, 'resource.deleted'),
+        message: await message(request, 'resource.deleted'),
         data: await service.remove(authOf(request), idOf(request)),
       }),
     );
@@ -803,7 +804,7 @@ export function registerResource<
       `${def.path}/:id/restore`,
       { config: access('restore'), schema: { tags, params: idParams, response: { 200: written(def.output) } } },
       async (request) => ({
-        message: message(request, 'resource.restored'),
+        message: await message(request, 'resource.restored'),
         data: await service.restore(authOf(request), idOf(request)),
       }),
     );

@@ -60,14 +60,56 @@ function refusal(error: unknown, locale: Locale): string {
   return failureMessage(error, locale);
 }
 
-/** After the sale: the change, in dollars or riel, and as it is handed back; print; next sale. */
-function Done({ sale }: { sale: OrderDetail }) {
+/**
+ * What follows a sale, made or kept offline: print its receipt (and its invoice), or start the next
+ * sale (focused: Enter goes on; F9 and F2 too, while no print dialog is open).
+ */
+function AfterSale({
+  onReceipt,
+  onInvoice,
+  keys,
+}: {
+  onReceipt?: () => void;
+  onInvoice?: () => void;
+  /** Whether F9 / F2 start the next sale (not while a print dialog is open). */
+  keys: boolean;
+}) {
   const { t, locale } = useCtx();
   const navigate = useNavigate();
+  const next = () => navigate(localePath('/pos', locale), { replace: true });
+  useFunctionKeys({ F2: next, F9: next }, keys);
+  return (
+    <Flex gap={12} wrap justify="center">
+      {onReceipt && (
+        <Button size="large" icon={<PrinterOutlined />} onClick={onReceipt} data-testid="print-receipt">
+          {t('print.printReceipt')}
+        </Button>
+      )}
+      {onInvoice && (
+        <Button size="large" icon={<FileTextOutlined />} onClick={onInvoice} data-testid="print-invoice">
+          {t('print.printInvoice')}
+        </Button>
+      )}
+      <Button
+        type="primary"
+        size="large"
+        icon={<RedoOutlined />}
+        onClick={() => void next()}
+        // the keyboard flow goes on: Enter (or F9) starts the next sale
+        autoFocus
+        data-testid="new-sale"
+      >
+        {t('pay.newSale')} <Key>F9</Key>
+      </Button>
+    </Flex>
+  );
+}
+
+/** After the sale: the change, in dollars or riel, and as it is handed back; print; next sale. */
+function Done({ sale }: { sale: OrderDetail }) {
+  const { t } = useCtx();
   const [printing, setPrinting] = useState<'receipt' | 'invoice' | null>(null);
   const change = sale.change_cents > 0 || sale.change_khr > 0;
-  const next = () => navigate(localePath('/pos', locale), { replace: true });
-  useFunctionKeys({ F2: next, F9: next }, printing === null);
   return (
     <Card>
       <Result
@@ -103,37 +145,11 @@ function Done({ sale }: { sale: OrderDetail }) {
                 </div>
               )}
             </div>
-            <Flex gap={12} wrap justify="center">
-              <Button
-                size="large"
-                icon={<PrinterOutlined />}
-                onClick={() => setPrinting('receipt')}
-                data-testid="print-receipt"
-              >
-                {t('print.printReceipt')}
-              </Button>
-              {sale.invoice && (
-                <Button
-                  size="large"
-                  icon={<FileTextOutlined />}
-                  onClick={() => setPrinting('invoice')}
-                  data-testid="print-invoice"
-                >
-                  {t('print.printInvoice')}
-                </Button>
-              )}
-              <Button
-                type="primary"
-                size="large"
-                icon={<RedoOutlined />}
-                onClick={() => void next()}
-                // the keyboard flow goes on: Enter (or F9) starts the next sale
-                autoFocus
-                data-testid="new-sale"
-              >
-                {t('pay.newSale')} <Key>F9</Key>
-              </Button>
-            </Flex>
+            <AfterSale
+              onReceipt={() => setPrinting('receipt')}
+              onInvoice={sale.invoice ? () => setPrinting('invoice') : undefined}
+              keys={printing === null}
+            />
           </Flex>
         }
       />
@@ -145,11 +161,8 @@ function Done({ sale }: { sale: OrderDetail }) {
 
 /** A sale kept on this device while offline: its device receipt number, unsynced; next sale. */
 function KeptOffline({ sale }: { sale: QueuedSale }) {
-  const { t, locale } = useCtx();
-  const navigate = useNavigate();
+  const { t } = useCtx();
   const [printing, setPrinting] = useState(false);
-  const next = () => navigate(localePath('/pos', locale), { replace: true });
-  useFunctionKeys({ F2: next, F9: next }, !printing);
   return (
     <Card>
       <Result
@@ -164,30 +177,7 @@ function KeptOffline({ sale }: { sale: QueuedSale }) {
             <Typography.Text type="secondary">{t('offline.keptHelp')}</Typography.Text>
           </Flex>
         }
-        extra={
-          <Flex gap={12} wrap justify="center">
-            {sale.receipt && (
-              <Button
-                size="large"
-                icon={<PrinterOutlined />}
-                onClick={() => setPrinting(true)}
-                data-testid="print-receipt"
-              >
-                {t('print.printReceipt')}
-              </Button>
-            )}
-            <Button
-              type="primary"
-              size="large"
-              icon={<RedoOutlined />}
-              onClick={() => void next()}
-              autoFocus
-              data-testid="new-sale"
-            >
-              {t('pay.newSale')} <Key>F9</Key>
-            </Button>
-          </Flex>
-        }
+        extra={<AfterSale onReceipt={sale.receipt ? () => setPrinting(true) : undefined} keys={!printing} />}
       />
       {printing && sale.receipt && (
         <ReceiptDialog order={sale.receipt} drawer unsynced onClose={() => setPrinting(false)} />

@@ -280,6 +280,7 @@ export function PosPage() {
         {sessionStore.ready && sessionStore.id === null && (
           <div style={{ minWidth: 220 }}>
             <StoreSelect
+              covered
               value={cart.store_id}
               onChange={(store_id) => setCart((current) => ({ ...current, store_id }))}
               placeholder={t('pos.chooseStore')}
