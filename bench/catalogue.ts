@@ -28,6 +28,8 @@ const { values } = parseArgs({
     keep: { type: 'string' },
     /** Only the cases whose name contains one of these (comma-separated): `--cases Khmer,list`. */
     cases: { type: 'string' },
+    /** Server processes (DEPOT_WORKERS), with the local Redis (REDIS_URL, default redis://127.0.0.1:6379). */
+    workers: { type: 'string', default: '1' },
   },
 });
 const count = Number(values.products);
@@ -77,7 +79,19 @@ async function main() {
   else await fillCatalogue(databaseUrl, count, password);
   console.log(`filled ${count} products in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
-  server = await startServer({ databaseUrl, adminPassword: password, dir });
+  const workers = Number(values.workers);
+  const env =
+    workers > 1
+      ? {
+          DEPOT_WORKERS: String(workers),
+          REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+          REDIS_PREFIX: `depot-bench-${process.pid}:`,
+          BROADCAST_DRIVER: 'redis',
+        }
+      : undefined;
+  server = await startServer({ databaseUrl, adminPassword: password, dir, env });
+  // every process serving before the first case (each one tells it is running)
+  if (workers > 1) await new Promise((resolve) => setTimeout(resolve, 5000));
   try {
     const { auth } = await signIn(server, password);
     const middle = Math.floor(count / 2);
@@ -111,7 +125,7 @@ async function main() {
       .map((n) => n.toFixed(2))
       .join(' ');
     console.log(
-      `\nProducts: ${count}, ${values.db}, ${connections} connections, ${duration} s a case, load average ${load} (${os.cpus().length} cores)`,
+      `\nProducts: ${count}, ${values.db}, ${workers} process(es), ${connections} connections, ${duration} s a case, load average ${load} (${os.cpus().length} cores)`,
     );
     console.table(rows.map((r) => ({ ...r, 'of floor': `${((r['req/s'] / floor) * 100).toFixed(1)} %` })));
   } finally {
