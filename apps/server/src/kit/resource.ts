@@ -383,6 +383,14 @@ export function resourceService<
     filters: Record<string, unknown>,
     matches: Expression<SqlBool> | null,
   ) {
+    const { sortColumn, direction } = sortOf(actor, query);
+    return scoped(narrow(base, query, filters, matches), actor)
+      .orderBy(sql.ref(sortColumn), direction)
+      .orderBy(column('id'), direction);
+  }
+
+  /** The list's sort column and direction, refused (422) when unknown or hidden from the actor. */
+  function sortOf(actor: Actor, query: Selection) {
     const sort = query.sort ?? def.defaultSort;
     const desc = sort.startsWith('-');
     const name = desc ? sort.slice(1) : sort;
@@ -391,9 +399,39 @@ export function resourceService<
     if (!sortColumn || policy.hiddenSorts?.(actor).includes(name)) {
       throw new FieldError({ sort: [{ key: 'validation.sort' }] });
     }
-    return scoped(narrow(base, query, filters, matches), actor)
-      .orderBy(sql.ref(sortColumn), desc ? 'desc' : 'asc')
-      .orderBy(column('id'), desc ? 'desc' : 'asc');
+    return { sortColumn, direction: desc ? ('desc' as const) : ('asc' as const) };
+  }
+
+  /**
+   * One page of `ordered`. Past the first page, in an order by the table's own column, the page's
+   * ids are found first on the table alone (narrowed as its count is), and only those records are
+   * read with their joins: page 50 read 1,000 products joined to their brand, category, … for 20.
+   */
+  function pageOf(
+    actor: Actor,
+    query: Selection,
+    filters: Record<string, unknown>,
+    matches: Expression<SqlBool> | null,
+    offset: number,
+    size: number,
+  ) {
+    const rows = ordered(actor, query, filters, matches);
+    const { sortColumn, direction } = sortOf(actor, query);
+    if (offset === 0 || !sortColumn.startsWith(`${def.table}.`)) return rows.limit(size).offset(offset);
+    const ids = scoped(
+      narrow(
+        db.selectFrom(def.table as ResourceTable).select(column('id').as('id')) as AnySelect<unknown>,
+        query,
+        filters,
+        matches,
+      ),
+      actor,
+    )
+      .orderBy(sql.ref(sortColumn), direction)
+      .orderBy(column('id'), direction)
+      .limit(size)
+      .offset(offset);
+    return rows.where(column('id') as Expression<number>, 'in', ids as never);
   }
 
   /**
@@ -439,10 +477,7 @@ export function resourceService<
     const idsIn = (ids: number[]) =>
       ids.length ? sql<SqlBool>`${column('id')} in (${sql.join(ids)})` : sql<SqlBool>`1 = 0`;
     const listed = async (matches: Expression<SqlBool>, pageOffset: number, total: number, lowerBound: boolean) => {
-      const page = (await ordered(actor, query, filters, matches)
-        .limit(query.per_page)
-        .offset(pageOffset)
-        .execute()) as Q[];
+      const page = (await pageOf(actor, query, filters, matches, pageOffset, query.per_page).execute()) as Q[];
       const rows = await complete(db, page, extras, actor);
       return { rows: rows.map((row) => present(actor, row)), total, lowerBound };
     };
@@ -518,10 +553,14 @@ export function resourceService<
         if (words.length) return searchedList(actor, query, filters, extras, words, common);
       }
       const matches = await matching(query);
-      const page = (await ordered(actor, query, filters, matches)
-        .limit(query.per_page)
-        .offset((query.page - 1) * query.per_page)
-        .execute()) as Q[];
+      const page = (await pageOf(
+        actor,
+        query,
+        filters,
+        matches,
+        (query.page - 1) * query.per_page,
+        query.per_page,
+      ).execute()) as Q[];
       const rows = await complete(db, page, extras, actor);
       const total = await countOf(
         db,
