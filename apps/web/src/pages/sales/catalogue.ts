@@ -111,10 +111,12 @@ export function useCatalogue(storeId: number | null = null) {
       taxable: products.some((p) => p.taxable),
       quantity: 1,
       discount_id: null,
+      // each product's name as read now (the server's, else the kept catalogue's, synced every
+      // minute), not as the combo's items recorded it at the combo's last change on this device
       parts: detail.items.map((item, i) => ({
         product_id: item.product_id,
-        name_en: item.product_name_en,
-        name_kh: item.product_name_kh,
+        name_en: products[i].name_en || item.product_name_en,
+        name_kh: products[i].name_kh || item.product_name_kh,
         quantity: item.base_quantity,
         stock: products[i].stock ?? null,
       })),
