@@ -1,6 +1,6 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { choose } from '../../test/inventory.ts';
+import { choose, listAnswer } from '../../test/inventory.ts';
 import { mockFetch, renderApp, signedIn } from '../../test/render.tsx';
 import {
   BEER,
@@ -8,6 +8,7 @@ import {
   DARA,
   DRINKS_10,
   ORDER_1_OFF,
+  orderRow,
   previewOf,
   RATES,
   RICE,
@@ -87,5 +88,62 @@ describe('the till with its combos, discounts, customers and rates on the device
     await user.click(await screen.findByTestId('combo-tile-5', {}, { timeout: 10_000 }));
     expect(await screen.findByText('Not enough stock for the product “Angkor Beer can”.')).toBeTruthy();
     expect(screen.queryByText(/Angkor Beer 330ml/)).toBeNull();
+  });
+
+  it('starts a delivery at the customer’s address as the device keeps it when the server does not answer', async () => {
+    await forgetKept();
+    mockFetch({
+      ...tillLookups(),
+      'GET customers': unreachable,
+      'GET customers/2': unreachable,
+      'GET customers/changes': changes([WALK_IN, DARA]),
+    });
+    signedIn({ permissions: SELLING });
+    const { user } = renderApp('/en/pos');
+    await waitFor(() => expect(keptState().customers?.length).toBe(2), { timeout: 10_000 });
+    await choose(user, await screen.findByRole('combobox', { name: 'Customer' }), 'Sok Dara · 012 345 678');
+    await user.click(screen.getByTestId('pos-delivery'));
+    expect((await screen.findByTestId('pos-address')).getAttribute('value')).toBe('St. 271, Phnom Penh');
+  });
+
+  it('resumes a held order’s combo from the device: its items and products, no combo asked of the server', async () => {
+    await forgetCatalogue();
+    await forgetKept();
+    const held = orderRow(7, { status: 'held', payment_status: 'onhold', paid_cents: 0 });
+    const comboItem = {
+      ...held.items[0],
+      kind: 'combo' as const,
+      product_id: null,
+      combo_id: 5,
+      name_en: 'Party pack',
+      name_kh: 'កញ្ចប់ពិធីជប់លៀង',
+      sku: 'PARTY-1',
+      unit_id: null,
+      quantity: 1,
+    };
+    const order = { ...held, items: [comboItem] };
+    let kept = false;
+    const { calls } = mockFetch({
+      ...tillLookups(),
+      'GET combos/changes': changes([comboRow(5)]),
+      // kept once; afterwards the server does not answer for it
+      'GET combos/5': () => (kept ? unreachable() : { body: { data: { ...comboRow(5), items: previewOf().items } } }),
+      // the beer in the till's store: fewer than the combo takes
+      'GET products/1': () => ({ body: { data: { ...BEER, stock: 5 } } }),
+      'GET orders': ({ query }) => ({ body: listAnswer(query.get('filter[status]') === 'held' ? [order] : []) }),
+      'GET orders/7': () => ({ body: { data: order } }),
+    });
+    signedIn({ permissions: SELLING });
+    const { user } = renderApp('/en/pos');
+    await waitFor(() => expect(keptState().combos?.size).toBe(1), { timeout: 10_000 });
+    kept = true;
+    const asked = calls('GET combos/5').length;
+    await user.click(screen.getByTestId('open-held'));
+    await user.click(await screen.findByTestId('resume-7'));
+    await waitFor(() => expect(screen.getByTestId('cart-line-0').textContent).toContain('Party pack'));
+    // the combo's products came with it: what it takes of the beer is judged at once
+    expect(await screen.findByText('Not enough stock for the product “Angkor Beer 330ml”.')).toBeTruthy();
+    expect(calls('GET combos/5')).toHaveLength(asked);
+    expect(within(screen.getByTestId('cart-lines')).getByText('Party pack')).toBeTruthy();
   });
 });
