@@ -139,7 +139,7 @@ export function OfflineBar() {
         {sales.length > 0 && (
           <Popover
             title={t('offline.queueTitle')}
-            trigger={['hover', 'click']}
+            trigger="click"
             open={listOpen}
             onOpenChange={setListOpen}
             content={
@@ -173,7 +173,12 @@ export function OfflineBar() {
             }
           >
             <Badge count={waiting} size="small" color="orange">
-              <Tag icon={<SyncOutlined spin={online && waiting > 0} />} data-testid="queue-count" data-count={waiting}>
+              <Tag
+                icon={<SyncOutlined spin={online && waiting > 0} />}
+                data-testid="queue-count"
+                data-count={waiting}
+                style={{ cursor: 'pointer' }}
+              >
                 {t('offline.waiting', { count: waiting })}
               </Tag>
             </Badge>
