@@ -287,7 +287,8 @@ function Review({ cart }: { cart: Cart }) {
       setKept(sale);
       return null;
     };
-    if (!keepable && isOffline()) {
+    // a held order's checkout changes the server's order (a PUT): never kept on the device
+    if ((!keepable || cart.order_id) && isOffline()) {
       setProblem({ text: t('offline.needsConnection'), retry: false });
       return null;
     }

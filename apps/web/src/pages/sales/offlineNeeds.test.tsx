@@ -106,6 +106,28 @@ describe('offline, what needs the server says so', { timeout: 60_000 }, () => {
     expect((await screen.findByTestId('resume-7')).hasAttribute('disabled')).toBe(true);
   });
 
+  it('a held order resumed online, sold once the connection dropped: says so, keeps nothing', async () => {
+    const held = orderRow(7, { status: 'held', payment_status: 'onhold', paid_cents: 0 });
+    const { calls } = mockFetch({
+      ...tillLookups(),
+      'GET orders': () => ({ body: listAnswer([held]) }),
+      'GET orders/7': () => ({ body: { data: held } }),
+    });
+    signedIn({ permissions: SELLING });
+    const { user, path } = renderApp('/en/pos');
+    await user.click(await screen.findByTestId('open-held', {}, { timeout: 15_000 }));
+    await user.click(await screen.findByTestId('resume-7'));
+    await waitFor(() => expect(screen.getByTestId('cart-line-0').textContent).toContain('Angkor Beer 330ml'));
+    await user.click(screen.getByTestId('pos-pay'));
+    await waitFor(() => expect(path()).toBe('/en/orders/review'));
+    await user.click(await screen.findByTestId('exact-usd'));
+    offline();
+    await user.click(screen.getByTestId('complete-sale'));
+    expect((await screen.findByTestId('pay-problem')).textContent).toBe(NEEDS.en);
+    expect(calls('PUT orders/7')).toHaveLength(0);
+    expect(await queuedSales()).toHaveLength(0);
+  });
+
   it('a KHQR says so and keeps nothing; a card (its terminal’s id typed) is kept like cash', async () => {
     const { calls } = mockFetch({ ...tillLookups() });
     signedIn({ permissions: SELLING });
