@@ -50,10 +50,13 @@ export function useQueuedSales(): QueuedSale[] {
 
 /**
  * Sends the queue while the till is open: at once, when the connection returns, and every 30 s
- * while sales wait. Only the tab holding the lock sends (outbox.ts).
+ * while sales wait. Only the tab holding the lock sends (outbox.ts). `reached`: the server answered
+ * again after a request that got none (lib/reachability.ts) also sends at once; the browser's own
+ * online flag may never have dropped (a page it reloaded offline can say online all along).
  */
-export function useOutboxSync(online: boolean, waiting: number): void {
+export function useOutboxSync(online: boolean, waiting: number, reached = true): void {
   const refresh = useRefreshAll();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reached is the trigger, not an input
   useEffect(() => {
     if (!online || waiting === 0) return;
     let active = true;
@@ -67,7 +70,7 @@ export function useOutboxSync(online: boolean, waiting: number): void {
       active = false;
       clearInterval(timer);
     };
-  }, [online, waiting, refresh]);
+  }, [online, waiting, refresh, reached]);
 }
 
 /** A kept sale's receipt, printed again from the queue (its device number, marked unsynced). */
@@ -112,7 +115,7 @@ export function OfflineBar() {
   const [retrying, setRetrying] = useState(false);
   const [listOpen, setListOpen] = useState(false);
   const [printing, setPrinting] = useState<QueuedSale | null>(null);
-  useOutboxSync(online, waiting);
+  useOutboxSync(online, waiting, reached);
   const print = (sale: QueuedSale) => {
     setListOpen(false);
     setPrinting(sale);
