@@ -41,6 +41,7 @@ import {
 } from './cart.ts';
 import { Key, useFunctionKeys } from './keys.tsx';
 import { KhqrButton } from './khqr/KhqrButton.tsx';
+import { useKept } from './localCatalogue.ts';
 import { offlineOrder } from './offlineReceipt.ts';
 import { enqueueSale, isOffline, keepForLater, type QueuedSale } from './outbox.ts';
 import { listText, sourceText, useQuotedCart } from './prices.ts';
@@ -194,6 +195,8 @@ function Review({ cart }: { cart: Cart }) {
   const rates = useCurrentRates();
   const discounts = useTodayDiscounts();
   const buyer = useRecord({ api: 'customers', row: customer }, cart.customer_id);
+  // its name on a receipt kept offline: the server's record, else the customer the device keeps
+  const keptBuyer = useKept().customers?.find((row) => row.id === cart.customer_id);
   const stores = useStores();
   const [tenders, setTenders] = useState<TenderState>(emptyTenders);
   const [problem, setProblem] = useState<{ text: string; retry: boolean } | null>(null);
@@ -219,8 +222,11 @@ function Review({ cart }: { cart: Cart }) {
 
   const blocked = !totals || !tendersValid(tenders) || (totals !== null && exactTooMuch(tenders, totals.total_cents));
 
-  /** Sells the cart with these tenders: the order as recorded, or null (the problem shown). */
-  const checkout = async (payments: TenderInput[]): Promise<OrderDetail | null> => {
+  /**
+   * Sells the cart with these tenders: the order as recorded, or null (the problem shown). `keep`:
+   * with no connection the sale is kept on this device (not for a KHQR: its QR is the server's).
+   */
+  const checkout = async (payments: TenderInput[], { keep: keepable = true } = {}): Promise<OrderDetail | null> => {
     const parsed = parseWith(
       orderInput,
       orderBody(cart, { hold: false, payments, change_in: tenders.change_in }),
@@ -260,7 +266,7 @@ function Review({ cart }: { cart: Cart }) {
                   phone: store?.phone ?? null,
                   address: store?.address ?? null,
                 },
-                customer_name: buyer.data?.name ?? '',
+                customer_name: buyer.data?.name ?? keptBuyer?.name ?? '',
                 cashier: { id: userId, name: userName },
                 discounts: new Map(discounts.rows.map((d) => [d.id, d.name])),
               })
@@ -271,6 +277,11 @@ function Review({ cart }: { cart: Cart }) {
       setKept(sale);
       return null;
     };
+    // a held order's checkout changes the server's order (a PUT): never kept on the device
+    if ((!keepable || cart.order_id) && isOffline()) {
+      setProblem({ text: t('offline.needsConnection'), retry: false });
+      return null;
+    }
     if (!cart.order_id && isOffline()) return keep(saleKeys.keyFor(body), false);
     try {
       const sold = await sell.mutateAsync({ body, key: saleKeys.keyFor(body) });
@@ -281,7 +292,7 @@ function Review({ cart }: { cart: Cart }) {
       return sold.data;
     } catch (error) {
       // the request went: the server may hold it under the key, so it goes again as it was
-      if (!cart.order_id && keepForLater(error)) return keep(saleKeys.keyFor(body), true);
+      if (keepable && !cart.order_id && keepForLater(error)) return keep(saleKeys.keyFor(body), true);
       const unknown = outcomeUnknown(error);
       if (!unknown) saleKeys.settle();
       if (needsApproval(error)) {
@@ -289,7 +300,8 @@ function Review({ cart }: { cart: Cart }) {
         return null;
       }
       // 409: not enough stock for a product (the server names it); 422: a refused field.
-      setProblem({ text: unknown ? t('pay.offline') : refusal(error, locale), retry: unknown });
+      // (a KHQR's is tried again with its own button: the same body, so the same key)
+      setProblem({ text: unknown ? t('pay.offline') : refusal(error, locale), retry: unknown && keepable });
       return null;
     }
   };
@@ -443,7 +455,7 @@ function Review({ cart }: { cart: Cart }) {
                 totalCents={totals.total_cents}
                 rates={ratesOf(rates.data)}
                 disabled={sell.isPending || !tendersValid(tenders)}
-                checkout={checkout}
+                checkout={(payments) => checkout(payments, { keep: false })}
                 onDone={(sale) => setDone(sale)}
               />
               <Button

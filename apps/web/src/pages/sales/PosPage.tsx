@@ -44,6 +44,7 @@ import { HELD_QUERY, HeldOrdersDrawer } from './HeldOrders.tsx';
 import { Key, useFunctionKeys } from './keys.tsx';
 import { startCatalogueSync, useKept } from './localCatalogue.ts';
 import { OfflineBar } from './OfflineBar.tsx';
+import { isOffline } from './outbox.ts';
 import { ProductPane } from './ProductPane.tsx';
 import { useQuotedCart } from './prices.ts';
 import { useCurrentRates, useTodayDiscounts } from './rates.tsx';
@@ -215,6 +216,11 @@ export function PosPage() {
     const parsed = parseWith(orderInput, orderBody(withStore(cart), { hold: true }), locale);
     if (!parsed.data) {
       setProblem(Object.values(parsed.errors).flat().join(' '));
+      return;
+    }
+    // a held order is kept by the server, not on this device
+    if (isOffline()) {
+      setProblem(t('offline.needsConnection'));
       return;
     }
     const body = parsed.data;
