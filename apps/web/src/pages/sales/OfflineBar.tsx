@@ -2,7 +2,7 @@ import { CloudOutlined, DisconnectOutlined, PrinterOutlined, SyncOutlined } from
 import { formatUsd } from '@depot/contracts';
 import { Alert, Badge, Button, Flex, List, Popover, Tag, Typography } from 'antd';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useRefreshAll } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useSession } from '../../lib/access.tsx';
@@ -15,6 +15,8 @@ import { outboxDb, type QueuedSale, sendsSale, syncOutbox } from './outbox.ts';
 const ReceiptDialog = lazy(() => import('./print.tsx').then((m) => ({ default: m.ReceiptDialog })));
 
 const RETRY_MS = 30_000;
+/** After a run the server did not answer: soon again, so a sale leaves within seconds of its return. */
+export const PROBE_MS = 5_000;
 
 /** Whether the browser says it is connected, kept current. */
 export function useOnline(): boolean {
@@ -49,28 +51,35 @@ export function useQueuedSales(): QueuedSale[] {
 }
 
 /**
- * Sends the queue while the till is open: at once, when the connection returns, and every 30 s
- * while sales wait. Only the tab holding the lock sends (outbox.ts). `reached`: the server answered
- * again after a request that got none (lib/reachability.ts) also sends at once; the browser's own
- * online flag may never have dropped (a page it reloaded offline can say online all along).
+ * Sends the queue while the till is open: at once, when the connection returns, and again while
+ * sales wait: 30 s after a run the server answered, 5 s after one it did not (`stopped`), since the
+ * browser's online flag is no sign the server is back (a page reloaded offline can say online all
+ * along, and no `online` event comes). Only the tab holding the lock sends (outbox.ts). `reached`:
+ * the server answered again after a request that got none (lib/reachability.ts) also sends at once.
  */
 export function useOutboxSync(online: boolean, waiting: number, reached = true): void {
-  const refresh = useRefreshAll();
+  // the latest refresh, read when a run sent something: a new function each render, it must not
+  // restart the runs (each restart sends at once)
+  const refreshAll = useRefreshAll();
+  const refresh = useRef(refreshAll);
+  refresh.current = refreshAll;
   // biome-ignore lint/correctness/useExhaustiveDependencies: reached is the trigger, not an input
   useEffect(() => {
     if (!online || waiting === 0) return;
     let active = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const run = async () => {
       const result = await syncOutbox().catch(() => null);
-      if (active && result && result.sent > 0) void refresh();
+      if (!active) return;
+      if (result && result.sent > 0) void refresh.current();
+      timer = setTimeout(run, result?.stopped ? PROBE_MS : RETRY_MS);
     };
     void run();
-    const timer = setInterval(run, RETRY_MS);
     return () => {
       active = false;
-      clearInterval(timer);
+      clearTimeout(timer);
     };
-  }, [online, waiting, refresh, reached]);
+  }, [online, waiting, reached]);
 }
 
 /** A kept sale's receipt, printed again from the queue (its device number, marked unsynced). */
