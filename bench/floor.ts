@@ -7,8 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { todayInCambodia } from '@depot/contracts';
-import { sql } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
 import { createDatabase, type Db } from '../apps/server/src/db/database.ts';
+import { type Later, runTogether } from '../apps/server/src/db/later.ts';
 
 type Row = Record<string, unknown>;
 // a column of each rollup, rewritten in its rows of the day and the month: the rows a sale adds to
@@ -28,11 +29,12 @@ async function template(db: Db, orderId: number) {
   const order = await any.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
   const items = await any.selectFrom('order_items').selectAll().where('order_id', '=', orderId).orderBy('id').execute();
   const itemIds = items.map((i) => i.id as number);
+  const invoice = await any.selectFrom('invoices').selectAll().where('order_id', '=', orderId).executeTakeFirst();
   return {
     order,
     items,
     payments: await any.selectFrom('order_payments').selectAll().where('order_id', '=', orderId).execute(),
-    invoice: await any.selectFrom('invoices').selectAll().where('order_id', '=', orderId).executeTakeFirst(),
+    invoice,
     batches: await any.selectFrom('order_item_batches').selectAll().where('order_item_id', 'in', itemIds).execute(),
     movements: await any
       .selectFrom('stock_movements')
@@ -46,6 +48,12 @@ async function template(db: Db, orderId: number) {
       .where('record_id', '=', orderId)
       .where('resource', '=', 'orders')
       .execute(),
+    invoiceTerms: await any
+      .selectFrom('search_terms')
+      .selectAll()
+      .where('record_id', '=', invoice?.id ?? 0)
+      .where('resource', '=', 'invoices')
+      .execute(),
   };
 }
 
@@ -56,6 +64,10 @@ export async function databaseFloor(url: string, orderId: number, connections: n
   const t = await template(db, orderId);
   const day = todayInCambodia();
   const days = [day, day.slice(0, 7)];
+  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
+  // the floor's own counters (a sale's are per store and year): the same rows locked the same way
+  const invoiceKey = `FLOOR-INV:${process.pid}`;
+  const orderKey = `FLOOR-ORD:${process.pid}`;
   let n = 0;
   const sale = () =>
     db.transaction().execute(async (trxDb) => {
@@ -87,9 +99,20 @@ export async function databaseFloor(url: string, orderId: number, connections: n
         .insertInto('order_payments')
         .values(t.payments.map((p) => ({ ...without(p, 'id'), order_id: id })))
         .execute();
-      // the ledger: levels, movements and valuations of the same products, written as the ledger
-      // writes them (modules/stock/ledger.ts issueAll): one upsert locking and reading the valuations
-      // in id order, one update of the levels, one insert of the movements, one update of the valuations
+      // the invoice under a provisional number, before the stock, as a sale makes it
+      const invoice = t.invoice
+        ? (
+            await trx
+              .insertInto('invoices')
+              .values({ ...without(t.invoice, 'id'), order_id: id, number: `FLOOR-INV~${process.pid}-${i}` })
+              .returning('id')
+              .executeTakeFirstOrThrow()
+          ).id
+        : null;
+      // the ledger (modules/stock/ledger.ts issueAll): one upsert locking and reading the
+      // valuations in id order, one read of the levels; then, as the sale's last statement
+      // (db/later.ts), the levels, movements, valuations, batches, counters, numbers, terms, rollups
+      // and the key's result
       const products = [...new Set(t.movements.map((m) => m.product_id as number))].sort((a, b) => a - b);
       const sum = (product: number, column: string) =>
         t.movements.filter((m) => m.product_id === product).reduce((n, m) => n + Number(m[column]), 0);
@@ -100,47 +123,95 @@ export async function databaseFloor(url: string, orderId: number, connections: n
         .onConflict((oc) => oc.column('product_id').doUpdateSet({ updated_at: at }))
         .returning(['product_id', 'quantity', 'value_cents'])
         .execute();
-      await sql`update stock_levels set quantity = stock_levels.quantity + v.column3, updated_at = ${at}
-        from (values ${sql.join(t.movements.map((m) => sql`(cast(${m.store_id} as bigint), cast(${m.batch_id} as bigint), cast(${m.quantity} as bigint))`))}) as v
-        where stock_levels.store_id = v.column1 and stock_levels.batch_id = v.column2`.execute(trx);
-      await sql`update stock_valuations set quantity = stock_valuations.quantity + v.column2,
-          value_cents = stock_valuations.value_cents + v.column3, updated_at = ${at}
-        from (values ${sql.join(products.map((p) => sql`(cast(${p} as bigint), cast(${sum(p, 'quantity')} as bigint), cast(${sum(p, 'value_cents')} as bigint))`))}) as v
-        where stock_valuations.product_id = v.column1`.execute(trx);
       await trx
-        .insertInto('stock_movements')
-        .values(t.movements.map((m) => ({ ...without(m, 'id'), document_id: id })))
+        .selectFrom('stock_levels')
+        .innerJoin('stock_batches', 'stock_batches.id', 'stock_levels.batch_id')
+        .select(['stock_levels.id', 'stock_levels.batch_id', 'stock_levels.quantity'])
+        .where('stock_levels.store_id', '=', t.order.store_id as number)
+        .where('stock_levels.product_id', 'in', products)
+        .where('stock_levels.quantity', '<>', 0)
+        .orderBy('stock_batches.expiry_date')
+        .orderBy('stock_batches.id')
         .execute();
-      await trx
-        .insertInto('order_item_batches')
-        .values(t.batches.map((b) => ({ ...without(b, 'id'), order_item_id: itemOf.get(b.order_item_id) })))
-        .execute();
-      // the counters, the invoice, the search terms
-      await sql`update sequences set value = value + 1 where key like 'INV-%'`.execute(trx);
-      if (t.invoice) {
-        await trx
-          .insertInto('invoices')
-          .values({ ...without(t.invoice, 'id'), order_id: id, number: `FLOOR-INV-${process.pid}-${i}` })
-          .execute();
+      const numbers = pg ? sql`numbers` : sql`sequences`;
+      const writes: Later[] = [
+        {
+          query: sql`update stock_levels set quantity = stock_levels.quantity + v.column3, updated_at = ${at}
+            from (values ${sql.join(t.movements.map((m) => sql`(cast(${m.store_id} as bigint), cast(${m.batch_id} as bigint), cast(${m.quantity} as bigint))`))}) as v
+            where stock_levels.store_id = v.column1 and stock_levels.batch_id = v.column2 returning id`.compile(trx),
+          check: {
+            rows: new Set(t.movements.map((m) => `${m.store_id}:${m.batch_id}`)).size,
+            refused: () => new Error('levels'),
+          },
+        },
+        {
+          query: trx
+            .insertInto('stock_movements')
+            .values(t.movements.map((m) => ({ ...without(m, 'id'), document_id: id })))
+            .compile(),
+        },
+        {
+          query: sql`update stock_valuations set quantity = stock_valuations.quantity + v.column2,
+              value_cents = stock_valuations.value_cents + v.column3, updated_at = ${at}
+            from (values ${sql.join(products.map((p) => sql`(cast(${p} as bigint), cast(${sum(p, 'quantity')} as bigint), cast(${sum(p, 'value_cents')} as bigint))`))}) as v
+            where stock_valuations.product_id = v.column1`.compile(trx),
+        },
+        {
+          query: trx
+            .insertInto('order_item_batches')
+            .values(t.batches.map((b) => ({ ...without(b, 'id'), order_item_id: itemOf.get(b.order_item_id) })))
+            .compile(),
+        },
+        {
+          name: 'numbers',
+          query: sql`insert into sequences (key, value) values ${sql.join(
+            [...(invoice ? [invoiceKey] : []), orderKey].map((k) => sql`(${k}, 1)`),
+          )} on conflict (key) do update set value = sequences.value + 1 returning key, value`.compile(trx),
+        },
+      ];
+      if (invoice) {
+        writes.push({
+          query:
+            sql`update invoices set number = ${`FLOOR-INV-${process.pid}-${i}-`} || (select value from ${numbers} where key = ${invoiceKey})
+            where id = ${invoice}`.compile(trx),
+        });
+        if (t.invoiceTerms.length)
+          writes.push({
+            query: trx
+              .insertInto('search_terms')
+              .values(t.invoiceTerms.map((term) => ({ ...term, record_id: invoice })))
+              .compile(),
+          });
       }
-      await sql`update sequences set value = value + 1 where key like 'ORD:%'`.execute(trx);
-      if (t.terms.length) {
-        await trx
-          .insertInto('search_terms')
-          .values(t.terms.map((term) => ({ ...term, record_id: id })))
-          .execute();
-      }
+      writes.push({
+        query:
+          sql`update orders set number = ${`FLOOR-${process.pid}-${i}-`} || (select value from ${numbers} where key = ${orderKey})
+          where id = ${id}`.compile(trx),
+      });
+      if (t.terms.length)
+        writes.push({
+          query: trx
+            .insertInto('search_terms')
+            .values(t.terms.map((term) => ({ ...term, record_id: id })))
+            .compile(),
+        });
       // the same rollup rows a sale adds to (today's and this month's), in the same order
       for (const [table, column] of rollupSums) {
-        await sql`update ${sql.table(table)} set ${sql.ref(column)} = ${sql.ref(column)} + 0 where day in (${sql.join(days)})`.execute(
-          trx,
-        );
+        writes.push({
+          query:
+            sql`update ${sql.table(table)} set ${sql.ref(column)} = ${sql.ref(column)} + 0 where day in (${sql.join(days)})`.compile(
+              trx,
+            ),
+        });
       }
-      await trx
-        .updateTable('idempotency_keys')
-        .set({ result: JSON.stringify(id) })
-        .where('key', '=', key)
-        .execute();
+      writes.push({
+        query: trx
+          .updateTable('idempotency_keys')
+          .set({ result: JSON.stringify(id) })
+          .where('key', '=', key)
+          .compile(),
+      });
+      await runTogether(trxDb, writes);
     });
   await sale(); // warm
   const latencies: number[] = [];

@@ -42,13 +42,32 @@ export async function signIn(server: RunningServer, password: string) {
   return { auth, call };
 }
 
-/** A process's CPU time so far (user + system, ms) and resident memory (kB), from /proc. */
+/** The fields of /proc/<pid>/stat after the command's name (state, ppid, …), or null once it is gone. */
+function statOf(pid: number | string): string[] | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A process's CPU time so far (user + system, ms), its live child processes' included (the server
+ * processes of DEPOT_WORKERS), and its resident memory (kB), from /proc.
+ */
 export function processStats(pid: number) {
   const ticksPerSecond = 100; // Linux USER_HZ
+  const cpuOf = (fields: string[] | null) => (fields ? Number(fields[11]) + Number(fields[12]) : 0);
   return {
     cpuMs() {
-      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+      let ticks = cpuOf(statOf(pid));
+      for (const name of fs.readdirSync('/proc')) {
+        if (!/^\d+$/.test(name)) continue;
+        const fields = statOf(name);
+        if (fields && Number(fields[1]) === pid) ticks += cpuOf(fields);
+      }
+      return (ticks * 1000) / ticksPerSecond;
     },
     rssKb() {
       return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);

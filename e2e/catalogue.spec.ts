@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { ADMIN_PASSWORD, CASHIER } from './playwright.config.ts';
 import {
+  adminApi,
   confirm,
   confirmation,
   ean13,
@@ -306,6 +307,41 @@ test('a cashier sees only what the role allows: no way to add or delete categori
   await page.goto('/en/categories/create');
   await expect(page).toHaveURL(/\/en\/no-permission$/);
   await context.close();
+});
+
+test('a manager of one store gives a new product opening stock in that store only', async ({ browser, request }) => {
+  const api = await adminApi(request);
+  const stores = await api.get<{ data: { id: number; name: string; code: string }[] }>('stores?per_page=100');
+  const home = stores.data[0];
+  const other = await api.post<{ id: number; name: string; code: string }>('stores', {
+    name: `Kampot ${run}`,
+    code: `KP-${run}`,
+  });
+  const roles = await api.get<{ data: { id: number; name: string }[] }>('roles');
+  const manager = roles.data.find((r) => r.name === 'manager');
+  const name = `mgr_${run}`;
+  const password = 'manager-pass-1';
+  await api.post('users', {
+    name,
+    full_name: `Manager ${run}`,
+    password,
+    password_confirmation: password,
+    store_id: home.id,
+    store_ids: [],
+    role_ids: [manager?.id],
+  });
+  for (const lang of ['kh', 'en'] as const) {
+    const context = await newContext(browser, lang);
+    const page = await context.newPage();
+    await signIn(page, lang, name, password);
+    await page.goto(`${prefix(lang)}/products/create`);
+    const opening = page.getByTestId('opening-stock');
+    await expect(opening).toContainText(`${home.name} (${home.code})`);
+    await expect(opening).not.toContainText(other.code);
+    await opening.scrollIntoViewIfNeeded();
+    await snap(page, `product-opening-covered-${lang}-light`);
+    await context.close();
+  }
 });
 
 test('products from a spreadsheet: mistakes listed and nothing imported, then imported and exported', async ({

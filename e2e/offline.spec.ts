@@ -8,13 +8,20 @@ import { adminApi, ean13, expect, type Lang, newContext, prefix, scan, signIn, s
  * reloaded while still offline: the service worker serves the till, and the three sales are still
  * there; a second tab opened offline shows the same queue. The connection returns: both tabs would
  * send, one does, and the server holds exactly three new orders, the product's stock three less.
+ * Before that, still offline after the reload, the riel sale's receipt is printed again from the
+ * till's queue (its device number, marked not synced).
  */
 
 const run = Date.now().toString(36).slice(-5);
 
 const says = {
-  kh: { offline: 'គ្មានអ៊ីនធឺណិត', online: 'មានអ៊ីនធឺណិត', waiting: 'ការលក់ 3 កំពុងរង់ចាំធ្វើសមកាលកម្ម' },
-  en: { offline: 'Offline', online: 'Online', waiting: 'Sales waiting to sync: 3' },
+  kh: {
+    offline: 'គ្មានអ៊ីនធឺណិត',
+    online: 'មានអ៊ីនធឺណិត',
+    waiting: 'ការលក់ 3 កំពុងរង់ចាំធ្វើសមកាលកម្ម',
+    unsynced: 'មិនទាន់ធ្វើសមកាលកម្ម',
+  },
+  en: { offline: 'Offline', online: 'Online', waiting: 'Sales waiting to sync: 3', unsynced: 'Not synced yet' },
 } as const;
 
 for (const lang of ['en', 'kh'] as Lang[]) {
@@ -120,6 +127,20 @@ for (const lang of ['en', 'kh'] as Lang[]) {
     await expect(page.getByTestId('connection')).toHaveText(text.offline);
     await expect(page.getByTestId('queue-count')).toHaveAttribute('data-count', '3');
     await snap(page, `offline-till-reloaded-${lang}`);
+    // the riel sale's receipt printed again from the queue, still offline: its number, unsynced
+    await page.getByTestId('queue-count').click();
+    const queued = page.getByTestId(`queued-${numbers[1]}`);
+    await expect(queued).toContainText(text.unsynced);
+    await expect(page.getByTestId('queue-list').locator('.ant-list-item')).toHaveCount(3);
+    await snap(page, `offline-till-queue-list-${lang}`);
+    await queued.getByTestId(`reprint-${numbers[1]}`).click();
+    const reprinted = page.getByRole('dialog').getByTestId('receipt');
+    await expect(reprinted.getByTestId('receipt-number')).toHaveText(numbers[1] ?? 'none');
+    await expect(reprinted.getByTestId('receipt-unsynced')).toHaveText('មិនទាន់ធ្វើសមកាលកម្ម Not synced yet');
+    await expect(reprinted.getByTestId('receipt-total-khr')).toHaveText('4,100៛');
+    await snap(page, `offline-till-reprint-${lang}`);
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toBeHidden();
     expect(await ordersNow()).toBe(ordersBefore);
     // a second tab of the till, opened offline too: both see the same queue
     const second = await context.newPage();

@@ -144,7 +144,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('referrer-policy', 'same-origin');
   });
 
-  registerLocale(app);
+  // Khmer answers' numerals follow the system setting (read when a message is written)
+  registerLocale(app, async () => (await settingsService(options.db).publicSettings()).khmer_numerals);
   registerValidation(app);
   registerTextGuard(app);
   registerErrorHandler(app);

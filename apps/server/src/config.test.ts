@@ -55,4 +55,14 @@ describe('loadConfig', () => {
       }),
     ).toMatchObject({ PUSHER_PORT: 6001, PUSHER_SCHEME: 'https', PUSHER_CLUSTER: 'mt1' });
   });
+
+  it('runs one server process unless told, and more only with what several processes share', () => {
+    expect(loadConfig({}).DEPOT_WORKERS).toBe(1);
+    expect(() => loadConfig({ DEPOT_WORKERS: '2' })).toThrow(
+      /REDIS_URL: required when DEPOT_WORKERS is more than 1[\s\S]*BROADCAST_DRIVER: must be redis or pusher/,
+    );
+    expect(() => loadConfig({ DEPOT_WORKERS: '0' })).toThrow(/DEPOT_WORKERS/);
+    const redis = { REDIS_URL: 'redis://127.0.0.1:6379', BROADCAST_DRIVER: 'redis' };
+    expect(loadConfig({ ...redis, DEPOT_WORKERS: '2' }).DEPOT_WORKERS).toBe(2);
+  });
 });

@@ -53,6 +53,11 @@ const variables = z.object({
   REALTIME_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(10_000),
   /** Seconds after which a silent process is taken for gone, with its presence members (redis). */
   REALTIME_NODE_TTL: z.coerce.number().int().min(1).max(600).default(15),
+  /**
+   * Server processes on this machine sharing the port (node:cluster), each a whole Depot: 1 by
+   * default; more need what several processes share (REDIS_URL, real time not embedded).
+   */
+  DEPOT_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
 });
 
 /** Variables that only mean something together. */
@@ -73,6 +78,16 @@ const env = variables.superRefine((config, context) => {
   }
   if (config.BROADCAST_DRIVER === 'redis' && !config.REDIS_URL) {
     context.addIssue({ code: 'custom', path: ['REDIS_URL'], message: 'required when BROADCAST_DRIVER=redis' });
+  }
+  if (config.DEPOT_WORKERS > 1 && !config.REDIS_URL) {
+    context.addIssue({ code: 'custom', path: ['REDIS_URL'], message: 'required when DEPOT_WORKERS is more than 1' });
+  }
+  if (config.DEPOT_WORKERS > 1 && config.BROADCAST_DRIVER === 'embedded') {
+    context.addIssue({
+      code: 'custom',
+      path: ['BROADCAST_DRIVER'],
+      message: 'must be redis or pusher when DEPOT_WORKERS is more than 1',
+    });
   }
   if (config.BROADCAST_DRIVER === 'pusher') {
     for (const name of ['PUSHER_APP_ID', 'PUSHER_APP_KEY', 'PUSHER_APP_SECRET'] as const) {

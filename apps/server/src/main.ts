@@ -1,5 +1,6 @@
+import cluster from 'node:cluster';
 import { buildApp } from './app.ts';
-import { loadConfig } from './config.ts';
+import { type Config, loadConfig } from './config.ts';
 import { createDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seed } from './db/seed.ts';
@@ -8,8 +9,7 @@ import { connectRedis } from './kit/redis.ts';
 import { scheduleBackups } from './ops/backup.schedule.ts';
 import { realtimeSettings } from './realtime/realtime.ts';
 
-async function main() {
-  const config = loadConfig();
+async function main(config: Config) {
   const database = createDatabase(config.DATABASE_URL);
   // Redis's outages are told in the server's log once it has one
   let log: { warn(details: object, message: string): void; info(details: object, message: string): void } = {
@@ -57,19 +57,21 @@ async function main() {
     );
   }
 
-  const backups = config.DEPOT_BACKUP_DIR
-    ? scheduleBackups(
-        database,
-        {
-          dir: config.DEPOT_BACKUP_DIR,
-          uploadsDir: config.DEPOT_UPLOADS_DIR,
-          keep: config.DEPOT_BACKUP_KEEP,
-          intervalHours: config.DEPOT_BACKUP_INTERVAL_HOURS,
-          at: config.DEPOT_BACKUP_AT,
-        },
-        app.log,
-      )
-    : undefined;
+  // with several processes, the first one makes the scheduled backups
+  const backups =
+    config.DEPOT_BACKUP_DIR && (cluster.isPrimary || process.env.DEPOT_WORKER_INDEX === '0')
+      ? scheduleBackups(
+          database,
+          {
+            dir: config.DEPOT_BACKUP_DIR,
+            uploadsDir: config.DEPOT_UPLOADS_DIR,
+            keep: config.DEPOT_BACKUP_KEEP,
+            intervalHours: config.DEPOT_BACKUP_INTERVAL_HOURS,
+            at: config.DEPOT_BACKUP_AT,
+          },
+          app.log,
+        )
+      : undefined;
 
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
@@ -86,7 +88,53 @@ async function main() {
   console.log(`Depot is running at ${address.replace('127.0.0.1', 'localhost')} (database: ${database.dialect})`);
 }
 
-main().catch((error: unknown) => {
+/**
+ * DEPOT_WORKERS > 1: this process only starts that many server processes (node:cluster), each a
+ * whole Depot on the shared port, and starts again one that dies after it served; one that fails
+ * before it serves stops them all. SIGTERM or SIGINT stops them, then this process.
+ */
+function primary(config: Config) {
+  let stopping = false;
+  const fork = (index: number) => {
+    const worker = cluster.fork({ DEPOT_WORKER_INDEX: String(index) });
+    let serving = false;
+    worker.once('listening', () => {
+      serving = true;
+    });
+    worker.once('exit', (code, signal) => {
+      if (stopping) return;
+      if (!serving) {
+        console.error(`Depot process ${index} stopped before it served (${signal ?? code}): stopping`);
+        stop('SIGTERM', 1);
+        return;
+      }
+      console.error(`Depot process ${index} stopped (${signal ?? code}): starting it again`);
+      fork(index);
+    });
+  };
+  const stop = (signal: NodeJS.Signals, code = 0) => {
+    stopping = true;
+    const workers = Object.values(cluster.workers ?? {});
+    if (!workers.length) process.exit(code);
+    for (const worker of workers) worker?.process.kill(signal);
+    cluster.on('exit', () => {
+      if (!Object.keys(cluster.workers ?? {}).length) process.exit(code);
+    });
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  for (let index = 0; index < config.DEPOT_WORKERS; index++) fork(index);
+}
+
+try {
+  const config = loadConfig();
+  if (config.DEPOT_WORKERS > 1 && cluster.isPrimary) primary(config);
+  else
+    main(config).catch((error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exit(1);
+    });
+} catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
-});
+}

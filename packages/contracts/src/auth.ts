@@ -11,6 +11,14 @@ export type LoginBody = z.infer<typeof loginBody>;
 export const storeSummary = z.object({ id: z.number().int(), name: z.string(), code: z.string() });
 export type StoreSummary = z.infer<typeof storeSummary>;
 
+/**
+ * The stores a user works in (the server's coverage, policies/coverage.ts): every store (`all`,
+ * with `all_stores.view`) or `store_ids`, their home store among them. The web offers only these
+ * where a store is written to; the server refuses the others (422 on the field) whatever it offers.
+ */
+export const storeCoverage = z.object({ all: z.boolean(), store_ids: z.array(z.number().int()) });
+export type StoreCoverage = z.infer<typeof storeCoverage>;
+
 export const userInfo = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -28,6 +36,8 @@ export const loginResponse = z.object({
   permissions: z.array(z.string()),
   roles: z.array(z.string()),
   store: storeSummary.nullable(),
+  /** The stores the user covers (storeCoverage). */
+  coverage: storeCoverage,
   /** Where the user starts (screens.ts `landingOf`); null: the default rule. */
   landing: z.enum(LANDING_KEYS).nullable().optional(),
   /** After an administrator's reset: the web asks for a new password before anything else. */
@@ -72,8 +82,12 @@ export const meResponse = z.object({
     roles: z.array(z.string()),
     role_details: z.array(roleSummary),
     permissions: z.array(z.string()),
+    /** The stores the user covers (storeCoverage). */
+    coverage: storeCoverage,
     landing: z.enum(LANDING_KEYS).nullable().optional(),
     must_change_password: z.boolean().optional(),
   }),
 });
 export type Me = z.infer<typeof meResponse>['data'];
+/** Who is signed in as authentication reads them on each request; `/api/me` adds the coverage. */
+export type Identity = Omit<Me, 'coverage'>;

@@ -1,4 +1,6 @@
 import type { Locale } from './locales.ts';
+import { formatKhr, formatUsd } from './money.ts';
+import { currentNumerals, type Numerals, shownDigits } from './numerals.ts';
 
 /**
  * Messages that both the server and the web app show: validation messages and the server's
@@ -929,11 +931,37 @@ export const messages = {
 } as const satisfies Record<string, Record<Locale, string>>;
 
 export type MessageKey = keyof typeof messages;
-export type MessageParams = Record<string, string | number>;
+/**
+ * A message's parameter: a text (a name, a document number: shown as it is), a number (a count,
+ * seconds, a limit) or an amount (`{ usd: cents }`, `{ khr: riel }`), both written when the message
+ * is, in its numerals.
+ */
+export type MessageParam = string | number | { usd: number } | { khr: number };
+export type MessageParams = Record<string, MessageParam>;
 
-/** The message in the locale, with `{name}` placeholders filled in. */
-export function translate(key: MessageKey, locale: Locale, params?: MessageParams): string {
-  const template: string = messages[key][locale];
+function paramText(value: MessageParam, numerals: Numerals): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return shownDigits(String(value), numerals);
+  return 'usd' in value ? formatUsd(value.usd, numerals) : formatKhr(value.khr, numerals);
+}
+
+/**
+ * The message in the locale, with `{name}` placeholders filled in, its figures in `numerals`: the
+ * template's own digits, the numbers given (a count, seconds, a minimum) and the amounts given
+ * (`{ usd }`, `{ khr }`: money.ts formatters) go through numerals.ts; a text given (a name, a
+ * document number) stays as it is: a figure goes in as a number or an amount, never pre-written. The web's default is the page's numerals (`setNumerals`); the server, which never sets them,
+ * passes the request's (http/locale.ts `say`: Khmer answers with the `khmer_numerals` setting on).
+ */
+export function translate(
+  key: MessageKey,
+  locale: Locale,
+  params?: MessageParams,
+  numerals: Numerals = currentNumerals(),
+): string {
+  const template = shownDigits(messages[key][locale], numerals);
   if (!params) return template;
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const value = params[name];
+    return value === undefined ? whole : paramText(value, numerals);
+  });
 }

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { translate } from './messages.ts';
 import { formatKhr, formatUsd, parseUsdCents } from './money.ts';
 import { formatCount, khmerDigits, latinDigits, numeralsFor, setNumerals } from './numerals.ts';
 import { formatChange } from './pricing.ts';
@@ -35,5 +36,20 @@ describe('Khmer numerals (a setting for Khmer pages)', () => {
     expect(latinDigits(khmerDigits('0123456789'))).toBe('0123456789');
     expect(parseUsdCents('១២.៥០')).toBe(1250);
     expect(parseUsdCents('១២x')).toBeNull();
+  });
+});
+
+describe('messages in Khmer numerals', () => {
+  it('write the numbers and amounts given and the template’s digits in the numerals asked; names stay', () => {
+    expect(translate('validation.string_max', 'kh', { max: 255 }, 'khmer')).toBe('មិនត្រូវលើសពី ២៥៥ តួអក្សរ។');
+    expect(translate('purchase.over_paid', 'en', { due: { usd: 125050 } }, 'latin')).toContain('$1,250.50');
+    expect(translate('purchase.over_paid', 'kh', { due: { usd: 125050 } }, 'khmer')).toContain('$១,២៥០.៥០');
+    expect(translate('stock.not_enough', 'kh', { product: '7UP 330ml' }, 'khmer')).toContain('7UP 330ml');
+  });
+
+  it('follow the page’s numerals by default (the web), Latin until set (the server)', () => {
+    expect(translate('validation.string_max', 'kh', { max: 30 })).toBe('មិនត្រូវលើសពី 30 តួអក្សរ។');
+    setNumerals('khmer');
+    expect(translate('validation.string_max', 'kh', { max: 30 })).toBe('មិនត្រូវលើសពី ៣០ តួអក្សរ។');
   });
 });

@@ -3,8 +3,9 @@
  * off by default). Every figure a person reads goes through `shownDigits` (money.ts `formatUsd`,
  * `formatKhr`, pricing.ts `formatChange`, `formatCount` below, the web's dates): the web sets the
  * page's numerals once (`setNumerals`, from the settings and the page's language) and every screen
- * and print follows. The server never sets it (its messages stay Latin); its PDFs convert their text
- * when printed (kit/pdf.ts `numerals`). What is typed is read with `latinDigits` (both accepted).
+ * and print follows. The server never sets it: its messages pass the request's numerals to
+ * messages.ts `translate` (http/locale.ts `say`); its PDFs convert their text when printed (kit/pdf.ts
+ * `numerals`). What is typed is read with `latinDigits` (both accepted).
  */
 export type Numerals = 'latin' | 'khmer';
 

@@ -1,4 +1,4 @@
-import type { Me, Permission, RoleSummary } from '@depot/contracts';
+import type { Identity, Permission, RoleSummary } from '@depot/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Claim } from '../db/transaction.ts';
 import { forbidden, unauthenticated } from '../http/errors.ts';
@@ -24,7 +24,7 @@ export interface AuthContext {
   /** The request's idempotency claim (http/idempotency.ts), taken by its write's transaction. */
   claim?: Claim | null;
   /** The user as GET /api/me shows them, read by the same query. */
-  profile: Me;
+  profile: Identity;
   /** The request's address, for the audit trail (modules/audit). */
   ip?: string;
 }

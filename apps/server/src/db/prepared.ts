@@ -15,9 +15,12 @@ class Param {
  */
 export function prepared<P extends Record<string, unknown>, R, Schema>(
   build: (db: Kysely<Schema>, params: P) => Compilable<R>,
-): (db: Kysely<Schema>, params: P) => Promise<R[]> {
+): ((db: Kysely<Schema>, params: P) => Promise<R[]>) & {
+  /** The query with these parameters, compiled, not run (a write left for the end: db/later.ts). */
+  compiled(db: Kysely<Schema>, params: P): CompiledQuery<R>;
+} {
   const compiled = new Map<unknown, CompiledQuery<R>>();
-  return async (db, params) => {
+  const withParameters = (db: Kysely<Schema>, params: P): CompiledQuery<R> => {
     const dialect = db.getExecutor().adapter.constructor;
     let query = compiled.get(dialect);
     if (!query) {
@@ -26,8 +29,8 @@ export function prepared<P extends Record<string, unknown>, R, Schema>(
       if (!query.parameters.some((p) => p instanceof Param)) throw new Error('prepared query has no parameters');
       compiled.set(dialect, query);
     }
-    const parameters = query.parameters.map((p) => (p instanceof Param ? params[p.name] : p));
-    const result = await db.executeQuery<R>({ ...query, parameters });
-    return result.rows;
+    return { ...query, parameters: query.parameters.map((p) => (p instanceof Param ? params[p.name] : p)) };
   };
+  const run = async (db: Kysely<Schema>, params: P) => (await db.executeQuery<R>(withParameters(db, params))).rows;
+  return Object.assign(run, { compiled: withParameters });
 }

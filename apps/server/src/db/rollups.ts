@@ -1,5 +1,6 @@
-import { CompiledQuery, type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
+import { type CompiledQuery, type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
 import type { Db } from './database.ts';
+import { later, runTogether } from './later.ts';
 
 /**
  * The reports' daily rollups: what a sale, a payment, a return, a void and a ledger movement add
@@ -8,10 +9,12 @@ import type { Db } from './database.ts';
  * that could lag.
  *
  * The writers call `tally*` (the ledger's one writer for daily_stock, the order steps for the
- * rest). Inside `transaction()` (db/transaction.ts) the changes are gathered and written just
- * before the commit, sorted by table and key: every transaction takes the rollup rows' locks last
- * (after the ledger's product locks) and in the same order, so two sales never deadlock on them.
- * Each row is an upsert adding to what is there (`x = x + excluded.x`, the same SQL on SQLite and
+ * rest). Inside `transaction()` (db/transaction.ts) the changes are gathered and written with
+ * the transaction's last writes (db/later.ts: on PostgreSQL one statement with a sale's ledger
+ * writes and numbers, then the commit), sorted by table and key: every transaction takes the rollup
+ * rows' locks last (after the ledger's product locks and the counters) and in the same order, so
+ * two sales never deadlock on them, and holds them for that statement and the commit only. Each
+ * row is an upsert adding to what is there (`x = x + excluded.x`, the same SQL on SQLite and
  * PostgreSQL). Outside `transaction()` (a test's own transaction) they are written at once.
  *
  * `rebuildRollups` recomputes all five from the documents and the ledger: the migration's
@@ -99,13 +102,18 @@ export function gatherRollups(trx: Db): void {
   pending.set(trx, new Map());
 }
 
-/** Writes the gathered changes of `trx`, sorted by table and key. */
+/**
+ * The gathered changes of `trx`, sorted by table and key, handed to the transaction's last writes
+ * (db/later.ts: on PostgreSQL one statement with the rest of them, the rows locked only from there
+ * to the commit); a void's, which reads the orders again once written, at once.
+ */
 export async function flushRollups(trx: Db): Promise<void> {
   const changes = pending.get(trx);
   pending.delete(trx);
   if (!changes?.size) return;
   const sorted = [...changes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, c]) => c);
-  await write(trx, sorted);
+  if (sorted.some((c) => c.recompute)) await write(trx, sorted);
+  else await later(trx, ...upserts(trx, sorted).map((query) => ({ query })));
 }
 
 function merge(into: Row, row: Row, table: Table) {
@@ -161,7 +169,7 @@ function span(day: string): [string, string] {
   return [new Date(`${first}T00:00:00+07:00`).toISOString(), new Date(`${nextDay(last)}T00:00:00+07:00`).toISOString()];
 }
 
-async function write(trx: Db, changes: Change[]): Promise<void> {
+function upserts(trx: Db, changes: Change[]): CompiledQuery[] {
   const upserts: CompiledQuery[] = [];
   for (const table of Object.keys(keys) as Table[]) {
     const rows = changes
@@ -186,11 +194,15 @@ async function write(trx: Db, changes: Change[]): Promise<void> {
       );
     }
   }
-  // PostgreSQL: the upserts of all tables in one statement (one round trip while the rows are
-  // locked: every till waits for them); SQLite: one after the other, in the same order
-  if (trx.getExecutor().adapter instanceof PostgresAdapter && upserts.length > 1)
-    await trx.executeQuery(together(upserts));
-  else for (const upsert of upserts) await trx.executeQuery(upsert);
+  return upserts;
+}
+
+async function write(trx: Db, changes: Change[]): Promise<void> {
+  // PostgreSQL: the upserts of all tables in one statement, in this order; SQLite: one after the other
+  await runTogether(
+    trx,
+    upserts(trx, changes).map((query) => ({ query })),
+  );
   // a voided sale may have been the customer's last of the day (or month) in that store
   for (const r of changes.filter((c) => c.table === 'daily_customers' && c.recompute).map((c) => c.row)) {
     const [start, end] = span(String(r.day));
@@ -200,20 +212,6 @@ async function write(trx: Db, changes: Change[]): Promise<void> {
           and o.deleted_at is null and o.order_date >= ${start} and o.order_date < ${end})
       where day = ${r.day} and store_id = ${r.store_id} and customer_id = ${r.customer_id}`.execute(trx);
   }
-}
-
-/**
- * PostgreSQL statements as one: each a data-modifying WITH of a `select 1`, run in the order
- * written (each on its own table or rows, so none sees another's), their $n renumbered.
- */
-function together(queries: CompiledQuery[]): CompiledQuery {
-  const parameters: unknown[] = [];
-  const parts = queries.map((q, i) => {
-    const offset = parameters.length;
-    parameters.push(...q.parameters);
-    return `w${i} as (${q.sql.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + offset}`)})`;
-  });
-  return CompiledQuery.raw(`with ${parts.join(', ')} select 1`, parameters);
 }
 
 /** A ledger movement (modules/stock/ledger.ts, its one writer). */
@@ -243,9 +241,47 @@ export function tallyMovement(
   ]);
 }
 
-/** A confirmed order and its lines, counted in (`sign` 1: sold) or out (-1: voided). */
-export async function tallyOrder(trx: Db, orderId: number, sign: 1 | -1): Promise<void> {
-  const o = await trx
+/** The order's and lines' columns a sale's rollups add up. */
+export interface Tallied {
+  order: {
+    order_date: string | Date;
+    store_id: number;
+    cashier_id: number | null;
+    subtotal_cents: number | string;
+    discount_cents: number | string;
+    tax_cents: number | string;
+    total_cents: number | string;
+    change_given_cents: number | string;
+    change_given_khr: number | string;
+    customer_id: number;
+    paid_cents: number | string;
+  };
+  lines: {
+    kind: string;
+    product_id: number | null;
+    combo_id: number | null;
+    quantity: number;
+    returned_quantity: number;
+    unit_price_cents: number | string;
+    line_discount_cents: number | string;
+    order_discount_cents: number | string;
+    net_cents: number | string;
+    tax_cents: number | string;
+  }[];
+}
+
+/**
+ * A confirmed order and its lines, counted in (`sign` 1: sold) or out (-1: voided): as `known` (a
+ * sale: the rows it has just written, not read back), or as read.
+ */
+export async function tallyOrder(trx: Db, orderId: number, sign: 1 | -1, known?: Tallied): Promise<void> {
+  const { order: o, lines } = known ?? (await readTallied(trx, orderId));
+  const day = localDayOf(o.order_date);
+  await tallyOf(trx, sign, o, lines, day);
+}
+
+async function readTallied(trx: Db, orderId: number): Promise<Tallied> {
+  const order = await trx
     .selectFrom('orders')
     .select([
       'order_date',
@@ -278,7 +314,10 @@ export async function tallyOrder(trx: Db, orderId: number, sign: 1 | -1): Promis
     ])
     .where('order_id', '=', orderId)
     .execute();
-  const day = localDayOf(o.order_date);
+  return { order, lines };
+}
+
+async function tallyOf(trx: Db, sign: 1 | -1, o: Tallied['order'], lines: Tallied['lines'], day: string) {
   await add(trx, 'daily_orders', [
     {
       day,

@@ -1,6 +1,7 @@
 import { coalesce, eventBus } from '../events/bus.ts';
 import type { DomainEvent } from '../events/events.ts';
 import type { Db } from './database.ts';
+import { gatherLater, type Later, runTogether, takeLater } from './later.ts';
 import { flushRollups, gatherRollups } from './rollups.ts';
 
 /**
@@ -17,8 +18,8 @@ export interface Claim {
    * and the work is not run again.
    */
   take(trx: Db): Promise<{ result: unknown } | null>;
-  /** Stores the work's result with the claim, in the work's transaction. */
-  keep(trx: Db, result: unknown): Promise<void>;
+  /** The write storing the work's result with the claim, in the work's transaction. */
+  keep(trx: Db, result: unknown): Later;
 }
 
 /** Who writes: the request's actor carries its idempotency claim, if it has one. */
@@ -45,7 +46,9 @@ export function emit(trx: Db, event: DomainEvent): void {
  *   it (see Claim); when the key's work committed already, answers that result without running the
  *   work, so a retried sale is sold once, whatever crashed where;
  * - publishes the events the work emitted, after the commit, never on a rollback;
- * - writes the reports' daily rollups the work changed, last, in the same transaction (db/rollups.ts).
+ * - writes the reports' daily rollups the work changed, last, in the same transaction (db/rollups.ts);
+ * - runs the writes the work left for the end (db/later.ts) with the rollups and the key's result:
+ *   on PostgreSQL one statement, then the commit.
  * With a claim, the result must survive JSON (ids, plain records): a replay answers it parsed back.
  */
 export async function transaction<T>(db: Db, work: (trx: Db) => Promise<T>, writer?: Writer | null): Promise<T> {
@@ -55,6 +58,7 @@ export async function transaction<T>(db: Db, work: (trx: Db) => Promise<T>, writ
   const result = await db.transaction().execute(async (trx) => {
     units.set(trx, events);
     gatherRollups(trx);
+    gatherLater(trx);
     if (claim) {
       const earlier = await claim.take(trx);
       if (earlier) {
@@ -63,9 +67,12 @@ export async function transaction<T>(db: Db, work: (trx: Db) => Promise<T>, writ
       }
     }
     const value = await work(trx);
-    // the reports' rollups the work changed, written last (db/rollups.ts)
+    // the reports' rollups the work changed (db/rollups.ts), then the key's result, with the work's
+    // last writes (db/later.ts)
     await flushRollups(trx);
-    if (claim) await claim.keep(trx, value);
+    const last = takeLater(trx);
+    if (claim) last.push(claim.keep(trx, value));
+    await runTogether(trx, last);
     return value;
   });
   if (events.length) eventBus(db).publish(coalesce(events));

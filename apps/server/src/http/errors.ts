@@ -1,21 +1,28 @@
-import { issuesToErrors, type Locale, type MessageKey, type MessageParams, translate } from '@depot/contracts';
+import {
+  issuesToErrors,
+  type Locale,
+  type MessageKey,
+  type MessageParams,
+  type Numerals,
+  translate,
+} from '@depot/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 
 /**
  * Message parameters; a `{ key }` is itself translated (an entity's name inside a sentence), and a
- * `{ en, kh }` pair is a record's own name in both languages (a product's).
+ * `{ en, kh }` pair is a record's own name in both languages (a product's). Numbers and amounts
+ * (`{ usd }`, `{ khr }`) are written by `translate` in the answer's numerals.
  */
 export type ErrorParams = Record<string, MessageParams[string] | { key: MessageKey } | Record<Locale, string>>;
 
-function resolveParams(params: ErrorParams | undefined, locale: Locale): MessageParams | undefined {
+function resolveParams(params: ErrorParams | undefined, locale: Locale, numerals: Numerals): MessageParams | undefined {
   if (!params) return undefined;
-  return Object.fromEntries(
-    Object.entries(params).map(([name, value]) => [
-      name,
-      typeof value !== 'object' ? value : 'key' in value ? translate(value.key, locale) : value[locale],
-    ]),
-  );
+  const resolve = (value: ErrorParams[string]): MessageParams[string] => {
+    if (typeof value !== 'object' || 'usd' in value || 'khr' in value) return value;
+    return 'key' in value ? translate(value.key, locale, undefined, numerals) : value[locale];
+  };
+  return Object.fromEntries(Object.entries(params).map(([name, value]) => [name, resolve(value)]));
 }
 
 /** An answer the client is meant to see: a status and a message from the catalogue. */
@@ -59,8 +66,8 @@ export const notFound = () => new AppError(404, 'error.not_found');
 export const forbidden = () => new AppError(403, 'auth.forbidden');
 export const unauthenticated = () => new AppError(401, 'auth.unauthenticated');
 
-function validationBody(errors: Record<string, string[]>, locale: Locale) {
-  return { message: translate('validation.failed', locale), errors };
+function validationBody(errors: Record<string, string[]>, locale: Locale, numerals: Numerals) {
+  return { message: translate('validation.failed', locale, undefined, numerals), errors };
 }
 
 /** Framework errors a client can cause, with the message to answer them. */
@@ -73,9 +80,12 @@ const clientErrors: Record<number, MessageKey> = {
   429: 'error.too_many_requests',
 };
 
-/** Every error leaves as a localized message; a 500 carries only the request id to quote. */
+/**
+ * Every error leaves as a localized message, in the request's language and numerals (locale.ts); a
+ * 500 carries only the request id to quote.
+ */
 export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | AppError | FieldError | RequestValidationError, request, reply) => {
+  app.setErrorHandler(async (error: FastifyError | AppError | FieldError | RequestValidationError, request, reply) => {
     const locale = request.locale;
     if (error instanceof StoredAnswer) {
       return reply
@@ -84,41 +94,40 @@ export function registerErrorHandler(app: FastifyInstance): void {
         .header('idempotent-replayed', 'true')
         .send(error.body);
     }
+    const numerals = await request.numerals();
+    const say = (key: MessageKey, params?: MessageParams) => translate(key, locale, params, numerals);
     if (error instanceof RequestValidationError) {
-      return reply.code(422).send(validationBody(issuesToErrors(error.issues, locale), locale));
+      return reply.code(422).send(validationBody(issuesToErrors(error.issues, locale, numerals), locale, numerals));
     }
     if (error instanceof FieldError) {
       const errors = Object.fromEntries(
-        Object.entries(error.fields).map(([field, list]) => [
-          field,
-          list.map((m) => translate(m.key, locale, m.params)),
-        ]),
+        Object.entries(error.fields).map(([field, list]) => [field, list.map((m) => say(m.key, m.params))]),
       );
-      return reply.code(422).send(validationBody(errors, locale));
+      return reply.code(422).send(validationBody(errors, locale, numerals));
     }
     if (error instanceof AppError) {
       if (error.extra.headers) reply.headers(error.extra.headers);
       return reply
         .code(error.statusCode)
-        .send({ ...error.extra.body, message: translate(error.key, locale, resolveParams(error.params, locale)) });
+        .send({ ...error.extra.body, message: say(error.key, resolveParams(error.params, locale, numerals)) });
     }
     // A unique index caught what the service's own check did not see (two writes at once).
     const code = (error as { code?: unknown }).code;
     if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505') {
-      return reply.code(409).send({ message: translate('resource.conflict', locale) });
+      return reply.code(409).send({ message: say('resource.conflict') });
     }
     // a number no column can hold (PostgreSQL's integer is 32 bits; SQLite's 64): the client's
     // value, not the server's fault. Schemas bound the ids they know; this answers the rest.
     if (code === '22003' || code === '22P02' || code === '22008') {
-      return reply.code(422).send(validationBody({ _: [translate('validation.type', locale)] }, locale));
+      return reply.code(422).send(validationBody({ _: [say('validation.type')] }, locale, numerals));
     }
     const status = (error as FastifyError).statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const key = clientErrors[status] ?? 'error.bad_request';
       const retry = Number(reply.getHeader('retry-after') ?? 0);
-      return reply.code(status).send({ message: translate(key, locale, { seconds: retry }) });
+      return reply.code(status).send({ message: say(key, { seconds: retry }) });
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.code(500).send({ message: translate('error.server', locale), request_id: request.id });
+    return reply.code(500).send({ message: say('error.server'), request_id: request.id });
   });
 }

@@ -130,8 +130,8 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
           keyed.replayed = true;
           return resultOf(row.result ?? '{}');
         },
-        async keep(trx: Db, result: unknown) {
-          await keepResult(trx, { userId, key, result: JSON.stringify({ value: result }) });
+        keep(trx: Db, result: unknown) {
+          return { query: keepResult.compiled(trx, { userId, key, result: JSON.stringify({ value: result }) }) };
         },
       } satisfies Claim,
     };

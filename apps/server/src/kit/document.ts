@@ -55,6 +55,8 @@ export interface StepContext {
   /** The write's one timestamp. */
   at: string;
   actor: Actor;
+  /** Set by steps that wrote a new document's search terms themselves (a sale: orders.steps.ts `numberSale`). */
+  indexed?: boolean;
 }
 
 export interface ActionContext<T extends DocumentTable> extends StepContext {
@@ -104,6 +106,28 @@ export function documentService<T extends DocumentTable, D, A extends string>(
     return present(actor, detail);
   }
 
+  /**
+   * An action's part inside a transaction: the row locked, authorized, its steps, its search terms.
+   * `act` runs it in a transaction of its own; a write over several documents (a supplier's payment
+   * on account, over their purchases) runs it for each in its own transaction, then announces as
+   * every write of those documents does (the lists' totals).
+   */
+  async function actWithin(
+    trx: Db,
+    actor: Actor,
+    id: number,
+    action: A,
+    steps: (ctx: ActionContext<T>) => Promise<void>,
+    approver: Approver | null = null,
+  ): Promise<void> {
+    const at = now();
+    const [row] = await lockOf(def.table, def.onDeleted?.includes(action) ?? false)(trx, { id, at });
+    if (!row) throw notFound();
+    const { approvedBy } = def.policy.authorize(actor, row, action, approver);
+    await steps({ trx, at, actor, row, approvedBy });
+    if (def.reindex?.includes(action)) await indexRecords(trx, def.list, [id]);
+  }
+
   return {
     /** The document with its abilities; 404 for one the actor may not see. */
     async show(actor: Actor, id: number): Promise<Presented<D, A>> {
@@ -125,8 +149,9 @@ export function documentService<T extends DocumentTable, D, A extends string>(
         db,
         async (trx) => {
           ran = true;
-          const made = await steps({ trx, at: now(), actor });
-          await indexRecords(trx, def.list, [made]);
+          const ctx: StepContext = { trx, at: now(), actor };
+          const made = await steps(ctx);
+          if (!ctx.indexed) await indexRecords(trx, def.list, [made]);
           return made;
         },
         actor,
@@ -150,17 +175,14 @@ export function documentService<T extends DocumentTable, D, A extends string>(
         db,
         async (trx) => {
           ran = true;
-          const at = now();
-          const [row] = await lockOf(def.table, def.onDeleted?.includes(action) ?? false)(trx, { id, at });
-          if (!row) throw notFound();
-          const { approvedBy } = def.policy.authorize(actor, row, action, approver);
-          await steps({ trx, at, actor, row, approvedBy });
-          if (def.reindex?.includes(action)) await indexRecords(trx, def.list, [id]);
+          await actWithin(trx, actor, id, action, steps, approver);
           return id;
         },
         actor,
       );
       return after(actor, id, action, ran);
     },
+
+    actWithin,
   };
 }

@@ -202,4 +202,19 @@ describe('search index in the list order', () => {
     expect(page.meta.total).toBe(page.skus.length);
     expect(page.meta.total_is_lower_bound).toBeUndefined();
   });
+
+  it('gives each later page the records one long page holds there, in every order (ids found first, then joined)', async () => {
+    // the noodles above: names, prices and statuses repeated, so ties are broken by id
+    const deleted = (await send('GET', '/api/products?search=NDL-0003')).body.data[0].id;
+    expect((await send('DELETE', `/api/products/${deleted}`)).status).toBe(200);
+    for (const sort of ['name_en', '-price', 'sku', '-status']) {
+      for (const narrow of ['', '&trashed=only', '&filter[status]=inactive', '&search=noodlesoup']) {
+        const long = await skus(`per_page=50&sort=${sort}${narrow}`);
+        const pages: string[] = [];
+        for (const page of [1, 2, 3, 4, 5])
+          pages.push(...(await skus(`per_page=10&page=${page}&sort=${sort}${narrow}`)).skus);
+        expect(pages, `${sort}${narrow}`).toEqual(long.skus);
+      }
+    }
+  }, 120_000);
 });

@@ -202,13 +202,14 @@ export async function indexRecords(trx: Db, def: Searchable, ids: readonly numbe
       ]);
     if (chunk) select = select.where(sql.ref(`${resource}.id`), 'in', chunk);
     const rows = (await select.execute()) as Record<string, string | number | null>[];
-    const values: { resource: string; term: string; lead: string; record_id: number; sort_key: string | null }[] = [];
-    for (const row of rows) {
-      const texts = def.searchable.map((_, i) => (row[`c${i}`] === null ? null : String(row[`c${i}`])));
-      const sortKey = row.sort_key === null ? null : String(row.sort_key);
-      for (const term of termsOf(texts))
-        values.push({ resource, term, lead: leadOf(term), record_id: Number(row.id), sort_key: sortKey });
-    }
+    const values = termRows(
+      resource,
+      rows.map((row) => ({
+        id: Number(row.id),
+        sortKey: row.sort_key === null ? null : String(row.sort_key),
+        texts: def.searchable.map((_, i) => (row[`c${i}`] === null ? null : String(row[`c${i}`]))),
+      })),
+    );
     for (let i = 0; i < values.length; i += INSERT_BATCH) {
       await trx
         .insertInto('search_terms')
@@ -218,6 +219,23 @@ export async function indexRecords(trx: Db, def: Searchable, ids: readonly numbe
     written += values.length;
   }
   return written;
+}
+
+/**
+ * The search_terms rows of some records of a resource, from their searchable texts (in the order of
+ * the definition's `searchable`): what `indexRecords` writes, for a writer that knows the texts
+ * (a sale numbering its order and invoice, orders.steps.ts `numberSale`).
+ */
+export function termRows(
+  resource: string,
+  records: { id: number; sortKey: string | null; texts: (string | null)[] }[],
+) {
+  const values: { resource: string; term: string; lead: string; record_id: number; sort_key: string | null }[] = [];
+  for (const record of records) {
+    for (const term of termsOf(record.texts))
+      values.push({ resource, term, lead: leadOf(term), record_id: record.id, sort_key: record.sortKey });
+  }
+  return values;
 }
 
 /** At start-up: builds the index of every resource never indexed, or indexed by older rules. */

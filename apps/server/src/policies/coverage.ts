@@ -1,3 +1,4 @@
+import type { StoreCoverage } from '@depot/contracts';
 import type { Db } from '../db/database.ts';
 import { prepared } from '../db/prepared.ts';
 
@@ -31,6 +32,11 @@ export const EVERY_STORE: Coverage = Object.freeze({ all: true, storeIds: Object
 /** Whether the coverage limits the areas (see Coverage.operationalDistrictIds). */
 export function limitsAreas(coverage: Coverage): boolean {
   return !coverage.all && Boolean(coverage.operationalDistrictIds?.length || coverage.healthFacilityIds?.length);
+}
+
+/** What the web is told of a coverage (login and `/api/me`): the stores it offers where a store is written to. */
+export function storeCoverageOf(coverage: Coverage): StoreCoverage {
+  return { all: coverage.all, store_ids: [...coverage.storeIds] };
 }
 
 /** Does the coverage include this store? */

@@ -1,4 +1,4 @@
-import type { Ability, MessageKey, Permission } from '@depot/contracts';
+import type { Ability, MessageKey, MessageParams, Permission } from '@depot/contracts';
 import { type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Writer } from '../db/transaction.ts';
 import { AppError, FieldError, notFound } from '../http/errors.ts';
@@ -108,7 +108,7 @@ export function stateRefusal(
 /** A message with its parameters, for a refusal that says why. */
 export interface Refusal {
   key: MessageKey;
-  params?: Record<string, string>;
+  params?: MessageParams;
 }
 
 /** What a rule decided about one action on one record. */

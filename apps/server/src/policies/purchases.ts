@@ -1,4 +1,4 @@
-import { formatUsd, type MessageKey, type PurchaseAction, type PurchaseStatus } from '@depot/contracts';
+import type { MessageKey, PurchaseAction, PurchaseStatus } from '@depot/contracts';
 import { AppError, FieldError } from '../http/errors.ts';
 import { type Actor, can, covers, definePolicy, rule, stateRefusal, storeScoped } from './policy.ts';
 
@@ -52,7 +52,7 @@ export const purchasePolicy = definePolicy<PurchaseFacts, PurchaseAction>({
         .state(!is(purchase, 'cancelled'), purchaseState(purchase, 'action.paid'))
         .state(
           purchase.paid_cents < purchase.grand_total_cents,
-          () => new FieldError({ amount_cents: [{ key: 'purchase.over_paid', params: { due: formatUsd(0) } }] }),
+          () => new FieldError({ amount_cents: [{ key: 'purchase.over_paid', params: { due: { usd: 0 } } }] }),
         )
         .done(),
     cancel: (actor, purchase) =>

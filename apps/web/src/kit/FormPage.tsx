@@ -61,6 +61,11 @@ function RecordForm<R extends Row>({ def, record }: { def: ResourceDef<R>; recor
       setProblem(rest[0] ?? null);
       return;
     }
+    // a record is the server's to make or change (a customer with credit, a product): none offline
+    if (typeof navigator !== 'undefined' && navigator.onLine === false) {
+      setProblem(t('offline.needsConnection'));
+      return;
+    }
     setProblem(null);
     let saved: R | undefined;
     try {

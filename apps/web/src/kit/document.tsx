@@ -160,7 +160,15 @@ export function DocumentView<R extends DocumentRecord>({
     const click = action.open
       ? () => action.open?.(record)
       : manager
-        ? () => setApproving(key)
+        ? () => {
+            // the manager's approval and the write it goes with are the server's: none offline
+            if (typeof navigator !== 'undefined' && navigator.onLine === false) {
+              writes.setProblem(t('offline.needsConnection'));
+              return;
+            }
+            writes.setProblem(null);
+            setApproving(key);
+          }
         : action.confirm
           ? undefined
           : () => void write(action.body?.(record) ?? {});

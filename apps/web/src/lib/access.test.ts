@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { landingPath } from './access.tsx';
+import { covers, landingPath } from './access.tsx';
 import type { Session } from './session.ts';
 
 const base: Session = {
@@ -12,6 +12,7 @@ const base: Session = {
   avatar: null,
   permissions: [],
   roles: [],
+  coverage: null,
   landing: null,
   signedOut: false,
   mustChangePassword: false,
@@ -32,5 +33,14 @@ describe('where a user lands', () => {
 
   it('by the default rule when the landing’s screen is no longer theirs to open', () => {
     expect(landingPath({ ...base, permissions: ['orders.create'], landing: 'purchases' })).toBe('/pos');
+  });
+});
+
+describe('the stores a user covers', () => {
+  it('as the server said: theirs only, every store with all of them, every store when not told', () => {
+    const theirs = { ...base, coverage: { all: false, store_ids: [1, 3] } };
+    expect([1, 2, 3].map((id) => covers(id, theirs))).toEqual([true, false, true]);
+    expect(covers(2, { ...base, coverage: { all: true, store_ids: [] } })).toBe(true);
+    expect(covers(2, base)).toBe(true);
   });
 });

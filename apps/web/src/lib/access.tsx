@@ -29,6 +29,22 @@ export function useCan(permission: string | undefined): boolean {
   return can(permission, useSession());
 }
 
+/**
+ * Whether the user covers a store, as the server said (`coverage` of sign-in and `/api/me`): the
+ * stores a form offers where a store is written to (opening stock, a transfer's origin, a purchase,
+ * a sale, a shift, a user's stores). Unknown coverage offers every store; the server still decides.
+ */
+export function covers(storeId: number, current: Session = session.get()): boolean {
+  const coverage = current.coverage;
+  return !coverage || coverage.all || coverage.store_ids.includes(storeId);
+}
+
+/** `covers` for a component: follows a change of the user's stores without a sign-out. */
+export function useCovers(): (storeId: number) => boolean {
+  const current = useSession();
+  return (storeId: number) => covers(storeId, current);
+}
+
 /** Renders nothing unless the stored permissions include `permission` (spec section 6). */
 export function Can({ permission, children }: { permission: string; children: ReactNode }) {
   return useCan(permission) ? children : null;

@@ -5,10 +5,15 @@ import { api } from './http.ts';
 import { useChannel } from './realtime.ts';
 import { session } from './session.ts';
 
-/** Reads the signed-in user's permissions and roles again and keeps them in the session. */
+/** Reads the signed-in user's permissions, roles and stores again and keeps them in the session. */
 export async function reloadAccess(): Promise<void> {
   const { data } = await api('me', { schema: meResponse });
-  session.updateAccess(data.permissions, data.roles, data.landing ?? null);
+  session.updateAccess({
+    permissions: data.permissions,
+    roles: data.roles,
+    coverage: data.coverage,
+    landing: data.landing ?? null,
+  });
 }
 
 /**

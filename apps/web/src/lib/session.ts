@@ -1,4 +1,11 @@
-import { isLanding, type Landing, type LoginResponse, type RefreshResponse } from '@depot/contracts';
+import {
+  isLanding,
+  type Landing,
+  type LoginResponse,
+  type RefreshResponse,
+  type StoreCoverage,
+  storeCoverage,
+} from '@depot/contracts';
 
 /** What the browser keeps after sign-in (spec section 3), one localStorage entry each. */
 export interface Session {
@@ -12,6 +19,11 @@ export interface Session {
   avatar: string | null;
   permissions: readonly string[];
   roles: readonly string[];
+  /**
+   * The stores the user covers, as the server says (sign-in, `/api/me`); null: not told (a session
+   * from before it said so), every store is offered and the server refuses what is not covered.
+   */
+  coverage: StoreCoverage | null;
   /** The screen the user starts on, from their roles (contracts screens.ts `landingOf`); null: the default rule. */
   landing: Landing | null;
   /** Logout got no answer: stored data stays, but the session no longer counts (spec section 4). */
@@ -30,6 +42,7 @@ export const SESSION_KEYS = {
   avatar: 'avatar',
   permissions: 'permissions',
   roles: 'roles',
+  coverage: 'coverage',
   landing: 'landing',
   signedOut: 'signed_out',
   mustChangePassword: 'must_change_password',
@@ -41,6 +54,15 @@ function list(raw: string | null): string[] {
     return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
   } catch {
     return [];
+  }
+}
+
+function coverageOf(raw: string | null): StoreCoverage | null {
+  try {
+    const parsed = storeCoverage.safeParse(raw ? JSON.parse(raw) : null);
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
   }
 }
 
@@ -57,6 +79,7 @@ function read(): Session {
     avatar: get(SESSION_KEYS.avatar),
     permissions: list(get(SESSION_KEYS.permissions)),
     roles: list(get(SESSION_KEYS.roles)),
+    coverage: coverageOf(get(SESSION_KEYS.coverage)),
     landing: isLanding(get(SESSION_KEYS.landing)) ? (get(SESSION_KEYS.landing) as Landing) : null,
     signedOut: get(SESSION_KEYS.signedOut) === '1',
     mustChangePassword: get(SESSION_KEYS.mustChangePassword) === '1',
@@ -108,16 +131,24 @@ export const session = {
     set(SESSION_KEYS.avatar, answer.user_info.media[0]?.file_path ?? null);
     set(SESSION_KEYS.permissions, JSON.stringify(answer.permissions));
     set(SESSION_KEYS.roles, JSON.stringify(answer.roles));
+    set(SESSION_KEYS.coverage, JSON.stringify(answer.coverage));
     set(SESSION_KEYS.landing, answer.landing ?? null);
     set(SESSION_KEYS.signedOut, null);
     set(SESSION_KEYS.mustChangePassword, answer.must_change_password ? '1' : null);
     changed();
   },
 
-  /** What the user may do, read again (`/api/me`) after the server said it changed. */
-  updateAccess(permissions: readonly string[], roles: readonly string[], landing: Landing | null = null): void {
+  /** What the user may do and where, read again (`/api/me`) after the server said it changed. */
+  updateAccess(access: {
+    permissions: readonly string[];
+    roles: readonly string[];
+    coverage: StoreCoverage;
+    landing?: Landing | null;
+  }): void {
+    const { permissions, roles, coverage, landing = null } = access;
     set(SESSION_KEYS.permissions, JSON.stringify(permissions));
     set(SESSION_KEYS.roles, JSON.stringify(roles));
+    set(SESSION_KEYS.coverage, JSON.stringify(coverage));
     set(SESSION_KEYS.landing, landing);
     changed();
   },

@@ -3,12 +3,12 @@ import { Flex, Form, Input, InputNumber, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { DateInput, UsdInput } from '../kit/inputs.tsx';
 import { useCtx } from '../kit/useCtx.ts';
-import { can } from '../lib/access.tsx';
+import { can, useCovers } from '../lib/access.tsx';
 import { useStores } from '../pages/stock/common.tsx';
 
 /**
- * A new product's opening stock: a row per store the user covers (the stores list is scoped by the
- * server), a quantity in the product's base unit, a unit cost (empty: the product's cost price),
+ * A new product's opening stock: a row per active store the user covers (the session's coverage, as
+ * the server told it; the server refuses another store on its field), a quantity in the product's base unit, a unit cost (empty: the product's cost price),
  * and, for a product with an expiry date, the lot and the batch's expiry. Only stores given a
  * quantity go to the server, which writes them as an `opening` stock adjustment with the product.
  */
@@ -36,7 +36,10 @@ export function OpeningStockInput({ onChange }: { value?: Line[] | null; onChang
   const form = Form.useFormInstance();
   const unitCost = Form.useWatch('cost_usd_cents', form) as number | undefined;
   const expiry = Form.useWatch('expiry_date', form) as string | null | undefined;
-  const stores = (useStores().data?.data ?? []).filter((row) => !row.deleted_at && row.status === 'active');
+  const covers = useCovers();
+  const stores = (useStores().data?.data ?? []).filter(
+    (row) => !row.deleted_at && row.status === 'active' && covers(row.id),
+  );
   const [drafts, setDrafts] = useState<Record<number, Draft>>({});
 
   // the stores given a quantity; a lot and an expiry only for a product that expires

@@ -17,7 +17,7 @@ import { CountInput, UsdInput } from '../kit/inputs.tsx';
 import { LocationPicker } from '../kit/LocationPicker.tsx';
 import { type PickProps, RemoteSelect } from '../kit/RemoteSelect.tsx';
 import { type Column, type Ctx, defineResource, type Field, localName } from '../kit/resource.ts';
-import { useCan } from '../lib/access.tsx';
+import { useCan, useCovers } from '../lib/access.tsx';
 import { localePath } from '../lib/locale.ts';
 import { CreditButton } from '../pages/credit/CreditDrawer.tsx';
 import { CustomerGroupSelect } from './prices.tsx';
@@ -261,9 +261,22 @@ export const suppliers = defineResource({
   ),
 });
 
-/** "Phnom Penh Depot (PP01)": wherever a store is picked. */
-export function StoreSelect(props: PickProps & { 'data-testid'?: string }) {
-  return <RemoteSelect<Store> {...props} api="stores" row={store} optionLabel={(row) => `${row.name} (${row.code})`} />;
+/**
+ * "Phnom Penh Depot (PP01)": wherever a store is picked. `covered`: where the store is written to
+ * (a sale, a purchase, a transfer's origin, a shift, a user's home store), only the stores the user
+ * covers are offered; the server refuses the others on the field.
+ */
+export function StoreSelect({ covered = false, ...props }: PickProps & { 'data-testid'?: string; covered?: boolean }) {
+  const covers = useCovers();
+  return (
+    <RemoteSelect<Store>
+      {...props}
+      api="stores"
+      row={store}
+      keep={covered ? (row) => covers(row.id) : undefined}
+      optionLabel={(row) => `${row.name} (${row.code})`}
+    />
+  );
 }
 
 export function SupplierSelect(props: PickProps & { 'data-testid'?: string }) {

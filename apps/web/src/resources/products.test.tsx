@@ -234,6 +234,15 @@ describe('product form', { timeout: 30_000 }, () => {
     });
   });
 
+  it('opening stock: only the stores the user covers, as the server said at sign-in', async () => {
+    mockFetch({ ...lookups(), 'GET stores': { body: listAnswer(STORES) } });
+    signedIn({ permissions: [...ALL, ...LOOKUPS, 'stocks.create'], coverage: { all: false, store_ids: [2] } });
+    renderApp('/en/products/create');
+    expect(await screen.findByLabelText('Opening quantity · Siem Reap Depot (SR01)')).toBeTruthy();
+    expect(screen.queryByLabelText('Opening quantity · Phnom Penh Depot (PP01)')).toBeNull();
+    expect(within(screen.getByTestId('opening-stock')).queryByText(/PP01/)).toBeNull();
+  });
+
   it('opening stock: not on an edited product, even to whoever may adjust stock', async () => {
     mockFetch({
       ...lookups(),

@@ -9,6 +9,7 @@ import { StatusTag, statusColumn, statusField, statusFilter, textField } from '.
 import { DateInput } from '../kit/inputs.tsx';
 import { failureMessage } from '../kit/queries.ts';
 import { type Ctx, defineResource, type Field } from '../kit/resource.ts';
+import { useCovers } from '../lib/access.tsx';
 import { formatDateTime } from '../lib/dates.ts';
 import { api } from '../lib/http.ts';
 import { localePath } from '../lib/locale.ts';
@@ -47,8 +48,10 @@ function RolesPicker({ value, onChange, id, ctx }: Multi & { ctx: Ctx }) {
   );
 }
 
+/** A user's stores: those the signed-in user covers (the server refuses others), and those already given. */
 export function StoresPicker({ value, onChange, id }: Multi) {
   const stores = useStores();
+  const covers = useCovers();
   return (
     <Select
       id={id}
@@ -58,7 +61,9 @@ export function StoresPicker({ value, onChange, id }: Multi) {
       value={value ?? []}
       onChange={onChange}
       optionFilterProp="label"
-      options={(stores.data ?? []).map((s) => ({ value: s.id, label: `${s.name} (${s.code})` }))}
+      options={(stores.data ?? [])
+        .filter((s) => covers(s.id) || value?.includes(s.id))
+        .map((s) => ({ value: s.id, label: `${s.name} (${s.code})` }))}
     />
   );
 }
@@ -298,7 +303,7 @@ export const users = defineResource({
     {
       name: 'store_id',
       label: ctx.t('users.homeStore'),
-      control: <StoreSelect allowClear data-testid="user-home-store" />,
+      control: <StoreSelect covered allowClear data-testid="user-home-store" />,
       help: ctx.t('users.homeStoreHelp'),
       half: true,
     },

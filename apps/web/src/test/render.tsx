@@ -120,6 +120,7 @@ export function loginAnswer(overrides: Partial<LoginResponse> = {}): LoginRespon
     expires_in: 3600,
     user_info: { id: 1, name: 'admin', full_name: 'Sok Dara', media: [{ file_path: '/media/admin.png' }] },
     permissions: ['dashboards.view'],
+    coverage: { all: true, store_ids: [] },
     roles: ['administrator'],
     store: { id: 1, name: 'Phnom Penh Depot', code: 'PP01' },
     must_change_password: false,

@@ -7,10 +7,11 @@ import {
   passwordChangeInput,
   refreshBody,
   refreshResponse,
-  translate,
 } from '@depot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../access/access.ts';
+import { say } from '../../http/locale.ts';
+import { storeCoverageOf } from '../../policies/coverage.ts';
 import type { AuthService } from './auth.service.ts';
 
 export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {
@@ -54,7 +55,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
     },
     async (request) => {
       await auth.logout(authOf(request).sessionId);
-      return { message: translate('auth.logged_out', request.locale) };
+      return { message: await say(request, 'auth.logged_out') };
     },
   );
 
@@ -64,11 +65,14 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
       config: { access: 'authenticated' },
       schema: {
         tags: ['auth'],
-        summary: 'The signed-in user, their roles and permissions',
+        summary: 'The signed-in user, their roles, permissions and the stores they cover',
         response: { 200: meResponse },
       },
     },
-    async (request) => ({ data: authOf(request).profile }),
+    async (request) => {
+      const auth = authOf(request);
+      return { data: { ...auth.profile, coverage: storeCoverageOf(auth.coverage) } };
+    },
   );
 
   app.post(
@@ -86,7 +90,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
     async (request) => {
       const body = request.body;
       await auth.changePassword(authOf(request), body.current_password, body.password as string);
-      return { message: translate('auth.password_changed', request.locale) };
+      return { message: await say(request, 'auth.password_changed') };
     },
   );
 };

@@ -1,7 +1,7 @@
 import {
+  type Identity,
   type LoginResponse,
   landingOf,
-  type Me,
   REFRESH_LIFETIME_SECONDS,
   type RefreshResponse,
   type RoleSummary,
@@ -11,7 +11,7 @@ import type { AuthContext } from '../../access/access.ts';
 import { type Db, now } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
 import { AppError, FieldError } from '../../http/errors.ts';
-import { coverageResolver } from '../../policies/coverage.ts';
+import { coverageResolver, storeCoverageOf } from '../../policies/coverage.ts';
 import type { Actor } from '../../policies/policy.ts';
 import { auditWho, recordAudit } from '../audit/audit.ts';
 import { type AuthRepository, authRepository, type IdentityRow } from './auth.repository.ts';
@@ -113,7 +113,7 @@ export function authService(db: Db, throttle: Throttle) {
         label_en: r.role_label_en as string,
         label_kh: r.role_label_kh as string,
       }));
-    const profile: Me = {
+    const profile: Identity = {
       id: user.user_id,
       name: user.name,
       full_name: user.full_name,
@@ -196,7 +196,14 @@ export function authService(db: Db, throttle: Throttle) {
         );
         return issueTokensWith(sessions, session.id, at);
       });
-      const { profile } = await identity(await repo.findIdentity(checked.userId));
+      const rows = await repo.findIdentity(checked.userId);
+      const { profile, permissions } = await identity(rows);
+      const coverage = await coverageOf({
+        userId: profile.id,
+        version: rows[0]?.user_version ?? '',
+        homeStoreId: profile.store?.id ?? null,
+        permissions: permissions.set,
+      });
       return {
         status: 'success',
         ...tokens,
@@ -204,6 +211,7 @@ export function authService(db: Db, throttle: Throttle) {
         permissions: profile.permissions,
         roles: profile.roles,
         store: profile.store,
+        coverage: storeCoverageOf(coverage),
         landing: profile.landing,
         must_change_password: profile.must_change_password,
       };

@@ -82,6 +82,30 @@ describe('GET /api/me', () => {
     expect(data.permissions).not.toContain('users.create');
   });
 
+  it('tells the web which stores the user covers (sign-in and /api/me), and the server still refuses the others', async () => {
+    const main = (await ctx.db.selectFrom('stores').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
+    const covered = await createStore(ctx.db, 'COV-IN');
+    const other = await createStore(ctx.db, 'COV-OUT');
+    const keeper = await createUser(ctx.db, { roles: ['stock_keeper'], covers: [covered] });
+    const signedIn = await post('/api/login', { name: keeper.name, password: keeper.password });
+    const answer = loginResponse.parse(signedIn.json());
+    // the home store is among them, in id order; never a store they do not cover
+    expect(answer.coverage).toEqual({ all: false, store_ids: [main, covered].sort((a, b) => a - b) });
+    expect(meResponse.parse((await me(answer.token)).json()).data.coverage).toEqual(answer.coverage);
+    // an administrator (all_stores.view) covers every store, present and future
+    const admin = await login(ctx.app, 'admin', ADMIN_PASSWORD);
+    expect(meResponse.parse((await me(admin.token)).json()).data.coverage).toEqual({ all: true, store_ids: [] });
+    // offered or not, a store outside the list is refused on its field
+    const refused = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/stocks/adjustments',
+      headers: { ...bearer(answer.token), 'x-localization': 'en' },
+      payload: { store_id: other, reason: 'found', items: [{ product_id: 1, quantity: 1 }] },
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(Object.keys(refused.json().errors)).toContain('store_id');
+  });
+
   it('follows a change of the stores a user works in on the next request, without signing in again', async () => {
     // a store's sales report answers 200 in a covered store, 422 on its field in another
     const day = new Date().toISOString().slice(0, 10);

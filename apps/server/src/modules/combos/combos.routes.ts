@@ -13,6 +13,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../access/access.ts';
 import type { Db } from '../../db/database.ts';
+import { say } from '../../http/locale.ts';
 import { comboService } from './combos.service.ts';
 
 const tags = ['combos'];
@@ -24,8 +25,8 @@ const answer = written(comboDetail);
  */
 export const comboRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   const combos = comboService(db);
-  const say = (request: FastifyRequest, key: MessageKey) =>
-    translate(key, request.locale, { entity: translate('entity.combo', request.locale) });
+  const done = (request: FastifyRequest, key: MessageKey) =>
+    say(request, key, { entity: translate('entity.combo', request.locale) });
 
   // registered before `/:id` routes of the same method, and a path no id can take
   app.post(
@@ -56,7 +57,7 @@ export const comboRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
     { config: { access: 'combos.create' }, schema: { tags, body: comboInput, response: { 201: answer } } },
     async (request, reply) => {
       const data = await combos.create(authOf(request), request.body);
-      return reply.code(201).send({ message: say(request, 'resource.created'), data });
+      return reply.code(201).send({ message: await done(request, 'resource.created'), data });
     },
   );
 
@@ -67,7 +68,7 @@ export const comboRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       schema: { tags, params: idParams, body: comboInput, response: { 200: answer } },
     },
     async (request) => ({
-      message: say(request, 'resource.updated'),
+      message: await done(request, 'resource.updated'),
       data: await combos.update(authOf(request), request.params.id, request.body),
     }),
   );
@@ -76,7 +77,7 @@ export const comboRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
     '/api/combos/:id',
     { config: { access: 'combos.delete' }, schema: { tags, params: idParams, response: { 200: answer } } },
     async (request) => ({
-      message: say(request, 'resource.deleted'),
+      message: await done(request, 'resource.deleted'),
       data: await combos.remove(authOf(request), request.params.id),
     }),
   );
@@ -85,7 +86,7 @@ export const comboRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
     '/api/combos/:id/restore',
     { config: { access: 'combos.restore' }, schema: { tags, params: idParams, response: { 200: answer } } },
     async (request) => ({
-      message: say(request, 'resource.restored'),
+      message: await done(request, 'resource.restored'),
       data: await combos.restore(authOf(request), request.params.id),
     }),
   );

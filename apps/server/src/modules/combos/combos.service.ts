@@ -5,7 +5,6 @@ import {
   type ComboPreview,
   type comboInput,
   comboTotals,
-  formatUsd,
   LINE_TOTAL_MAX_CENTS,
   type MessageKey,
   type MessageParams,
@@ -139,7 +138,7 @@ async function checkInput(db: Db, input: Input, id: number | null): Promise<Item
     if (baseQuantity > QUANTITY_MAX) {
       add(`${field}.quantity`, 'validation.number_max', { max: Math.floor(QUANTITY_MAX / factor) });
     } else if (Math.max(product.price_usd_cents, product.cost_usd_cents) * baseQuantity > LINE_TOTAL_MAX_CENTS) {
-      add(`${field}.quantity`, 'purchase.line_too_large', { max: formatUsd(LINE_TOTAL_MAX_CENTS) });
+      add(`${field}.quantity`, 'purchase.line_too_large', { max: { usd: LINE_TOTAL_MAX_CENTS } });
     }
     sources.push({
       product_id: product.id,

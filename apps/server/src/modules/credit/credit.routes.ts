@@ -3,7 +3,6 @@ import {
   creditReport,
   customerPayment,
   customerPaymentInput,
-  formatUsd,
   idParams,
   numeralsFor,
   single,
@@ -11,13 +10,13 @@ import {
   statementQuery,
   supplierPayment,
   supplierPaymentInput,
-  translate,
   written,
 } from '@depot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf } from '../../access/access.ts';
 import type { Db } from '../../db/database.ts';
+import { say } from '../../http/locale.ts';
 import type { Actor } from '../../policies/policy.ts';
 import { settingsService } from '../settings/settings.service.ts';
 import { statementPdf } from './credit.pdf.ts';
@@ -95,7 +94,7 @@ export const creditRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db 
     },
     async (request, reply) => {
       const data = await service.payCustomer(authOf(request), request.params.id, request.body);
-      return reply.code(201).send({ message: translate('credit.paid', request.locale, { number: data.number }), data });
+      return reply.code(201).send({ message: await say(request, 'credit.paid', { number: data.number }), data });
     },
   );
 
@@ -108,8 +107,8 @@ export const creditRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db 
     },
     async (request, reply) => {
       const data = await service.paySupplier(authOf(request), request.params.id, request.body);
-      const message = translate('credit.supplier_paid', request.locale, {
-        amount: formatUsd(data.amount_cents),
+      const message = await say(request, 'credit.supplier_paid', {
+        amount: { usd: data.amount_cents },
         count: data.allocations.length,
       });
       return reply.code(201).send({ message, data });

@@ -5,11 +5,9 @@ import {
   type CustomerPayment,
   type CustomerPaymentAction,
   type customerPaymentInput,
-  formatUsd,
   khrToCents,
   type MessageKey,
   type OpenDocument,
-  paymentStatusOf,
   type Statement,
   type SupplierPayment,
   type supplierPaymentInput,
@@ -17,11 +15,11 @@ import {
   todayInCambodia,
 } from '@depot/contracts';
 import type { z } from 'zod';
-import { type Db, now } from '../../db/database.ts';
+import type { Db } from '../../db/database.ts';
 import { tallyPaid, tallyPayments } from '../../db/rollups.ts';
 import { nextDocumentNumber } from '../../db/sequences.ts';
 import { transaction } from '../../db/transaction.ts';
-import { AppError, FieldError, notFound } from '../../http/errors.ts';
+import { FieldError, notFound } from '../../http/errors.ts';
 import { type DocumentDefinition, documentService } from '../../kit/document.ts';
 import { findLive, type Read } from '../../kit/resource.ts';
 import { tableChanged } from '../../kit/totals.ts';
@@ -30,8 +28,7 @@ import { type Actor, assertStoreInput, inStores } from '../../policies/policy.ts
 import { assertPaysSuppliers } from '../../policies/purchases.ts';
 import { auditWho, recordAudit } from '../audit/audit.ts';
 import { issueInvoice, paymentStatus } from '../orders/orders.steps.ts';
-import { insertPayment } from '../purchases/purchases.repository.ts';
-import { assertNotFuture } from '../purchases/purchases.service.ts';
+import { assertNotFuture, payPurchaseWithin } from '../purchases/purchases.service.ts';
 import { saleRates } from '../rates/rates.service.ts';
 import {
   ageDocuments,
@@ -165,7 +162,7 @@ export function allocateOnAccount(
   const owed = targets.reduce((sum, d) => sum + d.due_cents, 0);
   if (owed === 0) throw new FieldError({ [how.amountField]: [{ key: how.nothingOwed }] });
   if (amount > owed)
-    throw new FieldError({ [how.amountField]: [{ key: how.overPaid, params: { due: formatUsd(owed) } }] });
+    throw new FieldError({ [how.amountField]: [{ key: how.overPaid, params: { due: { usd: owed } } }] });
   if (amount <= 0) throw new FieldError({ [how.amountField]: [{ key: 'validation.number_min', params: { min: 1 } }] });
   return allocatePayment(targets, amount);
 }
@@ -471,28 +468,23 @@ export function creditService(db: Db) {
           if (!supplier || supplier.deleted_at) throw notFound();
           const open = ageDocuments(await supplierPurchases(trx, supplierId, actor), 0).open;
           const shares = allocateOnAccount(open, input.purchase_ids, SUPPLIER_ACCOUNT, input.amount_cents);
-          const at = now();
           const allocations: SupplierPayment['allocations'] = [];
           for (const share of shares) {
             const doc = open.find((d) => d.id === share.id) as OpenDocument;
-            const paid = doc.paid_cents + share.amount_cents;
-            const written = await trx
-              .updateTable('purchases')
-              .set({ paid_cents: paid, payment_status: paymentStatusOf(paid, doc.total_cents), updated_at: at })
-              .where('id', '=', share.id)
-              .where('paid_cents', '=', doc.paid_cents)
-              .executeTakeFirst();
-            if (Number(written.numUpdatedRows) !== 1) throw new AppError(409, 'resource.conflict');
-            await insertPayment(trx, {
-              purchase_id: share.id,
-              amount_cents: share.amount_cents,
-              method: input.method,
-              paid_at: input.paid_at,
-              reference: input.reference,
-              note: input.note,
-              created_by: actor.userId,
-              created_at: at,
-            });
+            // each share is a payment of its purchase, written as the purchase's own Pay writes one
+            await payPurchaseWithin(
+              trx,
+              actor,
+              share.id,
+              {
+                amount_cents: share.amount_cents,
+                method: input.method,
+                paid_at: input.paid_at,
+                reference: input.reference,
+                note: input.note,
+              },
+              doc.paid_cents,
+            );
             allocations.push({ purchase_id: share.id, number: doc.number, amount_cents: share.amount_cents });
           }
           const result: SupplierPayment = {

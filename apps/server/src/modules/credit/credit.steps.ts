@@ -1,4 +1,3 @@
-import { formatUsd } from '@depot/contracts';
 import type { Db } from '../../db/database.ts';
 import { salePolicy } from '../../policies/credit.ts';
 import type { Actor, Approver } from '../../policies/policy.ts';
@@ -36,7 +35,7 @@ export async function checkCredit(
       over_limit: owed > limit,
       why: {
         key: 'credit.over_limit',
-        params: { customer: customer.name, owed: formatUsd(owed), limit: formatUsd(limit) },
+        params: { customer: customer.name, owed: { usd: owed }, limit: { usd: limit } },
       },
     },
     'exceed_limit',

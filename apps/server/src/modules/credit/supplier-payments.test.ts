@@ -98,6 +98,35 @@ describe('one payment to a supplier over several purchases', () => {
     expect(JSON.parse(String(audit.after)).allocations).toHaveLength(3);
   });
 
+  it('writes each share as the purchase’s own payment writes one: the same payment, status and abilities', async () => {
+    const supplier = await newSupplier();
+    const own = await purchase(supplier, '2026-01-02', 2000);
+    const shared = await purchase(supplier, '2026-01-03', 2000);
+    const payment = { method: 'bank_transfer', paid_at: '2026-02-01', reference: 'TRX-9', note: 'Part' };
+    const direct = await send('POST', `/api/purchases/${own.id}/payments`, { ...payment, amount_cents: 500 });
+    expect(direct.status, JSON.stringify(direct.body)).toBe(201);
+    const before = (await send('GET', `/api/purchases/${shared.id}`)).body.data;
+    const onAccount = await pay(supplier, { ...payment, amount_cents: 500, purchase_ids: [shared.id] });
+    expect(onAccount.status, JSON.stringify(onAccount.body)).toBe(201);
+
+    const seen = async (id: number) => {
+      const { payments, paid_cents, payment_status, abilities, updated_at } = (
+        await send('GET', `/api/purchases/${id}`)
+      ).body.data;
+      const kept = payments.map((p: Record<string, unknown>) => ({ ...p, id: 0, created_at: '' }));
+      return { payments: kept, paid_cents, payment_status, abilities, updated_at };
+    };
+    const a = await seen(own.id);
+    const b = await seen(shared.id);
+    expect(b.payments).toEqual(a.payments);
+    expect(b.payments).toEqual([
+      expect.objectContaining({ amount_cents: 500, method: 'bank_transfer', reference: 'TRX-9', note: 'Part' }),
+    ]);
+    expect([b.paid_cents, b.payment_status, b.abilities]).toEqual([a.paid_cents, a.payment_status, a.abilities]);
+    // the purchase was written (locked and changed) as its own payment changes it
+    expect(b.updated_at > before.updated_at).toBe(true);
+  });
+
   it('pays only the purchases chosen', async () => {
     const supplier = await newSupplier();
     const older = await purchase(supplier, '2026-01-02', 2000);

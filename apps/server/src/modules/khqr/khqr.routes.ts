@@ -1,17 +1,9 @@
-import {
-  idParams,
-  khqrCheck,
-  khqrPayment,
-  khqrRequestInput,
-  orderDetail,
-  single,
-  translate,
-  written,
-} from '@depot/contracts';
+import { idParams, khqrCheck, khqrPayment, khqrRequestInput, orderDetail, single, written } from '@depot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf } from '../../access/access.ts';
 import type { Db } from '../../db/database.ts';
+import { say } from '../../http/locale.ts';
 import { orderService } from '../orders/orders.service.ts';
 import { type BakongConfig, bakongClient } from './bakong.ts';
 import { khqrService } from './khqr.service.ts';
@@ -38,7 +30,7 @@ export const khqrRoutes: FastifyPluginAsyncZod<{ db: Db; bakong: BakongConfig | 
       const made = await service.make(authOf(request), request.params.id, request.body);
       return reply
         .code(201)
-        .send({ message: translate('khqr.made', request.locale, { amount: made.amountText }), data: made.data });
+        .send({ message: await say(request, 'khqr.made', { amount: made.amount }), data: made.data });
     },
   );
 
@@ -73,7 +65,7 @@ export const khqrRoutes: FastifyPluginAsyncZod<{ db: Db; bakong: BakongConfig | 
     async (request) => {
       const result = await service.check(authOf(request), request.params.id, request.body.md5);
       return {
-        message: translate(result.paid ? 'khqr.paid' : 'khqr.not_paid_yet', request.locale),
+        message: await say(request, result.paid ? 'khqr.paid' : 'khqr.not_paid_yet'),
         data: { ...result, order: await orders.show(authOf(request), request.params.id) },
       };
     },

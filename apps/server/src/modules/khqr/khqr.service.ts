@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
   encodeKhqr,
-  formatKhr,
-  formatUsd,
   KHQR_LIMITS,
   type KhqrCheck,
   KhqrError,
@@ -116,7 +114,8 @@ export function khqrService(db: Db, orders: OrderService, bakong: BakongClient |
       const made = await findKhqr(db, orderId, md5);
       return {
         data: present(made as NonNullable<typeof made>),
-        amountText: input.currency === 'USD' ? formatUsd(amount) : formatKhr(amount),
+        // written in the answer's message, in its numerals
+        amount: input.currency === 'USD' ? { usd: amount } : { khr: amount },
       };
     },
 

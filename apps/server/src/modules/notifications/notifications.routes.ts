@@ -5,12 +5,12 @@ import {
   notificationListQuery,
   paginated,
   single,
-  translate,
   written,
 } from '@depot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf } from '../../access/access.ts';
+import { say } from '../../http/locale.ts';
 import { pageAnswer } from '../../kit/resource.ts';
 import type { NotificationService } from './notifications.service.ts';
 
@@ -62,7 +62,7 @@ export const notificationRoutes: FastifyPluginAsyncZod<{ notifications: Notifica
     },
     async (request) => {
       const updated = await notifications.readAll(authOf(request).userId);
-      return { message: translate('notification.read_all', request.locale, { count: updated }), data: { updated } };
+      return { message: await say(request, 'notification.read_all', { count: updated }), data: { updated } };
     },
   );
 
@@ -89,7 +89,7 @@ export const notificationRoutes: FastifyPluginAsyncZod<{ notifications: Notifica
         schema: { tags, params, response: { 200: written(notification) } },
       },
       async (request) => ({
-        message: translate(message, request.locale),
+        message: await say(request, message),
         data: await mark(authOf(request).userId, request.params.id),
       }),
     );
@@ -103,7 +103,7 @@ export const notificationRoutes: FastifyPluginAsyncZod<{ notifications: Notifica
     },
     async (request) => {
       await notifications.remove(authOf(request).userId, request.params.id);
-      return { message: translate('notification.deleted', request.locale) };
+      return { message: await say(request, 'notification.deleted') };
     },
   );
 };

@@ -12,12 +12,12 @@ import { orderDocument } from './orders.document.ts';
 import { cashiers } from './orders.repository.ts';
 import {
   everyLine,
-  invoiceDraft,
   issueInvoice,
   markCancelled,
   moveDelivery,
-  numberOrder,
+  numberSale,
   type OrderInput,
+  openInvoice,
   orderValues,
   priceOrder,
   putBack,
@@ -64,15 +64,16 @@ export function orderService(db: Db) {
       at,
     });
     const id = await writeOrder(trx, orderId, values);
-    const itemIds = await writeLines(trx, id, cart.lines, priced, orderId !== null);
-    return { id, storeId: store.id, lines: cart.lines, itemIds, values };
+    const itemIds = await writeLines(trx, id, cart.lines, priced, orderId !== null, values);
+    return { id, storeId: store.id, storeCode: store.code, lines: cart.lines, itemIds, values };
   }
 
   /**
-   * A sale's money, then its stock, then its invoice. Taking the stock locks the products until the
-   * commit (on PostgreSQL, other tills selling them wait), so it comes late: the locks are held for
-   * the ledger's own statements only; the invoice's counter, which every till of the store shares,
-   * after it (then the order's number, then the rollups). A refusal of any undoes all.
+   * A sale's money, its invoice (under a provisional number), then its stock. Taking the stock
+   * locks the products until the commit (on PostgreSQL, other tills selling them wait), so it comes
+   * last: the ledger locks and reads, and its writes, the numbers (`numberSale`, the caller's last
+   * step: the counters every till shares), the rollups and the key's result are the transaction's
+   * last statement (db/later.ts). A refusal of any undoes all. Answers the invoice to number.
    */
   async function sell(
     ctx: StepContext,
@@ -94,10 +95,19 @@ export function orderService(db: Db) {
       actor,
       approver,
     );
-    // the invoice's reads before the stock; its number, like the order's, is a counter every till
-    // shares: taken after it (then numberOrder)
+    // the invoice before the stock; its number, like the order's, is a counter every till shares:
+    // taken last (numberSale)
     const invoiced = status === 'paid' || (!payments.length && sale.values.total_cents === 0);
-    const invoice = invoiced ? await invoiceDraft(trx, sale.id) : null;
+    // a new or held order has no invoice yet: its draft is the order as written
+    const invoice = invoiced
+      ? await openInvoice(trx, sale.id, {
+          store_id: sale.storeId,
+          code: sale.storeCode,
+          total_cents: sale.values.total_cents,
+          tax_cents: sale.values.tax_cents,
+          items_count: sale.values.items_count,
+        })
+      : null;
     const allowNegative = sale.values.offline_sold_at !== null;
     const oversold = await takeStock(
       trx,
@@ -116,7 +126,8 @@ export function orderService(db: Db) {
         },
       });
     }
-    if (invoice) await issueInvoice(trx, sale.id, invoice);
+    // numbered by numberSale, the caller's last step
+    return invoice;
   }
 
   /** A cart is held or paid for, not both. */
@@ -158,8 +169,11 @@ export function orderService(db: Db) {
         assertHoldUnpaid(input);
         assertOfflineClaim(input, true);
         const sale = await writeCart(ctx, null, input);
-        if (!input.hold) await sell(ctx, sale, input.payments, input.change_in, approver);
-        await numberOrder(ctx.trx, sale.id);
+        const invoice = input.hold ? null : await sell(ctx, sale, input.payments, input.change_in, approver);
+        await numberSale(ctx, {
+          order: { id: sale.id, note: sale.values.note, shipping_address: sale.values.shipping_address },
+          invoice,
+        });
         return sale.id;
       });
     },
@@ -170,7 +184,9 @@ export function orderService(db: Db) {
         assertHoldUnpaid(input);
         assertOfflineClaim(input, false);
         const sale = await writeCart(ctx, id, input);
-        if (!input.hold) await sell(ctx, sale, input.payments, input.change_in, approver);
+        if (input.hold) return;
+        const invoice = await sell(ctx, sale, input.payments, input.change_in, approver);
+        if (invoice) await numberSale(ctx, { invoice });
       });
     },
 

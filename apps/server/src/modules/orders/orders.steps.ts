@@ -25,15 +25,17 @@ import {
   todayInCambodia,
   usdCentsToKhr,
 } from '@depot/contracts';
-import { type Insertable, type Selectable, sql } from 'kysely';
+import { type Insertable, PostgresAdapter, type Selectable, sql } from 'kysely';
 import type { z } from 'zod';
 import { type Db, now } from '../../db/database.ts';
+import { type Later, later } from '../../db/later.ts';
 import { tallyOrder, tallyPaid, tallyPayments, tallyReturned } from '../../db/rollups.ts';
 import type { OrderItemBatchesTable, OrdersTable } from '../../db/schema.ts';
 import { nextDocumentNumber } from '../../db/sequences.ts';
 import { AppError, FieldError } from '../../http/errors.ts';
+import type { StepContext } from '../../kit/document.ts';
 import { findLive } from '../../kit/resource.ts';
-import { indexRecords } from '../../kit/search.ts';
+import { indexRecords, LEAD, termRows, termsOf } from '../../kit/search.ts';
 import { authorizeSale } from '../../policies/orders.ts';
 import type { Actor } from '../../policies/policy.ts';
 import { customerPriceGroup, listNames, priceRulesFor } from '../prices/prices.service.ts';
@@ -349,21 +351,94 @@ export async function writeOrder(trx: Db, orderId: number | null, values: OrderV
 }
 
 /**
- * A new order's number, ORD-<year>-<6 digits>, taken last: the counter's row is one for every till,
- * and on PostgreSQL its lock is held until the commit, so taken first it made every sale wait for
- * the whole of the one before (12 sales/s at 32 tills); taken last, only for its commit.
+ * A sale's numbers, taken last: its invoice's (INV-<store>-<year>-<6 digits>, when `openInvoice`
+ * made one) and a new order's (ORD-<year>-<6 digits>). Their counters' rows are one for every till
+ * of the store (the invoice's) or of the depot (the order's), and on PostgreSQL locked until the
+ * commit: taken first they made every sale wait for the whole of the one before (12 sales/s at 32
+ * tills). So the counters, the numbers and their search terms are all among the transaction's last
+ * writes (db/later.ts: on PostgreSQL one statement, the counters' upsert a WITH the others read),
+ * and a counter is held for that statement and the commit only. A new order's terms are written
+ * here (its number's, its note's and address's): the kit does not read it back (`ctx.indexed`).
  */
-export async function numberOrder(trx: Db, orderId: number): Promise<void> {
+export async function numberSale(
+  ctx: StepContext,
+  sale: {
+    order?: { id: number; note: string | null; shipping_address: string | null };
+    invoice?: { id: number; code: string } | null;
+  },
+): Promise<void> {
+  const { trx } = ctx;
   const year = todayInCambodia().slice(0, 4);
-  await trx
-    .updateTable('orders')
-    .set({ number: await nextDocumentNumber(trx, 'ORD', year) })
-    .where('id', '=', orderId)
-    .execute();
+  const numbered = [
+    ...(sale.invoice
+      ? [{ table: 'invoices' as const, id: sale.invoice.id, prefix: `INV-${sale.invoice.code}`, texts: [] }]
+      : []),
+    ...(sale.order
+      ? [
+          {
+            table: 'orders' as const,
+            id: sale.order.id,
+            prefix: 'ORD',
+            texts: [sale.order.note, sale.order.shipping_address],
+          },
+        ]
+      : []),
+  ];
+  if (!numbered.length) return;
+  const pg = trx.getExecutor().adapter instanceof PostgresAdapter;
+  const writes: Later[] = [
+    {
+      name: 'numbers',
+      query: trx
+        .insertInto('sequences')
+        .values(numbered.map((n) => ({ key: `${n.prefix}:${year}`, value: 1 })))
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value: sql<number>`sequences.value + 1` }))
+        .returning(['key', 'value'])
+        .compile(),
+    },
+  ];
+  for (const n of numbered) {
+    const key = `${n.prefix}:${year}`;
+    // the counter's new value as six digits (or more): PostgreSQL reads the upsert's WITH (a
+    // statement's parts see none of each other's writes), SQLite the row just counted
+    const digits = pg
+      ? sql`(select case when value < 1000000 then lpad(cast(value as text), 6, '0') else cast(value as text) end
+          from numbers where key = ${key})`
+      : sql`(select printf('%06d', value) from sequences where key = ${key})`;
+    const head = `${n.prefix}-${year}-`;
+    writes.push({
+      query: sql`update ${sql.table(n.table)} set number = ${head} || ${digits} where id = ${n.id}`.compile(trx),
+    });
+    // the number's terms end with its digits (contracts termsOf: the whole, and what follows each
+    // separator); the other texts' are known
+    const heads = termsOf([`${head}000000`]).map((term) => term.slice(0, -6));
+    const others = termRows(n.table, [{ id: n.id, sortKey: null, texts: n.texts }]).filter(
+      (t) => !heads.some((h) => t.term.startsWith(h) && /^\d{6,}$/.test(t.term.slice(h.length))),
+    );
+    writes.push({
+      query: sql`insert into search_terms (resource, term, lead, record_id, sort_key)
+        select ${n.table}, t.column1 || d.n, substr(t.column1 || d.n, 1, ${LEAD}), cast(${n.id} as bigint), null
+        from (select ${digits} as n) d, (values ${sql.join(heads.map((h) => sql`(${h})`))}) t
+        where true on conflict do nothing`.compile(trx),
+    });
+    if (others.length) writes.push({ query: trx.insertInto('search_terms').values(others).compile() });
+  }
+  if (sale.order) ctx.indexed = true;
+  await later(trx, ...writes);
 }
 
-/** Writes the priced lines of an order (replacing a held order's) in one statement; answers their ids in order. */
-export async function writeLines(trx: Db, orderId: number, lines: Line[], priced: Priced, replace: boolean) {
+/**
+ * Writes the priced lines of an order (replacing a held order's) in one statement; answers their
+ * ids in order. A sale's (the order's values as written: confirmed) count in the reports' rollups.
+ */
+export async function writeLines(
+  trx: Db,
+  orderId: number,
+  lines: Line[],
+  priced: Priced,
+  replace: boolean,
+  order: OrderValues,
+) {
   if (replace) await trx.deleteFrom('order_items').where('order_id', '=', orderId).execute();
   const rows = await trx
     .insertInto('order_items')
@@ -400,9 +475,25 @@ export async function writeLines(trx: Db, orderId: number, lines: Line[], priced
     )
     .returning('id')
     .execute();
-  // a sale (not a held cart) counts in the reports' daily rollups (db/rollups.ts) from now on
-  const order = await trx.selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirstOrThrow();
-  if (order.status === 'confirmed') await tallyOrder(trx, orderId, 1);
+  // a sale (not a held cart) counts in the reports' daily rollups (db/rollups.ts) from now on: the
+  // order and lines as just written, not read back
+  if (order.status === 'confirmed') {
+    await tallyOrder(trx, orderId, 1, {
+      order,
+      lines: lines.map((line, i) => ({
+        kind: line.kind,
+        product_id: line.product_id,
+        combo_id: line.combo_id,
+        quantity: line.quantity,
+        returned_quantity: 0,
+        unit_price_cents: line.unit_price_cents,
+        line_discount_cents: priced.lines[i].line_discount_cents,
+        order_discount_cents: priced.lines[i].order_discount_cents,
+        net_cents: priced.lines[i].net_cents,
+        tax_cents: priced.lines[i].tax_cents,
+      })),
+    });
+  }
   // one statement numbers its rows in the order given, on both databases; RETURNING's own order is
   // not promised, so the ids are put back in order
   return rows.map((r) => r.id).sort((a, b) => a - b);
@@ -484,7 +575,7 @@ export async function recordPayments(
   return status;
 }
 
-/** What an order's invoice is made of, or null when it has one: read before a sale takes its stock. */
+/** What an order's invoice is made of, or null when it has one (a later payment's: issueInvoice). */
 export async function invoiceDraft(trx: Db, orderId: number) {
   const row = await trx
     .selectFrom('orders')
@@ -497,9 +588,36 @@ export async function invoiceDraft(trx: Db, orderId: number) {
 }
 
 /**
- * An invoice once the order is paid in full: numbered per store and year (INV-PP01-2026-000001).
- * A sale passes the draft it read before its stock, so that only the counter, the insert and its
- * search terms follow the products' locks.
+ * A sale's invoice, made before its stock under a provisional number (`INV~…`) that `numberSale`
+ * replaces as the sale's last step, in the same transaction: the numbers stay gapless.
+ */
+export async function openInvoice(
+  trx: Db,
+  orderId: number,
+  draft: { store_id: number; code: string; total_cents: number; tax_cents: number; items_count: number },
+) {
+  const at = now();
+  const { id } = await trx
+    .insertInto('invoices')
+    .values({
+      number: `INV~${randomUUID().replaceAll('-', '').slice(0, 24)}`,
+      order_id: orderId,
+      store_id: draft.store_id,
+      total_cents: Number(draft.total_cents),
+      tax_cents: Number(draft.tax_cents),
+      items_count: draft.items_count,
+      paid_at: at,
+      created_at: at,
+      updated_at: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id, code: draft.code };
+}
+
+/**
+ * An invoice once the order is paid in full, by a later payment: numbered per store and year
+ * (INV-PP01-2026-000001). A sale makes its own with `openInvoice` and `numberSale`.
  */
 export async function issueInvoice(trx: Db, orderId: number, draft?: Awaited<ReturnType<typeof invoiceDraft>>) {
   const row = draft === undefined ? await invoiceDraft(trx, orderId) : draft;
@@ -551,9 +669,12 @@ export async function takeStock(
       },
     })),
   );
+  // the ledger's writes are left for the transaction's end (db/later.ts), but for an offline sale's
+  // (its shortage is written in between): the products stay locked until the commit either way
   const picked = await issueAll(
     trx,
     ops.map((op) => op.issue),
+    { late: true },
   );
   const oversold = new Map<number, number>();
   const taken: Insertable<OrderItemBatchesTable>[] = ops.flatMap((op, k) =>
@@ -572,10 +693,12 @@ export async function takeStock(
   );
   // which batches each line took, for returns: one statement (6 parameters a row)
   for (let i = 0; i < taken.length; i += 100) {
-    await trx
-      .insertInto('order_item_batches')
-      .values(taken.slice(i, i + 100))
-      .execute();
+    await later(trx, {
+      query: trx
+        .insertInto('order_item_batches')
+        .values(taken.slice(i, i + 100))
+        .compile(),
+    });
   }
   for (const [itemId, units] of oversold) {
     await trx.updateTable('order_items').set({ oversold: units }).where('id', '=', itemId).execute();

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { todayInCambodia } from '@depot/contracts';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { indexRecords } from '../../kit/search.ts';
 import { ADMIN_PASSWORD, bearer, createUser, login, TEST_DB, useTestApp } from '../../test/harness.ts';
 import { lockProducts, receive } from '../stock/ledger.ts';
+import { invoices, orders } from './orders.resources.ts';
 
 const ctx = useTestApp();
 let headers: Record<string, string>;
@@ -328,6 +330,45 @@ describe('combos and discounts', () => {
 });
 
 describe('after the sale', () => {
+  it('finds a sale by its order’s and its invoice’s numbers and its note: the terms a sale writes are the index’s', async () => {
+    const res = await send(
+      'POST',
+      '/api/orders',
+      sale({
+        items: [{ product_id: ids.beer, unit_id: ids.can, quantity: 1 }],
+        note: 'Table 7, Sok-Dara',
+        payments: [{ method: 'cash_usd', amount: 200 }],
+      }),
+    );
+    expect(res.status).toBe(201);
+    const { id, number, invoice } = res.body.data;
+    expect(number).toMatch(/^ORD-\d{4}-\d{6}$/);
+    expect(invoice.number).toMatch(/^INV-[A-Z0-9-]+-\d{4}-\d{6}$/);
+    const digits = number.slice(-6);
+    const found = await send('GET', `/api/orders?search=${encodeURIComponent(digits)}&per_page=100`);
+    expect(found.body.data.map((o: { id: number }) => o.id)).toContain(id);
+    const byNote = await send('GET', '/api/orders?search=dara');
+    expect(byNote.body.data.map((o: { id: number }) => o.id)).toEqual([id]);
+    const listed = await send('GET', `/api/invoices?search=${encodeURIComponent(invoice.number.slice(4))}`);
+    expect(listed.body.data.map((i: { number: string }) => i.number)).toEqual([invoice.number]);
+    // the very rows indexRecords writes from the rows as stored
+    const terms = (resource: string, recordId: number) =>
+      ctx.db
+        .selectFrom('search_terms')
+        .select(['term', 'lead', 'sort_key'])
+        .where('resource', '=', resource)
+        .where('record_id', '=', recordId)
+        .orderBy('term')
+        .execute();
+    const written = { orders: await terms('orders', id), invoices: await terms('invoices', invoice.id) };
+    await ctx.db.transaction().execute(async (trx) => {
+      await indexRecords(trx, orders, [id]);
+      await indexRecords(trx, invoices, [invoice.id]);
+    });
+    expect(written).toEqual({ orders: await terms('orders', id), invoices: await terms('invoices', invoice.id) });
+    expect(written.orders.map((t) => t.term)).toContain(number.toLowerCase());
+  });
+
   it('cancels a sale: every unit back through the ledger, the payment refunded, the invoice void', async () => {
     const before = await onHand(ids.beer);
     const made = await send('POST', '/api/orders', sale({ payments: [{ method: 'cash_usd', amount: 2000 }] }));

@@ -1,7 +1,6 @@
 import {
   formatUsdCents,
   issuesToErrors,
-  type Locale,
   listQuery,
   type MessageKey,
   type MessageParams,
@@ -21,6 +20,7 @@ import { z } from 'zod';
 import { authOf } from '../../access/access.ts';
 import { type Db, now } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
+import { type Say, sayer } from '../../http/locale.ts';
 import { isBadText } from '../../http/text.ts';
 import { listFilters, resourceService } from '../../kit/resource.ts';
 import { tableChanged } from '../../kit/totals.ts';
@@ -115,12 +115,12 @@ const FIELD: Partial<Record<Column, keyof Input>> = {
 };
 const COLUMN_OF = new Map(Object.entries(FIELD).map(([column, field]) => [field as string, column as Column]));
 
-function readHeader(sheet: Sheet, locale: Locale) {
+function readHeader(sheet: Sheet, say: Say) {
   const index = new Map<Column, number>();
   const errors: ProductImportRowError[] = [];
   const known = new Set<string>(PRICE_SHEET_COLUMNS);
   const error = (column: string, value: string, key: MessageKey, params: MessageParams) =>
-    errors.push({ row: sheet.header.row, column, value, message: translate(key, locale, params) });
+    errors.push({ row: sheet.header.row, column, value, message: say(key, params) });
   sheet.header.cells.forEach((text, position) => {
     const column = text.trim().toLowerCase();
     if (!column) return;
@@ -187,14 +187,10 @@ async function liveRows(trx: Db) {
   return { key, byKey };
 }
 
-export async function importPrices(
-  db: Db,
-  sheet: Sheet,
-  options: { locale: Locale; actor: ReturnType<typeof authOf> },
-) {
-  const { locale, actor } = options;
-  const { index, errors } = readHeader(sheet, locale);
-  if (errors.length) throw rowsRefusal(locale, errors);
+export async function importPrices(db: Db, sheet: Sheet, options: { say: Say; actor: ReturnType<typeof authOf> }) {
+  const { say, actor } = options;
+  const { index, errors } = readHeader(sheet, say);
+  if (errors.length) throw rowsRefusal(say, errors);
   const written = transaction(
     db,
     async (trx) => {
@@ -204,7 +200,7 @@ export async function importPrices(
       const rows = sheet.lines.map((line) => {
         const problems = new Map<Column, string>();
         const fail = (column: Column, key: MessageKey, params?: MessageParams) => {
-          if (!problems.has(column)) problems.set(column, translate(key, locale, params));
+          if (!problems.has(column)) problems.set(column, say(key, params));
         };
         const cell = (column: Column): string | undefined => {
           const position = index.get(column);
@@ -225,7 +221,7 @@ export async function importPrices(
           }
           const hit = refs[column].find(text);
           if ('id' in hit) raw[FIELD[column] as string] = hit.id;
-          else fail(column, hit.problem, { entity: translate(ENTITY[column], locale), name: text });
+          else fail(column, hit.problem, { entity: say(ENTITY[column]), name: text });
         }
         const quantity = cell('min_quantity');
         raw.min_quantity = quantity ? wholeNumber(quantity) : 1;
@@ -239,7 +235,9 @@ export async function importPrices(
         raw.status = status ? status.toLowerCase() : undefined;
         const parsed = priceListInput.safeParse(raw, { reportInput: true });
         if (!parsed.success) {
-          for (const [field, messages] of Object.entries(issuesToErrors(parsed.error.issues, locale))) {
+          for (const [field, messages] of Object.entries(
+            issuesToErrors(parsed.error.issues, say.locale, say.numerals),
+          )) {
             const column = COLUMN_OF.get(field);
             if (column && !problems.has(column)) problems.set(column, messages[0]);
           }
@@ -256,7 +254,7 @@ export async function importPrices(
       checkable.forEach((row, i) => {
         for (const [field, key] of Object.entries(rules[i])) {
           const column = COLUMN_OF.get(field) ?? 'scope';
-          if (!row.problems.has(column)) row.problems.set(column, translate(key, locale));
+          if (!row.problems.has(column)) row.problems.set(column, say(key));
         }
       });
       for (const { line, problems } of rows) {
@@ -270,7 +268,7 @@ export async function importPrices(
           });
         }
       }
-      if (found.length) throw rowsRefusal(locale, found);
+      if (found.length) throw rowsRefusal(say, found);
 
       const at = now();
       let created = 0;
@@ -333,15 +331,15 @@ export async function registerPriceTransfer(app: FastifyInstance, db: Db): Promi
     '/api/price-lists/import',
     { config: { access: 'price_lists.create' }, schema: { tags: ['prices'], response: { 200: productImportResult } } },
     async (request) => {
-      const locale = request.locale;
+      const say = await sayer(request);
       const actor = authOf(request);
       priceListPolicy.authorize(actor);
       try {
         const sheet = await readSheet(await upload(request));
-        const data = await importPrices(db, sheet, { locale, actor });
-        return { message: translate('price_import.done', locale, data), data };
+        const data = await importPrices(db, sheet, { say, actor });
+        return { message: say('price_import.done', data), data };
       } catch (error) {
-        if (error instanceof FileRefusal) throw refusal(locale, translate(error.key, locale, error.params));
+        if (error instanceof FileRefusal) throw refusal(say, say(error.key, error.params));
         throw error;
       }
     },

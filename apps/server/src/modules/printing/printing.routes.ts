@@ -1,8 +1,9 @@
-import { idParams, printJobInput, printResult, translate, written } from '@depot/contracts';
+import { idParams, printJobInput, printResult, written } from '@depot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf } from '../../access/access.ts';
 import type { Db } from '../../db/database.ts';
+import { say } from '../../http/locale.ts';
 import { printingService } from './printing.service.ts';
 
 /**
@@ -24,7 +25,7 @@ export const printingRoutes: FastifyPluginAsyncZod<{ db: Db; timeoutMs: number }
     },
     async (request) => {
       const { name, result } = await service.print(request.params.id, request.body, authOf(request));
-      return { message: translate('printer.printed', request.locale, { name }), data: result };
+      return { message: await say(request, 'printer.printed', { name }), data: result };
     },
   );
 
@@ -37,7 +38,7 @@ export const printingRoutes: FastifyPluginAsyncZod<{ db: Db; timeoutMs: number }
     async (request) => {
       const { name } = await service.openDrawer(request.params.id, authOf(request));
       return {
-        message: translate('printer.drawer_opened', request.locale, { name }),
+        message: await say(request, 'printer.drawer_opened', { name }),
         data: { printer_id: request.params.id },
       };
     },

@@ -1,8 +1,9 @@
 import { idParams, PRODUCT_IMAGE_MAX_MB, product, translate, written } from '@depot/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authOf } from '../../access/access.ts';
 import { type Db, now } from '../../db/database.ts';
 import { notFound } from '../../http/errors.ts';
+import { say } from '../../http/locale.ts';
 import { type ImageVariant, readImage, removeImages, storeImage } from '../../kit/images.ts';
 import { resourceService } from '../../kit/resource.ts';
 import { products } from './products.resources.ts';
@@ -50,8 +51,8 @@ export async function removePictureFiles(uploadsDir: string, files: PictureFiles
 /** POST and DELETE /api/products/{id}/image. */
 export async function registerProductImages(app: FastifyInstance, db: Db, uploadsDir: string): Promise<void> {
   const service = resourceService(db, products);
-  const message = (locale: 'kh' | 'en') =>
-    translate('resource.updated', locale, { entity: translate('entity.product', locale) });
+  const message = (request: FastifyRequest) =>
+    say(request, 'resource.updated', { entity: translate('entity.product', request.locale) });
   const replace = (id: number, files: PictureFiles) => replacePicture(db, uploadsDir, id, files);
 
   app.post(
@@ -65,7 +66,7 @@ export async function registerProductImages(app: FastifyInstance, db: Db, upload
       const actor = authOf(request);
       await service.show(actor, id);
       await replace(id, await writePicture(uploadsDir, id, await readImage(request)));
-      return { message: message(request.locale), data: await service.show(actor, id) };
+      return { message: await message(request), data: await service.show(actor, id) };
     },
   );
 
@@ -79,7 +80,7 @@ export async function registerProductImages(app: FastifyInstance, db: Db, upload
     async (request) => {
       const { id } = request.params as { id: number };
       await replace(id, { image_path: null, thumbnail_path: null });
-      return { message: message(request.locale), data: await service.show(authOf(request), id) };
+      return { message: await message(request), data: await service.show(authOf(request), id) };
     },
   );
 }

@@ -3,7 +3,6 @@ import { inflateRawSync } from 'node:zlib';
 import {
   formatUsdCents,
   issuesToErrors,
-  type Locale,
   listQuery,
   type MessageKey,
   type MessageParams,
@@ -31,6 +30,7 @@ import { type Db, now } from '../../db/database.ts';
 import type { ProductsTable } from '../../db/schema.ts';
 import { transaction } from '../../db/transaction.ts';
 import { AppError } from '../../http/errors.ts';
+import { type Say, sayer } from '../../http/locale.ts';
 import { isBadText } from '../../http/text.ts';
 import { readUpload } from '../../http/upload.ts';
 import { loadExcel } from '../../kit/excel.ts';
@@ -485,12 +485,12 @@ function inputOf(row: Selectable<ProductsTable>): Record<string, unknown> {
 }
 
 /** The header's columns by position; unknown, doubled and missing columns are errors of row 1. */
-function readHeader(header: Line, locale: Locale) {
+function readHeader(header: Line, say: Say) {
   const index = new Map<ProductSheetColumn, number>();
   const errors: ProductImportRowError[] = [];
   const known = new Set<string>(PRODUCT_SHEET_COLUMNS);
   const error = (column: string, value: string, key: MessageKey, params: MessageParams) =>
-    errors.push({ row: header.row, column, value, message: translate(key, locale, params) });
+    errors.push({ row: header.row, column, value, message: say(key, params) });
   header.cells.forEach((text, position) => {
     const column = text.trim().toLowerCase();
     if (!column) return; // a blank header cell (a formatted, empty column) is no column
@@ -535,10 +535,10 @@ function readRows(
     refs: References;
     existing: Map<string, Selectable<ProductsTable>>;
     canUpdate: boolean;
-    locale: Locale;
+    say: Say;
   },
 ): Row[] {
-  const { refs, existing, canUpdate, locale } = context;
+  const { refs, existing, canUpdate, say } = context;
   const seen = { sku: new Map<string, number>(), barcode: new Map<string, number>() };
   const entityOf = {
     brand: 'entity.brand',
@@ -550,7 +550,7 @@ function readRows(
   return sheet.lines.map((line) => {
     const problems = new Map<ProductSheetColumn, string>();
     const fail = (column: ProductSheetColumn, key: MessageKey, params?: MessageParams) => {
-      if (!problems.has(column)) problems.set(column, translate(key, locale, params));
+      if (!problems.has(column)) problems.set(column, say(key, params));
     };
     /** The cell's text, or undefined when the file has no such column. */
     const cell = (column: ProductSheetColumn): string | undefined => {
@@ -609,13 +609,13 @@ function readRows(
       if ('id' in found) put(column, found.id);
       else {
         put(column, undefined);
-        fail(column, found.problem, { entity: translate(entityOf[column], locale), name: text });
+        fail(column, found.problem, { entity: say(entityOf[column]), name: text });
       }
     }
 
     const parsed = productInput.safeParse(raw, { reportInput: true });
     if (!parsed.success) {
-      for (const [field, messages] of Object.entries(issuesToErrors(parsed.error.issues, locale))) {
+      for (const [field, messages] of Object.entries(issuesToErrors(parsed.error.issues, say.locale, say.numerals))) {
         const column = COLUMN_OF.get(field);
         if (column && !problems.has(column)) problems.set(column, messages[0]);
       }
@@ -643,7 +643,7 @@ async function applyRules(
   trx: Db,
   rules: ReturnType<typeof resourceService<'products', typeof productInput, typeof product>>['problems'],
   rows: Row[],
-  locale: Locale,
+  say: Say,
 ): Promise<void> {
   const inputs = rows.map(({ raw, parsed, current }) => {
     let input: Partial<Input> = raw as Partial<Input>;
@@ -658,17 +658,13 @@ async function applyRules(
   found.forEach((fields, i) => {
     for (const [field, key] of Object.entries(fields)) {
       const column = COLUMN_OF.get(field);
-      if (column && !rows[i].problems.has(column)) rows[i].problems.set(column, translate(key, locale));
+      if (column && !rows[i].problems.has(column)) rows[i].problems.set(column, say(key));
     }
   });
 }
 
 /** The rows' mistakes in the file's order (by row, then column), or the products to write. */
-function collect(
-  rows: Row[],
-  index: Map<ProductSheetColumn, number>,
-  context: { actor: Actor; locale: Locale },
-): Checked {
+function collect(rows: Row[], index: Map<ProductSheetColumn, number>, context: { actor: Actor; say: Say }): Checked {
   const checked: Checked = { errors: [], creates: [], updates: [] };
   const order = (column: ProductSheetColumn) => index.get(column) ?? PRODUCT_SHEET_COLUMNS.length;
   for (const { line, current, parsed, problems } of rows) {
@@ -690,7 +686,7 @@ function collect(
 
 /** A row's input as the actor may write it (productPolicy.write), or null with the refusal on its column. */
 function writable(
-  { actor, locale }: { actor: Actor; locale: Locale },
+  { actor, say }: { actor: Actor; say: Say },
   input: Input,
   current: Selectable<ProductsTable> | undefined,
   problems: Row['problems'],
@@ -699,35 +695,31 @@ function writable(
     return productPolicy.write(actor, input, current ?? null);
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    problems.set('price_usd', translate(error.key, locale));
+    problems.set('price_usd', say(error.key));
     return null;
   }
 }
 
 /** The 422 of an import: a summary for the file and, where there are any, each row's mistakes. */
-export function refusal(locale: Locale, summary: string, rows: ProductImportRowError[] = []): AppError {
+export function refusal(say: Say, summary: string, rows: ProductImportRowError[] = []): AppError {
   const listed = rows.slice(0, ERRORS_LISTED);
   const file = [summary];
-  if (rows.length > listed.length) file.push(translate('import.truncated', locale, { shown: listed.length }));
+  if (rows.length > listed.length) file.push(say('import.truncated', { shown: listed.length }));
   return new AppError(422, 'validation.failed', undefined, { body: { errors: { file }, rows: listed } });
 }
 
-export function rowsRefusal(locale: Locale, errors: ProductImportRowError[]): AppError {
+export function rowsRefusal(say: Say, errors: ProductImportRowError[]): AppError {
   const rows = new Set(errors.map((e) => e.row)).size;
-  return refusal(locale, translate('import.failed', locale, { rows, count: errors.length }), errors);
+  return refusal(say, say('import.failed', { rows, count: errors.length }), errors);
 }
 
 /**
  * The import itself, in one transaction: the references and the products the file names are read
  * in it, every row is checked, and only then is anything written. Any mistake rolls it all back.
  */
-export async function importProducts(
-  db: Db,
-  sheet: Sheet,
-  options: { canUpdate: boolean; locale: Locale; actor: Actor },
-) {
-  const { index, errors } = readHeader(sheet.header, options.locale);
-  if (errors.length) throw rowsRefusal(options.locale, errors);
+export async function importProducts(db: Db, sheet: Sheet, options: { canUpdate: boolean; say: Say; actor: Actor }) {
+  const { index, errors } = readHeader(sheet.header, options.say);
+  if (errors.length) throw rowsRefusal(options.say, errors);
   const values = (column: ProductSheetColumn) => {
     const position = index.get(column);
     if (position === undefined) return [];
@@ -739,9 +731,9 @@ export async function importProducts(
     async (trx) => {
       const [refs, existing] = await Promise.all([loadReferences(trx), liveBySku(trx, values('sku'))]);
       const rows = readRows(sheet, index, { refs, existing, ...options });
-      await applyRules(trx, resourceService(db, products).problems, rows, options.locale);
+      await applyRules(trx, resourceService(db, products).problems, rows, options.say);
       const checked = collect(rows, index, options);
-      if (checked.errors.length) throw rowsRefusal(options.locale, checked.errors);
+      if (checked.errors.length) throw rowsRefusal(options.say, checked.errors);
 
       const at = now();
       const stored = (input: Input) => products.toRow?.(input) ?? input;
@@ -839,15 +831,15 @@ export async function registerProductTransfer(app: FastifyInstance, db: Db): Pro
       schema: { tags: ['products'], response: { 200: productImportResult } },
     },
     async (request) => {
-      const locale = request.locale;
+      const say = await sayer(request);
       try {
         const sheet = await readSheet(await upload(request));
         // a row that would update a product needs products.update: such rows are refused one by one
         const actor = authOf(request);
-        const data = await importProducts(db, sheet, { canUpdate: can(actor, 'products.update'), locale, actor });
-        return { message: translate('import.done', locale, data), data };
+        const data = await importProducts(db, sheet, { canUpdate: can(actor, 'products.update'), say, actor });
+        return { message: say('import.done', data), data };
       } catch (error) {
-        if (error instanceof FileRefusal) throw refusal(locale, translate(error.key, locale, error.params));
+        if (error instanceof FileRefusal) throw refusal(say, say(error.key, error.params));
         throw error;
       }
     },

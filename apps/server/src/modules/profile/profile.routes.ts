@@ -1,6 +1,7 @@
-import { idParams, profile, profileInput, single, translate, userImage, written } from '@depot/contracts';
+import { idParams, profile, profileInput, single, userImage, written } from '@depot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../access/access.ts';
+import { say } from '../../http/locale.ts';
 import { readImage } from '../../kit/images.ts';
 import { printPdf } from '../../kit/pdf.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
@@ -37,7 +38,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => ({
-      message: translate('profile.saved', request.locale),
+      message: await say(request, 'profile.saved'),
       data: await profiles.update(authOf(request), request.body),
     }),
   );
@@ -91,7 +92,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{
       await profiles.pictureOwner(actor, request.params.id); // refused before the upload is read
       const bytes = await readImage(request);
       return {
-        message: translate('settings.image_saved', request.locale),
+        message: await say(request, 'settings.image_saved'),
         data: await profiles.setPicture(actor, request.params.id, bytes),
       };
     },
@@ -109,7 +110,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => ({
-      message: translate('settings.image_removed', request.locale),
+      message: await say(request, 'settings.image_removed'),
       data: await profiles.removePicture(authOf(request), request.params.id),
     }),
   );

@@ -13,6 +13,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../access/access.ts';
 import type { Db } from '../../db/database.ts';
+import { say } from '../../http/locale.ts';
 import { purchaseService } from './purchases.service.ts';
 
 const tags = ['purchases'];
@@ -27,8 +28,8 @@ const answer = written(purchaseDetail);
  */
 export const purchaseRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   const purchases = purchaseService(db);
-  const say = (request: FastifyRequest, key: MessageKey) =>
-    translate(key, request.locale, { entity: translate('entity.purchase', request.locale) });
+  const done = (request: FastifyRequest, key: MessageKey) =>
+    say(request, key, { entity: translate('entity.purchase', request.locale) });
 
   app.get(
     '/api/purchases/:id',
@@ -47,7 +48,7 @@ export const purchaseRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     },
     async (request, reply) => {
       const data = await purchases.create(authOf(request), request.body);
-      return reply.code(201).send({ message: say(request, 'resource.created'), data });
+      return reply.code(201).send({ message: await done(request, 'resource.created'), data });
     },
   );
 
@@ -58,7 +59,7 @@ export const purchaseRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       schema: { tags, params: idParams, body: purchaseInput, response: { 200: answer } },
     },
     async (request) => ({
-      message: say(request, 'resource.updated'),
+      message: await done(request, 'resource.updated'),
       data: await purchases.update(authOf(request), request.params.id, request.body),
     }),
   );
@@ -67,7 +68,7 @@ export const purchaseRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     '/api/purchases/:id/order',
     { config: { access: 'purchases.update' }, schema: { tags, params: idParams, response: { 200: answer } } },
     async (request) => ({
-      message: say(request, 'purchase.ordered'),
+      message: await done(request, 'purchase.ordered'),
       data: await purchases.order(authOf(request), request.params.id),
     }),
   );
@@ -79,7 +80,7 @@ export const purchaseRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       schema: { tags, params: idParams, body: receiveInput, response: { 200: answer } },
     },
     async (request) => ({
-      message: say(request, 'purchase.received'),
+      message: await done(request, 'purchase.received'),
       data: await purchases.receive(authOf(request), request.params.id, request.body),
     }),
   );
@@ -93,7 +94,7 @@ export const purchaseRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     },
     async (request, reply) => {
       const data = await purchases.pay(authOf(request), request.params.id, request.body);
-      return reply.code(201).send({ message: say(request, 'purchase.paid'), data });
+      return reply.code(201).send({ message: await done(request, 'purchase.paid'), data });
     },
   );
 
@@ -101,7 +102,7 @@ export const purchaseRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     '/api/purchases/:id/cancel',
     { config: { access: 'purchases.cancel' }, schema: { tags, params: idParams, response: { 200: answer } } },
     async (request) => ({
-      message: say(request, 'purchase.cancelled'),
+      message: await done(request, 'purchase.cancelled'),
       data: await purchases.cancel(authOf(request), request.params.id),
     }),
   );

@@ -1,5 +1,4 @@
 import {
-  formatUsd,
   LINE_TOTAL_MAX_CENTS,
   type MessageKey,
   type MessageParams,
@@ -16,7 +15,7 @@ import type { z } from 'zod';
 import { type Db, now } from '../../db/database.ts';
 import { nextDocumentNumber } from '../../db/sequences.ts';
 import { AppError, FieldError } from '../../http/errors.ts';
-import { documentService } from '../../kit/document.ts';
+import { type ActionContext, documentService } from '../../kit/document.ts';
 import { findLive } from '../../kit/resource.ts';
 import { type Actor, covers } from '../../policies/policy.ts';
 import { assertSeesPurchases } from '../../policies/purchases.ts';
@@ -95,7 +94,7 @@ async function checkInput(trx: Db, actor: Actor, input: Input) {
     if (item.quantity * factor > QUANTITY_MAX) {
       add(`${field}.quantity`, 'validation.number_max', { max: Math.floor(QUANTITY_MAX / factor) });
     } else if (item.quantity * item.unit_price_cents > LINE_TOTAL_MAX_CENTS) {
-      add(`${field}.unit_price_cents`, 'purchase.line_too_large', { max: formatUsd(LINE_TOTAL_MAX_CENTS) });
+      add(`${field}.unit_price_cents`, 'purchase.line_too_large', { max: { usd: LINE_TOTAL_MAX_CENTS } });
     }
   }
   if (Object.keys(problems).length) throw new FieldError(problems);
@@ -167,7 +166,7 @@ export function purchaseService(db: Db) {
             items: [
               {
                 key: 'purchase.below_paid',
-                params: { total: formatUsd(values.grand_total_cents), paid: formatUsd(paid) },
+                params: { total: { usd: values.grand_total_cents }, paid: { usd: paid } },
               },
             ],
           });
@@ -252,26 +251,7 @@ export function purchaseService(db: Db) {
      * take a deposit; a cancelled purchase takes nothing.
      */
     pay(actor: Actor, id: number, input: Payment) {
-      return documents.act(actor, id, 'pay', async ({ trx, at, row }) => {
-        assertNotFuture('paid_at', input.paid_at);
-        const total = Number(row.grand_total_cents);
-        const due = total - Number(row.paid_cents);
-        if (input.amount_cents > due) {
-          throw new FieldError({ amount_cents: [{ key: 'purchase.over_paid', params: { due: formatUsd(due) } }] });
-        }
-        await insertPayment(trx, {
-          purchase_id: id,
-          amount_cents: input.amount_cents,
-          method: input.method,
-          paid_at: input.paid_at,
-          reference: input.reference,
-          note: input.note,
-          created_by: actor.userId,
-          created_at: at,
-        });
-        const paid = Number(row.paid_cents) + input.amount_cents;
-        await updatePurchase(trx, id, { paid_cents: paid, payment_status: paymentStatusOf(paid, total) });
-      });
+      return documents.act(actor, id, 'pay', payStep(input));
     },
 
     /** A draft or an order of which nothing arrived and nothing was paid. */
@@ -284,3 +264,48 @@ export function purchaseService(db: Db) {
 }
 
 export type PurchaseService = ReturnType<typeof purchaseService>;
+
+/**
+ * What paying a purchase writes, on its locked row: the payment, up to what is still due, and the
+ * paid amount and payment status that follow. `allocatedFrom`: the paid amount a payment on account
+ * was shared out from; another payment since then is a conflict (409), not a smaller share.
+ */
+function payStep(input: Payment, allocatedFrom?: number) {
+  return async ({ trx, at, actor, row }: ActionContext<'purchases'>) => {
+    assertNotFuture('paid_at', input.paid_at);
+    const total = Number(row.grand_total_cents);
+    const before = Number(row.paid_cents);
+    if (allocatedFrom !== undefined && before !== allocatedFrom) throw new AppError(409, 'resource.conflict');
+    const due = total - before;
+    if (input.amount_cents > due) {
+      throw new FieldError({ amount_cents: [{ key: 'purchase.over_paid', params: { due: { usd: due } } }] });
+    }
+    await insertPayment(trx, {
+      purchase_id: row.id,
+      amount_cents: input.amount_cents,
+      method: input.method,
+      paid_at: input.paid_at,
+      reference: input.reference,
+      note: input.note,
+      created_by: actor.userId,
+      created_at: at,
+    });
+    const paid = before + input.amount_cents;
+    await updatePurchase(trx, row.id, { paid_cents: paid, payment_status: paymentStatusOf(paid, total) });
+  };
+}
+
+/**
+ * A purchase paid inside a transaction already open, as its own Pay pays it (locked, the purchase
+ * policy's `pay` rule, `payStep`): a supplier's payment on account pays each purchase it is shared
+ * over this way (credit.service). The caller announces the write (the purchases' totals).
+ */
+export function payPurchaseWithin(
+  trx: Db,
+  actor: Actor,
+  id: number,
+  input: Payment,
+  allocatedFrom: number,
+): Promise<void> {
+  return documentService(trx, purchaseDocument).actWithin(trx, actor, id, 'pay', payStep(input, allocatedFrom));
+}

@@ -28,6 +28,31 @@ export function newestRate(db: Db): Promise<ExchangeRate | undefined> {
   return rateRows(db).limit(1).executeTakeFirst();
 }
 
+/** A setting's stored JSON text, or null: a scalar subquery of `saleRateRow`. */
+const settingValue = (key: string) => sql<string | null>`(select "value" from "settings" where "key" = ${key})`;
+
+/**
+ * What a sale is priced with, in one query (a product list completes every page with it): the
+ * newest rate's figures (null before any) and the stored texts of the settings they need.
+ */
+export async function saleRateRow(db: Db) {
+  const { rows } = await sql<{
+    rate_khr: number | null;
+    rate_in_khr: number | null;
+    rate_out_khr: number | null;
+    khr_rounding_step: string | null;
+    vat_rate_bp: string | null;
+    exchange_rate_khr: string | null;
+  }>`select r.rate_khr, r.rate_in_khr, r.rate_out_khr,
+    ${settingValue('khr_rounding_step')} as khr_rounding_step,
+    ${settingValue('vat_rate_bp')} as vat_rate_bp,
+    ${settingValue('exchange_rate_khr')} as exchange_rate_khr
+    from (select 1 as one) as o
+    left join (select rate_khr, rate_in_khr, rate_out_khr from exchange_rates
+      order by created_at desc, id desc limit 1) as r on 1 = 1`.execute(db);
+  return rows[0];
+}
+
 /** One page of the history, newest first, and how many rates there are in all. */
 export async function rateHistory(db: Db, page: { page: number; per_page: number }) {
   const rows = await rateRows(db)

@@ -7,12 +7,12 @@ import {
   saleSettings,
   saleSettingsInput,
   single,
-  translate,
   written,
 } from '@depot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../access/access.ts';
 import type { Db } from '../../db/database.ts';
+import { say } from '../../http/locale.ts';
 import { pageAnswer } from '../../kit/resource.ts';
 import { auditWho } from '../audit/audit.ts';
 import { rateService } from './rates.service.ts';
@@ -65,7 +65,7 @@ export const rateRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
     },
     async (request, reply) => {
       const data = await rates.record(request.body, authOf(request).userId, auditWho(authOf(request)));
-      return reply.code(201).send({ message: translate('rate.saved', request.locale, { rate: data.rate_khr }), data });
+      return reply.code(201).send({ message: await say(request, 'rate.saved', { rate: data.rate_khr }), data });
     },
   );
 
@@ -89,7 +89,7 @@ export const rateRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
       schema: { tags: ['settings'], body: saleSettingsInput, response: { 200: written(saleSettings) } },
     },
     async (request) => ({
-      message: translate('settings.sale_saved', request.locale),
+      message: await say(request, 'settings.sale_saved'),
       data: await rates.updateSaleSettings(request.body, auditWho(authOf(request))),
     }),
   );

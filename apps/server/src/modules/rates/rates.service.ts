@@ -16,7 +16,7 @@ import { type Db, now } from '../../db/database.ts';
 import { emit, transaction } from '../../db/transaction.ts';
 import { event } from '../../events/events.ts';
 import { type AuditWho, changes, recordAudit } from '../audit/audit.ts';
-import { insertRate, newestRate, rateHistory, readSettings, writeSettings } from './rates.repository.ts';
+import { insertRate, newestRate, rateHistory, readSettings, saleRateRow, writeSettings } from './rates.repository.ts';
 
 const SALE_KEYS = Object.keys(DEFAULT_SALE_SETTINGS) as (keyof SaleSettings)[];
 
@@ -64,13 +64,27 @@ export async function currentRates(db: Db, at: Date = new Date()): Promise<Curre
  * riel per dollar, the rates for riel received and given, the riel step) and the VAT rate.
  */
 export async function saleRates(db: Db): Promise<SaleRates> {
-  const current = await currentRates(db);
+  // one query, not currentRates's three: read the same way (a stored value that no longer fits its
+  // schema reads as its default; before any rate, the settings' rate)
+  const row = await saleRateRow(db);
+  const stored = (text: string | null) => {
+    try {
+      return text === null ? undefined : JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+  };
+  const setting = <K extends 'khr_rounding_step' | 'vat_rate_bp'>(key: K): SaleSettings[K] => {
+    const field = saleSettings.shape[key].safeParse(stored(row[key]));
+    return field.success ? (field.data as SaleSettings[K]) : DEFAULT_SALE_SETTINGS[key];
+  };
+  const fallback = businessSettings.shape.exchange_rate_khr.safeParse(stored(row.exchange_rate_khr));
   return {
-    rate_khr: current.rate_khr,
-    rate_in_khr: current.rate_in_khr,
-    rate_out_khr: current.rate_out_khr,
-    khr_step: current.khr_step,
-    vat_rate_bp: current.vat_rate_bp,
+    rate_khr: row.rate_khr ?? (fallback.success ? fallback.data : DEFAULT_BUSINESS_SETTINGS.exchange_rate_khr),
+    rate_in_khr: row.rate_in_khr,
+    rate_out_khr: row.rate_out_khr,
+    khr_step: setting('khr_rounding_step'),
+    vat_rate_bp: setting('vat_rate_bp'),
   };
 }
 

@@ -225,6 +225,27 @@ describe('the sale settings', () => {
       vat_rate_bp: ['This field is required!'],
     });
   });
+
+  it('read as their defaults when a stored value no longer fits, by the till and by products alike', async () => {
+    const store = (key: string, value: string) =>
+      ctx.db.updateTable('settings').set({ value }).where('key', '=', key).execute();
+    await send('PUT', '/api/settings/sale', settings({ khr_rounding_step: 500, vat_rate_bp: 0 }));
+    await store('khr_rounding_step', '"not json');
+    await store('vat_rate_bp', '"ten"');
+    const till = await current();
+    expect(till).toMatchObject({
+      khr_step: DEFAULT_SALE_SETTINGS.khr_rounding_step,
+      vat_rate_bp: DEFAULT_SALE_SETTINGS.vat_rate_bp,
+    });
+    expect(await saleRates(ctx.db)).toEqual({
+      rate_khr: till.rate_khr,
+      rate_in_khr: till.rate_in_khr,
+      rate_out_khr: till.rate_out_khr,
+      khr_step: till.khr_step,
+      vat_rate_bp: till.vat_rate_bp,
+    });
+    await send('PUT', '/api/settings/sale', settings());
+  });
 });
 
 describe('rate and sale-settings permissions', () => {

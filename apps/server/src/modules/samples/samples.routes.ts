@@ -1,6 +1,7 @@
-import { sampleState, single, translate, written } from '@depot/contracts';
+import { sampleState, single, written } from '@depot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../access/access.ts';
+import { say } from '../../http/locale.ts';
 import type { SampleService } from './samples.service.ts';
 
 /**
@@ -35,12 +36,12 @@ export const sampleRoutes: FastifyPluginAsyncZod<{ samples: SampleService }> = a
       const actor = authOf(request);
       const done = await samples.load(actor.userId);
       const message = done.loaded
-        ? translate('samples.loaded', request.locale, {
+        ? await say(request, 'samples.loaded', {
             products: done.products,
             purchases: done.purchases,
             orders: done.orders,
           })
-        : translate('samples.already_loaded', request.locale);
+        : await say(request, 'samples.already_loaded');
       return { message, data: await samples.state(actor) };
     },
   );
@@ -58,7 +59,7 @@ export const sampleRoutes: FastifyPluginAsyncZod<{ samples: SampleService }> = a
     async (request) => {
       const actor = authOf(request);
       await samples.remove();
-      return { message: translate('samples.removed', request.locale), data: await samples.state(actor) };
+      return { message: await say(request, 'samples.removed'), data: await samples.state(actor) };
     },
   );
 };

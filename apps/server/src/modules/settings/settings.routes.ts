@@ -4,12 +4,12 @@ import {
   SETTINGS_IMAGES,
   settingsInput,
   single,
-  translate,
   written,
 } from '@depot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf } from '../../access/access.ts';
+import { say } from '../../http/locale.ts';
 import { readImage } from '../../kit/images.ts';
 import { auditWho } from '../audit/audit.ts';
 import type { SettingsService } from './settings.service.ts';
@@ -59,7 +59,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ settings: SettingsService }
       },
     },
     async (request) => ({
-      message: translate('settings.saved', request.locale),
+      message: await say(request, 'settings.saved'),
       data: await settings.update(request.body, auditWho(authOf(request))),
     }),
   );
@@ -79,7 +79,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ settings: SettingsService }
     async (request) => {
       const bytes = await readImage(request);
       return {
-        message: translate('settings.image_saved', request.locale),
+        message: await say(request, 'settings.image_saved'),
         data: await settings.setImage(request.params.kind, bytes, auditWho(authOf(request))),
       };
     },
@@ -97,7 +97,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ settings: SettingsService }
       },
     },
     async (request) => ({
-      message: translate('settings.image_removed', request.locale),
+      message: await say(request, 'settings.image_removed'),
       data: await settings.removeImage(request.params.kind, auditWho(authOf(request))),
     }),
   );

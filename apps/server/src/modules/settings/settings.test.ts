@@ -151,3 +151,33 @@ describe('system settings: Khmer numerals', () => {
     });
   });
 });
+
+describe('server messages in Khmer numerals', () => {
+  const setNumeralsSetting = (on: boolean) =>
+    ctx.app.inject({ method: 'PUT', url: '/api/settings', headers: admin, payload: { ...input, khmer_numerals: on } });
+  const rate = (locale: 'kh' | 'en', payload: object) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: '/api/exchange-rates',
+      headers: { ...admin, 'x-localization': locale },
+      payload,
+    });
+
+  it('follow the setting in Khmer answers: the figures interpolated and the limits of a refusal; English stays Latin', async () => {
+    expect((await setNumeralsSetting(true)).statusCode).toBe(200);
+    try {
+      const kh = await rate('kh', { rate_khr: 4125 });
+      expect(kh.statusCode).toBe(201);
+      expect(kh.json().message).toBe('បានធ្វើបច្ចុប្បន្នភាពអត្រាប្ដូរប្រាក់៖ ៤១២៥ រៀលក្នុងមួយដុល្លារ។');
+      const en = await rate('en', { rate_khr: 4130 });
+      expect(en.json().message).toBe('Exchange rate updated: 4130 riel per dollar.');
+      const refused = await rate('kh', { rate_khr: 4125, note: 'x'.repeat(256) });
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json().errors.note).toEqual(['មិនត្រូវលើសពី ២៥៥ តួអក្សរ។']);
+    } finally {
+      await setNumeralsSetting(false);
+    }
+    // off: Latin digits in Khmer too
+    expect((await rate('kh', { rate_khr: 4125 })).json().message).toContain(' 4125 ');
+  });
+});

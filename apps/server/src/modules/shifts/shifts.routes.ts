@@ -7,12 +7,12 @@ import {
   shiftSettings,
   shiftSettingsInput,
   single,
-  translate,
   written,
 } from '@depot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../access/access.ts';
 import type { Db } from '../../db/database.ts';
+import { say } from '../../http/locale.ts';
 import type { ApprovalService } from '../../policies/approval.ts';
 import { auditWho } from '../audit/audit.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
@@ -57,7 +57,7 @@ export const shiftRoutes: FastifyPluginAsyncZod<{
       schema: { tags, body: shiftSettingsInput, response: { 200: written(shiftSettings) } },
     },
     async (request) => ({
-      message: translate('settings.shift_saved', request.locale),
+      message: await say(request, 'settings.shift_saved'),
       data: await writeShiftSettings(db, request.body, auditWho(authOf(request))),
     }),
   );
@@ -103,7 +103,7 @@ export const shiftRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       const data = await service.open(authOf(request), request.body);
-      return reply.code(201).send({ message: translate('shift.opened', request.locale), data });
+      return reply.code(201).send({ message: await say(request, 'shift.opened'), data });
     },
   );
 
@@ -114,7 +114,7 @@ export const shiftRoutes: FastifyPluginAsyncZod<{
       schema: { tags, params: idParams, body: shiftMoveInput, response: { 200: answer } },
     },
     async (request) => ({
-      message: translate(request.body.kind === 'pay_in' ? 'shift.pay_in' : 'shift.pay_out', request.locale),
+      message: await say(request, request.body.kind === 'pay_in' ? 'shift.pay_in' : 'shift.pay_out'),
       data: await service.move(authOf(request), request.params.id, request.body),
     }),
   );
@@ -128,7 +128,7 @@ export const shiftRoutes: FastifyPluginAsyncZod<{
     async (request) => {
       const approver = await approvals.identify(request.body.approval, request.ip);
       return {
-        message: translate('shift.closed', request.locale),
+        message: await say(request, 'shift.closed'),
         data: await service.close(authOf(request), request.params.id, request.body, approver),
       };
     },

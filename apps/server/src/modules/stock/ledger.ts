@@ -1,6 +1,7 @@
 import type { AdjustmentReason, MovementType } from '@depot/contracts';
 import { type Insertable, sql } from 'kysely';
 import { type Db, now } from '../../db/database.ts';
+import { later } from '../../db/later.ts';
 import { prepared } from '../../db/prepared.ts';
 import { tallyMovement } from '../../db/rollups.ts';
 import type { StockMovementsTable } from '../../db/schema.ts';
@@ -303,8 +304,11 @@ export async function issue(trx: Db, op: Issue): Promise<Pick[]> {
  * valuations (one upsert, id order), read their levels (FEFO), take from the levels (one guarded
  * update), write the movements (one insert), revalue (one update). The picks are planned in memory
  * between the reads and the writes, under the products' locks; answers each issue's picks.
+ * `late` (a sale's, orders.steps.ts takeStock): the three writes are left for the transaction's
+ * last statement (db/later.ts), the levels' update still guarded; nothing after it in the
+ * transaction may read these products' stock. An offline sale's shortage is written at once.
  */
-export async function issueAll(trx: Db, ops: readonly Issue[]): Promise<Pick[][]> {
+export async function issueAll(trx: Db, ops: readonly Issue[], options: { late?: boolean } = {}): Promise<Pick[][]> {
   for (const op of ops) {
     if (!Number.isSafeInteger(op.quantity) || op.quantity <= 0) throw new RangeError(`quantity ${op.quantity}`);
   }
@@ -386,16 +390,45 @@ export async function issueAll(trx: Db, ops: readonly Issue[]): Promise<Pick[][]
     answer.push(picks);
   }
 
-  // the levels, in one statement, each still conditional: with the products locked this cannot
-  // fail, and if it ever did nothing is sold
   const taken = [...takes].sort(([a], [b]) => a - b);
-  const updated = taken.length
-    ? await sql<{ id: number }>`update stock_levels
+  const values = [...revalued].sort(([a], [b]) => a - b);
+  const levelsUpdate = sql<{ id: number }>`update stock_levels
     set quantity = stock_levels.quantity - v.column2, updated_at = ${at}
     from (values ${sql.join(taken.map(([id, t]) => sql`(cast(${id} as bigint), cast(${t.take} as bigint))`))}) as v
     where stock_levels.id = v.column1 and stock_levels.quantity >= v.column2
-    returning id`.execute(trx)
-    : { rows: [] };
+    returning id`;
+  const valuationsUpdate = sql`update stock_valuations
+    set quantity = stock_valuations.quantity + v.column2, value_cents = stock_valuations.value_cents + v.column3,
+      updated_at = ${at}
+    from (values ${sql.join(values.map(([id, c]) => sql`(cast(${id} as bigint), cast(${c.quantity} as bigint), cast(${c.value} as bigint))`))}) as v
+    where stock_valuations.product_id = v.column1`;
+  const movements = (from: number) =>
+    trx
+      .insertInto('stock_movements')
+      .values(
+        moves.slice(from, from + 500).map((m) => movementOf(m.op, m.batchId, m.quantity, m.valueCents, m.balance, at)),
+      );
+  for (const m of moves) await tally(trx, m.op, m.quantity, m.valueCents, at);
+  if (options.late && !shorts.length && taken.length) {
+    // a sale's: the three writes left for the transaction's end (db/later.ts), the products staying
+    // locked; the levels' update still conditional, and if it ever touched fewer rows nothing is sold
+    await later(
+      trx,
+      {
+        query: levelsUpdate.compile(trx),
+        check: {
+          rows: taken.length,
+          refused: () => notEnoughStock(trx, taken[0][1].productId),
+        },
+      },
+      ...Array.from({ length: Math.ceil(moves.length / 500) }, (_, i) => ({ query: movements(i * 500).compile() })),
+      { query: valuationsUpdate.compile(trx) },
+    );
+    return answer;
+  }
+  // the levels, in one statement, each still conditional: with the products locked this cannot
+  // fail, and if it ever did nothing is sold
+  const updated = taken.length ? await levelsUpdate.execute(trx) : { rows: [] };
   if (updated.rows.length !== taken.length) {
     const done = new Set(updated.rows.map((r) => Number(r.id)));
     const failed = taken.find(([id]) => !done.has(id));
@@ -413,20 +446,9 @@ export async function issueAll(trx: Db, ops: readonly Issue[]): Promise<Pick[][]
     move.balance = Number(level.quantity);
   }
   // the movements, in one statement (13 parameters a row)
-  for (let i = 0; i < moves.length; i += 500) {
-    await trx
-      .insertInto('stock_movements')
-      .values(moves.slice(i, i + 500).map((m) => movementOf(m.op, m.batchId, m.quantity, m.valueCents, m.balance, at)))
-      .execute();
-  }
-  for (const m of moves) await tally(trx, m.op, m.quantity, m.valueCents, at);
+  for (let i = 0; i < moves.length; i += 500) await movements(i).execute();
   // the valuations, in one statement
-  const values = [...revalued].sort(([a], [b]) => a - b);
-  await sql`update stock_valuations
-    set quantity = stock_valuations.quantity + v.column2, value_cents = stock_valuations.value_cents + v.column3,
-      updated_at = ${at}
-    from (values ${sql.join(values.map(([id, c]) => sql`(cast(${id} as bigint), cast(${c.quantity} as bigint), cast(${c.value} as bigint))`))}) as v
-    where stock_valuations.product_id = v.column1`.execute(trx);
+  await valuationsUpdate.execute(trx);
   return answer;
 }
 

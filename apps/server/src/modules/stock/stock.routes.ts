@@ -24,6 +24,7 @@ import { z } from 'zod';
 import { authOf } from '../../access/access.ts';
 import type { Db } from '../../db/database.ts';
 import { FieldError } from '../../http/errors.ts';
+import { say } from '../../http/locale.ts';
 import { pageAnswer } from '../../kit/resource.ts';
 import { levelScope, movementScope, presentBatch, presentLevel, presentMovement } from '../../policies/stock.ts';
 import {
@@ -163,7 +164,7 @@ export const stockRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       const actor = authOf(request);
       const data = await stock.adjust(actor, request.body);
       return reply.code(201).send({
-        message: translate('stock.adjusted', request.locale),
+        message: await say(request, 'stock.adjusted'),
         data: { ...data, movements: data.movements.map((movement) => presentMovement(actor, movement)) },
       });
     },
@@ -220,7 +221,7 @@ export const stockRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       const actor = authOf(request);
       const movements = await stock.writeOff(actor, request.body);
       return reply.code(201).send({
-        message: translate('stock.written_off', request.locale),
+        message: await say(request, 'stock.written_off'),
         data: { movements: movements.map((movement) => presentMovement(actor, movement)) },
       });
     },
@@ -272,7 +273,7 @@ export const stockRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
     { config: { access: 'stocks.create' }, schema: { tags, body: transferInput, response: { 201: transferAnswer } } },
     async (request, reply) => {
       const data = await moves.create(authOf(request), request.body);
-      const message = translate('resource.created', request.locale, {
+      const message = await say(request, 'resource.created', {
         entity: translate('entity.transfer', request.locale),
       });
       return reply.code(201).send({ message, data });
@@ -285,7 +286,7 @@ export const stockRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       schema: { tags, params: idParams, body: transferInput, response: { 200: transferAnswer } },
     },
     async (request) => ({
-      message: translate('resource.updated', request.locale, { entity: translate('entity.transfer', request.locale) }),
+      message: await say(request, 'resource.updated', { entity: translate('entity.transfer', request.locale) }),
       data: await moves.update(authOf(request), request.params.id, request.body),
     }),
   );
@@ -298,7 +299,7 @@ export const stockRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         schema: { tags, params: idParams, response: { 200: transferAnswer } },
       },
       async (request) => ({
-        message: translate(done[step], request.locale),
+        message: await say(request, done[step]),
         data: await moves[step](authOf(request), (request.params as { id: number }).id),
       }),
     );

@@ -1,7 +1,6 @@
 import {
   type AdjustmentReason,
   type adjustmentInput,
-  formatUsd,
   LINE_TOTAL_MAX_CENTS,
   type OpeningStockLine,
   todayInCambodia,
@@ -138,9 +137,10 @@ export async function receiveOpeningStock(
     assertStoreInput(actor, field, line.store_id);
     // a line's money stays an exact integer, as a purchase's does
     if (line.quantity * (line.unit_cost_cents ?? costCents) > LINE_TOTAL_MAX_CENTS) {
-      const max = formatUsd(LINE_TOTAL_MAX_CENTS);
       throw new FieldError({
-        [`opening_stock.${index}.quantity`]: [{ key: 'purchase.line_too_large', params: { max } }],
+        [`opening_stock.${index}.quantity`]: [
+          { key: 'purchase.line_too_large', params: { max: { usd: LINE_TOTAL_MAX_CENTS } } },
+        ],
       });
     }
   }

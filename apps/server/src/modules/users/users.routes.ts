@@ -17,10 +17,12 @@ import {
   userStatusInput,
   written,
 } from '@depot/contracts';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf } from '../../access/access.ts';
 import type { Db } from '../../db/database.ts';
+import { say } from '../../http/locale.ts';
 import { rolesService } from '../roles/roles.service.ts';
 import { usersService } from './users.service.ts';
 
@@ -33,9 +35,9 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
   const roles = rolesService(db);
   const said = (
     key: 'resource.created' | 'resource.updated' | 'resource.deleted',
-    locale: 'en' | 'kh',
+    request: FastifyRequest,
     entity: 'entity.user' | 'entity.role',
-  ) => translate(key, locale, { entity: translate(entity, locale) });
+  ) => say(request, key, { entity: translate(entity, request.locale) });
 
   app.post(
     '/api/users',
@@ -50,7 +52,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       },
     },
     async (request) => ({
-      message: said('resource.created', request.locale, 'entity.user'),
+      message: await said('resource.created', request, 'entity.user'),
       data: await users.create(authOf(request), request.body),
     }),
   );
@@ -69,7 +71,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       },
     },
     async (request) => ({
-      message: said('resource.updated', request.locale, 'entity.user'),
+      message: await said('resource.updated', request, 'entity.user'),
       data: await users.update(authOf(request), request.params.id, request.body),
     }),
   );
@@ -86,7 +88,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       },
     },
     async (request) => ({
-      message: said('resource.deleted', request.locale, 'entity.user'),
+      message: await said('resource.deleted', request, 'entity.user'),
       data: await users.remove(authOf(request), request.params.id),
     }),
   );
@@ -106,7 +108,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
     async (request) => {
       const data = await users.setStatus(authOf(request), request.params.id, request.body.status);
       return {
-        message: translate(request.body.status === 'active' ? 'users.enabled' : 'users.disabled', request.locale),
+        message: await say(request, request.body.status === 'active' ? 'users.enabled' : 'users.disabled'),
         data,
       };
     },
@@ -125,7 +127,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       },
     },
     async (request) => ({
-      message: translate('users.password_reset', request.locale),
+      message: await say(request, 'users.password_reset'),
       data: await users.resetPassword(authOf(request), request.params.id, request.body.password as string),
     }),
   );
@@ -158,7 +160,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       },
     },
     async (request) => ({
-      message: translate('users.coverage_saved', request.locale),
+      message: await say(request, 'users.coverage_saved'),
       data: await users.setCoverage(authOf(request), request.params.id, request.body),
     }),
   );
@@ -262,7 +264,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       },
     },
     async (request) => ({
-      message: said('resource.created', request.locale, 'entity.role'),
+      message: await said('resource.created', request, 'entity.role'),
       data: await roles.create(authOf(request), request.body),
     }),
   );
@@ -281,7 +283,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       },
     },
     async (request) => ({
-      message: said('resource.updated', request.locale, 'entity.role'),
+      message: await said('resource.updated', request, 'entity.role'),
       data: await roles.update(authOf(request), request.params.id, request.body),
     }),
   );
@@ -298,7 +300,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       },
     },
     async (request) => ({
-      message: translate('roles.reset', request.locale),
+      message: await say(request, 'roles.reset'),
       data: await roles.reset(authOf(request), request.params.id),
     }),
   );
@@ -315,7 +317,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       },
     },
     async (request) => ({
-      message: said('resource.deleted', request.locale, 'entity.role'),
+      message: await said('resource.deleted', request, 'entity.role'),
       data: await roles.remove(authOf(request), request.params.id),
     }),
   );
@@ -333,7 +335,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       },
     },
     async (request) => ({
-      message: translate('roles.members_saved', request.locale),
+      message: await say(request, 'roles.members_saved'),
       data: await roles.setMembers(authOf(request), request.params.id, request.body.user_ids),
     }),
   );

@@ -7,8 +7,6 @@ import {
   customerPayment,
   khrToCents,
   type OpenDocument,
-  PAYMENT_METHODS,
-  type PaymentMethod,
   type Statement,
   type SupplierPayment,
   single,
@@ -25,7 +23,6 @@ import {
   Alert,
   App,
   Button,
-  Col,
   DatePicker,
   Descriptions,
   Drawer,
@@ -33,7 +30,6 @@ import {
   Form,
   Input,
   Modal,
-  Row,
   Select,
   Skeleton,
   Space,
@@ -43,9 +39,10 @@ import {
   Typography,
 } from 'antd';
 import dayjs from 'dayjs';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
+import type { z } from 'zod';
 import { drawerSize } from '../../kit/detail.tsx';
-import { DateInput, RielInput, UsdInput } from '../../kit/inputs.tsx';
+import { RielInput, UsdInput } from '../../kit/inputs.tsx';
 import { LoadFailed } from '../../kit/listState.tsx';
 import { failureMessage, resourceKey, useRefreshAll } from '../../kit/queries.ts';
 import { fitTable } from '../../kit/table.ts';
@@ -53,7 +50,7 @@ import { useCtx } from '../../kit/useCtx.ts';
 import { useCan } from '../../lib/access.tsx';
 import { parseWith, useFormErrors } from '../../lib/forms.ts';
 import { api, download, newIdempotencyKey, outcomeUnknown } from '../../lib/http.ts';
-import { paymentMethodLabels } from '../../resources/purchases.tsx';
+import { PAYMENT_FIELDS, type PaymentDraft, PaymentFields } from '../purchases/PurchaseDialogs.tsx';
 import { formatDay, usd } from '../reports/common.tsx';
 import { usePrint } from '../sales/print.tsx';
 import { useCurrentRates } from '../sales/rates.tsx';
@@ -193,61 +190,86 @@ function AccountView({ party, account }: { party: Party; account: CreditAccount 
   );
 }
 
-const PAY_FIELDS = ['amount', 'method', 'transaction_id', 'note'];
-
-/** A payment on account: the tender, the orders it pays (all, oldest first, unless some are chosen) and the split, shown before it is recorded. */
-function PaymentDialog({ account, onClose }: { account: CreditAccount; onClose: () => void }) {
-  const { t, locale } = useCtx();
+/**
+ * What both payments on account share: the documents chosen, the form's messages, and the write with
+ * one Idempotency-Key per attempt (kept while the outcome is unknown), the server's message and
+ * every list read again; `frame` is what their PaymentFrame shows of it.
+ */
+function usePayment<T>(
+  account: CreditAccount,
+  path: string,
+  schema: z.ZodType<{ message: string; data: T }>,
+  fields: readonly string[],
+  onClose: () => void,
+) {
+  const { locale } = useCtx();
   const { message } = App.useApp();
   const refresh = useRefreshAll();
-  const rates = useCurrentRates();
-  const [method, setMethod] = useState<TenderMethod>('cash_usd');
-  const [amount, setAmount] = useState<number | string | null | undefined>(account.balance_cents);
   const [chosen, setChosen] = useState<number[]>([]);
-  const [reference, setReference] = useState('');
-  const { item, problem, setProblem, fail } = useFormErrors((key) => PAY_FIELDS.includes(key));
+  const errors = useFormErrors((key) => fields.includes(key));
   const [key, setKey] = useState(newIdempotencyKey);
   const send = useMutation({
-    mutationFn: (body: unknown) =>
-      api(`customers/${account.id}/payments`, {
-        method: 'POST',
-        body,
-        schema: written(customerPayment),
-        idempotencyKey: key,
-      }),
+    mutationFn: (body: unknown) => api(path, { method: 'POST', body, schema, idempotencyKey: key }),
   });
-  const rateIn = rates.data ? rates.data.rate_in_khr || rates.data.rate_khr : null;
-  const cents =
-    typeof amount !== 'number' ? 0 : method === 'cash_khr' ? (rateIn ? khrToCents(amount, rateIn) : 0) : amount;
-
-  const submit = async () => {
-    setProblem(null);
+  /** The payment's answer, or null once refused (the refusal shown in the form). */
+  const pay = async (body: unknown): Promise<T | null> => {
+    errors.setProblem(null);
     try {
-      const done = await send.mutateAsync({
-        method,
-        amount,
-        transaction_id: reference,
-        order_ids: chosen.length ? chosen : null,
-      });
-      void message.success(done.message);
+      const answer = await send.mutateAsync(body);
+      void message.success(answer.message);
       void refresh();
-      onClose();
+      return answer.data;
     } catch (error) {
       if (!outcomeUnknown(error)) setKey(newIdempotencyKey());
-      fail(error, locale);
+      errors.fail(error, locale);
+      return null;
     }
   };
+  const frame = {
+    onClose,
+    pending: send.isPending,
+    problem: errors.problem,
+    open: account.open,
+    chosen,
+    onChoose: setChosen,
+  };
+  return { chosen, errors, pay, frame };
+}
 
+/**
+ * The dialog of a payment on account, a customer's or a supplier's: its fields, the refusal above
+ * them and the open documents it goes to with each one's share, before it is recorded.
+ */
+function PaymentFrame({
+  title,
+  okText,
+  onOk,
+  onClose,
+  pending,
+  problem,
+  open,
+  cents,
+  chosen,
+  onChoose,
+  children,
+}: ReturnType<typeof usePayment>['frame'] & {
+  title: string;
+  okText: string;
+  onOk: () => void;
+  cents: number;
+  children: ReactNode;
+}) {
+  const { t } = useCtx();
   return (
     <Modal
       open
       width={640}
-      title={t('credit.recordPayment')}
-      okText={t('credit.record')}
+      title={title}
+      okText={okText}
       cancelText={t('kit.cancel')}
-      onOk={() => void submit()}
+      onOk={onOk}
       onCancel={onClose}
-      confirmLoading={send.isPending}
+      confirmLoading={pending}
       okButtonProps={{ 'data-testid': 'credit-pay-ok', disabled: cents <= 0 }}
       destroyOnHidden
     >
@@ -255,43 +277,93 @@ function PaymentDialog({ account, onClose }: { account: CreditAccount; onClose: 
         {problem && (
           <Alert type="error" showIcon title={problem} style={{ marginBottom: 12 }} data-testid="credit-pay-problem" />
         )}
-        <Form.Item label={t('credit.method')} htmlFor="credit-method" {...item('method')}>
-          <Select<TenderMethod>
-            id="credit-method"
-            value={method}
-            onChange={(next) => {
-              setMethod(next);
-              setAmount(next === 'cash_khr' && rateIn ? Math.ceil((cents * rateIn) / 100) : cents);
-            }}
-            options={TENDER_METHODS.map((m) => ({ value: m, label: t(`credit.methods.${m}`) }))}
-            data-testid="credit-method"
-          />
-        </Form.Item>
-        <Form.Item label={t('credit.amount')} htmlFor="credit-amount" {...item('amount')}>
-          {method === 'cash_khr' ? (
-            <RielInput
-              id="credit-amount"
-              value={typeof amount === 'number' ? amount : null}
-              onChange={setAmount}
-              data-testid="credit-amount"
-            />
-          ) : (
-            <UsdInput id="credit-amount" value={amount ?? undefined} onChange={setAmount} data-testid="credit-amount" />
-          )}
-        </Form.Item>
-        {method !== 'cash_usd' && method !== 'cash_khr' && (
-          <Form.Item label={t('credit.reference')} htmlFor="credit-reference" {...item('transaction_id')}>
-            <Input
-              id="credit-reference"
-              maxLength={100}
-              value={reference}
-              onChange={(e) => setReference(e.target.value)}
-            />
-          </Form.Item>
-        )}
-        <AllocationTable open={account.open} cents={cents} chosen={chosen} onChoose={setChosen} />
+        {children}
+        <AllocationTable open={open} cents={cents} chosen={chosen} onChoose={onChoose} />
       </Form>
     </Modal>
+  );
+}
+
+/** A payment's reference (a transfer's, a card slip's), its message under it. */
+function ReferenceField({
+  value,
+  onChange,
+  error,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  error: { validateStatus?: 'error'; help?: string };
+}) {
+  const { t } = useCtx();
+  return (
+    <Form.Item label={t('credit.reference')} htmlFor="credit-reference" {...error}>
+      <Input id="credit-reference" maxLength={100} value={value} onChange={(e) => onChange(e.target.value)} />
+    </Form.Item>
+  );
+}
+
+const PAY_FIELDS = ['amount', 'method', 'transaction_id', 'note'];
+
+/** A payment on account: the tender, the orders it pays (all, oldest first, unless some are chosen) and the split, shown before it is recorded. */
+function PaymentDialog({ account, onClose }: { account: CreditAccount; onClose: () => void }) {
+  const { t } = useCtx();
+  const rates = useCurrentRates();
+  const [method, setMethod] = useState<TenderMethod>('cash_usd');
+  const [amount, setAmount] = useState<number | string | null | undefined>(account.balance_cents);
+  const [reference, setReference] = useState('');
+  const payment = usePayment(
+    account,
+    `customers/${account.id}/payments`,
+    written(customerPayment),
+    PAY_FIELDS,
+    onClose,
+  );
+  const { item } = payment.errors;
+  const rateIn = rates.data ? rates.data.rate_in_khr || rates.data.rate_khr : null;
+  const cents =
+    typeof amount !== 'number' ? 0 : method === 'cash_khr' ? (rateIn ? khrToCents(amount, rateIn) : 0) : amount;
+
+  const submit = async () => {
+    const orders = payment.chosen.length ? payment.chosen : null;
+    if (await payment.pay({ method, amount, transaction_id: reference, order_ids: orders })) onClose();
+  };
+
+  return (
+    <PaymentFrame
+      {...payment.frame}
+      title={t('credit.recordPayment')}
+      okText={t('credit.record')}
+      onOk={() => void submit()}
+      cents={cents}
+    >
+      <Form.Item label={t('credit.method')} htmlFor="credit-method" {...item('method')}>
+        <Select<TenderMethod>
+          id="credit-method"
+          value={method}
+          onChange={(next) => {
+            setMethod(next);
+            setAmount(next === 'cash_khr' && rateIn ? Math.ceil((cents * rateIn) / 100) : cents);
+          }}
+          options={TENDER_METHODS.map((m) => ({ value: m, label: t(`credit.methods.${m}`) }))}
+          data-testid="credit-method"
+        />
+      </Form.Item>
+      <Form.Item label={t('credit.amount')} htmlFor="credit-amount" {...item('amount')}>
+        {method === 'cash_khr' ? (
+          <RielInput
+            id="credit-amount"
+            value={typeof amount === 'number' ? amount : null}
+            onChange={setAmount}
+            data-testid="credit-amount"
+          />
+        ) : (
+          <UsdInput id="credit-amount" value={amount ?? undefined} onChange={setAmount} data-testid="credit-amount" />
+        )}
+      </Form.Item>
+      {method !== 'cash_usd' && method !== 'cash_khr' && (
+        <ReferenceField value={reference} onChange={setReference} error={item('transaction_id')} />
+      )}
+    </PaymentFrame>
   );
 }
 
@@ -349,61 +421,45 @@ function AllocationTable({
   );
 }
 
-const SUPPLIER_PAY_FIELDS = ['amount_cents', 'method', 'paid_at', 'reference', 'note'];
-
 /**
  * One payment to a supplier over its unpaid purchases (oldest first, or those ticked): the split is
- * shown before it is recorded, and the purchases it paid once it is.
+ * shown before it is recorded, and the purchases it paid once it is. Its fields are a purchase's
+ * own payment's (`PaymentFields`), as the server pays each purchase as the purchase's Pay does.
  */
 function SupplierPaymentDialog({ account, onClose }: { account: CreditAccount; onClose: () => void }) {
   const { t, locale } = useCtx();
-  const { message } = App.useApp();
-  const refresh = useRefreshAll();
-  const methods = paymentMethodLabels(t);
-  const [method, setMethod] = useState<PaymentMethod>('bank_transfer');
-  const [amount, setAmount] = useState<number | string | null | undefined>(account.balance_cents);
-  const [paidAt, setPaidAt] = useState<string | null>(todayInCambodia());
-  const [reference, setReference] = useState('');
-  const [chosen, setChosen] = useState<number[]>([]);
-  const [done, setDone] = useState<SupplierPayment | null>(null);
-  const { item, setErrors, clear, problem, setProblem, fail } = useFormErrors((key) =>
-    SUPPLIER_PAY_FIELDS.includes(key),
-  );
-  const [key, setKey] = useState(newIdempotencyKey);
-  const send = useMutation({
-    mutationFn: (body: unknown) =>
-      api(`suppliers/${account.id}/payments`, {
-        method: 'POST',
-        body,
-        schema: written(supplierPayment),
-        idempotencyKey: key,
-      }),
+  const [draft, setDraft] = useState<PaymentDraft>({
+    amount: account.balance_cents,
+    method: 'bank_transfer',
+    paidAt: todayInCambodia(),
+    reference: '',
   });
-  const cents = typeof amount === 'number' ? amount : 0;
+  const [done, setDone] = useState<SupplierPayment | null>(null);
+  const payment = usePayment(
+    account,
+    `suppliers/${account.id}/payments`,
+    written(supplierPayment),
+    PAYMENT_FIELDS,
+    onClose,
+  );
+  const cents = typeof draft.amount === 'number' ? draft.amount : 0;
 
   const submit = async () => {
-    setProblem(null);
     const body = {
-      amount_cents: amount,
-      method,
-      paid_at: paidAt,
-      reference,
-      purchase_ids: chosen.length ? chosen : null,
+      amount_cents: draft.amount,
+      method: draft.method,
+      paid_at: draft.paidAt,
+      reference: draft.reference,
+      purchase_ids: payment.chosen.length ? payment.chosen : null,
     };
     const parsed = parseWith(supplierPaymentInput, body, locale);
     if (!parsed.data) {
-      setErrors(parsed.errors);
+      payment.errors.setProblem(null);
+      payment.errors.setErrors(parsed.errors);
       return;
     }
-    try {
-      const answer = await send.mutateAsync(parsed.data);
-      void message.success(answer.message);
-      void refresh();
-      setDone(answer.data);
-    } catch (error) {
-      if (!outcomeUnknown(error)) setKey(newIdempotencyKey());
-      fail(error, locale);
-    }
+    const paid = await payment.pay(parsed.data);
+    if (paid) setDone(paid);
   };
 
   if (done) {
@@ -440,66 +496,20 @@ function SupplierPaymentDialog({ account, onClose }: { account: CreditAccount; o
   }
 
   return (
-    <Modal
-      open
-      width={640}
+    <PaymentFrame
+      {...payment.frame}
       title={t('credit.paySupplier')}
       okText={t('credit.pay')}
-      cancelText={t('kit.cancel')}
       onOk={() => void submit()}
-      onCancel={onClose}
-      confirmLoading={send.isPending}
-      okButtonProps={{ 'data-testid': 'credit-pay-ok', disabled: cents <= 0 }}
-      destroyOnHidden
+      cents={cents}
     >
-      <Form layout="vertical" component="div" data-testid="credit-pay-form">
-        {problem && (
-          <Alert type="error" showIcon title={problem} style={{ marginBottom: 12 }} data-testid="credit-pay-problem" />
-        )}
-        <Row gutter={16}>
-          <Col xs={24} md={12}>
-            <Form.Item label={t('credit.amount')} htmlFor="credit-amount" {...item('amount_cents')}>
-              <UsdInput
-                id="credit-amount"
-                value={amount ?? undefined}
-                onChange={(next) => {
-                  setAmount(next);
-                  clear('amount_cents');
-                }}
-                data-testid="credit-amount"
-              />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={12}>
-            <Form.Item label={t('credit.method')} htmlFor="credit-method" {...item('method')}>
-              <Select<PaymentMethod>
-                id="credit-method"
-                value={method}
-                onChange={setMethod}
-                options={PAYMENT_METHODS.map((value) => ({ value, label: methods[value] }))}
-                data-testid="credit-method"
-              />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={12}>
-            <Form.Item label={t('purchases.paidOn')} htmlFor="credit-paid-at" {...item('paid_at')}>
-              <DateInput id="credit-paid-at" value={paidAt} onChange={(next) => setPaidAt(next ?? null)} />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={12}>
-            <Form.Item label={t('credit.reference')} htmlFor="credit-reference" {...item('reference')}>
-              <Input
-                id="credit-reference"
-                maxLength={100}
-                value={reference}
-                onChange={(e) => setReference(e.target.value)}
-              />
-            </Form.Item>
-          </Col>
-        </Row>
-        <AllocationTable open={account.open} cents={cents} chosen={chosen} onChoose={setChosen} />
-      </Form>
-    </Modal>
+      <PaymentFields
+        id="credit"
+        draft={draft}
+        onChange={(patch) => setDraft((current) => ({ ...current, ...patch }))}
+        errors={payment.errors}
+      />
+    </PaymentFrame>
   );
 }
 

@@ -5,14 +5,15 @@ import {
   type Locale,
   type Notification,
   notificationKinds,
+  shownDigits,
 } from '@depot/contracts';
 import dayjs from 'dayjs';
 import type { TFunction } from 'i18next';
 import { dayjsLocale } from '../../lib/dates.ts';
 
-/** A date as people write it (Khmer month names on Khmer pages: KHMER.md). */
+/** A date as people write it (Khmer month names on Khmer pages: KHMER.md), in the page's numerals. */
 function day(value: string, locale: Locale): string {
-  return dayjs(value).locale(dayjsLocale(locale)).format('LL');
+  return shownDigits(dayjs(value).locale(dayjsLocale(locale)).format('LL'));
 }
 
 /**

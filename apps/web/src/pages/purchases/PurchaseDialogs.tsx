@@ -151,19 +151,98 @@ export function ReceiveDialog({ detail, onClose }: { detail: PurchaseDetail; onC
   );
 }
 
-const PAYMENT_FIELDS = ['amount_cents', 'method', 'paid_at', 'reference', 'note'];
+export const PAYMENT_FIELDS = ['amount_cents', 'method', 'paid_at', 'reference', 'note'];
+
+/** A payment to a supplier as typed: what `purchasePaymentInput` reads (amount, method, day, reference). */
+export interface PaymentDraft {
+  amount: number | string | null | undefined;
+  method: PaymentMethod;
+  paidAt: string | null;
+  reference: string;
+}
+
+/**
+ * The fields of a payment to a supplier, each with its message (cleared when it changes): a
+ * purchase's own Pay and a supplier's payment over several purchases (CreditDrawer) type them here.
+ * `id` prefixes the inputs' ids and test ids.
+ */
+export function PaymentFields({
+  id,
+  draft,
+  onChange,
+  errors: { item, clear },
+}: {
+  id: string;
+  draft: PaymentDraft;
+  onChange: (patch: Partial<PaymentDraft>) => void;
+  errors: Pick<ReturnType<typeof useFormErrors>, 'item' | 'clear'>;
+}) {
+  const { t } = useCtx();
+  const methods = paymentMethodLabels(t);
+  const change = (field: string, patch: Partial<PaymentDraft>) => {
+    onChange(patch);
+    clear(field);
+  };
+  return (
+    <Row gutter={16}>
+      <Col xs={24} md={12}>
+        <Form.Item label={t('purchases.amount')} htmlFor={`${id}-amount`} {...item('amount_cents')}>
+          <UsdInput
+            id={`${id}-amount`}
+            value={draft.amount ?? undefined}
+            onChange={(amount) => change('amount_cents', { amount })}
+            data-testid={`${id}-amount`}
+          />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={12}>
+        <Form.Item label={t('purchases.methodLabel')} htmlFor={`${id}-method`} {...item('method')}>
+          <Select<PaymentMethod>
+            id={`${id}-method`}
+            value={draft.method}
+            onChange={(method) => change('method', { method })}
+            options={PAYMENT_METHODS.map((value) => ({ value, label: methods[value] }))}
+            virtual={false}
+            data-testid={`${id}-method`}
+          />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={12}>
+        <Form.Item label={t('purchases.paidOn')} htmlFor={`${id}-date`} {...item('paid_at')}>
+          <DateInput
+            id={`${id}-date`}
+            value={draft.paidAt}
+            onChange={(paidAt) => change('paid_at', { paidAt: paidAt ?? null })}
+          />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={12}>
+        <Form.Item label={t('purchases.reference')} htmlFor={`${id}-reference`} {...item('reference')}>
+          <Input
+            id={`${id}-reference`}
+            maxLength={100}
+            value={draft.reference}
+            onChange={(event) => change('reference', { reference: event.target.value })}
+          />
+        </Form.Item>
+      </Col>
+    </Row>
+  );
+}
 
 /** Record a payment: the amount starts at what is due, paid today in cash unless said otherwise. */
 export function PaymentDialog({ detail, onClose }: { detail: PurchaseDetail; onClose: () => void }) {
   const { t, locale } = useCtx();
   const written = useWritten();
-  const methods = paymentMethodLabels(t);
-  const [amount, setAmount] = useState<number | string | undefined>(detail.due_cents);
-  const [method, setMethod] = useState<PaymentMethod>('cash_usd');
-  const [paidAt, setPaidAt] = useState<string | null>(todayInCambodia());
-  const [reference, setReference] = useState('');
+  const [draft, setDraft] = useState<PaymentDraft>({
+    amount: detail.due_cents,
+    method: 'cash_usd',
+    paidAt: todayInCambodia(),
+    reference: '',
+  });
   const [note, setNote] = useState('');
-  const { item, setErrors, clear, problem, setProblem, fail } = useFormErrors((key) => PAYMENT_FIELDS.includes(key));
+  const errors = useFormErrors((key) => PAYMENT_FIELDS.includes(key));
+  const { item, setErrors, clear, problem, setProblem, fail } = errors;
   const [key] = useState(newIdempotencyKey);
   const send = useMutation({
     mutationFn: (body: unknown) =>
@@ -172,6 +251,7 @@ export function PaymentDialog({ detail, onClose }: { detail: PurchaseDetail; onC
 
   const submit = async () => {
     setProblem(null);
+    const { amount, method, paidAt, reference } = draft;
     const body = { amount_cents: amount, method, paid_at: paidAt, reference, note };
     const parsed = parseWith(purchasePaymentInput, body, locale);
     if (!parsed.data) {
@@ -204,59 +284,12 @@ export function PaymentDialog({ detail, onClose }: { detail: PurchaseDetail; onC
         {problem && (
           <Alert type="error" showIcon title={problem} style={{ marginBottom: 16 }} data-testid="payment-error" />
         )}
-        <Row gutter={16}>
-          <Col xs={24} md={12}>
-            <Form.Item label={t('purchases.amount')} htmlFor="payment-amount" {...item('amount_cents')}>
-              <UsdInput
-                id="payment-amount"
-                value={amount}
-                onChange={(next) => {
-                  setAmount(next);
-                  clear('amount_cents');
-                }}
-              />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={12}>
-            <Form.Item label={t('purchases.methodLabel')} htmlFor="payment-method" {...item('method')}>
-              <Select<PaymentMethod>
-                id="payment-method"
-                value={method}
-                onChange={(next) => {
-                  setMethod(next);
-                  clear('method');
-                }}
-                options={PAYMENT_METHODS.map((value) => ({ value, label: methods[value] }))}
-                virtual={false}
-              />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={12}>
-            <Form.Item label={t('purchases.paidOn')} htmlFor="payment-date" {...item('paid_at')}>
-              <DateInput
-                id="payment-date"
-                value={paidAt}
-                onChange={(next) => {
-                  setPaidAt(next ?? null);
-                  clear('paid_at');
-                }}
-              />
-            </Form.Item>
-          </Col>
-          <Col xs={24} md={12}>
-            <Form.Item label={t('purchases.reference')} htmlFor="payment-reference" {...item('reference')}>
-              <Input
-                id="payment-reference"
-                maxLength={100}
-                value={reference}
-                onChange={(event) => {
-                  setReference(event.target.value);
-                  clear('reference');
-                }}
-              />
-            </Form.Item>
-          </Col>
-        </Row>
+        <PaymentFields
+          id="payment"
+          draft={draft}
+          onChange={(patch) => setDraft((current) => ({ ...current, ...patch }))}
+          errors={errors}
+        />
         <NoteField
           id="payment-note"
           max={500}

@@ -187,6 +187,7 @@ function PurchaseForm({
           <Col xs={24} md={12} lg={6}>
             <Form.Item label={t('stock.store')} htmlFor="purchase-store" {...item('store_id')}>
               <StoreSelect
+                covered
                 id="purchase-store"
                 value={draft.store_id}
                 onChange={(next) => set('store_id', next)}

@@ -6,6 +6,7 @@ import {
   choose,
   fieldOf,
   listAnswer,
+  openDropdown,
   productRow,
   purchaseRow,
   STORES,
@@ -169,6 +170,20 @@ describe('purchase form', { timeout: 40_000 }, () => {
     expect(router.state.location.search).toBe('?view=9');
     expect(await screen.findByText('Purchase created.')).toBeTruthy();
     expect(sessionStorage.length).toBe(0);
+  });
+
+  it('offers as its store only the stores the user covers', async () => {
+    mockFetch({ ...lookups });
+    signedIn({ permissions: [...PURCHASES, ...LOOKUPS], coverage: { all: false, store_ids: [2] } });
+    const { user } = renderApp('/en/purchases/create');
+    await screen.findByTestId('purchase-form');
+    await user.click(screen.getByLabelText('Store'));
+    const offered = await waitFor(() => {
+      const list = within(openDropdown());
+      expect(list.getByText('Siem Reap Depot (SR01)')).toBeTruthy();
+      return list;
+    });
+    expect(offered.queryByText('Phnom Penh Depot (PP01)')).toBeNull();
   });
 
   it('checks the purchase in the browser before the review', async () => {

@@ -302,9 +302,12 @@ export function CartPane({
   const setLine = useCallback<SetCart>((change) => latestSetCart.current(change), []);
   const today = todayInCambodia();
   const orderDiscounts = discounts.filter((d) => discountApplies(d, 'order', today));
-  // Delivery starts at the customer's shipping address (or address) when there is one.
+  // Delivery starts at the customer's shipping address (or address) when there is one: the
+  // server's record, else (no connection, or not read yet) the customer as the device keeps it.
   const buyer = useRecord({ api: 'customers', row: customer }, cart.customer_id);
-  const address = buyer.data && !buyer.data.is_walk_in ? (buyer.data.shipping_address ?? buyer.data.address ?? '') : '';
+  const keptBuyer = useKept().customers?.find((row) => row.id === cart.customer_id);
+  const known = buyer.data ?? keptBuyer;
+  const address = known && !known.is_walk_in ? (known.shipping_address ?? known.address ?? '') : '';
 
   return (
     <Flex vertical gap={8} style={{ flex: 1, minHeight: 0 }}>

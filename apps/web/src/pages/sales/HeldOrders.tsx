@@ -1,6 +1,6 @@
 import { PlayCircleOutlined } from '@ant-design/icons';
 import { customerName, formatUsd, type Order, order, orderDetail, single } from '@depot/contracts';
-import { App, Button, Drawer, Empty, Flex, Popconfirm, Skeleton, Typography } from 'antd';
+import { Alert, App, Button, Drawer, Empty, Flex, Popconfirm, Skeleton, Typography } from 'antd';
 import { useState } from 'react';
 import { drawerSize } from '../../kit/detail.tsx';
 import { LoadFailed } from '../../kit/listState.tsx';
@@ -10,6 +10,7 @@ import { formatDateTime } from '../../lib/dates.ts';
 import { api } from '../../lib/http.ts';
 import type { Cart } from './cart.ts';
 import { useCatalogue } from './catalogue.ts';
+import { useOnline } from './OfflineBar.tsx';
 
 export const HELD_QUERY = new URLSearchParams({
   per_page: '50',
@@ -17,7 +18,11 @@ export const HELD_QUERY = new URLSearchParams({
   sort: '-order_date',
 }).toString();
 
-/** The orders parked at the till (held): one is resumed into the cart, to go on selling it. */
+/**
+ * The orders parked at the till (held): one is resumed into the cart, to go on selling it. A held
+ * order is the server's (selling it is a PUT, never queued on the device): offline the drawer says
+ * so and resumes none; its combos and products come from the device when resumed (catalogue.ts).
+ */
 export function HeldOrdersDrawer({
   open,
   onClose,
@@ -33,6 +38,7 @@ export function HeldOrdersDrawer({
   const { t, locale } = useCtx();
   const { message } = App.useApp();
   const catalogue = useCatalogue();
+  const online = useOnline();
   const held = usePage('orders', order, HELD_QUERY, open);
   const [loading, setLoading] = useState<number | null>(null);
 
@@ -52,6 +58,16 @@ export function HeldOrdersDrawer({
   const rows = held.data?.data ?? [];
   return (
     <Drawer open={open} onClose={onClose} title={t('pos.heldOrders')} size={drawerSize(480)} destroyOnHidden>
+      {!online && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 12 }}
+          data-testid="held-offline"
+          title={t('offline.needsConnection')}
+          description={t('offline.heldHelp')}
+        />
+      )}
       {held.isError && !held.data ? (
         <LoadFailed error={held.error} retry={held.refetch} retrying={held.isFetching} />
       ) : held.isPending ? (
@@ -66,6 +82,7 @@ export function HeldOrdersDrawer({
                 type="primary"
                 icon={<PlayCircleOutlined />}
                 loading={loading === row.id}
+                disabled={!online}
                 data-testid={`resume-${row.id}`}
                 onClick={replacing ? undefined : () => void resume(row)}
               >
@@ -87,7 +104,7 @@ export function HeldOrdersDrawer({
                 <Flex vertical align="flex-end" gap={4}>
                   <Typography.Text strong>{formatUsd(row.total_cents)}</Typography.Text>
                   {/* another cashier's held cart is theirs: the server allows resuming it to them and managers */}
-                  {row.abilities.update !== true ? null : replacing ? (
+                  {row.abilities.update !== true ? null : replacing && online ? (
                     <Popconfirm
                       title={t('pos.replaceTitle')}
                       description={<div style={{ maxWidth: 280 }}>{t('pos.replaceHelp')}</div>}

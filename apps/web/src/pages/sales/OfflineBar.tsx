@@ -1,15 +1,22 @@
-import { CloudOutlined, DisconnectOutlined, SyncOutlined } from '@ant-design/icons';
+import { CloudOutlined, DisconnectOutlined, PrinterOutlined, SyncOutlined } from '@ant-design/icons';
 import { formatUsd } from '@depot/contracts';
 import { Alert, Badge, Button, Flex, List, Popover, Tag, Typography } from 'antd';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useRefreshAll } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useSession } from '../../lib/access.tsx';
+import { formatDateTime } from '../../lib/dates.ts';
 import { noteReached, onReachability, serverReached } from '../../lib/reachability.ts';
 import { outboxDb, type QueuedSale, sendsSale, syncOutbox } from './outbox.ts';
 
+// the receipt's code loads when a receipt is first printed from the queue, not with the till
+// (the service worker keeps every built script, so it loads offline too)
+const ReceiptDialog = lazy(() => import('./print.tsx').then((m) => ({ default: m.ReceiptDialog })));
+
 const RETRY_MS = 30_000;
+/** After a run the server did not answer: soon again, so a sale leaves within seconds of its return. */
+export const PROBE_MS = 5_000;
 
 /** Whether the browser says it is connected, kept current. */
 export function useOnline(): boolean {
@@ -44,30 +51,64 @@ export function useQueuedSales(): QueuedSale[] {
 }
 
 /**
- * Sends the queue while the till is open: at once, when the connection returns, and every 30 s
- * while sales wait. Only the tab holding the lock sends (outbox.ts).
+ * Sends the queue while the till is open: at once, when the connection returns, and again while
+ * sales wait: 30 s after a run the server answered, 5 s after one it did not (`stopped`), since the
+ * browser's online flag is no sign the server is back (a page reloaded offline can say online all
+ * along, and no `online` event comes). Only the tab holding the lock sends (outbox.ts). `reached`:
+ * the server answered again after a request that got none (lib/reachability.ts) also sends at once.
  */
-export function useOutboxSync(online: boolean, waiting: number): void {
-  const refresh = useRefreshAll();
+export function useOutboxSync(online: boolean, waiting: number, reached = true): void {
+  // the latest refresh, read when a run sent something: a new function each render, it must not
+  // restart the runs (each restart sends at once)
+  const refreshAll = useRefreshAll();
+  const refresh = useRef(refreshAll);
+  refresh.current = refreshAll;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reached is the trigger, not an input
   useEffect(() => {
     if (!online || waiting === 0) return;
     let active = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const run = async () => {
       const result = await syncOutbox().catch(() => null);
-      if (active && result && result.sent > 0) void refresh();
+      if (!active) return;
+      if (result && result.sent > 0) void refresh.current();
+      timer = setTimeout(run, result?.stopped ? PROBE_MS : RETRY_MS);
     };
     void run();
-    const timer = setInterval(run, RETRY_MS);
     return () => {
       active = false;
-      clearInterval(timer);
+      clearTimeout(timer);
     };
-  }, [online, waiting, refresh]);
+  }, [online, waiting, reached]);
 }
 
-/** The till's connection and its unsynced sales: how many wait, which failed and why, with retry. */
-export function OfflineBar() {
+/** A kept sale's receipt, printed again from the queue (its device number, marked unsynced). */
+function ReprintButton({
+  sale,
+  onPrint,
+  testId,
+}: {
+  sale: QueuedSale;
+  onPrint: (sale: QueuedSale) => void;
+  testId: string;
+}) {
   const { t } = useCtx();
+  // sales kept before receipts were kept with them have none to print
+  if (!sale.receipt) return <Typography.Text type="secondary">{t('offline.noReceipt')}</Typography.Text>;
+  return (
+    <Button size="small" icon={<PrinterOutlined />} onClick={() => onPrint(sale)} data-testid={testId}>
+      {t('print.printReceipt')}
+    </Button>
+  );
+}
+
+/**
+ * The till's connection and its unsynced sales: how many wait, which failed and why, with retry.
+ * The queue (a click on the count) lists this cashier's kept sales, waiting or refused, each with
+ * its receipt to print again: the one `ReceiptDialog`, marked unsynced, with no server asked.
+ */
+export function OfflineBar() {
+  const { t, locale } = useCtx();
   const online = useOnline();
   const reached = useReached();
   const { userId } = useSession();
@@ -81,7 +122,13 @@ export function OfflineBar() {
   const waiting = sales.filter((s) => s.status === 'waiting').length;
   const failed = sales.filter((s) => s.status === 'failed');
   const [retrying, setRetrying] = useState(false);
-  useOutboxSync(online, waiting);
+  const [listOpen, setListOpen] = useState(false);
+  const [printing, setPrinting] = useState<QueuedSale | null>(null);
+  useOutboxSync(online, waiting, reached);
+  const print = (sale: QueuedSale) => {
+    setListOpen(false);
+    setPrinting(sale);
+  };
 
   const retry = async () => {
     setRetrying(true);
@@ -104,20 +151,46 @@ export function OfflineBar() {
         {sales.length > 0 && (
           <Popover
             title={t('offline.queueTitle')}
+            trigger="click"
+            open={listOpen}
+            onOpenChange={setListOpen}
             content={
               <List
                 size="small"
+                data-testid="queue-list"
+                style={{ maxHeight: 360, overflowY: 'auto', minWidth: 320 }}
                 dataSource={sales}
                 renderItem={(sale) => (
-                  <List.Item>
-                    <Typography.Text code>{sale.client_id}</Typography.Text> {formatUsd(sale.total_cents)}
+                  <List.Item
+                    data-testid={`queued-${sale.client_id}`}
+                    extra={<ReprintButton sale={sale} onPrint={print} testId={`reprint-${sale.client_id}`} />}
+                  >
+                    <Flex vertical>
+                      <span>
+                        <Typography.Text code>{sale.client_id}</Typography.Text>{' '}
+                        <Typography.Text strong>{formatUsd(sale.total_cents)}</Typography.Text>{' '}
+                        {sale.status === 'failed' ? (
+                          <Tag color="red">{t('offline.refused')}</Tag>
+                        ) : (
+                          <Tag color="orange">{t('offline.unsynced')}</Tag>
+                        )}
+                      </span>
+                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                        {formatDateTime(sale.sold_at, locale)}
+                      </Typography.Text>
+                    </Flex>
                   </List.Item>
                 )}
               />
             }
           >
             <Badge count={waiting} size="small" color="orange">
-              <Tag icon={<SyncOutlined spin={online && waiting > 0} />} data-testid="queue-count" data-count={waiting}>
+              <Tag
+                icon={<SyncOutlined spin={online && waiting > 0} />}
+                data-testid="queue-count"
+                data-count={waiting}
+                style={{ cursor: 'pointer' }}
+              >
                 {t('offline.waiting', { count: waiting })}
               </Tag>
             </Badge>
@@ -139,7 +212,8 @@ export function OfflineBar() {
             <ul style={{ margin: 0, paddingInlineStart: 16 }}>
               {failed.map((sale) => (
                 <li key={sale.key}>
-                  {sale.client_id}: {sale.error}
+                  {sale.client_id}: {sale.error}{' '}
+                  <ReprintButton sale={sale} onPrint={print} testId={`reprint-failed-${sale.client_id}`} />
                 </li>
               ))}
             </ul>
@@ -156,6 +230,11 @@ export function OfflineBar() {
             </Button>
           }
         />
+      )}
+      {printing?.receipt && (
+        <Suspense fallback={null}>
+          <ReceiptDialog order={printing.receipt} unsynced onClose={() => setPrinting(null)} />
+        </Suspense>
       )}
     </Flex>
   );

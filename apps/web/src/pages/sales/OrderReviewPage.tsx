@@ -41,6 +41,7 @@ import {
 } from './cart.ts';
 import { Key, useFunctionKeys } from './keys.tsx';
 import { KhqrButton } from './khqr/KhqrButton.tsx';
+import { useKept } from './localCatalogue.ts';
 import { offlineOrder } from './offlineReceipt.ts';
 import { enqueueSale, isOffline, keepForLater, type QueuedSale } from './outbox.ts';
 import { listText, sourceText, useQuotedCart } from './prices.ts';
@@ -60,14 +61,56 @@ function refusal(error: unknown, locale: Locale): string {
   return failureMessage(error, locale);
 }
 
-/** After the sale: the change, in dollars or riel, and as it is handed back; print; next sale. */
-function Done({ sale }: { sale: OrderDetail }) {
+/**
+ * What follows a sale, made or kept offline: print its receipt (and its invoice), or start the next
+ * sale (focused: Enter goes on; F9 and F2 too, while no print dialog is open).
+ */
+function AfterSale({
+  onReceipt,
+  onInvoice,
+  keys,
+}: {
+  onReceipt?: () => void;
+  onInvoice?: () => void;
+  /** Whether F9 / F2 start the next sale (not while a print dialog is open). */
+  keys: boolean;
+}) {
   const { t, locale } = useCtx();
   const navigate = useNavigate();
+  const next = () => navigate(localePath('/pos', locale), { replace: true });
+  useFunctionKeys({ F2: next, F9: next }, keys);
+  return (
+    <Flex gap={12} wrap justify="center">
+      {onReceipt && (
+        <Button size="large" icon={<PrinterOutlined />} onClick={onReceipt} data-testid="print-receipt">
+          {t('print.printReceipt')}
+        </Button>
+      )}
+      {onInvoice && (
+        <Button size="large" icon={<FileTextOutlined />} onClick={onInvoice} data-testid="print-invoice">
+          {t('print.printInvoice')}
+        </Button>
+      )}
+      <Button
+        type="primary"
+        size="large"
+        icon={<RedoOutlined />}
+        onClick={() => void next()}
+        // the keyboard flow goes on: Enter (or F9) starts the next sale
+        autoFocus
+        data-testid="new-sale"
+      >
+        {t('pay.newSale')} <Key>F9</Key>
+      </Button>
+    </Flex>
+  );
+}
+
+/** After the sale: the change, in dollars or riel, and as it is handed back; print; next sale. */
+function Done({ sale }: { sale: OrderDetail }) {
+  const { t } = useCtx();
   const [printing, setPrinting] = useState<'receipt' | 'invoice' | null>(null);
   const change = sale.change_cents > 0 || sale.change_khr > 0;
-  const next = () => navigate(localePath('/pos', locale), { replace: true });
-  useFunctionKeys({ F2: next, F9: next }, printing === null);
   return (
     <Card>
       <Result
@@ -103,37 +146,11 @@ function Done({ sale }: { sale: OrderDetail }) {
                 </div>
               )}
             </div>
-            <Flex gap={12} wrap justify="center">
-              <Button
-                size="large"
-                icon={<PrinterOutlined />}
-                onClick={() => setPrinting('receipt')}
-                data-testid="print-receipt"
-              >
-                {t('print.printReceipt')}
-              </Button>
-              {sale.invoice && (
-                <Button
-                  size="large"
-                  icon={<FileTextOutlined />}
-                  onClick={() => setPrinting('invoice')}
-                  data-testid="print-invoice"
-                >
-                  {t('print.printInvoice')}
-                </Button>
-              )}
-              <Button
-                type="primary"
-                size="large"
-                icon={<RedoOutlined />}
-                onClick={() => void next()}
-                // the keyboard flow goes on: Enter (or F9) starts the next sale
-                autoFocus
-                data-testid="new-sale"
-              >
-                {t('pay.newSale')} <Key>F9</Key>
-              </Button>
-            </Flex>
+            <AfterSale
+              onReceipt={() => setPrinting('receipt')}
+              onInvoice={sale.invoice ? () => setPrinting('invoice') : undefined}
+              keys={printing === null}
+            />
           </Flex>
         }
       />
@@ -145,11 +162,8 @@ function Done({ sale }: { sale: OrderDetail }) {
 
 /** A sale kept on this device while offline: its device receipt number, unsynced; next sale. */
 function KeptOffline({ sale }: { sale: QueuedSale }) {
-  const { t, locale } = useCtx();
-  const navigate = useNavigate();
+  const { t } = useCtx();
   const [printing, setPrinting] = useState(false);
-  const next = () => navigate(localePath('/pos', locale), { replace: true });
-  useFunctionKeys({ F2: next, F9: next }, !printing);
   return (
     <Card>
       <Result
@@ -164,30 +178,7 @@ function KeptOffline({ sale }: { sale: QueuedSale }) {
             <Typography.Text type="secondary">{t('offline.keptHelp')}</Typography.Text>
           </Flex>
         }
-        extra={
-          <Flex gap={12} wrap justify="center">
-            {sale.receipt && (
-              <Button
-                size="large"
-                icon={<PrinterOutlined />}
-                onClick={() => setPrinting(true)}
-                data-testid="print-receipt"
-              >
-                {t('print.printReceipt')}
-              </Button>
-            )}
-            <Button
-              type="primary"
-              size="large"
-              icon={<RedoOutlined />}
-              onClick={() => void next()}
-              autoFocus
-              data-testid="new-sale"
-            >
-              {t('pay.newSale')} <Key>F9</Key>
-            </Button>
-          </Flex>
-        }
+        extra={<AfterSale onReceipt={sale.receipt ? () => setPrinting(true) : undefined} keys={!printing} />}
       />
       {printing && sale.receipt && (
         <ReceiptDialog order={sale.receipt} drawer unsynced onClose={() => setPrinting(false)} />
@@ -204,6 +195,8 @@ function Review({ cart }: { cart: Cart }) {
   const rates = useCurrentRates();
   const discounts = useTodayDiscounts();
   const buyer = useRecord({ api: 'customers', row: customer }, cart.customer_id);
+  // its name on a receipt kept offline: the server's record, else the customer the device keeps
+  const keptBuyer = useKept().customers?.find((row) => row.id === cart.customer_id);
   const stores = useStores();
   const [tenders, setTenders] = useState<TenderState>(emptyTenders);
   const [problem, setProblem] = useState<{ text: string; retry: boolean } | null>(null);
@@ -229,8 +222,11 @@ function Review({ cart }: { cart: Cart }) {
 
   const blocked = !totals || !tendersValid(tenders) || (totals !== null && exactTooMuch(tenders, totals.total_cents));
 
-  /** Sells the cart with these tenders: the order as recorded, or null (the problem shown). */
-  const checkout = async (payments: TenderInput[]): Promise<OrderDetail | null> => {
+  /**
+   * Sells the cart with these tenders: the order as recorded, or null (the problem shown). `keep`:
+   * with no connection the sale is kept on this device (not for a KHQR: its QR is the server's).
+   */
+  const checkout = async (payments: TenderInput[], { keep: keepable = true } = {}): Promise<OrderDetail | null> => {
     const parsed = parseWith(
       orderInput,
       orderBody(cart, { hold: false, payments, change_in: tenders.change_in }),
@@ -270,7 +266,7 @@ function Review({ cart }: { cart: Cart }) {
                   phone: store?.phone ?? null,
                   address: store?.address ?? null,
                 },
-                customer_name: buyer.data?.name ?? '',
+                customer_name: buyer.data?.name ?? keptBuyer?.name ?? '',
                 cashier: { id: userId, name: userName },
                 discounts: new Map(discounts.rows.map((d) => [d.id, d.name])),
               })
@@ -281,6 +277,11 @@ function Review({ cart }: { cart: Cart }) {
       setKept(sale);
       return null;
     };
+    // a held order's checkout changes the server's order (a PUT): never kept on the device
+    if ((!keepable || cart.order_id) && isOffline()) {
+      setProblem({ text: t('offline.needsConnection'), retry: false });
+      return null;
+    }
     if (!cart.order_id && isOffline()) return keep(saleKeys.keyFor(body), false);
     try {
       const sold = await sell.mutateAsync({ body, key: saleKeys.keyFor(body) });
@@ -291,7 +292,7 @@ function Review({ cart }: { cart: Cart }) {
       return sold.data;
     } catch (error) {
       // the request went: the server may hold it under the key, so it goes again as it was
-      if (!cart.order_id && keepForLater(error)) return keep(saleKeys.keyFor(body), true);
+      if (keepable && !cart.order_id && keepForLater(error)) return keep(saleKeys.keyFor(body), true);
       const unknown = outcomeUnknown(error);
       if (!unknown) saleKeys.settle();
       if (needsApproval(error)) {
@@ -299,7 +300,8 @@ function Review({ cart }: { cart: Cart }) {
         return null;
       }
       // 409: not enough stock for a product (the server names it); 422: a refused field.
-      setProblem({ text: unknown ? t('pay.offline') : refusal(error, locale), retry: unknown });
+      // (a KHQR's is tried again with its own button: the same body, so the same key)
+      setProblem({ text: unknown ? t('pay.offline') : refusal(error, locale), retry: unknown && keepable });
       return null;
     }
   };
@@ -453,7 +455,7 @@ function Review({ cart }: { cart: Cart }) {
                 totalCents={totals.total_cents}
                 rates={ratesOf(rates.data)}
                 disabled={sell.isPending || !tendersValid(tenders)}
-                checkout={checkout}
+                checkout={(payments) => checkout(payments, { keep: false })}
                 onDone={(sale) => setDone(sale)}
               />
               <Button

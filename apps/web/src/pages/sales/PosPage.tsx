@@ -44,6 +44,7 @@ import { HELD_QUERY, HeldOrdersDrawer } from './HeldOrders.tsx';
 import { Key, useFunctionKeys } from './keys.tsx';
 import { startCatalogueSync, useKept } from './localCatalogue.ts';
 import { OfflineBar } from './OfflineBar.tsx';
+import { isOffline } from './outbox.ts';
 import { ProductPane } from './ProductPane.tsx';
 import { useQuotedCart } from './prices.ts';
 import { useCurrentRates, useTodayDiscounts } from './rates.tsx';
@@ -217,6 +218,11 @@ export function PosPage() {
       setProblem(Object.values(parsed.errors).flat().join(' '));
       return;
     }
+    // a held order is kept by the server, not on this device
+    if (isOffline()) {
+      setProblem(t('offline.needsConnection'));
+      return;
+    }
     const body = parsed.data;
     try {
       const done = await hold.mutateAsync({ body, key: holdKeys.keyFor(body) });
@@ -280,6 +286,7 @@ export function PosPage() {
         {sessionStore.ready && sessionStore.id === null && (
           <div style={{ minWidth: 220 }}>
             <StoreSelect
+              covered
               value={cart.store_id}
               onChange={(store_id) => setCart((current) => ({ ...current, store_id }))}
               placeholder={t('pos.chooseStore')}

@@ -80,6 +80,14 @@ export function useCatalogue(storeId: number | null = null) {
       staleTime: 5_000,
     });
 
+  /** A product as read now in a store: the server's, else (no answer) the kept one with its last known stock. */
+  const productNow = (id: number, store: number | null) =>
+    productIn(id, store).catch((error) => {
+      const known = keptProduct(id);
+      if (error instanceof NetworkError && known) return localProduct(known, store);
+      throw error;
+    });
+
   /**
    * A combo as a line: its selling price, and VAT when any of its products carries VAT (the
    * server's rule), read from its products, with what each combo takes of them and their stock.
@@ -87,15 +95,7 @@ export function useCatalogue(storeId: number | null = null) {
   async function comboLine(row: Combo | LocalCombo, store: number | null = storeId): Promise<CartLine> {
     // a combo kept on the device carries its items; its products' stock is asked fresh, else the last known
     const detail = 'items' in row ? row : await record('combos', comboDetail, row.id);
-    const products = await Promise.all(
-      detail.items.map((item) =>
-        productIn(item.product_id, store).catch((error) => {
-          const known = keptProduct(item.product_id);
-          if (error instanceof NetworkError && known) return localProduct(known, store);
-          throw error;
-        }),
-      ),
-    );
+    const products = await Promise.all(detail.items.map((item) => productNow(item.product_id, store)));
     return {
       key: lineKey(),
       kind: 'combo',
@@ -111,10 +111,12 @@ export function useCatalogue(storeId: number | null = null) {
       taxable: products.some((p) => p.taxable),
       quantity: 1,
       discount_id: null,
+      // each product's name as read now (the server's, else the kept catalogue's, synced every
+      // minute), not as the combo's items recorded it at the combo's last change on this device
       parts: detail.items.map((item, i) => ({
         product_id: item.product_id,
-        name_en: item.product_name_en,
-        name_kh: item.product_name_kh,
+        name_en: products[i].name_en || item.product_name_en,
+        name_kh: products[i].name_kh || item.product_name_kh,
         quantity: item.base_quantity,
         stock: products[i].stock ?? null,
       })),
@@ -158,18 +160,23 @@ export function useCatalogue(storeId: number | null = null) {
     return all === 0 ? { none: true } : { many: true };
   }
 
-  /** A held order as a cart, its lines completed from today's products and combos. */
+  /**
+   * A held order as a cart, its lines completed from today's products and combos: a combo kept on
+   * the device with its items (else the server's), each product read fresh, else as kept.
+   */
   async function cartOf(detail: OrderDetail): Promise<Cart> {
     const products = new Map<number, Product>();
     const combos = new Map<number, CartLine>();
+    const keptCombos = kept.combos;
     await Promise.all(
       detail.items.map(async (item) => {
         try {
           if (item.kind === 'product' && item.product_id) {
-            products.set(item.product_id, await productIn(item.product_id, detail.store_id));
+            products.set(item.product_id, await productNow(item.product_id, detail.store_id));
           } else if (item.combo_id) {
-            const found = await record('combos', comboDetail, item.combo_id);
-            combos.set(item.combo_id, await comboLine(found, detail.store_id));
+            const id = item.combo_id;
+            const found = keptCombos?.rows.find((row) => row.id === id) ?? (await record('combos', comboDetail, id));
+            combos.set(id, await comboLine(found, detail.store_id));
           }
         } catch {
           // A product gone since: the line keeps what the order says; the server judges it at checkout.

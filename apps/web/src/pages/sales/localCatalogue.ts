@@ -336,11 +336,12 @@ export function startCatalogueSync(): () => void {
 export type LocalCombo = Omit<ComboDetail, 'total_cost_cents' | 'profit_cents' | 'margin_bp' | 'items'> & {
   items: Omit<ComboDetail['items'][number], 'cost_cents'>[];
 };
-/** What the till's customer picker needs of a customer. */
+/** What the till's customer picker needs of a customer, and its addresses (a delivery offline; absent if kept before). */
 export type LocalCustomer = Pick<
   Customer,
   'id' | 'name' | 'phone' | 'status' | 'is_walk_in' | 'customer_group_id' | 'updated_at' | 'deleted_at' | 'created_at'
->;
+> &
+  Partial<Pick<Customer, 'address' | 'shipping_address'>>;
 
 type KeptName = 'combos' | 'discounts' | 'customers';
 type KeptRow = { id: number; updated_at: string; deleted_at: string | null; status: string };
@@ -375,17 +376,21 @@ const customers: KeptSet<Customer, LocalCustomer> = {
   path: 'customers',
   row: customer,
   shape: async (rows) =>
-    rows.map(({ id, name, phone, status, is_walk_in, customer_group_id, created_at, updated_at, deleted_at }) => ({
-      id,
-      name,
-      phone,
-      status,
-      is_walk_in,
-      customer_group_id: customer_group_id ?? null,
-      created_at,
-      updated_at,
-      deleted_at,
-    })),
+    rows.map(
+      ({ id, name, phone, status, is_walk_in, customer_group_id, created_at, updated_at, deleted_at, ...rest }) => ({
+        id,
+        name,
+        phone,
+        address: rest.address,
+        shipping_address: rest.shipping_address,
+        status,
+        is_walk_in,
+        customer_group_id: customer_group_id ?? null,
+        created_at,
+        updated_at,
+        deleted_at,
+      }),
+    ),
 };
 
 export interface KeptState {

@@ -171,11 +171,13 @@ describe('the till’s combos, discounts, customers and rates on the device', ()
     expect(asked.filter((path) => path === 'customers/changes')).toHaveLength(2); // 1000 a page
     const state = local.keptState();
     expect(state.customers).toHaveLength(1500);
-    // the picker's fields only: no credit, no address
+    // the picker's fields and the addresses a delivery starts at: no credit, no VAT number
     expect(state.customers?.find((row) => row.id === 2)).toEqual({
       id: 2,
       name: 'Customer 2',
       phone: '0122',
+      address: 'Street 1',
+      shipping_address: null,
       status: 'active',
       is_walk_in: false,
       customer_group_id: null,

@@ -134,7 +134,7 @@ function OpenShiftDialog({ onClose, onOpened }: { onClose: () => void; onOpened:
       <Form layout="vertical" requiredMark={false}>
         <Flex gap={12} wrap>
           <Form.Item label={t('shifts.store')} {...write.fields.item('store_id')} style={{ flex: 1, minWidth: 220 }}>
-            <StoreSelect value={storeId ?? undefined} onChange={(v) => setStore((v as number) ?? null)} />
+            <StoreSelect covered value={storeId ?? undefined} onChange={(v) => setStore((v as number) ?? null)} />
           </Form.Item>
           <Form.Item label={t('shifts.till')} {...write.fields.item('till')} style={{ flex: 1, minWidth: 220 }}>
             <Input

@@ -109,6 +109,7 @@ function TransferFormBody({
           <Col xs={24} md={12}>
             <Form.Item label={t('transfers.from')} htmlFor="transfer-from" {...item('from_store_id')}>
               <StoreSelect
+                covered
                 id="transfer-from"
                 value={from}
                 onChange={(next) => {

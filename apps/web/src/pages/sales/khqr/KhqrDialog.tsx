@@ -17,7 +17,7 @@ import dayjs from 'dayjs';
 import { useCallback, useEffect, useState } from 'react';
 import { failureMessage, useRefreshAll } from '../../../kit/queries.ts';
 import { useCtx } from '../../../kit/useCtx.ts';
-import { api } from '../../../lib/http.ts';
+import { api, NetworkError } from '../../../lib/http.ts';
 import { outcomeUnknown, retryKeys } from '../cart.ts';
 import { orderRates } from '../OrderDialogs.tsx';
 import { KhqrCard } from './KhqrCard.tsx';
@@ -62,7 +62,9 @@ export function KhqrDialog({
       setQr(answer.data);
       setProblem(null);
     },
-    onError: (error) => setProblem(failureMessage(error, locale)),
+    // the QR is made (and its payment checked) by the server: no connection, none
+    onError: (error) =>
+      setProblem(error instanceof NetworkError ? t('offline.needsConnection') : failureMessage(error, locale)),
   });
   const check = useMutation({
     mutationFn: (md5: string) =>
@@ -77,6 +79,11 @@ export function KhqrDialog({
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new QR when the currency changes, once
   useEffect(() => {
     setQr(null);
+    // no connection: no QR (a paused request would only spin)
+    if (typeof navigator !== 'undefined' && navigator.onLine === false) {
+      setProblem(t('offline.needsConnection'));
+      return;
+    }
     mutate(currency);
   }, [currency]);
 
