@@ -3,7 +3,6 @@ import {
   combo,
   comboDetail,
   type OrderDetail,
-  type Product,
   paginated,
   product,
   single,
@@ -165,7 +164,7 @@ export function useCatalogue(storeId: number | null = null) {
    * the device with its items (else the server's), each product read fresh, else as kept.
    */
   async function cartOf(detail: OrderDetail): Promise<Cart> {
-    const products = new Map<number, Product>();
+    const products = new Map<number, SoldProduct>();
     const combos = new Map<number, CartLine>();
     const keptCombos = kept.combos;
     await Promise.all(
@@ -175,7 +174,7 @@ export function useCatalogue(storeId: number | null = null) {
             products.set(item.product_id, await productNow(item.product_id, detail.store_id));
           } else if (item.combo_id) {
             const id = item.combo_id;
-            const found = keptCombos?.rows.find((row) => row.id === id) ?? (await record('combos', comboDetail, id));
+            const found = keptCombos?.find((row) => row.id === id) ?? (await record('combos', comboDetail, id));
             combos.set(id, await comboLine(found, detail.store_id));
           }
         } catch {

@@ -312,6 +312,15 @@ export class CatalogueIndex<T extends Searchable> {
     return this.texts.length;
   }
 
+  /** The first record, in rank order, that `keep` keeps (a held order's kept combo by its id). */
+  find(keep: (row: T) => boolean): T | undefined {
+    for (let rank = 0; rank < this.size; rank++) {
+      const row = this.rowAt(rank);
+      if (keep(row)) return row;
+    }
+    return undefined;
+  }
+
   /**
    * The first `limit` records (in rank order) where every word typed begins a term, among those
    * `keep` keeps (a category); every record, in rank order, for an empty search.
