@@ -12,6 +12,7 @@ import {
   type Product,
   parseUsdCents,
   product,
+  shownDigits,
 } from '@depot/contracts';
 import { Form, Input, Radio, Tag, Typography } from 'antd';
 import type { TFunction } from 'i18next';
@@ -49,7 +50,8 @@ export function discountScopeLabels(t: TFunction): Record<DiscountScope, string>
 export function percentText(bp: number): string {
   const whole = Math.floor(bp / 100);
   const rest = bp % 100;
-  return rest === 0 ? `${whole}%` : `${whole}.${String(rest).padStart(2, '0').replace(/0$/, '')}%`;
+  // in the page's numerals, as every shared formatter writes its figures (contracts numerals.ts)
+  return shownDigits(rest === 0 ? `${whole}%` : `${whole}.${String(rest).padStart(2, '0').replace(/0$/, '')}%`);
 }
 
 /** What a discount takes: "15%", "−$1.00", "= $5.00". */

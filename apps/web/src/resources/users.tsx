@@ -1,5 +1,5 @@
 import { ApartmentOutlined, KeyOutlined, LockOutlined, UnlockOutlined } from '@ant-design/icons';
-import { paginated, role, store, type User, user, userInput, written } from '@depot/contracts';
+import { role, type User, user, userInput, written } from '@depot/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Form, Input, Modal, Select, Space, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
@@ -13,6 +13,7 @@ import { useCovers } from '../lib/access.tsx';
 import { formatDateTime } from '../lib/dates.ts';
 import { api } from '../lib/http.ts';
 import { localePath } from '../lib/locale.ts';
+import { useStores } from '../pages/stock/common.tsx';
 import { StoreSelect } from './parties.tsx';
 
 /** Every role, for pickers and the roles screen. */
@@ -20,13 +21,6 @@ export function useRoles() {
   return useQuery({
     queryKey: ['depot', 'roles'],
     queryFn: async ({ signal }) => (await api('roles', { signal, schema: z.object({ data: z.array(role) }) })).data,
-  });
-}
-
-function useStores() {
-  return useQuery({
-    queryKey: ['depot', 'stores', 'all'],
-    queryFn: async ({ signal }) => (await api('stores?per_page=100', { signal, schema: paginated(store) })).data,
   });
 }
 
@@ -61,7 +55,7 @@ export function StoresPicker({ value, onChange, id }: Multi) {
       value={value ?? []}
       onChange={onChange}
       optionFilterProp="label"
-      options={(stores.data ?? [])
+      options={(stores.data?.data ?? [])
         .filter((s) => covers(s.id) || value?.includes(s.id))
         .map((s) => ({ value: s.id, label: `${s.name} (${s.code})` }))}
     />

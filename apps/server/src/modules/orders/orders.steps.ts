@@ -8,7 +8,6 @@ import {
   type DeliveryStatus,
   type DiscountRule,
   discountApplies,
-  formatUsd,
   khrToCents,
   type MessageKey,
   type MessageParams,
@@ -534,7 +533,7 @@ export async function recordPayments(
   };
   const exact = tenders.filter((t) => !t.method.startsWith('cash_')).reduce((sum, t) => sum + t.amount, 0);
   if (exact > due)
-    throw new FieldError({ payments: [{ key: 'order.over_paid_card', params: { due: formatUsd(due) } }] });
+    throw new FieldError({ payments: [{ key: 'order.over_paid_card', params: { due: { usd: due } } }] });
   const s = settle(due, tenders, rates);
   const at = now();
   const rateIn = rates.rate_in_khr || rates.rate_khr;
