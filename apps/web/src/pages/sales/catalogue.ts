@@ -1,12 +1,4 @@
-import {
-  type Combo,
-  combo,
-  comboDetail,
-  type OrderDetail,
-  paginated,
-  product,
-  single,
-} from '@depot/contracts';
+import { type Combo, combo, comboDetail, type OrderDetail, paginated, product, single } from '@depot/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { listKey, recordKey } from '../../kit/queries.ts';
