@@ -532,8 +532,7 @@ export async function recordPayments(
     khr_step: order.khr_step,
   };
   const exact = tenders.filter((t) => !t.method.startsWith('cash_')).reduce((sum, t) => sum + t.amount, 0);
-  if (exact > due)
-    throw new FieldError({ payments: [{ key: 'order.over_paid_card', params: { due: { usd: due } } }] });
+  if (exact > due) throw new FieldError({ payments: [{ key: 'order.over_paid_card', params: { due: { usd: due } } }] });
   const s = settle(due, tenders, rates);
   const at = now();
   const rateIn = rates.rate_in_khr || rates.rate_khr;
