@@ -65,30 +65,44 @@ export async function runTogether(trx: Db, writes: readonly Later[]): Promise<vo
     }
     return;
   }
+  for (const part of partsOf(writes)) {
+    if (part.length === 1) {
+      const [write] = part;
+      const result = await trx.executeQuery(write.query);
+      if (write.check && result.rows.length !== write.check.rows) throw await write.check.refused();
+      continue;
+    }
+    const counts = (await trx.executeQuery<Record<string, string | number>>(together(part))).rows[0];
+    for (const [i, write] of part.entries()) {
+      if (write.check && Number(counts[`c${i}`]) !== write.check.rows) throw await write.check.refused();
+    }
+  }
+}
+
+/**
+ * The writes cut into statements of at most MAX_PARAMETERS parameters, in order. A named write and
+ * every write after it stay in one statement (those after it may read its RETURNING by name, which
+ * exists only in its own statement): a new statement starts at it when they would not fit.
+ */
+export function partsOf(writes: readonly Later[], max = MAX_PARAMETERS): Later[][] {
+  const named = writes.findIndex((w) => w.name);
+  const sizes = writes.map((w) => w.query.parameters.length);
+  const rest = named < 0 ? 0 : sizes.slice(named).reduce((sum, n) => sum + n, 0);
   let part: Later[] = [];
   let size = 0;
   const parts: Later[][] = [part];
-  for (const write of writes) {
-    if (part.length && size + write.query.parameters.length > MAX_PARAMETERS) {
+  for (const [i, write] of writes.entries()) {
+    const grouped = named >= 0 && i > named;
+    const tail = i === named ? rest : sizes[i];
+    if (part.length && !grouped && size + tail > max) {
       part = [];
       size = 0;
       parts.push(part);
     }
     part.push(write);
-    size += write.query.parameters.length;
+    size += tail;
   }
-  for (const writes of parts) {
-    if (writes.length === 1) {
-      const [write] = writes;
-      const result = await trx.executeQuery(write.query);
-      if (write.check && result.rows.length !== write.check.rows) throw await write.check.refused();
-      continue;
-    }
-    const counts = (await trx.executeQuery<Record<string, string | number>>(together(writes))).rows[0];
-    for (const [i, write] of writes.entries()) {
-      if (write.check && Number(counts[`c${i}`]) !== write.check.rows) throw await write.check.refused();
-    }
-  }
+  return parts;
 }
 
 /**

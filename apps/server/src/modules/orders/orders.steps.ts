@@ -330,7 +330,7 @@ export type OrderValues = ReturnType<typeof orderValues>;
 
 /**
  * Writes the order row: a held order's new values, or a new one under a provisional number that
- * `numberOrder` replaces as the sale's last step (see there).
+ * `numberSale` replaces in the sale's last statement (see there).
  */
 export async function writeOrder(trx: Db, orderId: number | null, values: OrderValues): Promise<number> {
   if (orderId !== null) {
@@ -411,16 +411,24 @@ export async function numberSale(
     // the number's terms end with its digits (contracts termsOf: the whole, and what follows each
     // separator); the other texts' are known
     const heads = termsOf([`${head}000000`]).map((term) => term.slice(0, -6));
-    const others = termRows(n.table, [{ id: n.id, sortKey: null, texts: n.texts }]).filter(
-      (t) => !heads.some((h) => t.term.startsWith(h) && /^\d{6,}$/.test(t.term.slice(h.length))),
-    );
+    // the note's and address's terms, all of them (a phone number's digits too): one the number
+    // also has (the note repeating it) is written once, whichever insert comes first
+    const others = termRows(n.table, [{ id: n.id, sortKey: null, texts: n.texts }]);
     writes.push({
       query: sql`insert into search_terms (resource, term, lead, record_id, sort_key)
         select ${n.table}, t.column1 || d.n, substr(t.column1 || d.n, 1, ${LEAD}), cast(${n.id} as bigint), null
         from (select ${digits} as n) d, (values ${sql.join(heads.map((h) => sql`(${h})`))}) t
         where true on conflict do nothing`.compile(trx),
     });
-    if (others.length) writes.push({ query: trx.insertInto('search_terms').values(others).compile() });
+    if (others.length) {
+      writes.push({
+        query: trx
+          .insertInto('search_terms')
+          .values(others)
+          .onConflict((oc) => oc.doNothing())
+          .compile(),
+      });
+    }
   }
   if (sale.order) ctx.indexed = true;
   await later(trx, ...writes);

@@ -336,7 +336,8 @@ describe('after the sale', () => {
       '/api/orders',
       sale({
         items: [{ product_id: ids.beer, unit_id: ids.can, quantity: 1 }],
-        note: 'Table 7, Sok-Dara',
+        // a phone number: its digits alone are a term too, as a number's are
+        note: 'Table 7, Sok-Dara, 012345678',
         payments: [{ method: 'cash_usd', amount: 200 }],
       }),
     );
@@ -349,6 +350,8 @@ describe('after the sale', () => {
     expect(found.body.data.map((o: { id: number }) => o.id)).toContain(id);
     const byNote = await send('GET', '/api/orders?search=dara');
     expect(byNote.body.data.map((o: { id: number }) => o.id)).toEqual([id]);
+    const byPhone = await send('GET', '/api/orders?search=012345678');
+    expect(byPhone.body.data.map((o: { id: number }) => o.id)).toEqual([id]);
     const listed = await send('GET', `/api/invoices?search=${encodeURIComponent(invoice.number.slice(4))}`);
     expect(listed.body.data.map((i: { number: string }) => i.number)).toEqual([invoice.number]);
     // the very rows indexRecords writes from the rows as stored
