@@ -26,9 +26,12 @@ test.beforeAll(async ({ request }) => {
     price_usd_cents: 250,
     taxable: true,
   });
-  const stores = await api.get<{ data: { id: number }[] }>('stores?per_page=10');
+  // the store the admin sells in (other stories add stores, listed before it by name)
+  const stores = await api.get<{ data: { id: number; code: string }[] }>('stores?per_page=100');
+  const main = stores.data.find((s) => s.code === 'MAIN');
+  if (!main) throw new Error('no main store');
   await api.post('stocks/adjustments', {
-    store_id: stores.data[0].id,
+    store_id: main.id,
     reason: 'found',
     items: [{ product_id: product.id, quantity: 100 }],
   });
