@@ -34,15 +34,20 @@ afterEach(() => {
 
 const paid = orderRow(9);
 
+/** The orders screen opened on order 9 (`order`), signed in with `permissions`. */
+function openOrder(order: typeof paid, permissions: string[], path: string) {
+  const { calls } = mockFetch({
+    ...tillLookups(),
+    'GET orders': () => ({ body: listAnswer([order]) }),
+    'GET orders/9': () => ({ body: { data: order } }),
+  });
+  signedIn({ permissions });
+  return { calls, ...renderApp(path) };
+}
+
 describe('offline, what needs the server says so', { timeout: 60_000 }, () => {
   it('a refund: the return dialog says it needs a connection and sends nothing', async () => {
-    const { calls } = mockFetch({
-      ...tillLookups(),
-      'GET orders': () => ({ body: listAnswer([paid]) }),
-      'GET orders/9': () => ({ body: { data: paid } }),
-    });
-    signedIn({ permissions: [...SELLING, 'orders.approve'] });
-    const { user } = renderApp('/en/orders?view=9');
+    const { calls, user } = openOrder(paid, [...SELLING, 'orders.approve'], '/en/orders?view=9');
     await user.click(await screen.findByTestId('order-return', {}, { timeout: 30_000 }));
     const form = await screen.findByTestId('return-form');
     await user.type(within(form).getByTestId('return-301'), '1');
@@ -53,13 +58,7 @@ describe('offline, what needs the server says so', { timeout: 60_000 }, () => {
   });
 
   it('a void: the manager’s says it needs a connection (kh)', async () => {
-    const { calls } = mockFetch({
-      ...tillLookups(),
-      'GET orders': () => ({ body: listAnswer([paid]) }),
-      'GET orders/9': () => ({ body: { data: paid } }),
-    });
-    signedIn({ permissions: [...SELLING, 'orders.approve'] });
-    const { user } = renderApp('/orders?view=9');
+    const { calls, user } = openOrder(paid, [...SELLING, 'orders.approve'], '/orders?view=9');
     const button = await screen.findByTestId('order-cancel', {}, { timeout: 30_000 });
     offline();
     await user.click(button);
@@ -71,13 +70,7 @@ describe('offline, what needs the server says so', { timeout: 60_000 }, () => {
 
   it('a cashier’s void asks for no manager’s approval it could not send (kh)', async () => {
     const asCashier = { ...paid, abilities: { ...paid.abilities, cancel: 'approval' as const } };
-    const { calls } = mockFetch({
-      ...tillLookups(),
-      'GET orders': () => ({ body: listAnswer([asCashier]) }),
-      'GET orders/9': () => ({ body: { data: asCashier } }),
-    });
-    signedIn({ permissions: SELLING });
-    const { user } = renderApp('/orders?view=9');
+    const { calls, user } = openOrder(asCashier, SELLING, '/orders?view=9');
     const cancel = await screen.findByTestId('order-cancel', {}, { timeout: 30_000 });
     offline();
     await user.click(cancel);
