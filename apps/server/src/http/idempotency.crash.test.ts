@@ -1,65 +1,28 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../db/database.ts';
 import { auditLedger } from '../modules/stock/ledger.ts';
-import { emptyDatabase, TEST_DB } from '../test/harness.ts';
+import { ADMIN_PASSWORD, emptyDatabase, TEST_DB } from '../test/harness.ts';
+import { type ServerProcess, spawnServer, stopServer } from '../test/serverProcess.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const PASSWORD = 'crash-test-password';
 /** Keyed checkouts sent, how many at once, and how many acknowledged sales before the kill. */
 const SALES = 240;
 const AT_ONCE = 24;
 const KILL_AFTER = 60;
 
-interface Server {
-  base: string;
-  child: ChildProcess;
-  exited: Promise<unknown>;
-}
-
-/** The real server process, as `npm run serve` starts it, on a port the system picks. */
-async function start(databaseUrl: string, dir: string): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATABASE_URL: databaseUrl,
-      DEPOT_ADMIN_PASSWORD: PASSWORD,
-      DEPOT_UPLOADS_DIR: path.join(dir, 'uploads'),
-      DEPOT_WEB_DIST: path.join(dir, 'no-web'),
-      LOG_LEVEL: 'fatal',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  let output = '';
-  const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start: ${output}`)), 30_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const found = /Depot is running at (http:\/\/\S+)/.exec(output);
-      if (found) {
-        clearTimeout(timer);
-        resolve(found[1]);
-      }
-    };
-    child.stdout?.on('data', read);
-    child.stderr?.on('data', read);
-    child.once('exit', (code) => reject(new Error(`the server exited with ${code}: ${output}`)));
-  });
-  return { base, child, exited };
-}
-
-async function call(server: Server, token: string | null, method: string, url: string, body?: unknown, key?: string) {
-  const res = await fetch(`${server.base}${url}`, {
+async function call(
+  server: ServerProcess,
+  token: string | null,
+  method: string,
+  url: string,
+  body?: unknown,
+  key?: string,
+) {
+  const res = await fetch(`${server.url}${url}`, {
     method,
     headers: {
       'content-type': 'application/json',
@@ -71,8 +34,8 @@ async function call(server: Server, token: string | null, method: string, url: s
   return { status: res.status, body: (await res.json()) as { data?: { id: number }; code?: string; token?: string } };
 }
 
-async function signIn(server: Server): Promise<string> {
-  const res = await call(server, null, 'POST', '/api/login', { name: 'admin', password: PASSWORD });
+async function signIn(server: ServerProcess): Promise<string> {
+  const res = await call(server, null, 'POST', '/api/login', { name: 'admin', password: ADMIN_PASSWORD });
   if (!res.body.token) throw new Error(`sign-in: ${res.status}`);
   return res.body.token;
 }
@@ -87,23 +50,20 @@ async function signIn(server: Server): Promise<string> {
 describe(`a crash in the middle of keyed checkouts (${TEST_DB})`, () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'depot-crash-'));
   let database: Awaited<ReturnType<typeof emptyDatabase>> | undefined;
-  let server: Server | undefined;
+  let server: ServerProcess | undefined;
 
   afterAll(async () => {
-    if (server?.child.exitCode === null) {
-      server.child.kill('SIGKILL');
-      await server.exited;
-    }
+    await stopServer(server, 'SIGKILL');
     await database?.drop();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('keeps every acknowledged sale, doubles none and leaves no key stuck', { timeout: 60_000 }, async () => {
     database = await emptyDatabase();
-    server = await start(database.url, dir);
+    server = await spawnServer({ databaseUrl: database.url, dir, env: { LOG_LEVEL: 'fatal' } });
     let token = await signIn(server);
     const post = async (url: string, body: object) => {
-      const res = await call(server as Server, token, 'POST', url, body);
+      const res = await call(server as ServerProcess, token, 'POST', url, body);
       if (res.status !== 201) throw new Error(`${url}: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.data?.id as number;
     };
@@ -155,7 +115,7 @@ describe(`a crash in the middle of keyed checkouts (${TEST_DB})`, () => {
         }
         if (!killed && acknowledged.size >= KILL_AFTER) {
           killed = true;
-          running.child.kill('SIGKILL');
+          running.process.kill('SIGKILL');
         }
       }
     };
@@ -163,7 +123,7 @@ describe(`a crash in the middle of keyed checkouts (${TEST_DB})`, () => {
     await running.exited;
     expect(killed).toBe(true);
 
-    server = await start(database.url, dir);
+    server = await spawnServer({ databaseUrl: database.url, dir, env: { LOG_LEVEL: 'fatal' } });
     token = await signIn(server);
     const final = new Map<string, { status: number; id?: number }>();
     const stuck: string[] = [];
@@ -172,7 +132,7 @@ describe(`a crash in the middle of keyed checkouts (${TEST_DB})`, () => {
       while (retried < keys.length) {
         const key = keys[retried++];
         for (let attempt = 0; ; attempt++) {
-          const res = await call(server as Server, token, 'POST', '/api/orders', sale(key), key);
+          const res = await call(server as ServerProcess, token, 'POST', '/api/orders', sale(key), key);
           if (res.status === 409 && res.body.code === 'idempotency_in_flight') {
             if (attempt < 10) {
               await new Promise((resolve) => setTimeout(resolve, 50));
@@ -186,8 +146,7 @@ describe(`a crash in the middle of keyed checkouts (${TEST_DB})`, () => {
       }
     };
     await Promise.all(Array.from({ length: 8 }, again));
-    server.child.kill('SIGTERM');
-    await server.exited;
+    await stopServer(server);
 
     const db = createDatabase(database.url);
     try {

@@ -1,63 +1,18 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type Database, now } from '../db/database.ts';
 import { MIGRATION_NAMES } from '../db/migrate.ts';
 import { auditLedger } from '../modules/stock/ledger.ts';
-import { REPO_ROOT } from '../paths.ts';
 import { ADMIN_PASSWORD, createUser, emptyDatabase, TEST_REDIS_URL, testRedisPrefix } from '../test/harness.ts';
 import { type HttpClient, httpClient, productOnSale } from '../test/http.ts';
+import { type ServerProcess, spawnServer, stopServer } from '../test/serverProcess.ts';
 
 /**
  * Two server processes on one database and one Redis, as behind a load balancer: they start
  * together on an empty database, then a client's requests go to either.
  */
-interface Server {
-  url: string;
-  process: ChildProcess;
-  output: string[];
-}
-
-function startServer(databaseUrl: string, dir: string, prefix: string, name: string): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATABASE_URL: databaseUrl,
-      DEPOT_UPLOADS_DIR: path.join(dir, 'uploads'),
-      DEPOT_WEB_DIST: path.join(dir, 'no-web-build'),
-      DEPOT_ADMIN_PASSWORD: ADMIN_PASSWORD,
-      REDIS_URL: TEST_REDIS_URL,
-      REDIS_PREFIX: prefix,
-      LOG_LEVEL: 'error',
-    },
-  });
-  const output: string[] = [];
-  return new Promise((resolve, reject) => {
-    const take = (chunk: Buffer) => {
-      output.push(chunk.toString());
-      const started = /Depot is running at (http:\/\/\S+)/.exec(output.join(''));
-      if (started) resolve({ url: started[1].replace('localhost', '127.0.0.1'), process: child, output });
-    };
-    child.stdout.on('data', take);
-    child.stderr.on('data', take);
-    child.once('exit', (code) => reject(new Error(`server ${name} exited with ${code}:\n${output.join('')}`)));
-  });
-}
-
-async function stop(server: Server | undefined) {
-  if (!server || server.process.exitCode !== null) return;
-  const exited = new Promise((resolve) => server.process.once('exit', resolve));
-  server.process.kill('SIGTERM');
-  await exited;
-}
-
 describe('two server processes on one database and one Redis', () => {
-  let servers: Server[] = [];
+  let servers: ServerProcess[] = [];
   let db: Database;
   let drop: () => Promise<void>;
   let one: HttpClient;
@@ -67,7 +22,8 @@ describe('two server processes on one database and one Redis', () => {
     const target = await emptyDatabase();
     drop = target.drop;
     const prefix = testRedisPrefix();
-    const starting = ['a', 'b'].map((name) => startServer(target.url, target.dir, prefix, name));
+    const env = { REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: prefix };
+    const starting = Array.from({ length: 2 }, () => spawnServer({ databaseUrl: target.url, dir: target.dir, env }));
     const started = await Promise.allSettled(starting);
     servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     for (const s of started) if (s.status === 'rejected') throw s.reason;
@@ -77,7 +33,7 @@ describe('two server processes on one database and one Redis', () => {
   }, 60_000);
 
   afterAll(async () => {
-    await Promise.all(servers.map(stop));
+    await Promise.all(servers.map((server) => stopServer(server)));
     await db?.close();
     await drop?.();
   });
