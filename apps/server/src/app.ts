@@ -138,18 +138,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return json(request, body as string, done);
   });
 
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'same-origin');
-  });
-
   // Khmer answers' numerals follow the system setting (read when a message is written)
   registerLocale(app, async () => (await settingsService(options.db).publicSettings()).khmer_numerals);
   registerValidation(app);
   registerTextGuard(app);
   registerErrorHandler(app);
-  // before any route or plugin, so every answer has them (the real-time endpoint is made further on)
+  // before any route or plugin, so every answer has them (the real-time endpoint is made further on):
+  // helmet's hardening, the CSP and the request id
   await registerHeaders(app, () => app.realtime.clientConfig());
 
   await app.register(fastifySwagger, {

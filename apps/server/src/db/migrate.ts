@@ -28,6 +28,7 @@ import * as m0025 from './migrations/0025_offline_oversell.ts';
 import * as m0026 from './migrations/0026_role_landing.ts';
 import * as m0027 from './migrations/0027_changes_index.ts';
 import * as m0028 from './migrations/0028_search_order.ts';
+import * as m0029 from './migrations/0029_live_name_order.ts';
 import * as m0030 from './migrations/0030_changes_more.ts';
 
 /** Migrations in order. A new one is a new file added here: the list is explicit, not a directory scan. */
@@ -59,6 +60,7 @@ const migrations = {
   '0026_role_landing': m0026,
   '0027_changes_index': m0027,
   '0028_search_order': m0028,
+  '0029_live_name_order': m0029,
   '0030_changes_more': m0030,
 };
 

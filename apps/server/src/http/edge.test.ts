@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, useTestApp } from '../test/harness.ts';
+import { cspNonce } from './headers.ts';
 
 // What the edge of the server refuses, and how: every bad input is a localized 4xx, never a 5xx.
 const ctx = useTestApp();
@@ -205,5 +206,44 @@ describe('headers', () => {
       expect(csp).not.toContain('unsafe-eval');
       expect(csp).toContain("connect-src 'self' ws://localhost:80 wss://localhost:80");
     }
+  });
+
+  it("every answer has helmet's hardening headers, written once per request from a list asked of helmet", async () => {
+    const hardening = {
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
+      'origin-agent-cluster': '?1',
+      'referrer-policy': 'same-origin',
+      'strict-transport-security': 'max-age=31536000; includeSubDomains',
+      'x-content-type-options': 'nosniff',
+      'x-dns-prefetch-control': 'off',
+      'x-download-options': 'noopen',
+      'x-frame-options': 'DENY',
+      'x-permitted-cross-domain-policies': 'none',
+      'x-xss-protection': '0',
+    };
+    // a public answer, a refusal before the route (401), an unknown route, a validation error
+    for (const request of [
+      { url: '/api/health' },
+      { url: '/api/products' },
+      { url: '/api/nothing' },
+      { url: '/api/products?page=0', headers: auth() },
+    ]) {
+      const res = await ctx.app.inject({ method: 'GET', ...request });
+      expect(res.headers).toMatchObject(hardening);
+      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
+  it('a new nonce for every answer, though drawn from the random source in batches', async () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 3; i++) {
+      const res = await ctx.app.inject({ method: 'GET', url: '/api/health' });
+      seen.add(/'nonce-([^']+)'/.exec(String(res.headers['content-security-policy']))?.[1] ?? '');
+    }
+    // past several draws: 16 bytes each, never one given twice
+    for (let i = 0; i < 1000; i++) seen.add(cspNonce());
+    expect(seen.size).toBe(1003);
+    for (const nonce of seen) expect(Buffer.from(nonce, 'base64')).toHaveLength(16);
   });
 });

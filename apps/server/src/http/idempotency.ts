@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
 import { now } from '../db/database.ts';
 import { prepared } from '../db/prepared.ts';
@@ -90,13 +90,16 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
   const routes: string[] = [];
   app.decorate('idempotentRoutes', routes);
 
+  // the hooks go on the keyed routes alone, ahead of their own: every other request (each list,
+  // each search) would run two hooks for nothing
   app.addHook('onRoute', (route) => {
     if (!route.config?.idempotent) return;
     for (const method of [route.method].flat()) routes.push(`${method} ${route.url}`);
+    route.preHandler = [claimKey, ...[route.preHandler ?? []].flat()];
+    route.onSend = [storeAnswerOf, ...[route.onSend ?? []].flat()];
   });
 
-  app.addHook('preHandler', async (request: FastifyRequest) => {
-    if (!request.routeOptions.config?.idempotent) return;
+  async function claimKey(request: FastifyRequest) {
     const key = request.headers[HEADER];
     if (typeof key !== 'string' || !request.auth) return;
     if (!KEY.test(key)) throw new AppError(422, 'validation.format');
@@ -138,9 +141,9 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     request.idempotency = keyed;
     // the claim travels with the request's actor, down to the transaction helper
     request.auth.claim = keyed.claim;
-  });
+  }
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  async function storeAnswerOf(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     const keyed = request.idempotency;
     if (!keyed || keyed.stored || !request.auth || reply.statusCode >= 300) return payload;
     if (!keyed.claim.consumed) {
@@ -157,5 +160,5 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
       response: String(payload),
     });
     return payload;
-  });
+  }
 }

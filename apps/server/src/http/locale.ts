@@ -66,7 +66,8 @@ export async function say(request: FastifyRequest, key: MessageKey, params?: Mes
 export function registerLocale(app: FastifyInstance, khmerNumerals: () => Promise<boolean>): void {
   app.decorateRequest('locale', DEFAULT_LOCALE);
   app.decorateRequest('numerals', async () => 'latin' as Numerals);
-  app.addHook('onRequest', async (request) => {
+  // a callback, not an async hook: it runs on every request and never waits
+  app.addHook('onRequest', (request, _reply, done) => {
     request.locale = requestLocale(request);
     let numerals: Promise<Numerals> | null = null;
     request.numerals = () => {
@@ -79,5 +80,6 @@ export function registerLocale(app: FastifyInstance, khmerNumerals: () => Promis
             );
       return numerals;
     };
+    done();
   });
 }

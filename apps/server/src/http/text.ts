@@ -41,7 +41,9 @@ export function refuseBadText(value: unknown, field?: string): void {
  * handler: `readUpload` checks their text fields.)
  */
 export function registerTextGuard(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
-    for (const part of [request.params, request.query, request.body]) refuseBadText(part);
+  // a callback, not an async hook: it runs on every request and never waits
+  app.addHook('preValidation', (request, _reply, done) => {
+    const found = badTextPath(request.params) ?? badTextPath(request.query) ?? badTextPath(request.body);
+    done(found ? badText(found) : undefined);
   });
 }
