@@ -590,7 +590,7 @@ describe('retries and races', () => {
         await issue(trx, {
           storeId: ids.store,
           productId: ids.rice,
-          type: 'damage',
+          type: 'sale',
           quantity: 1,
           document: null,
           userId: null,
