@@ -50,8 +50,8 @@ export function orderService(db: Db) {
 
   /** The cart as the till sends it, priced and written as the order's lines: held, or sold. */
   async function writeCart({ trx, at, actor }: StepContext, orderId: number | null, input: OrderInput) {
-    const store = await saleStore(trx, actor, input);
-    const cart = await readCart(trx, input, todayInCambodia());
+    const { store, customer } = await saleStore(trx, actor, input);
+    const cart = await readCart(trx, input, todayInCambodia(), customer);
     const rates = await saleRates(trx);
     const priced = priceOrder(cart, rates, input.delivery);
     const values = orderValues(input, {

@@ -85,7 +85,7 @@ export function paymentStatus(total: number, paid: number, delivery: boolean): P
 
 /**
  * The store a sale is made in (the one named, else the seller's home store): live, active and
- * covered by the seller; and its customer, live.
+ * covered by the seller; and its customer, live (answered too: readCart prices by its group).
  */
 export async function saleStore(trx: Db, actor: Actor, input: OrderInput) {
   const storeId = input.store_id ?? actor.storeId;
@@ -96,14 +96,20 @@ export async function saleStore(trx: Db, actor: Actor, input: OrderInput) {
   authorizeSale(actor, store.id);
   const customer = await findLive(trx, 'customers', input.customer_id);
   if (!customer) throw new FieldError({ customer_id: [{ key: 'validation.exists' }] });
-  return store;
+  return { store, customer };
 }
 
 /**
  * Checks a cart against the catalogue: live, active products and combos, a unit of each product,
  * discounts that apply today. Every mistake at once, on its field (`items.2.unit_id`).
  */
-export async function readCart(trx: Db, input: OrderInput, today: string) {
+export async function readCart(
+  trx: Db,
+  input: OrderInput,
+  today: string,
+  /** The customer's row, when the caller has read it (saleStore): not read again. */
+  customer?: { customer_group_id: number | null },
+) {
   const problems: Problems = {};
   const add = (field: string, key: MessageKey, params?: MessageParams) => {
     problems[field] = [...(problems[field] ?? []), { key, params }];
@@ -127,7 +133,7 @@ export async function readCart(trx: Db, input: OrderInput, today: string) {
     ).map((p) => [p.id, p]),
   );
   // the customer's price list (saleStore has found the customer): their group's rows and the base list's
-  const group = (await customerPriceGroup(trx, input.customer_id)) ?? null;
+  const group = (await customerPriceGroup(trx, input.customer_id, customer)) ?? null;
   const priceRules = await priceRulesFor(trx, group?.id ?? null, [...products.values()]);
   const combos = new Map(
     (comboIds.length
