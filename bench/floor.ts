@@ -110,29 +110,45 @@ export async function databaseFloor(url: string, orderId: number, connections: n
           ).id
         : null;
       // the ledger (modules/stock/ledger.ts issueAll): one upsert locking and reading the
-      // valuations in id order, one read of the levels; then, as the sale's last statement
+      // valuations in id order, and the levels' read (one statement on PostgreSQL); then, as the sale's last statement
       // (db/later.ts), the levels, movements, valuations, batches, counters, numbers, terms, rollups
       // and the key's result
       const products = [...new Set(t.movements.map((m) => m.product_id as number))].sort((a, b) => a - b);
       const sum = (product: number, column: string) =>
         t.movements.filter((m) => m.product_id === product).reduce((n, m) => n + Number(m[column]), 0);
       const at = new Date().toISOString();
-      await trx
-        .insertInto('stock_valuations')
-        .values(products.map((product_id) => ({ product_id, quantity: 0, value_cents: 0, updated_at: at })))
-        .onConflict((oc) => oc.column('product_id').doUpdateSet({ updated_at: at }))
-        .returning(['product_id', 'quantity', 'value_cents'])
-        .execute();
-      await trx
-        .selectFrom('stock_levels')
-        .innerJoin('stock_batches', 'stock_batches.id', 'stock_levels.batch_id')
-        .select(['stock_levels.id', 'stock_levels.batch_id', 'stock_levels.quantity'])
-        .where('stock_levels.store_id', '=', t.order.store_id as number)
-        .where('stock_levels.product_id', 'in', products)
-        .where('stock_levels.quantity', '<>', 0)
-        .orderBy('stock_batches.expiry_date')
-        .orderBy('stock_batches.id')
-        .execute();
+      if (pg) {
+        // PostgreSQL: the lock and the levels' read in one statement, as issueAll's lockAndRead
+        await sql`with v as (
+            insert into stock_valuations (product_id, quantity, value_cents, updated_at)
+            values ${sql.join(products.map((p) => sql`(${p}, 0, 0, ${at})`))}
+            on conflict (product_id) do update set updated_at = excluded.updated_at
+            returning product_id, quantity, value_cents
+          )
+          select 0 as kind, 0 as n, null as id, null as batch_id, null as store_id, product_id, quantity, value_cents from v
+          union all
+          select 1, l.n, l.id, l.batch_id, l.store_id, l.product_id, l.quantity, null
+          from stock_levels_now(${[t.order.store_id]}, ${products}, (select count(*) from v))
+            with ordinality as l(id, batch_id, store_id, product_id, quantity, n)
+          order by kind, n`.execute(trx);
+      } else {
+        await trx
+          .insertInto('stock_valuations')
+          .values(products.map((product_id) => ({ product_id, quantity: 0, value_cents: 0, updated_at: at })))
+          .onConflict((oc) => oc.column('product_id').doUpdateSet({ updated_at: at }))
+          .returning(['product_id', 'quantity', 'value_cents'])
+          .execute();
+        await trx
+          .selectFrom('stock_levels')
+          .innerJoin('stock_batches', 'stock_batches.id', 'stock_levels.batch_id')
+          .select(['stock_levels.id', 'stock_levels.batch_id', 'stock_levels.quantity'])
+          .where('stock_levels.store_id', '=', t.order.store_id as number)
+          .where('stock_levels.product_id', 'in', products)
+          .where('stock_levels.quantity', '<>', 0)
+          .orderBy('stock_batches.expiry_date')
+          .orderBy('stock_batches.id')
+          .execute();
+      }
       const numbers = pg ? sql`numbers` : sql`sequences`;
       const writes: Later[] = [
         {

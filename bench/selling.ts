@@ -4,7 +4,15 @@
  * bare transaction making the same writes) of the same run. Every till sells the same 5 products.
  *
  *   npm run bench:selling                  # SQLite
- *   npm run bench:selling -- --db postgres
+ *   npm run bench:selling -- --db postgres [--rate 300] [--duration 10]
+ *
+ * The closed-loop rows (each of the 32 connections sends its next sale when the last is answered)
+ * give the most sales a second and the latency at that load. They cannot show the goal's "p99 under
+ * 100 ms while 32 tills sell 300 sales a second": by Little's law, 32 sales always in flight at 300
+ * a second is a mean latency of 32 / 300 = 107 ms, so a closed loop fast enough for 300/s has its
+ * mean, let alone its p99, above 100 ms. Real tills offer sales at a rate, whatever the server's
+ * latency: the last row offers `--rate` sales a second over the same 32 connections (autocannon's
+ * `overallRate`) and measures the latency of those, with what the server kept up with.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -20,8 +28,10 @@ const { values } = parseArgs({
     db: { type: 'string', default: 'sqlite' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '32' },
+    rate: { type: 'string', default: '300' },
   },
 });
+const rate = Number(values.rate);
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 const password = 'bench-password-1';
@@ -30,8 +40,9 @@ let server: RunningServer;
 let auth: Record<string, string>;
 let call: Awaited<ReturnType<typeof signIn>>['call'];
 
-async function measure(name: string, method: 'GET' | 'POST', path: string, body?: unknown) {
+async function measure(name: string, method: 'GET' | 'POST', path: string, body?: unknown, overallRate?: number) {
   const options = {
+    overallRate,
     url: `${server.url}${path}`,
     method,
     connections,
@@ -118,9 +129,11 @@ async function main() {
 
     const floor = await measure('GET /api/health (floor)', 'GET', '/api/health');
     const checkout = await measure('checkout: 5 lines, riel and dollars', 'POST', '/api/orders', sale);
+    // the same sales offered at a rate (see above): the goal's p99 is read here
+    const offered = await measure(`checkout offered at ${rate}/s`, 'POST', '/api/orders', sale, rate);
     // the writes of a sale without the server, at the same concurrency, while the server is idle
     const bare = await databaseFloor(databaseUrl, first.data.id, connections, duration);
-    const rows = [floor, bare, checkout];
+    const rows = [floor, bare, checkout, offered];
     console.log(`\nSelling: ${values.db}, ${connections} connections, ${duration} s a case`);
     console.table(rows.map((r) => ({ ...r, 'of floor': `${((r['req/s'] / floor['req/s']) * 100).toFixed(1)} %` })));
   } finally {

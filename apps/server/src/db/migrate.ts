@@ -30,6 +30,7 @@ import * as m0027 from './migrations/0027_changes_index.ts';
 import * as m0028 from './migrations/0028_search_order.ts';
 import * as m0029 from './migrations/0029_live_name_order.ts';
 import * as m0030 from './migrations/0030_changes_more.ts';
+import * as m0031 from './migrations/0031_levels_now.ts';
 
 /** Migrations in order. A new one is a new file added here: the list is explicit, not a directory scan. */
 const migrations = {
@@ -62,6 +63,7 @@ const migrations = {
   '0028_search_order': m0028,
   '0029_live_name_order': m0029,
   '0030_changes_more': m0030,
+  '0031_levels_now': m0031,
 };
 
 /** The migrations this code knows, oldest first: a database at a later one was made by a newer Depot. */

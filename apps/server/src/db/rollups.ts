@@ -1,6 +1,7 @@
-import { type CompiledQuery, type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
+import { type CompiledQuery, type Kysely, PostgresAdapter, type RawBuilder, type Selectable, sql } from 'kysely';
 import type { Db } from './database.ts';
 import { later, runTogether } from './later.ts';
+import type { OrdersTable } from './schema.ts';
 
 /**
  * The reports' daily rollups: what a sale, a payment, a return, a void and a ledger movement add
@@ -368,8 +369,15 @@ async function tallyOf(trx: Db, sign: 1 | -1, o: Tallied['order'], lines: Tallie
   );
 }
 
-/** The order's row as the rollups key it, when it is a sale (confirmed); null otherwise. */
-async function saleOf(trx: Db, orderId: number) {
+/** An order's row as the rollups key it: its day, store, cashier, customer and status. */
+export type SaleKeys = Pick<
+  Selectable<OrdersTable>,
+  'order_date' | 'store_id' | 'cashier_id' | 'customer_id' | 'status'
+>;
+
+/** The order's row as the rollups key it (read, unless the caller has it already). */
+async function saleOf(trx: Db, orderId: number, known?: SaleKeys): Promise<SaleKeys> {
+  if (known) return known;
   const o = await trx
     .selectFrom('orders')
     .select(['order_date', 'store_id', 'cashier_id', 'customer_id', 'status'])
@@ -384,8 +392,9 @@ export async function tallyPaid(
   orderId: number,
   before: { change_cents: number; change_khr: number; paid_cents: number },
   after: { change_cents: number; change_khr: number; paid_cents: number },
+  known?: SaleKeys,
 ): Promise<void> {
-  const o = await saleOf(trx, orderId);
+  const o = await saleOf(trx, orderId, known);
   if (o.status !== 'confirmed') return;
   await add(trx, 'daily_orders', [
     {
@@ -447,9 +456,10 @@ export async function tallyPayments(
   trx: Db,
   orderId: number,
   payments: { kind: string; method: string; amount: number; amount_cents: number; created_at: string }[],
+  known?: SaleKeys,
 ): Promise<void> {
   if (!payments.length) return;
-  const o = await saleOf(trx, orderId);
+  const o = await saleOf(trx, orderId, known);
   await add(
     trx,
     'daily_payments',

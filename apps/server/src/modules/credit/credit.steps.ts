@@ -14,16 +14,11 @@ import { lockCustomer } from './credit.service.ts';
  */
 export async function checkCredit(
   trx: Db,
-  sale: { id: number; storeId: number; customerId: number },
+  sale: { id: number; storeId: number; customerId: number; totalCents: number; paidCents: number },
   actor: Actor,
   approver: Approver | null,
 ): Promise<void> {
-  const order = await trx
-    .selectFrom('orders')
-    .select(['total_cents', 'paid_cents'])
-    .where('id', '=', sale.id)
-    .executeTakeFirstOrThrow();
-  if (Number(order.paid_cents) >= Number(order.total_cents)) return;
+  if (sale.paidCents >= sale.totalCents) return;
   const customer = await lockCustomer(trx, sale.customerId);
   if (!customer || customer.credit_limit_cents === null) return;
   const limit = Number(customer.credit_limit_cents);

@@ -50,8 +50,8 @@ export function orderService(db: Db) {
 
   /** The cart as the till sends it, priced and written as the order's lines: held, or sold. */
   async function writeCart({ trx, at, actor }: StepContext, orderId: number | null, input: OrderInput) {
-    const store = await saleStore(trx, actor, input);
-    const cart = await readCart(trx, input, todayInCambodia());
+    const { store, customer } = await saleStore(trx, actor, input);
+    const cart = await readCart(trx, input, todayInCambodia(), customer);
     const rates = await saleRates(trx);
     const priced = priceOrder(cart, rates, input.delivery);
     const values = orderValues(input, {
@@ -85,13 +85,20 @@ export function orderService(db: Db) {
     const { trx, actor } = ctx;
     // the sale belongs to its cashier's open shift at the store (or is refused, when one is required)
     await attachShift(trx, actor, sale.id, sale.storeId);
-    const status = payments.length
+    const paid = payments.length
       ? await recordPayments(trx, { ...sale.values, id: sale.id }, payments, actor.userId, changeIn)
       : null;
+    const status = paid?.status ?? null;
     // what is left unpaid must stay within the customer's credit limit, or a manager allows it
     await checkCredit(
       trx,
-      { id: sale.id, storeId: sale.storeId, customerId: sale.values.customer_id },
+      {
+        id: sale.id,
+        storeId: sale.storeId,
+        customerId: sale.values.customer_id,
+        totalCents: sale.values.total_cents,
+        paidCents: paid?.paid_cents ?? 0,
+      },
       actor,
       approver,
     );
@@ -193,7 +200,7 @@ export function orderService(db: Db) {
     /** Tenders against what is still due; paid in full, the invoice. */
     pay(actor: Actor, id: number, tenders: Tender[], changeIn: ChangeIn = 'split') {
       return documents.act(actor, id, 'pay', async ({ trx, row }) => {
-        const status = await recordPayments(trx, row, tenders, actor.userId, changeIn);
+        const { status } = await recordPayments(trx, row, tenders, actor.userId, changeIn);
         if (status === 'paid') await issueInvoice(trx, id);
       });
     },

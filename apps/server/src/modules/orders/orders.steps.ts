@@ -27,7 +27,7 @@ import {
 import { type Insertable, PostgresAdapter, type Selectable, sql } from 'kysely';
 import type { z } from 'zod';
 import { type Db, now } from '../../db/database.ts';
-import { type Later, later } from '../../db/later.ts';
+import { type Later, later, runTogether } from '../../db/later.ts';
 import { tallyOrder, tallyPaid, tallyPayments, tallyReturned } from '../../db/rollups.ts';
 import type { OrderItemBatchesTable, OrdersTable } from '../../db/schema.ts';
 import { nextDocumentNumber } from '../../db/sequences.ts';
@@ -85,7 +85,7 @@ export function paymentStatus(total: number, paid: number, delivery: boolean): P
 
 /**
  * The store a sale is made in (the one named, else the seller's home store): live, active and
- * covered by the seller; and its customer, live.
+ * covered by the seller; and its customer, live (answered too: readCart prices by its group).
  */
 export async function saleStore(trx: Db, actor: Actor, input: OrderInput) {
   const storeId = input.store_id ?? actor.storeId;
@@ -96,14 +96,20 @@ export async function saleStore(trx: Db, actor: Actor, input: OrderInput) {
   authorizeSale(actor, store.id);
   const customer = await findLive(trx, 'customers', input.customer_id);
   if (!customer) throw new FieldError({ customer_id: [{ key: 'validation.exists' }] });
-  return store;
+  return { store, customer };
 }
 
 /**
  * Checks a cart against the catalogue: live, active products and combos, a unit of each product,
  * discounts that apply today. Every mistake at once, on its field (`items.2.unit_id`).
  */
-export async function readCart(trx: Db, input: OrderInput, today: string) {
+export async function readCart(
+  trx: Db,
+  input: OrderInput,
+  today: string,
+  /** The customer's row, when the caller has read it (saleStore): not read again. */
+  customer?: { customer_group_id: number | null },
+) {
   const problems: Problems = {};
   const add = (field: string, key: MessageKey, params?: MessageParams) => {
     problems[field] = [...(problems[field] ?? []), { key, params }];
@@ -127,7 +133,7 @@ export async function readCart(trx: Db, input: OrderInput, today: string) {
     ).map((p) => [p.id, p]),
   );
   // the customer's price list (saleStore has found the customer): their group's rows and the base list's
-  const group = (await customerPriceGroup(trx, input.customer_id)) ?? null;
+  const group = (await customerPriceGroup(trx, input.customer_id, customer)) ?? null;
   const priceRules = await priceRulesFor(trx, group?.id ?? null, [...products.values()]);
   const combos = new Map(
     (comboIds.length
@@ -517,11 +523,22 @@ export type Payable = Pick<
   | 'rate_out_khr'
   | 'khr_step'
   | 'shipping_address'
+  // the change already given back, and the keys its rollups are counted by: known to the caller
+  // (the locked row, or the sale's values), not read back
+  | 'change_given_cents'
+  | 'change_given_khr'
+  | 'order_date'
+  | 'store_id'
+  | 'cashier_id'
+  | 'customer_id'
+  | 'status'
 >;
 
 /**
  * Records what was handed over against what is due. Cash may be more than due (the change is
- * worked out in both currencies); card, transfer and KHQR may not. Answers the new payment status.
+ * worked out in both currencies); card, transfer and KHQR may not. Answers the new payment status
+ * and what the order has paid. The payments' insert and the order's update are one statement on
+ * PostgreSQL (db/later.ts runTogether); nothing is read back.
  */
 export async function recordPayments(
   trx: Db,
@@ -554,31 +571,41 @@ export async function recordPayments(
     received_by: userId,
     created_at: at,
   }));
-  await trx.insertInto('order_payments').values(rows).execute();
-  await tallyPayments(trx, order.id, rows);
-  const before = await trx
-    .selectFrom('orders')
-    .select(['change_given_cents as change_cents', 'change_given_khr as change_khr', 'paid_cents'])
-    .where('id', '=', order.id)
-    .executeTakeFirstOrThrow();
+  await tallyPayments(trx, order.id, rows, order);
+  const before = {
+    change_cents: Number(order.change_given_cents),
+    change_khr: Number(order.change_given_khr),
+    paid_cents: Number(order.paid_cents),
+  };
   // paid: what was handed over, up to the total (a riel total rounded down by the step is paid)
   const given = changeGiven(s, changeIn);
   const paid = s.status === 'paid' ? total : Number(order.paid_cents) + s.tendered_cents;
   const status = paymentStatus(total, paid, order.shipping_address !== null);
-  await trx
-    .updateTable('orders')
-    .set({
-      paid_cents: paid,
-      payment_status: status,
-      change_cents: s.change_cents,
-      change_khr: s.change_khr,
-      change_given_cents: given.usd_cents,
-      change_given_khr: given.khr,
-    })
-    .where('id', '=', order.id)
-    .execute();
-  await tallyPaid(trx, order.id, before, { change_cents: given.usd_cents, change_khr: given.khr, paid_cents: paid });
-  return status;
+  await runTogether(trx, [
+    { query: trx.insertInto('order_payments').values(rows).compile() },
+    {
+      query: trx
+        .updateTable('orders')
+        .set({
+          paid_cents: paid,
+          payment_status: status,
+          change_cents: s.change_cents,
+          change_khr: s.change_khr,
+          change_given_cents: given.usd_cents,
+          change_given_khr: given.khr,
+        })
+        .where('id', '=', order.id)
+        .compile(),
+    },
+  ]);
+  await tallyPaid(
+    trx,
+    order.id,
+    before,
+    { change_cents: given.usd_cents, change_khr: given.khr, paid_cents: paid },
+    order,
+  );
+  return { status, paid_cents: paid };
 }
 
 /** What an order's invoice is made of, or null when it has one (a later payment's: issueInvoice). */

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { indexRecords } from '../../kit/search.ts';
 import { ADMIN_PASSWORD, bearer, createUser, login, TEST_DB, useTestApp } from '../../test/harness.ts';
-import { lockProducts, receive } from '../stock/ledger.ts';
+import { auditLedger, issue, lockProducts, receive } from '../stock/ledger.ts';
 import { invoices, orders } from './orders.resources.ts';
 
 const ctx = useTestApp();
@@ -562,6 +562,68 @@ describe('retries and races', () => {
         const sold = await beer;
         expect(sold.status).toBe(201);
         expect(sold.body.data.number).toMatch(/^ORD-\d{4}-\d{6}$/);
+      } finally {
+        release();
+        await other;
+      }
+    },
+    30_000,
+  );
+
+  // PostgreSQL only: the sale's lock and its levels' read are one statement (ledger.ts lockAndRead)
+  it.skipIf(TEST_DB !== 'postgres')(
+    'a sale that waited for its product sells from the levels the holder left: the units it took and a batch it made',
+    async () => {
+      await stockIn(ids.rice, 5, 500);
+      const before = await onHand(ids.rice);
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let locked = () => {};
+      const holding = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      // another transaction holds the rice: it takes a unit and receives 10 into a batch of its own
+      const other = ctx.db.transaction().execute(async (trx) => {
+        await lockProducts(trx, [ids.rice]);
+        await issue(trx, {
+          storeId: ids.store,
+          productId: ids.rice,
+          type: 'sale',
+          quantity: 1,
+          document: null,
+          userId: null,
+        });
+        await receive(trx, {
+          storeId: ids.store,
+          productId: ids.rice,
+          type: 'purchase_receipt',
+          batch: { lot: `LATE-${randomUUID().slice(0, 8)}`, expiryDate: null },
+          quantity: 10,
+          valueCents: 1000,
+          document: null,
+          userId: null,
+        });
+        locked();
+        await released;
+      });
+      await holding;
+      try {
+        // every unit there will be once the other commits: read before the wait, there are too few
+        const all = send('POST', '/api/orders', sale({ items: [{ product_id: ids.rice, quantity: before - 1 + 10 }] }));
+        for (let i = 0; i < 100; i++) {
+          const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+            where wait_event_type = 'Lock' and datname = current_database()`.execute(ctx.db);
+          if (rows[0].n > 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        release();
+        await other;
+        const sold = await all;
+        expect(sold.status).toBe(201);
+        expect(await onHand(ids.rice)).toBe(0);
+        expect(await auditLedger(ctx.db)).toEqual([]);
       } finally {
         release();
         await other;

@@ -6,8 +6,13 @@ import { findLive } from '../../kit/resource.ts';
 import { factorFor } from '../stock/stock.repository.ts';
 
 /** The price list a customer buys at: their group when it is live and active, else none (the base list). */
-export async function customerPriceGroup(db: Db, customerId: number) {
-  const customer = await findLive(db, 'customers', customerId);
+export async function customerPriceGroup(
+  db: Db,
+  customerId: number,
+  /** The customer's live row, when the caller has read it (a sale's saleStore). */
+  found?: { customer_group_id: number | null } | null,
+) {
+  const customer = found !== undefined ? found : await findLive(db, 'customers', customerId);
   if (!customer) return undefined;
   if (customer.customer_group_id === null) return null;
   const group = await findLive(db, 'customer_groups', Number(customer.customer_group_id));

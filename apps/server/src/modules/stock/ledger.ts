@@ -1,5 +1,5 @@
 import type { AdjustmentReason, MovementType } from '@depot/contracts';
-import { type Insertable, sql } from 'kysely';
+import { type Insertable, PostgresAdapter, sql } from 'kysely';
 import { type Db, now } from '../../db/database.ts';
 import { later } from '../../db/later.ts';
 import { prepared } from '../../db/prepared.ts';
@@ -314,12 +314,7 @@ export async function issueAll(trx: Db, ops: readonly Issue[], options: { late?:
   }
   if (!ops.length) return [];
   const at = now();
-  const valuations = await lockAndValue(
-    trx,
-    ops.map((op) => op.productId),
-    at,
-  );
-  const levels = await levelsOf(trx, ops);
+  const { valuations, levels } = await lockAndRead(trx, ops, at);
   const left = new Map(levels.map((l) => [l.id, Number(l.quantity)]));
   const takes = new Map<number, { take: number; productId: number }>();
   const moves: { op: Issue; batchId: number; quantity: number; valueCents: number; balance: number }[] = [];
@@ -486,6 +481,58 @@ async function lockAndValue(trx: Db, productIds: number[], at: string) {
     for (const id of ids) mine.add(id);
   }
   return found;
+}
+
+/**
+ * Locks the issues' products (`lockAndValue`) and reads their valuations and levels (`levelsOf`).
+ * On PostgreSQL in a transaction, one statement: the lock's upsert, then `stock_levels_now`
+ * (migration 0031), a function whose query takes its own snapshot once every lock is taken, so it
+ * reads the levels as the last holder committed them, not as they were when the statement began
+ * waiting. One round trip fewer in the time the products are locked. SQLite, and a transaction of
+ * more products than one statement locks: the two statements.
+ */
+async function lockAndRead(trx: Db, ops: readonly Issue[], at: string) {
+  const ids = [...new Set(ops.map((op) => op.productId))].sort((a, b) => a - b);
+  if (!(trx.getExecutor().adapter instanceof PostgresAdapter) || !trx.isTransaction || ids.length > LOCK_BATCH)
+    return { valuations: await lockAndValue(trx, ids, at), levels: await levelsOf(trx, ops) };
+  const stores = [...new Set(ops.map((op) => op.storeId))];
+  const { rows } = await sql<{
+    kind: number;
+    id: number | null;
+    batch_id: number | null;
+    store_id: number | null;
+    product_id: number;
+    quantity: string | number;
+    value_cents: string | number | null;
+  }>`with v as (
+      insert into stock_valuations (product_id, quantity, value_cents, updated_at)
+      values ${sql.join(ids.map((id) => sql`(${id}, 0, 0, ${at})`))}
+      on conflict (product_id) do update set updated_at = excluded.updated_at
+      returning product_id, quantity, value_cents
+    )
+    select 0 as kind, 0 as n, null as id, null as batch_id, null as store_id, product_id, quantity, value_cents from v
+    union all
+    select 1, l.n, l.id, l.batch_id, l.store_id, l.product_id, l.quantity, null
+    from stock_levels_now(${stores}, ${ids}, (select count(*) from v)) with ordinality as l(id, batch_id, store_id, product_id, quantity, n)
+    order by kind, n`.execute(trx);
+  const valuations = new Map<number, { quantity: number; value: number }>();
+  const levels: { id: number; batch_id: number; store_id: number; product_id: number; quantity: number }[] = [];
+  for (const row of rows) {
+    if (row.kind === 0)
+      valuations.set(row.product_id, { quantity: Number(row.quantity), value: Number(row.value_cents) });
+    else
+      levels.push({
+        id: Number(row.id),
+        batch_id: Number(row.batch_id),
+        store_id: Number(row.store_id),
+        product_id: row.product_id,
+        quantity: Number(row.quantity),
+      });
+  }
+  const mine = held.get(trx) ?? new Set<number>();
+  held.set(trx, mine);
+  for (const id of ids) mine.add(id);
+  return { valuations, levels };
 }
 
 /**
