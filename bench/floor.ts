@@ -10,6 +10,7 @@ import { todayInCambodia } from '@depot/contracts';
 import { PostgresAdapter, sql } from 'kysely';
 import { createDatabase, type Db } from '../apps/server/src/db/database.ts';
 import { type Later, runTogether } from '../apps/server/src/db/later.ts';
+import { lockAndReadStatement } from '../apps/server/src/modules/stock/ledger.ts';
 
 type Row = Record<string, unknown>;
 // a column of each rollup, rewritten in its rows of the day and the month: the rows a sale adds to
@@ -119,18 +120,7 @@ export async function databaseFloor(url: string, orderId: number, connections: n
       const at = new Date().toISOString();
       if (pg) {
         // PostgreSQL: the lock and the levels' read in one statement, as issueAll's lockAndRead
-        await sql`with v as (
-            insert into stock_valuations (product_id, quantity, value_cents, updated_at)
-            values ${sql.join(products.map((p) => sql`(${p}, 0, 0, ${at})`))}
-            on conflict (product_id) do update set updated_at = excluded.updated_at
-            returning product_id, quantity, value_cents
-          )
-          select 0 as kind, 0 as n, null as id, null as batch_id, null as store_id, product_id, quantity, value_cents from v
-          union all
-          select 1, l.n, l.id, l.batch_id, l.store_id, l.product_id, l.quantity, null
-          from stock_levels_now(${[t.order.store_id]}, ${products}, (select count(*) from v))
-            with ordinality as l(id, batch_id, store_id, product_id, quantity, n)
-          order by kind, n`.execute(trx);
+        await lockAndReadStatement([t.order.store_id as number], products, at).execute(trx);
       } else {
         await trx
           .insertInto('stock_valuations')

@@ -8,6 +8,8 @@ import {
 } from '@depot/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { z } from 'zod';
+// request.locale and request.numerals are declared there
+import type {} from './locale.ts';
 
 /**
  * Message parameters; a `{ key }` is itself translated (an entity's name inside a sentence), and a

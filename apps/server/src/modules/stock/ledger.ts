@@ -496,25 +496,7 @@ async function lockAndRead(trx: Db, ops: readonly Issue[], at: string) {
   if (!(trx.getExecutor().adapter instanceof PostgresAdapter) || !trx.isTransaction || ids.length > LOCK_BATCH)
     return { valuations: await lockAndValue(trx, ids, at), levels: await levelsOf(trx, ops) };
   const stores = [...new Set(ops.map((op) => op.storeId))];
-  const { rows } = await sql<{
-    kind: number;
-    id: number | null;
-    batch_id: number | null;
-    store_id: number | null;
-    product_id: number;
-    quantity: string | number;
-    value_cents: string | number | null;
-  }>`with v as (
-      insert into stock_valuations (product_id, quantity, value_cents, updated_at)
-      values ${sql.join(ids.map((id) => sql`(${id}, 0, 0, ${at})`))}
-      on conflict (product_id) do update set updated_at = excluded.updated_at
-      returning product_id, quantity, value_cents
-    )
-    select 0 as kind, 0 as n, null as id, null as batch_id, null as store_id, product_id, quantity, value_cents from v
-    union all
-    select 1, l.n, l.id, l.batch_id, l.store_id, l.product_id, l.quantity, null
-    from stock_levels_now(${stores}, ${ids}, (select count(*) from v)) with ordinality as l(id, batch_id, store_id, product_id, quantity, n)
-    order by kind, n`.execute(trx);
+  const { rows } = await lockAndReadStatement(stores, ids, at).execute(trx);
   const valuations = new Map<number, { quantity: number; value: number }>();
   const levels: { id: number; batch_id: number; store_id: number; product_id: number; quantity: number }[] = [];
   for (const row of rows) {
@@ -533,6 +515,32 @@ async function lockAndRead(trx: Db, ops: readonly Issue[], at: string) {
   held.set(trx, mine);
   for (const id of ids) mine.add(id);
   return { valuations, levels };
+}
+
+/**
+ * lockAndRead's one statement on PostgreSQL: the products' lock (the valuations' upsert, in id
+ * order) and the levels read after it by `stock_levels_now`. bench/floor.ts runs the same.
+ */
+export function lockAndReadStatement(stores: readonly number[], ids: readonly number[], at: string) {
+  return sql<{
+    kind: number;
+    id: number | null;
+    batch_id: number | null;
+    store_id: number | null;
+    product_id: number;
+    quantity: string | number;
+    value_cents: string | number | null;
+  }>`with v as (
+      insert into stock_valuations (product_id, quantity, value_cents, updated_at)
+      values ${sql.join(ids.map((id) => sql`(${id}, 0, 0, ${at})`))}
+      on conflict (product_id) do update set updated_at = excluded.updated_at
+      returning product_id, quantity, value_cents
+    )
+    select 0 as kind, 0 as n, null as id, null as batch_id, null as store_id, product_id, quantity, value_cents from v
+    union all
+    select 1, l.n, l.id, l.batch_id, l.store_id, l.product_id, l.quantity, null
+    from stock_levels_now(${stores}, ${ids}, (select count(*) from v)) with ordinality as l(id, batch_id, store_id, product_id, quantity, n)
+    order by kind, n`;
 }
 
 /**
