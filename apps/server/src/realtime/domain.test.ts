@@ -1,6 +1,9 @@
 import { appEvent, NOTIFICATION_CREATED_EVENT } from '@depot/contracts';
 import type Pusher from 'pusher-js';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { DomainEvent } from '../events/events.ts';
+import { notificationRaiser } from '../modules/notifications/notifications.raise.ts';
+import { notificationService } from '../modules/notifications/notifications.service.ts';
 import { lockProducts, receive } from '../modules/stock/ledger.ts';
 import { bearer, createStore, createUser, login, useTestApp } from '../test/harness.ts';
 import { connected, type Endpoint, listening, next, pusherClient, record, subscribe } from '../test/realtime.ts';
@@ -144,6 +147,34 @@ describe('notifications raised by what happens', () => {
     await goods.sell(10);
     await vi.waitFor(async () => expect(await inbox(keeper.headers)).toHaveLength(2));
     expect(await inbox(farKeeper.headers)).toEqual([]);
+  });
+
+  it('a sale of goods neither low nor told of opens no transaction for low stock (every sale asks)', async () => {
+    const plenty = await sellableProduct(ctx.app, ctx.db, admin, 50);
+    // a raiser of its own on the app's database, counting the transactions it opens
+    let opened = 0;
+    const counted = new Proxy(ctx.db, {
+      get(target, key) {
+        if (key === 'transaction') opened += 1;
+        const value = Reflect.get(target, key, target);
+        // Kysely's methods read private fields: called on the database itself, not the proxy
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const raiser = notificationRaiser(counted, notificationService(ctx.db, ctx.app.realtime));
+    const changed: DomainEvent = {
+      name: 'StockChanged',
+      payload: { store_id: plenty.storeId, product_ids: [plenty.product] },
+    };
+    expect(await raiser.handle(changed)).toEqual([]);
+    expect(opened).toBe(0);
+    // at its reorder level (it holds 1,000) it is told, in a transaction of its own
+    await ctx.db.updateTable('products').set({ reorder_level: 1000 }).where('id', '=', plenty.product).execute();
+    expect((await raiser.handle(changed)).length).toBeGreaterThan(0);
+    expect(opened).toBe(1);
+    // still low and told of: nothing to write again
+    expect(await raiser.handle(changed)).toEqual([]);
+    expect(opened).toBe(1);
   });
 
   it('a sale for delivery: those working the orders of that store are told once to prepare it', async () => {

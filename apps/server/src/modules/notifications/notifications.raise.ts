@@ -56,8 +56,28 @@ export function notificationRaiser(db: Db, notifications: NotificationService) {
    * takes it there marks it, later sales while it stays low tell nobody; once a movement takes it
    * above the level the mark goes, and the next fall is told again.
    */
-  function lowStock({ store_id, product_ids }: EventPayloads['StockChanged']) {
-    if (!product_ids.length) return Promise.resolve([]);
+  async function lowStock({ store_id, product_ids }: EventPayloads['StockChanged']) {
+    if (!product_ids.length) return [];
+    // one read first, outside a transaction: after a sale of goods that are neither low nor marked
+    // (the usual case, every sale) there is nothing to write, and no transaction is opened
+    const seen = await db
+      .selectFrom('products')
+      .leftJoin('stock_levels', (join) =>
+        join.onRef('stock_levels.product_id', '=', 'products.id').on('stock_levels.store_id', '=', store_id),
+      )
+      .select([
+        'products.reorder_level',
+        sql<number>`coalesce(sum(stock_levels.quantity), 0)`.as('quantity'),
+        sql<number | boolean>`exists (select 1 from notification_marks where notification_marks.kind = 'low_stock'
+          and notification_marks.subject = ${`${store_id}:`} || cast(products.id as varchar(20)))`.as('marked'),
+      ])
+      .where('products.id', 'in', product_ids)
+      .where('products.deleted_at', 'is', null)
+      .groupBy(['products.id', 'products.reorder_level'])
+      .execute();
+    const low = (r: { reorder_level: number; quantity: number | string }) =>
+      r.reorder_level > 0 && Number(r.quantity) <= r.reorder_level;
+    if (!seen.some((r) => low(r) !== Boolean(r.marked))) return [];
     return raise(async (trx) => {
       const rows = await trx
         .selectFrom('products')
@@ -93,8 +113,7 @@ export function notificationRaiser(db: Db, notifications: NotificationService) {
             .execute()
         ).map((m) => m.subject),
       );
-      const isLow = (r: (typeof rows)[number]) => r.reorder_level > 0 && Number(r.quantity) <= r.reorder_level;
-      const recovered = rows.filter((r) => !isLow(r) && marked.has(subject(r.id)));
+      const recovered = rows.filter((r) => !low(r) && marked.has(subject(r.id)));
       if (recovered.length) {
         await trx
           .deleteFrom('notification_marks')
@@ -106,11 +125,11 @@ export function notificationRaiser(db: Db, notifications: NotificationService) {
           )
           .execute();
       }
-      const low = rows.filter((r) => isLow(r) && !marked.has(subject(r.id)));
-      if (!low.length) return stored;
+      const told = rows.filter((r) => low(r) && !marked.has(subject(r.id)));
+      if (!told.length) return stored;
       const users = await usersCovering(trx, store_id, NOTIFIED.low_stock);
       const store = await storeName(trx, store_id);
-      for (const r of low) {
+      for (const r of told) {
         if (!(await claim(trx, 'low_stock', subject(r.id)))) continue;
         stored.push(
           ...(await notifications.store(trx, users, 'low_stock', {
