@@ -265,7 +265,7 @@ describe('scheduled backups', () => {
     );
   });
 
-  it('run in the server, keep the newest few and log what they did', async () => {
+  it('run in the server, keep the newest few and log what they did', { timeout: 90_000 }, async () => {
     const backups = path.join(dir, 'backups-scheduled');
     const logged: { level: string; details: Record<string, unknown>; message: string }[] = [];
     const log = {
@@ -277,7 +277,13 @@ describe('scheduled backups', () => {
       const schedule = scheduleBackups(live, { dir: backups, uploadsDir, keep: 2, intervalHours: 1 }, log);
       for (let i = 0; i < 3; i++) {
         await vi.advanceTimersByTimeAsync(3_600_000);
-        await vi.waitFor(() => expect(logged.filter((l) => l.message === 'scheduled backup made')).toHaveLength(i + 1));
+        // a backup is a real pg_dump or SQLite copy: on a busy machine it takes seconds, not one
+        await vi.waitFor(
+          () => expect(logged.filter((l) => l.message === 'scheduled backup made')).toHaveLength(i + 1),
+          {
+            timeout: 20_000,
+          },
+        );
       }
       await schedule.stop();
     } finally {
@@ -294,8 +300,12 @@ describe('scheduled backups', () => {
     try {
       const schedule = scheduleBackups(live, { dir: failing, uploadsDir, keep: 2 }, log);
       await vi.advanceTimersByTimeAsync(60_000);
-      await vi.waitFor(() =>
-        expect(logged).toContainEqual(expect.objectContaining({ level: 'error', message: 'scheduled backup failed' })),
+      await vi.waitFor(
+        () =>
+          expect(logged).toContainEqual(
+            expect.objectContaining({ level: 'error', message: 'scheduled backup failed' }),
+          ),
+        { timeout: 20_000 },
       );
       await schedule.stop();
     } finally {
