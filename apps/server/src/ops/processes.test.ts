@@ -30,7 +30,7 @@ describe('two server processes on one database and one Redis', () => {
     db = createDatabase(target.url);
     one = httpClient(servers[0].url);
     two = httpClient(servers[1].url);
-  }, 60_000);
+  }, 90_000);
 
   afterAll(async () => {
     await Promise.all(servers.map((server) => stopServer(server)));

@@ -45,10 +45,11 @@ export function spawnServer(options: {
   const output: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`the server did not start:\n${output.join('')}`)),
-      options.timeoutMs ?? 60_000,
-    );
+    // one that does not start is stopped, not left running after the test (and its processes with it)
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      reject(new Error(`the server did not start:\n${output.join('')}`));
+    }, options.timeoutMs ?? 60_000);
     const take = (chunk: Buffer) => {
       output.push(chunk.toString());
       const started = [...output.join('').matchAll(RUNNING)];
