@@ -58,28 +58,10 @@ export function notificationRaiser(db: Db, notifications: NotificationService) {
    */
   async function lowStock({ store_id, product_ids }: EventPayloads['StockChanged']) {
     if (!product_ids.length) return [];
-    // one read first, outside a transaction: after a sale of goods that are neither low nor marked
-    // (the usual case, every sale) there is nothing to write, and no transaction is opened
-    const seen = await db
-      .selectFrom('products')
-      .leftJoin('stock_levels', (join) =>
-        join.onRef('stock_levels.product_id', '=', 'products.id').on('stock_levels.store_id', '=', store_id),
-      )
-      .select([
-        'products.reorder_level',
-        sql<number>`coalesce(sum(stock_levels.quantity), 0)`.as('quantity'),
-        sql<number | boolean>`exists (select 1 from notification_marks where notification_marks.kind = 'low_stock'
-          and notification_marks.subject = ${`${store_id}:`} || cast(products.id as varchar(20)))`.as('marked'),
-      ])
-      .where('products.id', 'in', product_ids)
-      .where('products.deleted_at', 'is', null)
-      .groupBy(['products.id', 'products.reorder_level'])
-      .execute();
-    const low = (r: { reorder_level: number; quantity: number | string }) =>
-      r.reorder_level > 0 && Number(r.quantity) <= r.reorder_level;
-    if (!seen.some((r) => low(r) !== Boolean(r.marked))) return [];
-    return raise(async (trx) => {
-      const rows = await trx
+    const subject = (productId: number) => `${store_id}:${productId}`;
+    /** The products' levels in the store, and whether each is marked as told. */
+    const levelsAndMarks = (q: Db) =>
+      q
         .selectFrom('products')
         .leftJoin('stock_levels', (join) =>
           join.onRef('stock_levels.product_id', '=', 'products.id').on('stock_levels.store_id', '=', store_id),
@@ -90,29 +72,22 @@ export function notificationRaiser(db: Db, notifications: NotificationService) {
           'products.name_kh',
           'products.reorder_level',
           sql<number>`coalesce(sum(stock_levels.quantity), 0)`.as('quantity'),
+          sql<number | boolean>`exists (select 1 from notification_marks where notification_marks.kind = 'low_stock'
+            and notification_marks.subject = ${`${store_id}:`} || cast(products.id as varchar(20)))`.as('marked'),
         ])
         .where('products.id', 'in', product_ids)
         .where('products.deleted_at', 'is', null)
         .groupBy(['products.id', 'products.name_en', 'products.name_kh', 'products.reorder_level'])
         .execute();
+    const low = (r: { reorder_level: number; quantity: number | string }) =>
+      r.reorder_level > 0 && Number(r.quantity) <= r.reorder_level;
+    // read first, outside a transaction: after a sale of goods that are neither low nor marked (the
+    // usual case, every sale) there is nothing to write, and no transaction is opened
+    if (!(await levelsAndMarks(db)).some((r) => low(r) !== Boolean(r.marked))) return [];
+    return raise(async (trx) => {
+      const rows = await levelsAndMarks(trx);
       const stored: StoredNotification[] = [];
-      if (!rows.length) return stored;
-      const subject = (productId: number) => `${store_id}:${productId}`;
-      // read first: a sale of goods that are not low (the usual case) writes nothing here
-      const marked = new Set(
-        (
-          await trx
-            .selectFrom('notification_marks')
-            .select('subject')
-            .where('kind', '=', 'low_stock')
-            .where(
-              'subject',
-              'in',
-              rows.map((r) => subject(r.id)),
-            )
-            .execute()
-        ).map((m) => m.subject),
-      );
+      const marked = new Set(rows.filter((r) => Boolean(r.marked)).map((r) => subject(r.id)));
       const recovered = rows.filter((r) => !low(r) && marked.has(subject(r.id)));
       if (recovered.length) {
         await trx
