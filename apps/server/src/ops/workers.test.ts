@@ -10,15 +10,16 @@ function childrenOf(pid: number): number[] {
     .readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
     .filter((name) => {
+      // a process may end between any two reads (the one killed, the one replaced): gone, not ours
       try {
         const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+        if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== pid) return false;
+        return fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('main.ts');
       } catch {
-        return false; // gone meanwhile
+        return false;
       }
     })
-    .map(Number)
-    .filter((child) => fs.readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('main.ts'));
+    .map(Number);
 }
 
 async function until<T>(check: () => T | undefined | Promise<T | undefined>, seconds = 30): Promise<T> {
