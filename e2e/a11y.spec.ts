@@ -4,8 +4,8 @@ import { expect, type Lang, type Mode, newContext, prefix, setColorMode, shot, s
 
 /**
  * axe-core over every main screen, in Khmer and English, light and dark: any serious or critical
- * violation fails (WCAG 2 A and AA rules). One sign-in per language, one page reused, so the whole
- * walk stays within a few minutes of CI.
+ * violation fails (WCAG 2 A and AA rules). One sign-in per language and mode, one page reused; the
+ * four walks are shared out among the workers, so the whole stays within a few minutes of CI.
  */
 const SCREENS = [
   '/dashboards',
@@ -59,25 +59,24 @@ async function settle(page: Page): Promise<void> {
   );
 }
 
-for (const lang of ['kh', 'en'] as Lang[]) {
-  test(`accessibility: every main screen in ${lang}, light and dark, has no serious or critical axe violation`, async ({
-    browser,
-  }) => {
-    test.setTimeout(180_000);
-    const context = await newContext(browser, lang);
-    const page = await context.newPage();
-    const found: Found[] = [];
+// each language and mode its own test, read-only, so the workers share them out
+test.describe.configure({ mode: 'parallel' });
 
-    for (const mode of ['light', 'dark'] as Mode[]) {
-      await page.emulateMedia({ colorScheme: mode });
+for (const lang of ['kh', 'en'] as Lang[]) {
+  for (const mode of ['light', 'dark'] as Mode[]) {
+    test(`accessibility: every main screen in ${lang}, ${mode}, has no serious or critical axe violation`, async ({
+      browser,
+    }) => {
+      test.setTimeout(180_000);
+      const context = await newContext(browser, lang, mode);
+      const page = await context.newPage();
+      const found: Found[] = [];
+
       await page.goto(`${prefix(lang)}/login`);
       await settle(page);
       found.push(...(await serious(page, `login ${mode}`)));
-    }
 
-    await page.emulateMedia({ colorScheme: 'light' });
-    await signIn(page, lang);
-    for (const mode of ['light', 'dark'] as Mode[]) {
+      await signIn(page, lang);
       await setColorMode(page, mode);
       for (const screen of SCREENS) {
         await page.goto(`${prefix(lang)}${screen}`);
@@ -92,8 +91,8 @@ for (const lang of ['kh', 'en'] as Lang[]) {
           await shot(page, `a11y-${screen.slice(1).replaceAll('/', '-')}-kh-${mode}`);
         }
       }
-    }
-    expect(found).toEqual([]);
-    await context.close();
-  });
+      expect(found).toEqual([]);
+      await context.close();
+    });
+  }
 }

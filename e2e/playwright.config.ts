@@ -1,6 +1,24 @@
+import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
+/** The first server's port; worker n talks to its own server on PORT + n. */
 export const PORT = Number(process.env.E2E_PORT ?? 3210);
+/**
+ * Two workers, each with its own server and database: the specs wait on the server, on antd's
+ * motion and on the network half of the time, so two keep both cores of the machines here busy
+ * (E2E_WORKERS=1 for one). A spec file runs in one worker, its tests in order, against the server
+ * of that worker only, so no spec sees another's records appear in the middle of it.
+ */
+const WORKERS = Number(process.env.E2E_WORKERS ?? 2);
+/**
+ * This process's server: Playwright loads this file in each worker too, with its index in
+ * TEST_PARALLEL_INDEX (0 in the runner, which only starts the servers).
+ */
+const OWN = Number(process.env.TEST_PARALLEL_INDEX ?? 0);
+const OWN_PORT = PORT + OWN;
+const databaseOf = (n: number) => `e2e/.data/${n}/e2e.sqlite`;
+/** This worker's server's SQLite database, from the repository's root (a spec may write to it). */
+export const OWN_DATABASE = databaseOf(OWN);
 export const ADMIN_PASSWORD = 'e2e-admin-pass';
 export const CASHIER = { name: 'dara', password: 'dara-pass-123', fullName: 'Sok Dara' };
 export const NOBODY = { name: 'visitor', password: 'visitor-pass-1' };
@@ -8,20 +26,23 @@ export const NOBODY = { name: 'visitor', password: 'visitor-pass-1' };
 const cli = 'node --import tsx apps/server/src/cli.ts';
 
 /**
- * The real server on a fresh SQLite database, serving the built web app (`npm run build` first),
- * driven in Debian's Chromium: Playwright cannot download a browser here.
+ * The real server, one for each worker, each on a fresh SQLite database, serving the built web app
+ * (`npm run build` first), driven in Debian's Chromium: Playwright cannot download a browser here.
  */
 export default defineConfig({
   testDir: '.',
   outputDir: '../test-results',
   fullyParallel: false,
-  workers: 1,
+  workers: WORKERS,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
   use: {
-    baseURL: `http://127.0.0.1:${PORT}`,
+    baseURL: `http://127.0.0.1:${OWN_PORT}`,
     screenshot: 'only-on-failure',
+    // as a device set to reduce motion: no fades or slides to wait for (the till's own spec,
+    // selling.spec.ts, keeps them, as most devices have them)
+    reducedMotion: 'reduce',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [
@@ -35,24 +56,25 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
+  webServer: Array.from({ length: WORKERS }, (_, n) => ({
     cwd: '..',
     command: [
-      'rm -rf e2e/.data',
+      `rm -rf ${path.dirname(databaseOf(n))}`,
       `${cli} user:create --name ${CASHIER.name} --password ${CASHIER.password} --role cashier --full-name '${CASHIER.fullName}'`,
       `${cli} user:create --name ${NOBODY.name} --password ${NOBODY.password}`,
       `${cli} gazetteer:import`,
       'node --import tsx apps/server/src/main.ts',
     ].join(' && '),
-    url: `http://127.0.0.1:${PORT}/api/health`,
+    url: `http://127.0.0.1:${PORT + n}/api/health`,
     reuseExistingServer: false,
     timeout: 240_000, // the start-up imports the gazetteer: slow on a busy machine
     env: {
-      PORT: String(PORT),
+      PORT: String(PORT + n),
       HOST: '127.0.0.1',
-      DATABASE_URL: 'sqlite:e2e/.data/e2e.sqlite',
+      DATABASE_URL: `sqlite:${databaseOf(n)}`,
+      DEPOT_UPLOADS_DIR: `${path.dirname(databaseOf(n))}/uploads`,
       DEPOT_ADMIN_PASSWORD: ADMIN_PASSWORD,
       LOG_LEVEL: 'warn',
     },
-  },
+  })),
 });

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
-import { ADMIN_PASSWORD, CASHIER } from './playwright.config.ts';
+import { ADMIN_PASSWORD, CASHIER, OWN_DATABASE } from './playwright.config.ts';
 import { adminApi, expect, type Lang, newContext, prefix, signIn, snap, test, toast } from './support.ts';
 
-const database = path.join(path.dirname(fileURLToPath(import.meta.url)), '.data/e2e.sqlite');
+// this worker's server's database (playwright.config.ts)
+const database = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', OWN_DATABASE);
 
 /**
  * Notifications as the second wave's domain events will raise them, written straight into the

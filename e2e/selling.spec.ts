@@ -158,6 +158,9 @@ async function stockOf(page: Page, lang: Lang, sku: string, store: Made, product
   return (await cell.textContent()) ?? '';
 }
 
+// the till as most devices show it: with antd's fades and slides (the other specs reduce motion)
+test.use({ reducedMotion: 'no-preference' });
+
 for (const lang of ['kh', 'en'] as Lang[]) {
   test(`selling at the till: scan, combo, discounts, riel and dollars, receipt, invoice, cancel in ${lang}`, async ({
     browser,

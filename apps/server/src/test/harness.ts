@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Permission } from '@depot/contracts';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import { buildApp } from '../app.ts';
 import { createDatabase, type Database, type Db, now } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -15,13 +15,15 @@ import { hashPassword } from '../modules/auth/passwords.ts';
 import { auditLedger } from '../modules/stock/ledger.ts';
 import type { RealtimeSettings } from '../realtime/realtime.ts';
 
-export const ADMIN_PASSWORD = 'admin-pass-123';
+import { ADMIN_PASSWORD } from './constants.ts';
+
+export { ADMIN_PASSWORD };
 export const TEST_DB = (process.env.DEPOT_TEST_DB ?? 'sqlite') as 'sqlite' | 'postgres';
 const PG_ADMIN_URL = process.env.DATABASE_URL_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /**
- * A new, empty database: in-memory SQLite, or a PostgreSQL database created for it and dropped
- * by `close`. Migrated and seeded like a fresh installation.
+ * A new database, migrated and seeded like a fresh installation: in-memory SQLite, or a PostgreSQL
+ * database dropped by `close`, copied from the run's template (postgres-available.ts).
  */
 export async function freshDatabase(): Promise<Database> {
   if (TEST_DB !== 'postgres') {
@@ -29,9 +31,8 @@ export async function freshDatabase(): Promise<Database> {
     await prepare(database.db);
     return database;
   }
-  const empty = await emptyDatabase();
+  const empty = await emptyDatabase({ template: inject('pgTemplate') });
   const database = createDatabase(empty.url, { poolSize: 20 });
-  await prepare(database.db);
   return {
     ...database,
     async close() {
@@ -43,17 +44,19 @@ export async function freshDatabase(): Promise<Database> {
 
 /**
  * The address of a database with nothing in it, not opened, for what opens its own (server
- * processes, a restore): an SQLite file in a new temporary folder, or a new PostgreSQL database.
- * `drop` removes it.
+ * processes, a restore): an SQLite file in a new temporary folder, or a new PostgreSQL database
+ * (with `template`, a copy of that one: freshDatabase's). `drop` removes it.
  */
-export async function emptyDatabase(): Promise<{ url: string; dir: string; drop(): Promise<void> }> {
+export async function emptyDatabase(
+  options: { template?: string } = {},
+): Promise<{ url: string; dir: string; drop(): Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'depot-db-'));
   const removeDir = () => fs.rmSync(dir, { recursive: true, force: true });
   if (TEST_DB !== 'postgres') {
     return { url: `sqlite:${path.join(dir, 'depot.sqlite')}`, dir, drop: async () => removeDir() };
   }
   const name = `depot_test_${randomBytes(6).toString('hex')}`;
-  await pgAdmin(`create database ${name}`);
+  await pgAdmin(`create database ${name}${options.template ? ` template ${options.template}` : ''}`);
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
   return {

@@ -11,6 +11,7 @@ import {
   resolveColorMode,
   useColorModePreference,
   useSystemPrefersDark,
+  useSystemPrefersReducedMotion,
 } from '../lib/colorMode.ts';
 import { localeFromPath } from '../lib/locale.ts';
 import { useSettings } from '../lib/settings.ts';
@@ -50,7 +51,10 @@ function SettingsFailureNotice({ failed }: { failed: boolean }) {
   );
 }
 
-/** Providers every page shares: language, theme and colour mode, the settings, the new-version notice. */
+/**
+ * Providers every page shares: language, theme, colour mode and motion, the settings, the
+ * new-version notice.
+ */
 export function Root() {
   const { pathname } = useLocation();
   const locale = localeFromPath(pathname);
@@ -58,6 +62,7 @@ export function Root() {
   const forced = useForcedColorMode();
   const preference = useColorModePreference();
   const systemDark = useSystemPrefersDark();
+  const reducedMotion = useSystemPrefersReducedMotion();
   // The page's numerals, set before anything below renders a figure (contracts numerals.ts).
   const numerals = numeralsFor(settings.khmer_numerals, locale);
   setNumerals(numerals);
@@ -75,7 +80,7 @@ export function Root() {
     setFavicon(settings.favicon_url ?? '/favicon.svg');
   }, [settings.favicon_url]);
 
-  const themeConfig = useMemo(() => themeFor(settings, mode), [settings, mode]);
+  const themeConfig = useMemo(() => themeFor(settings, mode, { reducedMotion }), [settings, mode, reducedMotion]);
 
   return (
     <ConfigProvider locale={antdLocales[locale]} theme={themeConfig}>

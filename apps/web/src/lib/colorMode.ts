@@ -40,20 +40,32 @@ export function useColorModePreference(): ColorMode {
 }
 
 const DARK_QUERY = '(prefers-color-scheme: dark)';
+const REDUCED_MOTION_QUERY = '(prefers-reduced-motion: reduce)';
 
-function subscribeSystem(listener: () => void): () => void {
-  const query = window.matchMedia(DARK_QUERY);
-  query.addEventListener('change', listener);
-  return () => query.removeEventListener('change', listener);
+/** Whether a media query of the device matches, followed live. */
+function useMediaQuery(media: string): boolean {
+  return useSyncExternalStore(
+    (listener) => {
+      const query = window.matchMedia(media);
+      query.addEventListener('change', listener);
+      return () => query.removeEventListener('change', listener);
+    },
+    () => window.matchMedia(media).matches,
+    () => false,
+  );
 }
 
 /** Follows the device setting live. */
 export function useSystemPrefersDark(): boolean {
-  return useSyncExternalStore(
-    subscribeSystem,
-    () => window.matchMedia(DARK_QUERY).matches,
-    () => false,
-  );
+  return useMediaQuery(DARK_QUERY);
+}
+
+/**
+ * The device asks for less motion (an accessibility setting: motion can make some people unwell):
+ * antd's fades and slides are turned off (Root), followed live.
+ */
+export function useSystemPrefersReducedMotion(): boolean {
+  return useMediaQuery(REDUCED_MOTION_QUERY);
 }
 
 /**

@@ -46,6 +46,11 @@ describe('the theme’s contrast', () => {
     });
   }
 
+  it('turns antd’s fades and slides off when the device asks for less motion, and only then', () => {
+    expect(theme.getDesignToken(themeFor(DEFAULT_SETTINGS, 'light')).motion).not.toBe(false);
+    expect(theme.getDesignToken(themeFor(DEFAULT_SETTINGS, 'dark', { reducedMotion: true })).motion).toBe(false);
+  });
+
   it('warns about a chosen colour that fails 4.5:1, and names what is shown instead', () => {
     expect(contrastWarnings(DEFAULT_SETTINGS)).toEqual([]);
     expect(

@@ -116,7 +116,11 @@ export function contrastWarnings(
  * text at least 4.5:1 on its background in light and dark (secondary text, placeholders, warning
  * and error text included), whatever colours an administrator picks.
  */
-export function themeFor(settings: PublicSettings, mode: ResolvedColorMode): ThemeConfig {
+export function themeFor(
+  settings: PublicSettings,
+  mode: ResolvedColorMode,
+  { reducedMotion = false }: { reducedMotion?: boolean } = {},
+): ThemeConfig {
   const dark = mode === 'dark';
   const primary = readable(settings.primary_color, mode);
   const secondary = readable(settings.secondary_color, mode);
@@ -146,6 +150,8 @@ export function themeFor(settings: PublicSettings, mode: ResolvedColorMode): The
       fontSize: 16,
       borderRadius: 8,
       ...(dark ? {} : { colorBgLayout: settings.background_color }),
+      // the device asks for less motion: no fades, slides or waves
+      ...(reducedMotion ? { motion: false } : {}),
     },
     components: {
       // antd's default header and sider are navy; these follow the page instead.

@@ -12,10 +12,17 @@ import { outboxDb } from '../pages/sales/outbox.ts';
  */
 const mediaListeners = new Set<(event: MediaQueryListEvent) => void>();
 let systemDark = false;
+let reducedMotion = false;
 
 export function setSystemDark(dark: boolean): void {
   systemDark = dark;
   for (const listener of mediaListeners) listener({ matches: dark } as MediaQueryListEvent);
+}
+
+/** The device's "reduce motion" setting, flipped live. */
+export function setReducedMotion(reduce: boolean): void {
+  reducedMotion = reduce;
+  for (const listener of mediaListeners) listener({ matches: reduce } as MediaQueryListEvent);
 }
 
 Object.defineProperty(window, 'matchMedia', {
@@ -24,6 +31,7 @@ Object.defineProperty(window, 'matchMedia', {
     ({
       get matches() {
         if (query.includes('prefers-color-scheme: dark')) return systemDark;
+        if (query.includes('prefers-reduced-motion: reduce')) return reducedMotion;
         return query.includes('min-width');
       },
       media: query,
@@ -69,6 +77,7 @@ beforeEach(async () => {
   }
   session.reload();
   systemDark = false;
+  reducedMotion = false;
   document.documentElement.className = '';
 });
 
