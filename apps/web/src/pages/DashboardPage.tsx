@@ -22,7 +22,8 @@ import { formatDateTime } from '../lib/dates.ts';
 import { api } from '../lib/http.ts';
 import { localeFromPath } from '../lib/locale.ts';
 import { auditActionLabel } from './admin/AuditPage.tsx';
-import { Chart, FigureCard, FigureGrid, formatDay, label, SectionTable } from './reports/common.tsx';
+import { Chart } from './reports/Chart.tsx';
+import { FigureCard, FigureGrid, formatDay, label, SectionTable } from './reports/common.tsx';
 
 const dashboardQuery = {
   queryKey: ['dashboard'],

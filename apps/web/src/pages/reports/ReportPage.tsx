@@ -18,7 +18,8 @@ import { DATE_INPUT_FORMAT } from '../../lib/dates.ts';
 import { api, download } from '../../lib/http.ts';
 import { BrandSelect, CategorySelect } from '../../resources/catalogue.tsx';
 import { StoreSelect } from '../../resources/parties.tsx';
-import { Chart, FigureGrid, formatBucket, label, SectionTable } from './common.tsx';
+import { Chart } from './Chart.tsx';
+import { FigureGrid, formatBucket, label, SectionTable } from './common.tsx';
 
 const PRESETS = ['today', 'yesterday', 'week', 'month', 'last_month'] as const;
 

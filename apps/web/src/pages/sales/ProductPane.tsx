@@ -14,7 +14,7 @@ import { App, Button, Card, Empty, Flex, Input, type InputRef, Skeleton, Tag, Ty
 import { memo, type Ref, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { LoadFailed } from '../../kit/listState.tsx';
 import { usePage } from '../../kit/queries.ts';
-import { localName } from '../../kit/resource.ts';
+import { type Ctx, localName } from '../../kit/resource.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useDebounced } from '../../kit/useDebounced.ts';
 import { useCan } from '../../lib/access.tsx';
@@ -77,16 +77,15 @@ function Tile({
         )}
         {sku}
       </span>
-      {stock &&
-        (stock.out ? (
-          <Tag color="error" className="pos-tile-stock" data-testid={`${testId}-stock`}>
-            {stock.text}
-          </Tag>
-        ) : (
-          <span className="pos-tile-stock" data-testid={`${testId}-stock`}>
-            {stock.text}
-          </span>
-        ))}
+      {/* a plain mark, drawn as antd's error tag (styles.css): an antd Tag per tile was a good part of a keystroke's redraw */}
+      {stock && (
+        <span
+          className={stock.out ? 'pos-tile-stock pos-tile-stock-out' : 'pos-tile-stock'}
+          data-testid={`${testId}-stock`}
+        >
+          {stock.text}
+        </span>
+      )}
       <span className="pos-tile-price">
         <strong>{formatUsd(usd)}</strong>
         {khr !== null && <span data-testid={`${testId}-khr`}>{formatKhr(khr)}</span>}
@@ -108,18 +107,23 @@ const SHOWN = [
   'unit_name_kh',
 ] as const;
 
-/** A product's tile; memoized, so a keystroke or a cart line redraws only the tiles that changed. */
+/**
+ * A product's tile; memoized, so a keystroke or a cart line redraws only the tiles that changed. The
+ * pane's language and translator are passed in: a tile of its own hooks (the router's location, i18n)
+ * cost each of the fifty tiles a keystroke draws.
+ */
 const ProductTile = memo(
   function ProductTile({
     row,
     rates,
     onAdd,
+    ctx: { t, locale },
   }: {
     row: SoldProduct;
     rates: RielRates | null;
     onAdd: (row: SoldProduct) => void;
+    ctx: Ctx;
   }) {
-    const { t, locale } = useCtx();
     // in the product's own unit: what a line of it takes (a carton takes its factor of them)
     const stock =
       row.stock === undefined
@@ -140,7 +144,8 @@ const ProductTile = memo(
       />
     );
   },
-  (a, b) => a.rates === b.rates && a.onAdd === b.onAdd && SHOWN.every((key) => a.row[key] === b.row[key]),
+  (a, b) =>
+    a.rates === b.rates && a.onAdd === b.onAdd && a.ctx === b.ctx && SHOWN.every((key) => a.row[key] === b.row[key]),
 );
 
 /**
@@ -160,7 +165,8 @@ export function ProductPane({
   /** The till's store, whose stock the tiles show; null for none, undefined while not yet known. */
   storeId: number | null | undefined;
 }) {
-  const { t, locale } = useCtx();
+  const ctx = useCtx();
+  const { t, locale } = ctx;
   const { message } = App.useApp();
   const catalogue = useCatalogue(storeId ?? null);
   // one function for every tile, whatever the till passed this time: the tiles stay memoized
@@ -332,7 +338,7 @@ export function ProductPane({
         ) : (
           <div className="pos-grid" data-testid="pos-grid">
             {productRows.map((row) => (
-              <ProductTile key={`p-${row.id}`} row={row} rates={rates} onAdd={addProduct} />
+              <ProductTile key={`p-${row.id}`} row={row} rates={rates} onAdd={addProduct} ctx={ctx} />
             ))}
             {(showCombos || (search.length > 0 && (!localRows || search === typed))) &&
               comboRows.map((row) => (

@@ -81,12 +81,16 @@ function textOf(row: Searchable): Text & { codeAt: number; codeCompact: string }
   return { text, compact, codeAt, codeCompact };
 }
 
-/** Whether a term of the record begins with the word. */
-function matches({ text, compact }: Text, word: string, whole: boolean): boolean {
+/**
+ * Whether a term of the record begins with the word (`lined`: the word after a `\n`, made once per
+ * search: a string made per record checked was garbage enough at each key to bring collections
+ * into the keystroke's time).
+ */
+function matches({ text, compact }: Text, word: string, whole: boolean, lined: string): boolean {
   if (whole) {
     for (let p = text.indexOf(word); p !== -1; p = text.indexOf(word, p + 1)) if (termStart(text, p)) return true;
   }
-  return compact.length > 0 && compact.includes(`\n${word}`);
+  return compact.length > 0 && compact.includes(lined);
 }
 
 /** Above this many barcodes for a word, they are not sorted into rank order: the search walks every record. */
@@ -342,13 +346,17 @@ export class CatalogueIndex<T extends Searchable> {
       candidates = last.ranks;
     }
     const whole = words.map((word) => !splits(word));
+    const lined = words.map((word) => `\n${word}`);
     const found: T[] = [];
     const all: number[] = [];
     const total = candidates ? candidates.length : this.texts.length;
     let i = 0;
     for (; i < total && found.length < limit; i++) {
       const rank = candidates ? candidates[i] : i;
-      if (!words.every((word, w) => matches(this.texts[rank], word, whole[w]))) continue;
+      const text = this.texts[rank];
+      let w = 0;
+      while (w < words.length && matches(text, words[w], whole[w], lined[w])) w++;
+      if (w < words.length) continue;
       all.push(rank);
       const row = this.rowAt(rank);
       if (!keep || keep(row)) found.push(row);
