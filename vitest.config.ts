@@ -22,7 +22,8 @@ export default defineConfig({
     // (measured: the orders, stock and products suites on PostgreSQL 20 s → 16 s).
     maxWorkers: 2,
     projects: [
-      { test: { name: 'contracts', include: ['packages/contracts/src/**/*.test.ts'] } },
+      // property tests (fast-check) run their cases on a machine that also runs the other suites
+      { test: { name: 'contracts', include: ['packages/contracts/src/**/*.test.ts'], testTimeout: 30_000 } },
       { test: { name: 'server-sqlite', include: serverTests, env: { DEPOT_TEST_DB: 'sqlite' }, ...serverShared } },
       {
         test: {
