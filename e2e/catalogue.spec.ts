@@ -160,14 +160,12 @@ for (const lang of ['kh', 'en'] as Lang[]) {
       // the question says what happens: it can be brought back
       await expect(await confirmation(page)).toContainText(text.restore);
       await snap(page, `brand-delete-confirm-${lang}`);
-      await confirm(page, text.delete);
-      await toast(page, text.brandDeleted);
+      await confirm(page, text.delete, text.brandDeleted);
       await expect(row(page, brand)).toHaveCount(0);
 
       await page.getByTestId('show-deleted').click();
       await row(page, brand).getByRole('button', { name: text.restore }).click();
-      await confirm(page, text.restore);
-      await toast(page, text.brandRestored);
+      await confirm(page, text.restore, text.brandRestored);
       await expect(row(page, brand)).toHaveCount(0);
       await page.getByTestId('show-deleted').click();
       await expect(row(page, brand)).toHaveCount(1);
@@ -208,13 +206,11 @@ for (const lang of ['kh', 'en'] as Lang[]) {
       await snap(page, `products-${lang}-light`);
 
       await found.getByRole('button', { name: text.delete }).click();
-      await confirm(page, text.delete);
-      await toast(page, text.productDeleted);
+      await confirm(page, text.delete, text.productDeleted);
       await expect(found).toHaveCount(0);
       await page.getByTestId('show-deleted').click();
       await row(page, name[lang]).getByRole('button', { name: text.restore }).click();
-      await confirm(page, text.restore);
-      await toast(page, text.productRestored);
+      await confirm(page, text.restore, text.productRestored);
       await page.getByTestId('show-deleted').click();
       await expect(row(page, name[lang])).toHaveCount(1);
     });
@@ -223,8 +219,7 @@ for (const lang of ['kh', 'en'] as Lang[]) {
       await open(page, lang, '/categories');
       await search(page, tag);
       await row(page, shown(category)).getByRole('button', { name: text.delete }).click();
-      await confirm(page, text.delete);
-      await toast(page, text.categoryInUse);
+      await confirm(page, text.delete, text.categoryInUse);
       await expect(row(page, shown(category))).toHaveCount(1);
     });
 

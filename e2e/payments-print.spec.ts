@@ -149,8 +149,7 @@ for (const lang of ['kh', 'en'] as Lang[]) {
       await shotOf(page.getByTestId('khqr-card'), `khqr-card-khr-${lang}`);
 
       await page.getByTestId('khqr-confirm').click();
-      await confirm(page, text.confirm);
-      await toast(page, text.paid);
+      await confirm(page, text.confirm, text.paid);
       await expect(page.getByTestId('done-change')).toBeVisible();
 
       // ─── the receipt, with the QR it was paid by ────────────────────────────────────────

@@ -553,8 +553,7 @@ for (const lang of ['kh', 'en'] as Lang[]) {
       const details = admin.getByTestId('order-details');
       await expect(details.getByTestId('order-status')).toHaveText(text.sold);
       await details.getByTestId('order-cancel').click();
-      await confirm(admin, text.cancelOrder);
-      await toast(admin, text.orderCancelled);
+      await confirm(admin, text.cancelOrder, text.orderCancelled);
       await expect(details.getByTestId('order-status')).toHaveText(text.cancelled);
       await expect(details.getByTestId('order-cancel')).toHaveCount(0);
       // what was paid goes back in dollars

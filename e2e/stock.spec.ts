@@ -324,8 +324,7 @@ for (const lang of ['kh', 'en'] as Lang[]) {
 
       await transfer.getByTestId('transfer-send').click();
       await expect(page.getByTestId('transfer-send-help')).toContainText(branchName);
-      await confirm(page, text.send);
-      await toast(page, text.transferSent);
+      await confirm(page, text.send, text.transferSent);
       await expect(transfer.getByTestId('transfer-status')).toHaveText(text.sent);
 
       await stockPage();
@@ -335,8 +334,7 @@ for (const lang of ['kh', 'en'] as Lang[]) {
     await test.step('received in the second store: 30 there', async () => {
       await page.goto(`${prefix(lang)}/stocks/transfer?view=${transferId}`);
       await transfer.getByTestId('transfer-receive').click();
-      await confirm(page, text.receive);
-      await toast(page, text.transferReceived);
+      await confirm(page, text.receive, text.transferReceived);
       await expect(transfer.getByTestId('transfer-status')).toHaveText(text.transferDone);
       await expect(transfer).toContainText(`30 ${shown(bag)}`);
       await snap(page, `stock-transfer-detail-${lang}-light`, { quiet: true });
@@ -470,8 +468,7 @@ for (const lang of ['kh', 'en'] as Lang[]) {
 
       await expired.getByRole('button', { name: text.writeOff }).click();
       await expect(await confirmation(page)).toContainText(`${inBags(12)} ${text.worth} $6.37`);
-      await confirm(page, text.writeOff);
-      await toast(page, text.writtenOff);
+      await confirm(page, text.writeOff, text.writtenOff);
       await expect(expired).toHaveCount(0);
       await expect(table).toContainText(text.noneExpired);
 

@@ -151,8 +151,8 @@ export async function pick(page: Page, select: Locator, search?: string, text?: 
 }
 
 /** A success or error message with this text is on screen. */
-export async function toast(page: Page, text: string): Promise<void> {
-  await expect(page.locator('.ant-message').getByText(text).first()).toBeVisible();
+export async function toast(page: Page, text: string, timeout?: number): Promise<void> {
+  await expect(page.locator('.ant-message').getByText(text).first()).toBeVisible({ timeout });
 }
 
 /** The open Popconfirm (Delete, Restore, Send, Write off… ask first). */
@@ -169,13 +169,27 @@ export async function confirmation(page: Page): Promise<Locator> {
  * browser lost under load is pressed again, as a person would; the actions behind a confirmation
  * carry an Idempotency-Key or are refused the second time, so a second press never acts twice.
  */
-export async function confirm(page: Page, label: string): Promise<void> {
+/**
+ * Presses the open Popconfirm's button; with `said`, the message the answer shows. A message stays 3 s,
+ * and waiting for the popup to close took longer than that on a busy machine: it is watched for
+ * from before the click.
+ */
+export async function confirm(page: Page, label: string, said?: string): Promise<void> {
   const popup = await confirmation(page);
   const button = popup.getByRole('button', { name: label, exact: true });
+  const seen =
+    said === undefined
+      ? null
+      : toast(page, said, 25_000).then(
+          () => null,
+          (error: unknown) => error,
+        );
   await expect(async () => {
     if (await popup.isVisible()) await button.click({ timeout: 2_000 });
     await expect(popup).toBeHidden({ timeout: 3_000 });
   }).toPass({ timeout: 20_000 });
+  const missed = await seen;
+  if (missed) throw missed;
 }
 
 /**
