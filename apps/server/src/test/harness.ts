@@ -8,14 +8,12 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import { buildApp } from '../app.ts';
 import { createDatabase, type Database, type Db, now } from '../db/database.ts';
-import { migrateToLatest } from '../db/migrate.ts';
-import { seed } from '../db/seed.ts';
 import type { ThrottleLimits } from '../modules/auth/login-throttle.ts';
 import { hashPassword } from '../modules/auth/passwords.ts';
 import { auditLedger } from '../modules/stock/ledger.ts';
 import type { RealtimeSettings } from '../realtime/realtime.ts';
 
-import { ADMIN_PASSWORD } from './constants.ts';
+import { ADMIN_PASSWORD, prepare } from './constants.ts';
 
 export { ADMIN_PASSWORD };
 export const TEST_DB = (process.env.DEPOT_TEST_DB ?? 'sqlite') as 'sqlite' | 'postgres';
@@ -76,11 +74,6 @@ export async function emptyDatabase(
       }
     },
   };
-}
-
-async function prepare(db: Db) {
-  await migrateToLatest(db);
-  await seed(db, { adminPassword: ADMIN_PASSWORD });
 }
 
 async function pgAdmin(statement: string) {

@@ -2,9 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { createDatabase } from '../db/database.ts';
-import { migrateToLatest } from '../db/migrate.ts';
-import { seed } from '../db/seed.ts';
-import { ADMIN_PASSWORD } from './constants.ts';
+import { prepare } from './constants.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -38,8 +36,7 @@ export default async function postgresAvailable(project: TestProject) {
     templateUrl.pathname = `/${name}`;
     const template = createDatabase(templateUrl.toString(), { poolSize: 1 });
     try {
-      await migrateToLatest(template.db);
-      await seed(template.db, { adminPassword: ADMIN_PASSWORD });
+      await prepare(template.db);
     } finally {
       await template.close();
     }
