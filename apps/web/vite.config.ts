@@ -85,7 +85,11 @@ export default defineConfig({
             options: { cacheName: 'depot-pages', networkTimeoutSeconds: 4 },
           },
           {
-            urlPattern: ({ url }) => url.pathname.startsWith('/api/') && !url.pathname.startsWith('/api/auth'),
+            // not the health check: it asks whether the server answers (lib/http.ts), a kept answer would lie
+            urlPattern: ({ url }) =>
+              url.pathname.startsWith('/api/') &&
+              !url.pathname.startsWith('/api/auth') &&
+              url.pathname !== '/api/health',
             method: 'GET',
             handler: 'NetworkFirst',
             options: {

@@ -1,6 +1,6 @@
 import type { Locale } from '@depot/contracts';
 import type { z } from 'zod';
-import { noteReached } from './reachability.ts';
+import { noteReached, PROBE_MS, serverReached } from './reachability.ts';
 import { session } from './session.ts';
 
 /** The body of a failed answer: `{message}`, plus `errors` on 422 and `request_id` on 500. */
@@ -107,6 +107,7 @@ export async function api<S extends z.ZodType | undefined = undefined>(
     // A cancelled request stays what it is, so callers that cancel can tell.
     if (signal?.aborted) throw error;
     noteReached(false);
+    askUntilReached();
     throw new NetworkError(error);
   }
   // a read may be answered by the service worker from what it kept; a write's answer is the server's
@@ -114,6 +115,34 @@ export async function api<S extends z.ZodType | undefined = undefined>(
   if (!response.ok) throw failure(path, response.status, text);
   const data = parseJson(text);
   return (schema ? schema.parse(data) : data) as S extends z.ZodType ? z.output<S> : unknown;
+}
+
+let asking = false;
+
+/**
+ * The server went unreached: asked every PROBE_MS until it answers, so the till's "Online" comes
+ * back by itself. Without this only a later write marked it reached again, and a tab that made
+ * none (another tab sent the queue) said "Offline" for good. `/api/health` with no-store: the
+ * service worker keeps no answer of it (vite.config.ts), so only the server answers.
+ */
+function askUntilReached(): void {
+  if (asking) return;
+  asking = true;
+  const ask = async () => {
+    if (!serverReached()) {
+      try {
+        if (navigator.onLine !== false) {
+          await fetch(`${apiBase()}health`, { cache: 'no-store' });
+          noteReached(true);
+        }
+      } catch {
+        // still no answer
+      }
+    }
+    if (serverReached()) asking = false;
+    else setTimeout(ask, PROBE_MS);
+  };
+  setTimeout(ask, PROBE_MS);
 }
 
 /**

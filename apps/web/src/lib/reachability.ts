@@ -5,6 +5,9 @@
  * reached: the till's online/offline shows both together (pages/sales/OfflineBar.tsx).
  */
 let reached = true;
+
+/** How soon a server not reached is asked again (the health check, and the till's queue). */
+export const PROBE_MS = 5_000;
 const listeners = new Set<() => void>();
 
 export function serverReached(): boolean {

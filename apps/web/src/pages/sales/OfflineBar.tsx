@@ -7,7 +7,7 @@ import { useRefreshAll } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useSession } from '../../lib/access.tsx';
 import { formatDateTime } from '../../lib/dates.ts';
-import { noteReached, onReachability, serverReached } from '../../lib/reachability.ts';
+import { noteReached, onReachability, PROBE_MS, serverReached } from '../../lib/reachability.ts';
 import { outboxDb, type QueuedSale, sendsSale, syncOutbox } from './outbox.ts';
 
 // the receipt's code loads when a receipt is first printed from the queue, not with the till
@@ -15,8 +15,6 @@ import { outboxDb, type QueuedSale, sendsSale, syncOutbox } from './outbox.ts';
 const ReceiptDialog = lazy(() => import('./print.tsx').then((m) => ({ default: m.ReceiptDialog })));
 
 const RETRY_MS = 30_000;
-/** After a run the server did not answer: soon again, so a sale leaves within seconds of its return. */
-export const PROBE_MS = 5_000;
 
 /** Whether the browser says it is connected, kept current. */
 export function useOnline(): boolean {

@@ -2,7 +2,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PROBE_MS, useOutboxSync } from './OfflineBar.tsx';
+import { PROBE_MS } from '../../lib/reachability.ts';
+import { useOutboxSync } from './OfflineBar.tsx';
 import { syncOutbox } from './outbox.ts';
 
 vi.mock('./outbox.ts', async (original) => ({
