@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { CASHIER } from './playwright.config.ts';
-import { adminApi, type Lang, newContext, prefix, signIn, snap, toast } from './support.ts';
+import { adminApi, expect, type Lang, newContext, prefix, signIn, snap, test, toast } from './support.ts';
 
 const results = path.join(path.dirname(fileURLToPath(import.meta.url)), '../test-results/admin-settings');
 fs.mkdirSync(results, { recursive: true });

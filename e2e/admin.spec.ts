@@ -1,15 +1,15 @@
-import { expect as _expect, expect, type Locator, type Page, test } from '@playwright/test';
-import { adminApi, newContext, openDropdown, pick, signIn, snap, toast } from './support.ts';
+import type { Locator, Page } from '@playwright/test';
+import { adminApi, expect, newContext, openDropdown, pick, signIn, snap, test, toast } from './support.ts';
 
 /** A select of many: one option chosen, then the dropdown closed. */
 async function pickMany(page: Page, select: Locator, text: string) {
   await select.click();
   await page.keyboard.type(text);
   const option = openDropdown(page).locator('.ant-select-item-option').filter({ hasText: text }).first();
-  await _expect(option).toBeVisible();
+  await expect(option).toBeVisible();
   await option.click();
   await page.keyboard.press('Escape');
-  await _expect(openDropdown(page)).toHaveCount(0);
+  await expect(openDropdown(page)).toHaveCount(0);
 }
 
 /**

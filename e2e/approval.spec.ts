@@ -1,6 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { ADMIN_PASSWORD, CASHIER } from './playwright.config.ts';
-import { adminApi, type Lang, newContext, prefix, signIn, snap, toast } from './support.ts';
+import { adminApi, expect, type Lang, newContext, prefix, signIn, snap, test, toast } from './support.ts';
 
 /**
  * A manager's approval at the till, in Khmer and in English: the cashier's paid sale is voided with

@@ -1,6 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { CASHIER } from './playwright.config.ts';
-import { adminApi, type Lang, newContext, prefix, setColorMode, signIn, snap } from './support.ts';
+import { adminApi, expect, type Lang, newContext, prefix, setColorMode, signIn, snap, test } from './support.ts';
 
 /**
  * The owner's morning: a few sales (one in riel, one returned in part) made through the API, then

@@ -1,6 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { CASHIER } from './playwright.config.ts';
-import { confirm, newContext, setColorMode, signIn, snap } from './support.ts';
+import { confirm, expect, newContext, setColorMode, signIn, snap, test } from './support.ts';
 
 /** Lists of the whole sample depot, on a machine that may be busy. */
 const SLOW = { timeout: 30_000 };
