@@ -1,6 +1,6 @@
 import type { Locale } from '@depot/contracts';
 import type { z } from 'zod';
-import { noteReached, PROBE_MS, serverReached } from './reachability.ts';
+import { noteReached, onReachability, PROBE_MS, serverReached } from './reachability.ts';
 import { session } from './session.ts';
 
 /** The body of a failed answer: `{message}`, plus `errors` on 422 and `request_id` on 500. */
@@ -117,33 +117,50 @@ export async function api<S extends z.ZodType | undefined = undefined>(
   return (schema ? schema.parse(data) : data) as S extends z.ZodType ? z.output<S> : unknown;
 }
 
-let asking = false;
+/** The health checks under way while the server is not reached: the next one's timer. */
+let probe: { timer: ReturnType<typeof setTimeout> } | undefined;
+/** Requests that got no answer so far: a health answer counts only if none failed while it was asked. */
+let unanswered = 0;
 
 /**
- * The server went unreached: asked every PROBE_MS until it answers, so the till's "Online" comes
- * back by itself. Without this only a later write marked it reached again, and a tab that made
- * none (another tab sent the queue) said "Offline" for good. `/api/health` with no-store: the
- * service worker keeps no answer of it (vite.config.ts), so only the server answers.
+ * The server went unreached: `/api/health` is asked every PROBE_MS until it answers, so the till's
+ * "Online" comes back by itself. Without this only a later write marked it reached again, and a
+ * tab that made none (another tab sent the queue) said "Offline" for good. With no-store, and the
+ * service worker keeps no answer of it (vite.config.ts): only the server answers. The checks stop
+ * when the server is reached by any means (a write's answer, the browser's `online`).
  */
 function askUntilReached(): void {
-  if (asking) return;
-  asking = true;
-  const ask = async () => {
-    if (!serverReached()) {
-      try {
-        if (navigator.onLine !== false) {
-          await fetch(`${apiBase()}health`, { cache: 'no-store' });
-          noteReached(true);
-        }
-      } catch {
-        // still no answer
-      }
-    }
-    if (serverReached()) asking = false;
-    else setTimeout(ask, PROBE_MS);
-  };
-  setTimeout(ask, PROBE_MS);
+  unanswered += 1;
+  if (probe) return;
+  const current = { timer: setTimeout(() => void ask(current), PROBE_MS) };
+  probe = current;
 }
+
+async function ask(current: NonNullable<typeof probe>): Promise<void> {
+  const before = unanswered;
+  if (navigator.onLine !== false) {
+    try {
+      const response = await fetch(`${apiBase()}health`, {
+        cache: 'no-store',
+        signal: AbortSignal.timeout(PROBE_MS),
+      });
+      // a proxy's 502 is not the server; a request that failed meanwhile is newer news
+      if (response.ok && unanswered === before) noteReached(true);
+    } catch {
+      // still no answer
+    }
+  }
+  // stopped (reached meanwhile), or another round began: this one ends
+  if (probe !== current) return;
+  if (serverReached()) probe = undefined;
+  else current.timer = setTimeout(() => void ask(current), PROBE_MS);
+}
+
+onReachability(() => {
+  if (!serverReached() || !probe) return;
+  clearTimeout(probe.timer);
+  probe = undefined;
+});
 
 /**
  * Whether a failure leaves the write's outcome unknown, so the same key must go again: no answer, or

@@ -47,5 +47,50 @@ describe('reachability', () => {
     const asked = fetch.mock.calls.length;
     await vi.advanceTimersByTimeAsync(PROBE_MS * 5);
     expect(fetch.mock.calls.length).toBe(asked);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('a write answered while the checks wait stops them', async () => {
+    fetch.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    await expect(api('products')).rejects.toBeInstanceOf(NetworkError);
+    fetch.mockResolvedValue(new Response('{}'));
+    await api('orders', { method: 'POST', body: {} });
+    expect(serverReached()).toBe(true);
+    // at once: nothing is left waiting (a test's fake timers dropped with it would leave the
+    // checks started for good, and a later failure would start none)
+    expect(vi.getTimerCount()).toBe(0);
+    const asked = fetch.mock.calls.length;
+    await vi.advanceTimersByTimeAsync(PROBE_MS * 3);
+    expect(fetch.mock.calls.length).toBe(asked);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('a request that fails while the health check is asked keeps the server unreached', async () => {
+    fetch.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    await expect(api('products')).rejects.toBeInstanceOf(NetworkError);
+    // the health check answers late; a read fails in the meantime
+    let answer: (response: Response) => void = () => {};
+    fetch.mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
+    await vi.advanceTimersByTimeAsync(PROBE_MS);
+    fetch.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    await expect(api('customers')).rejects.toBeInstanceOf(NetworkError);
+    answer(new Response('{"status":"ok"}'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(serverReached()).toBe(false);
+    // the next check, with nothing failing meanwhile, counts
+    fetch.mockResolvedValue(new Response('{"status":"ok"}'));
+    await vi.advanceTimersByTimeAsync(PROBE_MS);
+    expect(serverReached()).toBe(true);
+  });
+
+  it("an answer that is not the server (a proxy's 502) does not count", async () => {
+    fetch.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    await expect(api('products')).rejects.toBeInstanceOf(NetworkError);
+    fetch.mockResolvedValueOnce(new Response('Bad Gateway', { status: 502 }));
+    await vi.advanceTimersByTimeAsync(PROBE_MS);
+    expect(serverReached()).toBe(false);
+    fetch.mockResolvedValue(new Response('{"status":"ok"}'));
+    await vi.advanceTimersByTimeAsync(PROBE_MS);
+    expect(serverReached()).toBe(true);
   });
 });
