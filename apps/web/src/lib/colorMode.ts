@@ -42,14 +42,26 @@ export function useColorModePreference(): ColorMode {
 const DARK_QUERY = '(prefers-color-scheme: dark)';
 const REDUCED_MOTION_QUERY = '(prefers-reduced-motion: reduce)';
 
-/** Whether a media query of the device matches, followed live. */
-function useMediaQuery(media: string): boolean {
-  return useSyncExternalStore(
-    (listener) => {
+/** Each query's subscription, made once: a new one each render would drop and add its listener again. */
+const subscriptions = new Map<string, (listener: () => void) => () => void>();
+
+function subscribeMedia(media: string): (listener: () => void) => () => void {
+  let subscribe = subscriptions.get(media);
+  if (!subscribe) {
+    subscribe = (listener) => {
       const query = window.matchMedia(media);
       query.addEventListener('change', listener);
       return () => query.removeEventListener('change', listener);
-    },
+    };
+    subscriptions.set(media, subscribe);
+  }
+  return subscribe;
+}
+
+/** Whether a media query of the device matches, followed live. */
+function useMediaQuery(media: string): boolean {
+  return useSyncExternalStore(
+    subscribeMedia(media),
     () => window.matchMedia(media).matches,
     () => false,
   );
