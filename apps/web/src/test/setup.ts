@@ -8,41 +8,38 @@ import { outboxDb } from '../pages/sales/outbox.ts';
 
 /**
  * jsdom has no matchMedia; antd needs it. The screen is a wide desktop (every min-width query
- * matches); `setSystemDark` flips the device's colour scheme live.
+ * matches), on a device that does not ask for reduced motion; `setSystemDark` flips the device's
+ * colour scheme live, telling the colour-scheme query's listeners only.
  */
-const mediaListeners = new Set<(event: MediaQueryListEvent) => void>();
+const darkListeners = new Set<(event: MediaQueryListEvent) => void>();
 let systemDark = false;
-let reducedMotion = false;
 
 export function setSystemDark(dark: boolean): void {
   systemDark = dark;
-  for (const listener of mediaListeners) listener({ matches: dark } as MediaQueryListEvent);
-}
-
-/** The device's "reduce motion" setting, flipped live. */
-export function setReducedMotion(reduce: boolean): void {
-  reducedMotion = reduce;
-  for (const listener of mediaListeners) listener({ matches: reduce } as MediaQueryListEvent);
+  for (const listener of darkListeners) listener({ matches: dark } as MediaQueryListEvent);
 }
 
 Object.defineProperty(window, 'matchMedia', {
   configurable: true,
-  value: (query: string): MediaQueryList =>
-    ({
+  value: (query: string): MediaQueryList => {
+    const dark = query.includes('prefers-color-scheme: dark');
+    return {
       get matches() {
-        if (query.includes('prefers-color-scheme: dark')) return systemDark;
-        if (query.includes('prefers-reduced-motion: reduce')) return reducedMotion;
-        return query.includes('min-width');
+        return dark ? systemDark : query.includes('min-width');
       },
       media: query,
       onchange: null,
-      addEventListener: (_type: string, listener: (event: MediaQueryListEvent) => void) => mediaListeners.add(listener),
-      removeEventListener: (_type: string, listener: (event: MediaQueryListEvent) => void) =>
-        mediaListeners.delete(listener),
+      addEventListener: (_type: string, listener: (event: MediaQueryListEvent) => void) => {
+        if (dark) darkListeners.add(listener);
+      },
+      removeEventListener: (_type: string, listener: (event: MediaQueryListEvent) => void) => {
+        darkListeners.delete(listener);
+      },
       addListener: () => {},
       removeListener: () => {},
       dispatchEvent: () => false,
-    }) as unknown as MediaQueryList,
+    } as unknown as MediaQueryList;
+  },
 });
 
 // jsdom implements no pseudo-element styles and says so loudly; antd asks for them to measure scrollbars.
@@ -77,7 +74,6 @@ beforeEach(async () => {
   }
   session.reload();
   systemDark = false;
-  reducedMotion = false;
   document.documentElement.className = '';
 });
 
