@@ -15,6 +15,10 @@ const WORKERS = Number(process.env.E2E_WORKERS ?? 2);
  * TEST_PARALLEL_INDEX (0 in the runner, which only starts the servers).
  */
 const OWN = Number(process.env.TEST_PARALLEL_INDEX ?? 0);
+if (OWN >= WORKERS) {
+  // `--workers N` past E2E_WORKERS would send this worker to a port no server listens on
+  throw new Error(`e2e worker ${OWN} has no server: set E2E_WORKERS (${WORKERS}), not --workers`);
+}
 const OWN_PORT = PORT + OWN;
 const databaseOf = (n: number) => `e2e/.data/${n}/e2e.sqlite`;
 /** This worker's server's SQLite database, from the repository's root (a spec may write to it). */

@@ -165,14 +165,11 @@ export async function confirmation(page: Page): Promise<Locator> {
 }
 
 /**
- * Presses the confirmation's button and waits for it to close (its action done). A press the
- * browser lost under load is pressed again, as a person would; the actions behind a confirmation
- * carry an Idempotency-Key or are refused the second time, so a second press never acts twice.
- */
-/**
- * Presses the open Popconfirm's button; with `said`, the message the answer shows. A message stays 3 s,
- * and waiting for the popup to close took longer than that on a busy machine: it is watched for
- * from before the click.
+ * Presses the open Popconfirm's button and waits for it to close (its action done); with `said`,
+ * the message the answer shows. A message stays 3 s, and waiting for the popup to close took longer
+ * than that on a busy machine: it is watched for from before the click. A press the browser lost
+ * under load is pressed again, as a person would; the actions behind a confirmation carry an
+ * Idempotency-Key or are refused the second time, so a second press never acts twice.
  */
 export async function confirm(page: Page, label: string, said?: string): Promise<void> {
   const popup = await confirmation(page);
