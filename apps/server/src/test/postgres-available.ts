@@ -40,6 +40,10 @@ export default async function postgresAvailable(project: TestProject) {
     } finally {
       await template.close();
     }
+  } catch (error) {
+    // a template half made is no use to a later run either
+    await client.query(`drop database if exists ${name}`).catch(() => {});
+    throw error;
   } finally {
     await client.end();
   }
