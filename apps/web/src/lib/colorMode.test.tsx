@@ -1,9 +1,9 @@
 import { DEFAULT_SETTINGS } from '@depot/contracts';
-import { act, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, renderHook, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { mockFetch, renderApp } from '../test/render.tsx';
 import { setSystemDark } from '../test/setup.ts';
-import { COLOR_MODE_KEY, resolveColorMode } from './colorMode.ts';
+import { COLOR_MODE_KEY, resolveColorMode, useSystemPrefersDark } from './colorMode.ts';
 
 const isDark = () => document.documentElement.classList.contains('p-dark');
 
@@ -33,6 +33,25 @@ describe('colour mode', () => {
     await waitFor(() => expect(isDark()).toBe(true));
     act(() => setSystemDark(false));
     await waitFor(() => expect(isDark()).toBe(false));
+  });
+
+  it('listens to the device once, not again at each render', () => {
+    const matchMedia = window.matchMedia.bind(window);
+    let added = 0;
+    vi.spyOn(window, 'matchMedia').mockImplementation((query) => {
+      const list = matchMedia(query);
+      const add = list.addEventListener.bind(list);
+      list.addEventListener = ((...args: Parameters<typeof add>) => {
+        added += 1;
+        add(...args);
+      }) as typeof list.addEventListener;
+      return list;
+    });
+    const { result, rerender } = renderHook(() => useSystemPrefersDark());
+    for (let i = 0; i < 5; i += 1) rerender();
+    expect(added).toBe(1);
+    act(() => setSystemDark(true));
+    expect(result.current).toBe(true);
   });
 
   it('starts from the saved choice', async () => {
