@@ -1,12 +1,10 @@
 import { gtinCheckDigit, listQuery } from '@depot/contracts';
 import type SQLite from 'better-sqlite3';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/database.ts';
 import { products } from '../modules/products/products.resources.ts';
-import { EVERY_STORE } from '../policies/coverage.ts';
-import type { Actor } from '../policies/policy.ts';
 import { freshDatabase, TEST_DB } from '../test/harness.ts';
+import { LISTING_ADMIN, recordStatements, seedPlanCatalogue } from '../test/planCatalogue.ts';
 import { resourceService } from './resource.ts';
 import { ensureSearchIndexes } from './search.ts';
 
@@ -20,13 +18,6 @@ import { ensureSearchIndexes } from './search.ts';
 const COUNT = 6000;
 const english = ['Water', 'Beer', 'Rice', 'Oil', 'Sugar', 'Salt', 'Noodles', 'Fish', 'Soap', 'Coffee', 'Tea', 'Milk'];
 const khmer = ['ទឹក', 'ស្រាបៀរ', 'អង្ករ', 'ប្រេង', 'ស្ករ', 'អំបិល', 'មី', 'ត្រី', 'សាប៊ូ', 'កាហ្វេ', 'តែ', 'ទឹកដោះគោ'];
-const admin: Actor = {
-  userId: 1,
-  storeId: null,
-  permissions: new Set(['products.list', 'costs.view']),
-  coverage: EVERY_STORE,
-};
-
 let database: Database;
 /** Every statement the database ran, with its values. */
 const ran: { text: string; values: unknown[] }[] = [];
@@ -34,53 +25,22 @@ const ran: { text: string; values: unknown[] }[] = [];
 describe.skipIf(TEST_DB !== 'sqlite')('the walk of a common word, at a few thousand products', () => {
   beforeAll(async () => {
     database = await freshDatabase();
-    const { db } = database;
-    const at = new Date().toISOString();
-    const stamps = { status: 'active' as const, created_at: at, updated_at: at };
-    const category = await db
-      .insertInto('categories')
-      .values({ name_en: 'General', name_kh: 'ទូទៅ', ...stamps })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const unit = await db
-      .insertInto('units')
-      .values({ name_en: 'Piece', name_kh: 'ដុំ', short_name: 'pcs', factor: 1, ...stamps })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    for (let start = 0; start < COUNT; start += 500) {
-      const rows = Array.from({ length: 500 }, (_, k) => {
-        const i = start + k;
-        return {
-          name_en: `${english[i % 12]} ${i}`,
-          name_kh: `${khmer[i % 12]} ${i}${i % 7 === 0 ? ' ក្ដាម' : ''}`,
-          sku: `SKU-${String(i).padStart(6, '0')}`,
-          barcode: `885${String(i).padStart(9, '0')}${gtinCheckDigit(`885${String(i).padStart(9, '0')}`)}`,
-          category_id: category.id,
-          unit_id: unit.id,
-          price_usd_cents: 100,
-          cost_usd_cents: 50,
-          taxable: 1,
-          reorder_level: 0,
-          ...stamps,
-        };
-      });
-      await db.insertInto('products').values(rows).execute();
-    }
-    await db.deleteFrom('search_indexes').where('resource', '=', 'products').execute();
-    await ensureSearchIndexes(db, [products]);
-    await sql`analyze`.execute(db);
+    await seedPlanCatalogue(
+      database,
+      COUNT,
+      (i) => ({
+        name_en: `${english[i % 12]} ${i}`,
+        name_kh: `${khmer[i % 12]} ${i}${i % 7 === 0 ? ' ក្ដាម' : ''}`,
+        sku: `SKU-${String(i).padStart(6, '0')}`,
+        barcode: `885${String(i).padStart(9, '0')}${gtinCheckDigit(`885${String(i).padStart(9, '0')}`)}`,
+      }),
+      async () => {
+        await database.db.deleteFrom('search_indexes').where('resource', '=', 'products').execute();
+        await ensureSearchIndexes(database.db, [products]);
+      },
+    );
     // every statement prepared from now on is kept with the values it runs with
-    const sqlite = database.sqlite as SQLite.Database;
-    const prepare = sqlite.prepare.bind(sqlite);
-    sqlite.prepare = ((text: string) => {
-      const statement = prepare(text);
-      const all = statement.all.bind(statement);
-      statement.all = ((...values: unknown[]) => {
-        ran.push({ text, values });
-        return all(...values);
-      }) as typeof statement.all;
-      return statement;
-    }) as typeof sqlite.prepare;
+    recordStatements(database, ran);
   });
 
   afterAll(async () => {
@@ -92,7 +52,7 @@ describe.skipIf(TEST_DB !== 'sqlite')('the walk of a common word, at a few thous
     async (word) => {
       const service = resourceService(database.db, products);
       ran.length = 0;
-      const answer = await service.list(admin, listQuery.parse({ search: word }), {});
+      const answer = await service.list(LISTING_ADMIN, listQuery.parse({ search: word }), {});
       const names = answer.rows.map((row) => row.name_en);
       // a twelfth of the products: more than the walk counts, in the list's order
       expect(answer).toMatchObject({ total: 200, lowerBound: true });
