@@ -127,7 +127,8 @@ let unanswered = 0;
  * "Online" comes back by itself. Without this only a later write marked it reached again, and a
  * tab that made none (another tab sent the queue) said "Offline" for good. With no-store, and the
  * service worker keeps no answer of it (vite.config.ts): only the server answers. The checks stop
- * when the server is reached by any means (a write's answer, the browser's `online`).
+ * when the server is reached by any means (a write's answer, the browser's `online`). A plain
+ * `fetch`, not `api`: a check that gets no answer must not count as another unanswered request.
  */
 function askUntilReached(): void {
   unanswered += 1;

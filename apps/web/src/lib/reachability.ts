@@ -2,8 +2,9 @@
  * Whether the server answered the last write (any answer, even a refusal) or health check, and no
  * request since went without an answer (reads may be answered offline by the service worker, so
  * only writes and the health check, which it never keeps, count as reaching it; lib/http.ts asks
- * the health check every PROBE_MS while the server is not reached). `navigator.onLine` alone says only that a network is there, not that the server is
- * reached: the till's online/offline shows both together (pages/sales/OfflineBar.tsx).
+ * the health check every PROBE_MS while the server is not reached). `navigator.onLine` alone says
+ * only that a network is there, not that the server is reached: the till's online/offline shows
+ * both together (pages/sales/OfflineBar.tsx).
  */
 let reached = true;
 
