@@ -4,25 +4,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { CASHIER } from './playwright.config.ts';
-import { adminApi, expect, type Lang, newContext, prefix, signIn, snap, test, toast } from './support.ts';
+import { expect, type Lang, newContext, prefix, signIn, snap, test, toast, withSystemSettings } from './support.ts';
 
 const results = path.join(path.dirname(fileURLToPath(import.meta.url)), '../test-results/admin-settings');
 fs.mkdirSync(results, { recursive: true });
-
-const DEFAULTS = {
-  system_title: 'Sales Management System',
-  system_title_kh: 'ប្រព័ន្ធគ្រប់គ្រងការលក់',
-  font_family: 'Kantumruy Pro',
-  footer_text: '© Depot',
-  primary_color: '#15803d',
-  secondary_color: '#2563eb',
-  background_color: '#f4f7f5',
-  dark_mode: true,
-  store_name: '',
-  store_address: '',
-  store_phone: '',
-  vat_number: '',
-};
 
 /** The computed background of the page's primary button (the theme's primary colour), not hovered. */
 async function primaryOf(page: Page): Promise<string> {
@@ -39,9 +24,8 @@ async function chooseColour(page: Page, field: string, hex: string) {
 }
 
 test.describe('system settings', () => {
-  test.afterAll(async ({ request }) => {
-    await (await adminApi(request)).put('settings', DEFAULTS);
-  });
+  // what the administrator changes here is put back for the specs after this one
+  withSystemSettings();
 
   test('the administrator changes the title and colours, and every screen follows without a reload', async ({
     browser,

@@ -1,5 +1,15 @@
 import type { Browser, Page } from '@playwright/test';
-import { adminApi, expect, type Lang, type Mode, prefix, setColorMode, signIn, snap, test } from './support.ts';
+import {
+  expect,
+  type Lang,
+  type Mode,
+  prefix,
+  setColorMode,
+  signIn,
+  snap,
+  test,
+  withSystemSettings,
+} from './support.ts';
 
 /**
  * Khmer-first polish: the wide screens' empty tables at 1366×768 (headers whole, on one line), in
@@ -63,30 +73,28 @@ for (const lang of ['kh', 'en'] as const) {
   }
 }
 
-test('the till with Khmer numerals on Khmer pages (a setting), Latin on English pages', async ({
-  browser,
-  request,
-}) => {
-  const api = adminApi(request);
-  const settings = (await (await api).get<{ data: Record<string, unknown> }>('settings')).data;
-  const { logo_url: _logo, favicon_url: _favicon, ...input } = settings;
-  await (await api).put('settings', { ...input, khmer_numerals: true });
-  try {
+test.describe('Khmer numerals on (a system setting)', () => {
+  withSystemSettings({ khmer_numerals: true });
+
+  test('the till with Khmer numerals on Khmer pages, Latin on English pages', async ({ browser }) => {
     for (const lang of ['kh', 'en'] as const) {
-      const page = await at1366(browser, lang, 'light');
-      await page.goto(`${prefix(lang)}/pos`, { waitUntil: 'networkidle' });
-      const rate = page.getByTestId('pos-rate');
-      await expect(rate).toBeVisible();
-      if (lang === 'kh') await expect(rate).toContainText(/[០-៩],[០-៩]{3}៛/);
-      else await expect(rate).toContainText(/\d,\d{3}៛/);
-      // the cart's figures too, not only what rendered after the settings came
-      const total = page.getByTestId('cart-total-usd');
-      if (lang === 'kh') await expect(total).toHaveText('$០.០០');
-      else await expect(total).toHaveText('$0.00');
-      await snap(page, `polish-till-numerals-${lang}`);
-      await page.context().close();
+      await test.step(`the till in ${lang}`, async () => {
+        const page = await at1366(browser, lang, 'light');
+        try {
+          await page.goto(`${prefix(lang)}/pos`, { waitUntil: 'networkidle' });
+          const rate = page.getByTestId('pos-rate');
+          await expect(rate).toBeVisible();
+          if (lang === 'kh') await expect(rate).toContainText(/[០-៩],[០-៩]{3}៛/);
+          else await expect(rate).toContainText(/\d,\d{3}៛/);
+          // the cart's figures too, not only what rendered after the settings came
+          const total = page.getByTestId('cart-total-usd');
+          if (lang === 'kh') await expect(total).toHaveText('$០.០០');
+          else await expect(total).toHaveText('$0.00');
+          await snap(page, `polish-till-numerals-${lang}`);
+        } finally {
+          await page.context().close();
+        }
+      });
     }
-  } finally {
-    await (await api).put('settings', { ...input, khmer_numerals: false });
-  }
+  });
 });

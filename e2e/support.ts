@@ -232,6 +232,31 @@ export async function adminApi(request: APIRequestContext) {
 }
 
 /**
+ * System settings changed for the tests of the `describe` block this is called in, and put back as
+ * they were after them. The putting back is an `afterAll` hook: it runs however the tests ended, on
+ * its own time, so a test that fails or runs out of time never leaves the specs after it on its
+ * worker's server with a setting they do not expect (a `finally` in the test body cannot: once the
+ * test's time is out, its `request` is closed before the `finally` runs).
+ */
+export function withSystemSettings(change: Record<string, unknown> = {}): void {
+  let before: Record<string, unknown> | undefined;
+  test.beforeAll(async ({ request }) => {
+    const api = await adminApi(request);
+    // the logo and the favicon are uploaded, not part of the settings' form
+    const {
+      logo_url: _logo,
+      favicon_url: _favicon,
+      ...input
+    } = (await api.get<{ data: Record<string, unknown> }>('settings')).data;
+    before = input;
+    if (Object.keys(change).length > 0) await api.put('settings', { ...input, ...change });
+  });
+  test.afterAll(async ({ request }) => {
+    if (before) await (await adminApi(request)).put('settings', before);
+  });
+}
+
+/**
  * A barcode scanner is a keyboard wedge: the digits within milliseconds, then Enter, wherever the
  * focus is (but not in a text field, where the typing is the cashier's own). The till takes keys
  * at most 50 ms apart as a scan, timed by when they were typed (scanner.ts). Playwright's `type` waits for
