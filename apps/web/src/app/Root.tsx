@@ -5,6 +5,7 @@ import en_US from 'antd/es/locale/en_US.js';
 import { Fragment, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
+import { Splash } from '../components/Splash.tsx';
 import { antdKhmer } from '../lib/antdKhmer.ts';
 import {
   applyColorModeClass,
@@ -20,6 +21,30 @@ import { NewVersionNotice } from './NewVersionNotice.tsx';
 import { useForcedColorMode } from './routeHandle.ts';
 
 const antdLocales = { kh: antdKhmer, en: en_US };
+
+/**
+ * How long a browser that never read the settings waits for their first answer before it draws the
+ * page with the defaults (a server that is slow to answer, or retried after failing).
+ */
+export const FIRST_SETTINGS_WAIT_MS = 3000;
+
+/**
+ * False while the page waits for the first settings: drawn before them, the page would be drawn again
+ * from scratch when they turn Khmer numerals on, and what was typed meanwhile would be gone. Once
+ * true it stays true: a query with no settings is pending again while it is read again (a page
+ * mounting after a failure reads it again), and hiding the page then would unmount that page, fail,
+ * draw it, read again, round and round.
+ */
+function useReadyToDraw(settled: boolean): boolean {
+  const [ready, setReady] = useState(settled);
+  if (settled && !ready) setReady(true);
+  useEffect(() => {
+    if (ready) return;
+    const timer = setTimeout(() => setReady(true), FIRST_SETTINGS_WAIT_MS);
+    return () => clearTimeout(timer);
+  }, [ready]);
+  return ready;
+}
 
 function setFavicon(href: string): void {
   let link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
@@ -58,7 +83,8 @@ function SettingsFailureNotice({ failed }: { failed: boolean }) {
 export function Root() {
   const { pathname } = useLocation();
   const locale = localeFromPath(pathname);
-  const { settings, failed } = useSettings();
+  const { settings, failed, settled } = useSettings();
+  const ready = useReadyToDraw(settled);
   const forced = useForcedColorMode();
   const preference = useColorModePreference();
   const systemDark = useSystemPrefersDark();
@@ -93,9 +119,13 @@ export function Root() {
         <NewVersionNotice />
       </Flex>
       {/* every figure on the page is drawn again in the numerals now shown */}
-      <Fragment key={numerals}>
-        <Outlet />
-      </Fragment>
+      {ready ? (
+        <Fragment key={numerals}>
+          <Outlet />
+        </Fragment>
+      ) : (
+        <Splash />
+      )}
     </ConfigProvider>
   );
 }

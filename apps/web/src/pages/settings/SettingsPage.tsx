@@ -36,7 +36,7 @@ import { failureMessage } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { applyFieldErrors, parseWith } from '../../lib/forms.ts';
 import { ApiError, api, upload } from '../../lib/http.ts';
-import { fontStack, settingsQuery } from '../../lib/settings.ts';
+import { fontStack, showSettings } from '../../lib/settings.ts';
 import { contrastWarnings, themeFor } from '../../lib/theme.ts';
 
 /**
@@ -131,7 +131,7 @@ function PictureSetting({
       } else {
         answer = await api(`settings/${kind}`, { method: 'DELETE', schema: written(publicSettings) });
       }
-      client.setQueryData(settingsQuery.queryKey, answer.data);
+      showSettings(client, answer.data);
       client.setQueryData(adminSettingsKey, answer.data);
       message.success(answer.message);
     } catch (error) {
@@ -179,7 +179,7 @@ function SettingsForm({ initial }: { initial: Values }) {
     try {
       const answer = await api('settings', { method: 'PUT', body: parsed.data, schema: written(publicSettings) });
       // the one settings query: the header, the theme, the favicon and the receipts follow now
-      client.setQueryData(settingsQuery.queryKey, answer.data);
+      showSettings(client, answer.data);
       client.setQueryData(adminSettingsKey, answer.data);
       message.success(answer.message);
     } catch (error) {
