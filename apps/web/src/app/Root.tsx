@@ -58,8 +58,9 @@ function setFavicon(href: string): void {
 }
 
 /**
- * Spec section 8: the page goes on with the default settings, and says so until closed. A banner, not
- * antd's message toast, whose notification code would otherwise load with the sign-in page.
+ * Spec section 8: the page goes on with the settings this browser last read (else the defaults), and
+ * says so until closed. A banner, not antd's message toast, whose notification code would otherwise
+ * load with the sign-in page.
  */
 function SettingsFailureNotice({ failed }: { failed: boolean }) {
   const { t } = useTranslation();
