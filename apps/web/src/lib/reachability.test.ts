@@ -22,6 +22,20 @@ describe('reachability', () => {
     vi.useRealTimers();
   });
 
+  /** A read the server does not answer (the connection is down). */
+  async function aReadGetsNoAnswer(): Promise<void> {
+    fetch.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    await expect(api('products')).rejects.toBeInstanceOf(NetworkError);
+  }
+
+  /** No check is asked in the next rounds, and none waits to be. */
+  async function expectNothingMoreAsked(): Promise<void> {
+    const asked = fetch.mock.calls.length;
+    await vi.advanceTimersByTimeAsync(PROBE_MS * 5);
+    expect(fetch.mock.calls.length).toBe(asked);
+    expect(vi.getTimerCount()).toBe(0);
+  }
+
   it('a read that got no answer marks the server unreached; it is asked again until it answers', async () => {
     fetch.mockRejectedValue(new TypeError('Failed to fetch'));
     await expect(api('products')).rejects.toBeInstanceOf(NetworkError);
@@ -39,35 +53,26 @@ describe('reachability', () => {
   });
 
   it('once reached, nothing more is asked', async () => {
-    fetch.mockRejectedValueOnce(new TypeError('Failed to fetch'));
-    await expect(api('products')).rejects.toBeInstanceOf(NetworkError);
+    await aReadGetsNoAnswer();
     fetch.mockResolvedValue(new Response('{"status":"ok"}'));
     await vi.advanceTimersByTimeAsync(PROBE_MS);
     expect(serverReached()).toBe(true);
-    const asked = fetch.mock.calls.length;
-    await vi.advanceTimersByTimeAsync(PROBE_MS * 5);
-    expect(fetch.mock.calls.length).toBe(asked);
-    expect(vi.getTimerCount()).toBe(0);
+    await expectNothingMoreAsked();
   });
 
   it('a write answered while the checks wait stops them', async () => {
-    fetch.mockRejectedValueOnce(new TypeError('Failed to fetch'));
-    await expect(api('products')).rejects.toBeInstanceOf(NetworkError);
+    await aReadGetsNoAnswer();
     fetch.mockResolvedValue(new Response('{}'));
     await api('orders', { method: 'POST', body: {} });
     expect(serverReached()).toBe(true);
     // at once: nothing is left waiting (a test's fake timers dropped with it would leave the
     // checks started for good, and a later failure would start none)
     expect(vi.getTimerCount()).toBe(0);
-    const asked = fetch.mock.calls.length;
-    await vi.advanceTimersByTimeAsync(PROBE_MS * 3);
-    expect(fetch.mock.calls.length).toBe(asked);
-    expect(vi.getTimerCount()).toBe(0);
+    await expectNothingMoreAsked();
   });
 
   it('a request that fails while the health check is asked keeps the server unreached', async () => {
-    fetch.mockRejectedValueOnce(new TypeError('Failed to fetch'));
-    await expect(api('products')).rejects.toBeInstanceOf(NetworkError);
+    await aReadGetsNoAnswer();
     // the health check answers late; a read fails in the meantime
     let answer: (response: Response) => void = () => {};
     fetch.mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
@@ -84,8 +89,7 @@ describe('reachability', () => {
   });
 
   it("an answer that is not the server (a proxy's 502) does not count", async () => {
-    fetch.mockRejectedValueOnce(new TypeError('Failed to fetch'));
-    await expect(api('products')).rejects.toBeInstanceOf(NetworkError);
+    await aReadGetsNoAnswer();
     fetch.mockResolvedValueOnce(new Response('Bad Gateway', { status: 502 }));
     await vi.advanceTimersByTimeAsync(PROBE_MS);
     expect(serverReached()).toBe(false);
