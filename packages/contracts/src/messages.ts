@@ -575,6 +575,10 @@ export const messages = {
     en: 'A printer must be on the depot’s own network: {host} is not an address a printer may have (this server, a loopback, link-local, multicast, broadcast or outside address).',
     kh: 'ម៉ាស៊ីនបោះពុម្ពត្រូវនៅលើបណ្ដាញផ្ទាល់របស់ឃ្លាំង៖ {host} មិនមែនជាអាសយដ្ឋានដែលម៉ាស៊ីនបោះពុម្ពអាចមានទេ (ម៉ាស៊ីនមេនេះ អាសយដ្ឋាន loopback, link-local, multicast, broadcast ឬអាសយដ្ឋានក្រៅបណ្ដាញ)។',
   },
+  'stores.payee_admin': {
+    en: 'Only an administrator may change the account a store’s KHQR payments go to.',
+    kh: 'មានតែអ្នកគ្រប់គ្រងប្រព័ន្ធប៉ុណ្ណោះដែលអាចប្ដូរគណនីដែលការបង់ប្រាក់ KHQR របស់ហាងត្រូវចូល។',
+  },
   'printer.port': {
     en: 'Printers are reached on ports {ports}: {port} is not one of them.',
     kh: 'ម៉ាស៊ីនបោះពុម្ពត្រូវបានភ្ជាប់តាមច្រក {ports}៖ ច្រក {port} មិនមែនជាច្រកមួយក្នុងចំណោមនោះទេ។',

@@ -12,7 +12,11 @@ import {
 } from '../../http/network-guard.ts';
 import { findLive, type ResourceDefinition } from '../../kit/resource.ts';
 import { printerPolicy } from '../../policies/printers.ts';
+import { auditWho, changes, recordAudit } from '../audit/audit.ts';
 import { printerRefusal } from './printing.service.ts';
+
+/** A printer's fields the audit trail keeps. */
+const PRINTER_AUDITED = ['store_id', 'name', 'host', 'port', 'paper', 'drawer_kick', 'drawer_pin', 'status'] as const;
 
 /** The guard of the default configuration (printer ports, no loopback): what a server without options uses. */
 export const defaultPrinterGuard = networkGuard({ ports: parsePorts(PRINTER_PORTS) });
@@ -83,6 +87,20 @@ export function printersResource(
       return problems;
     },
     policy: printerPolicy,
+    // every write of a printer is audited: where the server connects, and who aimed it there
+    trail: async (trx, actor, { action, id, before, after }) => {
+      const fields = (row: Record<string, unknown> | null) =>
+        row && Object.fromEntries(PRINTER_AUDITED.map((f) => [f, row[f]]));
+      const diff = action === 'update' ? changes(fields(before)!, fields(after)!) : null;
+      if (diff && !diff.changed) return;
+      const done = ({ create: 'created', update: 'updated', delete: 'deleted', restore: 'restored' } as const)[action];
+      await recordAudit(trx, auditWho(actor), {
+        action: `printer.${done}`,
+        subject: { type: 'printer', id },
+        before: diff ? diff.before : fields(before),
+        after: diff ? diff.after : fields(after),
+      });
+    },
     access: { create: 'stores.update', update: 'stores.update', delete: 'stores.update', restore: 'stores.update' },
   };
 }
