@@ -45,5 +45,7 @@ export function broadcastDomainEvents(db: Db, realtime: Realtime): () => void {
   return eventBus(db).subscribe(async (event) => {
     const name = broadcastName(event.name);
     await Promise.all(routesOf(event).map(({ channels, payload }) => realtime.broadcast(channels, name, payload)));
+    // after the event reached them: sockets of users whose rights no longer hold are closed
+    if (event.name === 'PermissionsChanged') await realtime.recheck(event.payload.user_ids);
   });
 }

@@ -212,6 +212,7 @@ export function usersService(db: Db) {
         await trx.updateTable('users').set({ deleted_at: at, updated_at: at }).where('id', '=', id).execute();
         await endSessions(trx, id, at);
         await assertAdministratorRemains(trx);
+        emit(trx, event('PermissionsChanged', { user_ids: [id] }));
         await recordAudit(trx, auditWho(actor), {
           action: 'user.deleted',
           subject: { type: 'user', id },
@@ -231,6 +232,7 @@ export function usersService(db: Db) {
         if (status === 'inactive') await endSessions(trx, id, at);
         await assertAdministratorRemains(trx);
         if (before.status !== status) {
+          emit(trx, event('PermissionsChanged', { user_ids: [id] }));
           await recordAudit(trx, auditWho(actor), {
             action: status === 'inactive' ? 'user.disabled' : 'user.enabled',
             subject: { type: 'user', id },
