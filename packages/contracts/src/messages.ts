@@ -573,7 +573,7 @@ export const messages = {
   'entity.printer': { en: 'Printer', kh: 'ម៉ាស៊ីនបោះពុម្ព' },
   'printer.not_local': {
     en: 'A printer must be on the depot’s own network: {host} is not an address a printer may have (this server, a loopback, link-local, multicast, broadcast or outside address).',
-    kh: 'ម៉ាស៊ីនបោះពុម្ពត្រូវនៅលើបណ្ដាញផ្ទាល់របស់ឃ្លាំង៖ {host} មិនមែនជាអាសយដ្ឋានដែលម៉ាស៊ីនបោះពុម្ពអាចមានទេ (ម៉ាស៊ីនមេនេះ អាសយដ្ឋាន loopback, link-local, multicast, broadcast ឬអាសយដ្ឋានក្រៅបណ្ដាញ)។',
+    kh: 'ម៉ាស៊ីនបោះពុម្ពត្រូវនៅលើបណ្ដាញផ្ទាល់របស់ឃ្លាំង៖ {host} មិនមែនជាអាសយដ្ឋានដែលម៉ាស៊ីនបោះពុម្ពអាចមានទេ (ប្រព័ន្ធនេះផ្ទាល់ អាសយដ្ឋាន loopback, link-local, multicast, broadcast ឬអាសយដ្ឋានក្រៅបណ្ដាញ)។',
   },
   'stores.payee_admin': {
     en: 'Only an administrator may change the account a store’s KHQR payments go to.',
