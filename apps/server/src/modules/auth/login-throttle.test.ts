@@ -181,15 +181,15 @@ describe('RedisLoginThrottle', () => {
   });
 });
 
-describe('behind a reverse proxy (TRUST_PROXY)', () => {
+// TRUST_PROXY=true as it was documented (now one proxy in front, not every hop), and the proxy's network
+describe.each(['true', '10.6.0.0/24'])('behind a reverse proxy (TRUST_PROXY=%s)', (trustProxy) => {
   let database: Database;
   let app: FastifyInstance;
   let uploadsDir: string;
   beforeAll(async () => {
     database = await freshDatabase();
     uploadsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'depot-uploads-'));
-    // TRUST_PROXY=true as it was documented: now one proxy in front, not every hop
-    const config = loadConfig({ TRUST_PROXY: 'true' });
+    const config = loadConfig({ TRUST_PROXY: trustProxy });
     app = await buildApp({ db: database.db, uploadsDir, trustProxy: config.TRUST_PROXY });
   });
   afterAll(async () => {
