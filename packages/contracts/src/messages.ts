@@ -426,6 +426,10 @@ export const messages = {
     en: 'Too many failed sign-in attempts. Try again in {seconds} seconds.',
     kh: 'ការចូលបរាជ័យច្រើនដងពេក។ សូមព្យាយាមម្ដងទៀតក្នុងរយៈពេល {seconds} វិនាទី។',
   },
+  'auth.slowed': {
+    en: 'Too many failed attempts for this name. Wait {seconds} seconds before trying again.',
+    kh: 'ការព្យាយាមបរាជ័យច្រើនដងពេកសម្រាប់ឈ្មោះនេះ។ សូមរង់ចាំ {seconds} វិនាទី មុននឹងព្យាយាមម្ដងទៀត។',
+  },
   'auth.refresh_failed': {
     en: 'Your session has ended. Please sign in again.',
     kh: 'វគ្គរបស់អ្នកបានបញ្ចប់។ សូមចូលម្ដងទៀត។',
@@ -471,6 +475,10 @@ export const messages = {
   'approval.required': {
     en: 'A manager’s approval is needed: enter a manager’s name and password.',
     kh: 'ត្រូវការការអនុម័តពីអ្នកគ្រប់គ្រង៖ សូមបញ្ចូលឈ្មោះ និងពាក្យសម្ងាត់របស់អ្នកគ្រប់គ្រង។',
+  },
+  'approval.temporary_password': {
+    en: 'This password is temporary: its owner must sign in and change it before approving.',
+    kh: 'ពាក្យសម្ងាត់នេះជាពាក្យសម្ងាត់បណ្ដោះអាសន្ន៖ ម្ចាស់គណនីត្រូវចូល ហើយប្ដូរវាជាមុនសិន ទើបអាចអនុម័តបាន។',
   },
   'approval.not_allowed': {
     en: 'This user may not approve this in this store.',
