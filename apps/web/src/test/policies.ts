@@ -14,10 +14,12 @@ export { purchasePolicy } from '../../../server/src/policies/purchases.ts';
 export { shiftPolicy } from '../../../server/src/policies/shifts.ts';
 export { transferPolicy } from '../../../server/src/policies/transfers.ts';
 
-/** Whose answer a fixture stands in for: a default role, signed in as user 1, in store 1. */
+/** Whose answer a fixture stands in for: a default role (or permissions), signed in as user 1, in store 1. */
 export interface Viewer {
-  /** A default role (the administrator when not given). */
+  /** A default role (the administrator when neither this nor `permissions` is given). */
   as?: DefaultRoleName;
+  /** A user of a role of their own: these permissions. */
+  permissions?: Permission[];
   /** The viewer's user id: a held order or a shift is theirs when it names them (default 1). */
   userId?: number;
   /** The stores they cover, when their role does not cover every store (default: store 1). */
@@ -25,10 +27,10 @@ export interface Viewer {
 }
 
 /** The server's actor for a viewer: their role's permissions, and the stores they cover. */
-export function actorOf({ as = 'administrator', userId = 1, stores = [1] }: Viewer = {}): Actor {
+export function actorOf({ as = 'administrator', permissions: own, userId = 1, stores = [1] }: Viewer = {}): Actor {
   const role = DEFAULT_ROLES.find((r) => r.name === as);
   if (!role) throw new Error(`no default role ${as}`);
-  const permissions = new Set<string>(role.permissions as readonly Permission[]);
+  const permissions = new Set<string>(own ?? (role.permissions as readonly Permission[]));
   return {
     userId,
     storeId: stores[0] ?? null,
