@@ -560,11 +560,20 @@ describe('every action of every document, as each role', () => {
   };
   const walked = new Set<string>();
 
-  async function act(who: Who, step: Step) {
+  /** The document actions taken, to be taken again once their records have moved on. */
+  let taken: Step[] = [];
+
+  /**
+   * The action as `who`, expecting what the policy says. `again`: the same action on the record as
+   * it is now (cancelled, received, closed, deleted…), walked only where the policy refuses it: a
+   * state's refusal must be the policy's 409 / 422 / 404 too, never a 5xx.
+   */
+  async function act(who: Who, step: Step, again = false) {
     walked.add(step.route);
+    if (step.policy && !again) taken.push(step);
     const [method, url] = step.route.split(' ');
     const at = (path: string) => path.replace(':id', String(step.id));
-    const label = `${who.role.name} ${step.route}${step.note ? ` (${step.note})` : ''}`;
+    const label = `${who.role.name} ${step.route}${step.note ? ` (${step.note})` : ''}${again ? ' again' : ''}`;
     let expected: 'ok' | number;
     let ability: Ability | undefined;
     if (step.policy && step.action && step.detail) {
@@ -579,6 +588,7 @@ describe('every action of every document, as each role', () => {
       const check = step.check;
       expected = outcome(() => check(who.actor));
     } else throw new Error(`${label}: neither a policy nor a check`);
+    if (again && expected === 'ok') return;
 
     const res = await call(who.headers, method, at(url), step.body);
     const answer = `${label}: ${res.status} ${JSON.stringify(res.body)}`;
@@ -728,6 +738,7 @@ describe('every action of every document, as each role', () => {
   }, async () => {
     for (const role of DEFAULT_ROLES) {
       const who = await signIn(role);
+      taken = [];
 
       // orders: a held cart (the administrator's, and the user's own when they sell), a paid sale,
       // an unpaid delivery
@@ -928,6 +939,9 @@ describe('every action of every document, as each role', () => {
         body: { amount_cents: 1, method: 'bank_transfer', paid_at: '2026-01-05' },
         check: (actor) => assertPaysSuppliers(actor),
       });
+      // each document action again, on its record as the walk left it
+      for (const step of taken.filter((step) => !step.facts)) await act(who, step, true);
+
       // a payment on account has no action; who sees it is customerPaymentPolicy's
       const payment = await call(who.headers, 'GET', `/api/customer-payments/${ids.customerPayment}`);
       const facts = await made(admin, 'GET', `/api/customer-payments/${ids.customerPayment}`);
