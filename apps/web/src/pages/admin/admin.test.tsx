@@ -40,7 +40,7 @@ const sophea: User = {
   must_change_password: false,
   last_login_at: at,
   last_login_ip: '10.0.0.7',
-  abilities: { update: true, delete: true, disable: true, reset_password: true, assign: true },
+  abilities: { update: true, delete: true, disable: true, reset_password: true, assign: true, roles: true },
   created_at: at,
   updated_at: at,
   deleted_at: null,
