@@ -104,7 +104,10 @@ export function registerAccess(app: FastifyInstance, authenticate: Authenticator
     auth.ip = request.ip;
     request.auth = auth;
     // a temporary password (an administrator's reset) opens nothing but the way to a new one
-    if (auth.profile.must_change_password && !PASSWORD_CHANGE_ROUTES.has(`${request.method} ${request.routeOptions.url}`))
+    if (
+      auth.profile.must_change_password &&
+      !PASSWORD_CHANGE_ROUTES.has(`${request.method} ${request.routeOptions.url}`)
+    )
       throw passwordChangeRequired();
     if (access !== 'authenticated' && !auth.permissions.has(access)) throw forbidden();
   });

@@ -139,7 +139,15 @@ describe('the reproduced escalation: an HR clerk resets the administrator’s pa
     // the matrix tells the editor which permissions it may give
     const matrix = (await call(ctx, token, 'GET', '/api/permissions')).json().data;
     expect([...matrix.grantable].sort()).toEqual(
-      ['roles.create', 'roles.update', 'roles.list', 'roles.view', 'roles.assign', 'users.list', 'permissions.list'].sort(),
+      [
+        'roles.create',
+        'roles.update',
+        'roles.list',
+        'roles.view',
+        'roles.assign',
+        'users.list',
+        'permissions.list',
+      ].sort(),
     );
   });
 });
@@ -150,7 +158,15 @@ const ACTORS: { name: string; roles?: string[]; permissions?: Permission[] }[] =
   { name: 'HR clerk', permissions: ['users.update', 'users.list', 'users.view'] },
   {
     name: 'role editor',
-    permissions: ['roles.create', 'roles.update', 'roles.list', 'roles.view', 'roles.assign', 'users.list', 'users.view'],
+    permissions: [
+      'roles.create',
+      'roles.update',
+      'roles.list',
+      'roles.view',
+      'roles.assign',
+      'users.list',
+      'users.view',
+    ],
   },
   { name: 'user creator', permissions: ['users.create', 'users.list', 'users.view', 'roles.assign', 'roles.list'] },
   {
@@ -332,7 +348,8 @@ describe('no escalation: no sequence of allowed calls yields a permission or a s
             ).toEqual([]);
           }
         }
-        if (!held.has('all_stores.view')) expect(known.has(1), `${actor.name} knows the administrator's password`).toBe(false);
+        if (!held.has('all_stores.view'))
+          expect(known.has(1), `${actor.name} knows the administrator's password`).toBe(false);
         // the walk did reach accounts where the rules allow it: it is not a walk of refusals only
         if (actor.name === 'administrator' || actor.name === 'store HR manager') {
           expect(known.size, actor.name).toBeGreaterThan(3);

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { AppError, FieldError, notFound } from '../http/errors.ts';
 import { limitsAreas } from './coverage.ts';
-import { type Actor, type AnyQuery, can, covers, definePolicy, rule } from './policy.ts';
+import { type Actor, type AnyQuery, type can, covers, definePolicy, rule } from './policy.ts';
 
 /**
  * Users and roles: who may manage staff. Two rules hold every write here.
@@ -123,7 +123,11 @@ export async function userSubjects(
 
 /** One user's subject, or null when there is no such user. */
 export async function userSubject(db: Db, id: number): Promise<UserSubject | null> {
-  const row = await db.selectFrom('users').select(['id', 'store_id', 'deleted_at']).where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('users')
+    .select(['id', 'store_id', 'deleted_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row ? ((await userSubjects(db, [row])).get(id) ?? null) : null;
 }
 
@@ -133,7 +137,10 @@ export async function userSubject(db: Db, id: number): Promise<UserSubject | nul
  * everywhere, is the business of those who cover every store), and, when the actor's areas are
  * limited, areas within theirs (a user given none is limited by none).
  */
-export function coversUser(actor: Actor, user: Pick<UserSubject, 'permissions' | 'storeIds' | 'operationalDistrictIds' | 'healthFacilityIds'>): boolean {
+export function coversUser(
+  actor: Actor,
+  user: Pick<UserSubject, 'permissions' | 'storeIds' | 'operationalDistrictIds' | 'healthFacilityIds'>,
+): boolean {
   if (actor.coverage.all) return true;
   if (user.permissions.has('all_stores.view') || !user.storeIds.length) return false;
   if (!user.storeIds.every((s) => covers(actor, s))) return false;
@@ -191,8 +198,14 @@ export const userPolicy = definePolicy<UserSubject, keyof NonNullable<User['abil
     reset_password: (actor, user) => manage(actor, user, 'users.update').done(),
     assign: (actor, user) => manage(actor, user, 'coverage.assign').done(),
     roles: (actor, user) => manage(actor, user, 'roles.assign').done(),
-    delete: (actor, user) => manage(actor, user, 'users.delete').state(...keepsAdministrator(actor, user)).done(),
-    disable: (actor, user) => manage(actor, user, 'users.update').state(...keepsAdministrator(actor, user)).done(),
+    delete: (actor, user) =>
+      manage(actor, user, 'users.delete')
+        .state(...keepsAdministrator(actor, user))
+        .done(),
+    disable: (actor, user) =>
+      manage(actor, user, 'users.update')
+        .state(...keepsAdministrator(actor, user))
+        .done(),
   },
 });
 

@@ -61,7 +61,10 @@ export function assertStrongPassword(
   userInputs: readonly (string | null | undefined)[],
   field = 'password',
 ): void {
-  const inputs = userInputs.filter((v): v is string => Boolean(v)).flatMap((v) => [v, ...v.split(/[\s@._-]+/)]).filter(Boolean);
+  const inputs = userInputs
+    .filter((v): v is string => Boolean(v))
+    .flatMap((v) => [v, ...v.split(/[\s@._-]+/)])
+    .filter(Boolean);
   if (strength().check(password, inputs).score < PASSWORD_MIN_SCORE) {
     throw new FieldError({ [field]: [{ key: 'validation.password_weak' }] });
   }

@@ -393,7 +393,12 @@ function storesLost(beforeStores: readonly number[], beforeHome: number | null, 
  * Tells whoever holds a user's live connections (the real-time layer) that the user's access
  * shrank: disabled, deleted, signed out by a reset, or taken off some stores.
  */
-function revoked(trx: Db, userId: number, reason: EventPayloads['UserAccessRevoked']['reason'], storeIds: number[] = []) {
+function revoked(
+  trx: Db,
+  userId: number,
+  reason: EventPayloads['UserAccessRevoked']['reason'],
+  storeIds: number[] = [],
+) {
   emit(trx, event('UserAccessRevoked', { user_id: userId, reason, store_ids: storeIds }));
 }
 
