@@ -1,5 +1,7 @@
 import { translate } from '@depot/contracts';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventBus } from '../../events/bus.ts';
+import type { DomainEvent } from '../../events/events.ts';
 import { ADMIN_PASSWORD, bearer, createStore, createUser, login, useTestApp } from '../../test/harness.ts';
 
 /**
@@ -144,5 +146,94 @@ describe('guessable passwords are refused', () => {
     expect(change.json().errors).toEqual({ password: [weak] });
     // nothing changed: the old password still signs in
     expect((await login(ctx.app, 'chanthou', 'Siem-Reap-lotus-pond')).token).toBeTruthy();
+  });
+});
+
+describe('areas: one whose areas are limited gives only areas of their own', () => {
+  it('refuses no areas (every area) and another district; allows their own', async () => {
+    const province = await as(admin, 'POST', '/api/provinces', {
+      code: '98',
+      name_en: 'Trust',
+      name_kh: 'ទំនុកចិត្ត',
+      type: 'province',
+    });
+    expect(province.statusCode, province.body).toBe(201);
+    const od = async (code: string) =>
+      (
+        await as(admin, 'POST', '/api/operational-districts', {
+          code,
+          name_en: `OD ${code}`,
+          name_kh: `OD ${code}`,
+          province_id: province.json().data.id,
+        })
+      ).json().data.id as number;
+    const [od1, od2] = [await od('9801'), await od('9802')];
+    const clerk = await createUser(ctx.db, {
+      permissions: ['coverage.assign', 'coverage.view', 'users.list', 'users.view'],
+    });
+    const target = await createUser(ctx.db, { permissions: ['users.list'] });
+    for (const id of [clerk.id, target.id]) {
+      const set = await as(admin, 'PUT', `/api/users/${id}/coverage`, {
+        store_ids: [home],
+        operational_district_ids: [od1],
+        health_facility_ids: [],
+      });
+      expect(set.statusCode, set.body).toBe(200);
+    }
+    const token = (await login(ctx.app, clerk.name, clerk.password)).token;
+    const give = (districts: number[]) =>
+      as(token, 'PUT', `/api/users/${target.id}/coverage`, {
+        store_ids: [home],
+        operational_district_ids: districts,
+        health_facility_ids: [],
+      });
+    const none = await give([]);
+    expect(none.statusCode).toBe(422);
+    expect(none.json().errors.operational_district_ids).toEqual([translate('validation.areas_not_held', 'en')]);
+    expect((await give([od2])).statusCode).toBe(422);
+    expect((await give([od1])).statusCode).toBe(200);
+    // nor another store
+    const away2 = await as(token, 'PUT', `/api/users/${target.id}/coverage`, {
+      store_ids: [home, away],
+      operational_district_ids: [od1],
+      health_facility_ids: [],
+    });
+    expect(away2.statusCode).toBe(422);
+  });
+});
+
+describe('the real-time layer hears when a user’s access shrinks', () => {
+  const events: DomainEvent[] = [];
+  let stop: () => void;
+  beforeAll(() => {
+    stop = eventBus(ctx.db).subscribe((event) => {
+      events.push(event);
+    });
+  });
+  afterAll(() => stop?.());
+
+  it('UserAccessRevoked on disable, a reset, a store taken away and delete', async () => {
+    const user = await createUser(ctx.db, { roles: ['cashier'], store: home, covers: [away] });
+    const revoked = () =>
+      events.filter((e) => e.name === 'UserAccessRevoked' && e.payload.user_id === user.id).map((e) => e.payload);
+    await as(admin, 'PUT', `/api/users/${user.id}/status`, { status: 'inactive' });
+    await as(admin, 'PUT', `/api/users/${user.id}/status`, { status: 'active' });
+    await as(admin, 'POST', `/api/users/${user.id}/password`, {
+      password: 'Koh-Kong-mangrove-3',
+      password_confirmation: 'Koh-Kong-mangrove-3',
+    });
+    const covered = await as(admin, 'PUT', `/api/users/${user.id}/coverage`, {
+      store_ids: [home],
+      operational_district_ids: [],
+      health_facility_ids: [],
+    });
+    expect(covered.statusCode, covered.body).toBe(200);
+    await as(admin, 'DELETE', `/api/users/${user.id}`);
+    expect(revoked()).toEqual([
+      { user_id: user.id, reason: 'disabled', store_ids: [] },
+      { user_id: user.id, reason: 'sessions_ended', store_ids: [] },
+      { user_id: user.id, reason: 'stores_removed', store_ids: [away] },
+      { user_id: user.id, reason: 'deleted', store_ids: [] },
+    ]);
   });
 });
