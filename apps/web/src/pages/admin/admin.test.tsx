@@ -1,8 +1,8 @@
 import type { Role, User } from '@depot/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { listAnswer } from '../../test/inventory.ts';
 import { session } from '../../lib/session.ts';
+import { listAnswer } from '../../test/inventory.ts';
 import { mockFetch, renderApp, signedIn } from '../../test/render.tsx';
 
 const at = '2026-03-01T02:30:00.000Z';
