@@ -16,7 +16,7 @@ import type { Actor } from '../../policies/policy.ts';
 import { auditWho, recordAudit } from '../audit/audit.ts';
 import { type AuthRepository, authRepository, type IdentityRow } from './auth.repository.ts';
 import type { Throttle } from './login-throttle.ts';
-import { decoyHash, hashPassword, verifyPassword } from './passwords.ts';
+import { assertStrongPassword, decoyHash, hashPassword, verifyPassword } from './passwords.ts';
 import { hashToken, newToken } from './tokens.ts';
 
 const TOUCH_EVERY_MS = 5 * 60_000;
@@ -262,12 +262,13 @@ export function authService(db: Db, throttle: Throttle, options: AuthOptions = {
     ): Promise<void> {
       const user = await db
         .selectFrom('users')
-        .select(['password_hash'])
+        .select(['password_hash', 'name', 'full_name', 'email'])
         .where('id', '=', actor.userId)
         .executeTakeFirstOrThrow();
       if (!(await verifyPassword(user.password_hash, current))) {
         throw new FieldError({ current_password: [{ key: 'auth.current_password' }] });
       }
+      assertStrongPassword(password, [user.name, user.full_name, user.email, current]);
       const hash = await hashPassword(password);
       await transaction(db, async (trx) => {
         const at = now();
