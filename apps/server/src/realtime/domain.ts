@@ -33,6 +33,9 @@ export function routesOf(event: DomainEvent): { channels: string[]; payload: obj
         channels: [privateChannel(channelNames.user(id))],
         payload: { user_ids: [id] },
       }));
+    case 'UserAccessRevoked':
+      // not announced: the real-time layer acts on the user's own sockets
+      return [];
   }
 }
 
@@ -47,5 +50,10 @@ export function broadcastDomainEvents(db: Db, realtime: Realtime): () => void {
     await Promise.all(routesOf(event).map(({ channels, payload }) => realtime.broadcast(channels, name, payload)));
     // after the event reached them: sockets of users whose rights no longer hold are closed
     if (event.name === 'PermissionsChanged') await realtime.recheck(event.payload.user_ids);
+    if (event.name === 'UserAccessRevoked') {
+      const { user_id, reason } = event.payload;
+      // disabled, deleted or signed out by a reset: every socket of theirs goes, whatever it listens to
+      await realtime.recheck([user_id], { close: reason !== 'stores_removed' });
+    }
   });
 }

@@ -368,18 +368,19 @@ export class Hub {
 
   /**
    * These users' rights changed: each of this process's sockets signed in as one of them is asked
-   * again. A user who may no longer connect is closed (4009: do not reconnect); one who lost a
+   * again (`close`: none is asked, all are closed: the user's sessions ended). A user who may no
+   * longer connect is closed (4009: do not reconnect); one who lost a
    * channel they listen to is closed with 4200 (reconnect: their client signs in and subscribes
    * again, and is refused what they lost); the others keep listening, with their new rights.
    */
-  async recheck(userIds: readonly string[]): Promise<void> {
+  async recheck(userIds: readonly string[], close = false): Promise<void> {
     const wanted = new Set(userIds);
     const affected = [...this.connections.values()].filter((c) => c.user && wanted.has(c.user.id));
     const rights = new Map<string, Promise<((channel: string) => boolean) | null>>();
     for (const connection of affected) {
       const id = (connection.user as SignedIn).id;
-      if (!rights.has(id)) rights.set(id, this.options.authority(id));
-      const mayListen = await rights.get(id);
+      if (!close && !rights.has(id)) rights.set(id, this.options.authority(id));
+      const mayListen = close ? null : await rights.get(id);
       if (!mayListen) {
         this.refuse(connection, 'unauthorized', 4009);
         continue;
@@ -442,7 +443,7 @@ export class Hub {
   /** Sends an envelope to this process's sockets on its channels (one encoding per channel). */
   deliver(envelope: Envelope): void {
     if (envelope.recheck) {
-      this.recheck(envelope.recheck).catch((error: unknown) =>
+      this.recheck(envelope.recheck, envelope.close === true).catch((error: unknown) =>
         this.options.log.error({ err: error }, 'realtime: recheck failed'),
       );
       return;

@@ -244,6 +244,22 @@ describe('sockets belong to their users (pusher-js signin, /broadcasting/user-au
     expect(await gone).toBe(4009);
   });
 
+  it('closes the sockets of a user whose password an administrator resets (their sessions end)', async () => {
+    const user = await staff();
+    const client = await clientOf(user.token);
+    await signedIn(client);
+    await subscribe(client, 'private-depot');
+    const closed = closedWith(client);
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/users/${user.id}/password`,
+      headers: bearer(admin),
+      payload: { password: 'Reset-by-admin-7731', password_confirmation: 'Reset-by-admin-7731' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await closed).toBe(4009);
+  });
+
   it('closes the socket of a user who loses a store they listen to (4200: reconnect), who is then refused it', async () => {
     const second = await otherStore();
     const user = await createUser(ctx.db, { roles: ['cashier'], covers: [second] });

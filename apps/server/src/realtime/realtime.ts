@@ -105,9 +105,10 @@ export interface Realtime {
   signin(asker: ChannelAsker, socketId: string): { auth: string; user_data: string };
   /**
    * These users' rights changed: every process closes their sockets that no longer hold (through
-   * the transport, so a socket on another process is reached too).
+   * the transport, so a socket on another process is reached too); `close`: all of them (their
+   * sessions ended).
    */
-  recheck(userIds: readonly number[]): Promise<void>;
+  recheck(userIds: readonly number[], options?: { close?: boolean }): Promise<void>;
   /** What the page is told (`window.__DEPOT__.broadcasting`): never the secret. */
   clientConfig(): BroadcastingConfig;
   /** Sockets this process holds (embedded and redis). */
@@ -240,7 +241,7 @@ export async function createRealtime(options: {
       return { auth: signChannel(key, secret, userSignatureSubject(socketId, userData)), user_data: userData };
     },
 
-    async recheck(userIds) {
+    async recheck(userIds, { close = false } = {}) {
       if (!userIds.length) return;
       try {
         await transport.publish({
@@ -248,6 +249,7 @@ export async function createRealtime(options: {
           event: 'depot_internal:recheck',
           data: null,
           recheck: userIds.map(String),
+          ...(close && { close: true }),
         });
       } catch (error) {
         log.error({ err: error, user_ids: userIds }, 'realtime: recheck failed');

@@ -19,6 +19,8 @@ export interface Envelope {
    * hold (`channels` is empty).
    */
   recheck?: string[];
+  /** With `recheck`: close those users' sockets whatever they listen to (their sessions ended). */
+  close?: boolean;
 }
 
 /** A presence channel's member: the `user_id` and `user_info` of their signed `channel_data`. */
