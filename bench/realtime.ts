@@ -224,6 +224,10 @@ async function depotTarget(): Promise<{ target: Target; server: RunningServer; s
       name: 'Depot: POST /api/notifications/read-all → broadcast',
       wsUrl: `ws://127.0.0.1:${server.port}/app/${KEY}?protocol=7&client=js&version=8.6.0`,
       join(ws, socketId) {
+        // a socket signs in as its user first (as /broadcasting/user-auth signs it); the subscription waits for it
+        const userData = JSON.stringify({ id: String(user_info.id) });
+        const signin = `${KEY}:${createHmac('sha256', SECRET).update(`${socketId}::user::${userData}`).digest('hex')}`;
+        ws.send(JSON.stringify({ event: 'pusher:signin', data: { auth: signin, user_data: userData } }));
         const auth = `${KEY}:${createHmac('sha256', SECRET).update(`${socketId}:${channel}`).digest('hex')}`;
         ws.send(JSON.stringify({ event: 'pusher:subscribe', data: { channel, auth } }));
       },

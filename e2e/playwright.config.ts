@@ -79,6 +79,9 @@ export default defineConfig({
       DEPOT_UPLOADS_DIR: `${path.dirname(databaseOf(n))}/uploads`,
       DEPOT_ADMIN_PASSWORD: ADMIN_PASSWORD,
       LOG_LEVEL: 'warn',
+      // the specs' fake receipt printers listen on 127.0.0.1, on a free port
+      PRINTER_ALLOW_LOOPBACK: 'true',
+      PRINTER_PORTS: '1024-65535',
     },
   })),
 });

@@ -9,6 +9,7 @@ import { registerErrorHandler } from './http/errors.ts';
 import { registerHeaders } from './http/headers.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerLocale } from './http/locale.ts';
+import { networkGuard, type PortRanges, PRINTER_PORTS, parsePorts } from './http/network-guard.ts';
 import { registerTextGuard } from './http/text.ts';
 import { registerValidation } from './http/validation.ts';
 import { registerWeb } from './http/web.ts';
@@ -44,7 +45,7 @@ import { partyResources } from './modules/parties/parties.resources.ts';
 import { priceResources } from './modules/prices/prices.resources.ts';
 import { priceRoutes } from './modules/prices/prices.routes.ts';
 import { registerPriceTransfer } from './modules/prices/prices.transfer.ts';
-import { printers } from './modules/printing/printers.resources.ts';
+import { printers, printersResource } from './modules/printing/printers.resources.ts';
 import { printingRoutes } from './modules/printing/printing.routes.ts';
 import { registerProductImages } from './modules/products/products.images.ts';
 import { products } from './modules/products/products.resources.ts';
@@ -109,6 +110,12 @@ export interface AppOptions {
   bakong?: BakongConfig | null;
   /** How long a network printer may take to accept a job (5 s by default). */
   printerTimeoutMs?: number;
+  /**
+   * Where the server may connect for a printer (http/network-guard.ts): the ports (PRINTER_PORTS;
+   * absent, 9100-9109 and 515). `allowLoopback` is for tests alone, whose fake printers listen on
+   * 127.0.0.1.
+   */
+  printerNetwork?: { ports?: PortRanges; allowLoopback?: boolean };
   /** Real time (driver, keys, timeouts); absent, the embedded endpoint with generated keys. */
   realtime?: RealtimeSettings;
   /** Hours between checks for batches near their expiry (notifications); absent, no schedule (tests). */
@@ -198,9 +205,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     settings,
     uploadsDir: options.uploadsDir,
   });
+  // the one gate of connections to addresses users type: printers, saved and used
+  const printerGuard = networkGuard({
+    ports: options.printerNetwork?.ports ?? parsePorts(PRINTER_PORTS),
+    allowLoopback: options.printerNetwork?.allowLoopback ?? false,
+  });
   await ensureSearchIndexes(db, resourceDefinitions);
   await app.register(async (scope) => {
-    for (const def of resourceDefinitions) registerResource(scope, db, def as never);
+    for (const def of resourceDefinitions) {
+      registerResource(scope, db, (def === printers ? printersResource(printerGuard) : def) as never);
+    }
   });
   await app.register(stockRoutes, { db });
   await app.register(purchaseRoutes, { db });
@@ -211,7 +225,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(shiftRoutes, { db, approvals, settings });
   await app.register(creditRoutes, { db });
   await app.register(khqrRoutes, { db, bakong: options.bakong ?? null });
-  await app.register(printingRoutes, { db, timeoutMs: options.printerTimeoutMs ?? 5000 });
+  await app.register(printingRoutes, { db, timeoutMs: options.printerTimeoutMs ?? 5000, guard: printerGuard });
   await app.register(adminRoutes, { db });
   await app.register(auditRoutes, { db });
   await app.register(broadcastingRoutes, { realtime, db });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { PRINTER_PORTS, parsePorts } from './http/network-guard.ts';
 import { REPO_ROOT } from './paths.ts';
 
 const variables = z.object({
@@ -53,6 +54,20 @@ const variables = z.object({
   BAKONG_API_URL: z.url().default('https://api-bakong.nbc.gov.kh'),
   /** How long a network printer may take to accept a job before the till is told it did not answer. */
   PRINTER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  /** The ports the server may connect to for a network printer (http/network-guard.ts): `9100-9109,515`. */
+  PRINTER_PORTS: z
+    .string()
+    .default(PRINTER_PORTS)
+    .transform((text, context) => {
+      try {
+        return parsePorts(text);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
+  /** Tests on one machine only (fake printers on 127.0.0.1): printers may be on the loopback. Never in production. */
+  PRINTER_ALLOW_LOOPBACK: z.stringbool().default(false),
   /** Real time: `embedded` (this process), `redis` (several processes, REDIS_URL) or `pusher` (an external server). */
   BROADCAST_DRIVER: z.enum(['embedded', 'redis', 'pusher']).default('embedded'),
   /** The Pusher app: required for `pusher`; key and secret optional otherwise (generated and kept). */

@@ -37,6 +37,7 @@ async function main(config: Config) {
       shared: redis && { redis, prefix: config.REDIS_PREFIX },
       bakong: config.BAKONG_API_TOKEN ? { token: config.BAKONG_API_TOKEN, url: config.BAKONG_API_URL } : null,
       printerTimeoutMs: config.PRINTER_TIMEOUT_MS,
+      printerNetwork: { ports: config.PRINTER_PORTS, allowLoopback: config.PRINTER_ALLOW_LOOPBACK },
       realtime: realtimeSettings(config),
       expiryCheckHours: 6,
     });

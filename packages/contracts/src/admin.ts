@@ -256,6 +256,11 @@ export const AUDIT_ACTIONS = [
   'settings.system',
   'settings.shift',
   'shift.closed',
+  'store.payee',
+  'printer.created',
+  'printer.updated',
+  'printer.deleted',
+  'printer.restored',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -580,8 +580,16 @@ export const messages = {
   'khqr.unknown': { en: 'This QR was not made for this order.', kh: 'QR នេះមិនត្រូវបានបង្កើតសម្រាប់ការបញ្ជាទិញនេះទេ។' },
   'entity.printer': { en: 'Printer', kh: 'ម៉ាស៊ីនបោះពុម្ព' },
   'printer.not_local': {
-    en: 'A printer must be on the depot’s own network: {host} is not a local address.',
-    kh: 'ម៉ាស៊ីនបោះពុម្ពត្រូវនៅលើបណ្ដាញផ្ទាល់របស់ឃ្លាំង៖ {host} មិនមែនជាអាសយដ្ឋានក្នុងបណ្ដាញទេ។',
+    en: 'A printer must be on the depot’s own network: {host} is not an address a printer may have (this server, a loopback, link-local, multicast, broadcast or outside address).',
+    kh: 'ម៉ាស៊ីនបោះពុម្ពត្រូវនៅលើបណ្ដាញផ្ទាល់របស់ឃ្លាំង៖ {host} មិនមែនជាអាសយដ្ឋានដែលម៉ាស៊ីនបោះពុម្ពអាចមានទេ (ប្រព័ន្ធនេះផ្ទាល់ អាសយដ្ឋាន loopback, link-local, multicast, broadcast ឬអាសយដ្ឋានក្រៅបណ្ដាញ)។',
+  },
+  'stores.payee_admin': {
+    en: 'Only an administrator may change the account a store’s KHQR payments go to.',
+    kh: 'មានតែអ្នកគ្រប់គ្រងប្រព័ន្ធប៉ុណ្ណោះដែលអាចប្ដូរគណនីដែលការបង់ប្រាក់ KHQR របស់ហាងត្រូវចូល។',
+  },
+  'printer.port': {
+    en: 'Printers are reached on ports {ports}: {port} is not one of them.',
+    kh: 'ម៉ាស៊ីនបោះពុម្ពត្រូវបានភ្ជាប់តាមច្រក {ports}៖ ច្រក {port} មិនមែនជាច្រកមួយក្នុងចំណោមនោះទេ។',
   },
   'printer.unreachable': {
     en: 'Printer {name} did not answer: check that it is on and connected, then try again.',

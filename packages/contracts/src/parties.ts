@@ -65,6 +65,8 @@ export const store = z.object({
   status: z.enum(RECORD_STATUSES),
   users_count: z.number().int(),
   ...storeKhqr,
+  /** What the reader may do to the store beyond stores.update: change its KHQR payee account (an administrator). */
+  abilities: z.object({ payee: z.boolean() }).optional(),
 });
 export type Store = z.infer<typeof store>;
 

@@ -69,11 +69,27 @@ export const broadcastingConfig = z.object({
   scheme: z.enum(['http', 'https']).nullable(),
   cluster: z.string().nullable(),
   authEndpoint: z.string(),
+  /** Where a socket signs in as its user (pusher-js `signin`); absent: `/broadcasting/user-auth`. */
+  userAuthEndpoint: z.string().optional(),
 });
 export type BroadcastingConfig = z.infer<typeof broadcastingConfig>;
 
 /** Where channels are authorized (spec section 7: `POST /broadcasting/auth`, outside the API base). */
 export const BROADCASTING_AUTH_PATH = '/broadcasting/auth';
+
+/** Where a socket is signed in as its user (spec section 7: `/broadcasting/user-auth`, Pusher's user authentication). */
+export const BROADCASTING_USER_AUTH_PATH = '/broadcasting/user-auth';
+
+/** `POST /broadcasting/user-auth`: the socket to sign in, JSON or form-encoded (what pusher-js sends). */
+export const broadcastingUserAuthBody = z.object({
+  socket_id: z
+    .string()
+    .max(50)
+    .regex(/^\d+\.\d+$/),
+});
+
+/** The signed `user_data` (a JSON string with the user's `id`) the socket presents in `pusher:signin`. */
+export const broadcastingUserAuthResponse = z.object({ auth: z.string(), user_data: z.string() });
 
 /**
  * `GET /api/broadcasting/channels`: the stores whose channel the signed-in user may listen to (their

@@ -112,6 +112,7 @@ describe('the web app', () => {
         scheme: null,
         cluster: null,
         authEndpoint: '/broadcasting/auth',
+        userAuthEndpoint: '/broadcasting/user-auth',
       },
     });
     expect(stored['broadcasting.app_secret']).toMatch(/^[0-9a-f]{64}$/);

@@ -154,6 +154,11 @@ export interface ResourceDefinition<
    */
   audit?: (trx: Db, actor: Actor, before: Record<string, unknown>, input: z.output<I>) => Promise<void>;
   /**
+   * Writes the audit trail's lines of every write of a record (a printer, a store's payee account),
+   * in its transaction: the stored row before (null on create) and after.
+   */
+  trail?: (trx: Db, actor: Actor, change: TrailChange) => Promise<void>;
+  /**
    * What a create writes besides the record, in its transaction, once the record is in (a new
    * product's opening stock): a refusal here undoes the record too.
    */
@@ -175,6 +180,14 @@ export interface ResourceDefinition<
    * (contracts `changesQuery`), with the list's permission and scope: the till's local catalogue.
    */
   changes?: boolean;
+}
+
+/** A write of a record as the audit trail sees it (ResourceDefinition.trail). */
+export interface TrailChange {
+  action: 'create' | 'update' | 'delete' | 'restore';
+  id: number;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown>;
 }
 
 /** An input to check against the database's rules, with the id of the record it would update. */
@@ -626,6 +639,10 @@ export function resourceService<
           .returning(sql<number>`id`.as('id'))
           .executeTakeFirstOrThrow();
         await def.created?.(trx, actor, (inserted as Row).id, allowed);
+        if (def.trail) {
+          const id = (inserted as Row).id;
+          await def.trail(trx, actor, { action: 'create', id, before: null, after: (await liveRow(trx, id))! });
+        }
         await indexRecords(trx, def, [(inserted as Row).id]);
         return present(actor, (await find(trx, (inserted as Row).id)) as Read<Output>);
       });
@@ -641,6 +658,8 @@ export function resourceService<
           .where(sql.ref('id') as Expression<number>, '=', id)
           .execute();
         await def.audit?.(trx, actor, row, allowed);
+        if (def.trail)
+          await def.trail(trx, actor, { action: 'update', id, before: row, after: (await liveRow(trx, id))! });
         await indexRecords(trx, def, [id]);
         return present(actor, (await find(trx, id)) as Read<Output>);
       });
@@ -648,7 +667,7 @@ export function resourceService<
 
     remove(actor: Actor, id: number): Promise<Output> {
       return write(actor, async (trx) => {
-        await writable(trx, actor, id, 'delete');
+        const before = await writable(trx, actor, id, 'delete');
         const refusal = await def.guardDelete?.(trx, id);
         if (refusal) throw new AppError(409, refusal);
         for (const dependent of (await def.dependents?.(trx, id)) ?? []) {
@@ -666,6 +685,7 @@ export function resourceService<
           .set({ deleted_at: at, updated_at: at } as never)
           .where(sql.ref('id') as Expression<number>, '=', id)
           .execute();
+        if (def.trail) await def.trail(trx, actor, { action: 'delete', id, before, after: (await liveRow(trx, id))! });
         return present(actor, (await find(trx, id)) as Read<Output>);
       });
     },
@@ -681,6 +701,8 @@ export function resourceService<
             .set({ deleted_at: null, updated_at: now() } as never)
             .where(sql.ref('id') as Expression<number>, '=', id)
             .execute();
+          if (def.trail)
+            await def.trail(trx, actor, { action: 'restore', id, before: row, after: (await liveRow(trx, id))! });
         }
         return present(actor, (await find(trx, id)) as Read<Output>);
       });

@@ -170,6 +170,35 @@ describe('a backup while Depot sells', () => {
   });
 });
 
+describe('a backup holds secrets (the real-time app secret, staff records)', () => {
+  /** Every folder under `root` (itself included) and every file, with its permission bits. */
+  function modes(root: string) {
+    const entries = fs.readdirSync(root, { recursive: true, withFileTypes: true }) as fs.Dirent[];
+    const all = [root, ...entries.map((e) => path.join(e.parentPath, e.name))];
+    return all.map((file) => {
+      const stat = fs.statSync(file);
+      return { file, dir: stat.isDirectory(), mode: stat.mode & 0o777 };
+    });
+  }
+
+  it('is written 0600 in folders 0700, the backups folder too, tightening one an older Depot left open', async () => {
+    const backups = path.join(dir, 'backups-modes');
+    // an older Depot's folder and backup, made with the default modes
+    fs.mkdirSync(path.join(backups, 'depot-backup-2026-01-01T00-00-00Z', 'uploads'), { recursive: true, mode: 0o755 });
+    fs.chmodSync(backups, 0o755);
+    fs.writeFileSync(path.join(backups, 'depot-backup-2026-01-01T00-00-00Z', 'manifest.json'), '{}', { mode: 0o644 });
+    const made = await createBackup(live, { dir: backups, uploadsDir });
+    expect(made.manifest.database.kind).toBe(TEST_DB);
+    expect(fs.statSync(backups).mode & 0o777).toBe(0o700);
+    const found = modes(backups).filter((m) => m.file !== backups);
+    expect(found.filter((m) => m.dir).length).toBeGreaterThanOrEqual(4);
+    expect(found.filter((m) => !m.dir).length).toBeGreaterThanOrEqual(3);
+    for (const { file, dir: folder, mode } of found) {
+      expect(mode.toString(8), file).toBe(folder ? '700' : '600');
+    }
+  });
+});
+
 describe('restore refuses', () => {
   let made: string;
   beforeAll(async () => {

@@ -66,18 +66,55 @@ function stamp(at: Date): string {
     .replaceAll(':', '-');
 }
 
+/** A backup's folders: only the user Depot runs as may open them. */
+const PRIVATE_DIR = 0o700;
+/** A backup's files: only the user Depot runs as may read them. */
+const PRIVATE_FILE = 0o600;
+
+/**
+ * Takes every permission but the owner's from `root` and all it holds (folders 0700, files 0600).
+ * A backup holds the real-time app secret, password hashes and staff records: whoever else can
+ * log in to the machine must not read them, whatever the umask was when they were written.
+ */
+function tighten(root: string): void {
+  fs.chmodSync(root, PRIVATE_DIR);
+  for (const entry of fs.readdirSync(root, { recursive: true, withFileTypes: true }) as fs.Dirent[]) {
+    if (entry.isSymbolicLink()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    if (entry.isDirectory()) fs.chmodSync(file, PRIVATE_DIR);
+    else if (entry.isFile()) fs.chmodSync(file, PRIVATE_FILE);
+  }
+}
+
+/**
+ * The backups folder, made 0700 (or tightened to it), and the backups an older Depot left in it
+ * with the default modes tightened too: each write leaves the whole folder private.
+ */
+function privateBackupsFolder(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR });
+  fs.chmodSync(dir, PRIVATE_DIR);
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (!entry.name.startsWith(PREFIX)) continue;
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) tighten(file);
+    else if (entry.isFile()) fs.chmodSync(file, PRIVATE_FILE);
+  }
+}
+
 /** Makes a backup while Depot runs; returns its folder and manifest. */
 export async function createBackup(
   database: Database,
   options: BackupOptions,
 ): Promise<{ path: string; manifest: BackupManifest }> {
   const at = new Date();
-  fs.mkdirSync(options.dir, { recursive: true });
+  privateBackupsFolder(options.dir);
   const final = path.join(options.dir, `${PREFIX}${stamp(at)}`);
   if (fs.existsSync(final)) throw new BackupError(`${final} already exists`);
   const partial = `${final}${PARTIAL}`;
   fs.rmSync(partial, { recursive: true, force: true });
-  fs.mkdirSync(path.join(partial, 'uploads'), { recursive: true });
+  // 0700 from the start (a umask only takes bits away): nothing in it is reachable while written
+  fs.mkdirSync(partial, { mode: PRIVATE_DIR });
+  fs.mkdirSync(path.join(partial, 'uploads'), { mode: PRIVATE_DIR });
   try {
     // Pictures are files named once and never rewritten, written before the database names them.
     // Copied before the database and again after it, the copy holds every picture the database
@@ -101,7 +138,11 @@ export async function createBackup(
       database: { kind: database.dialect, file: db.file, ...db.details },
       files,
     };
-    fs.writeFileSync(path.join(partial, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+    fs.writeFileSync(path.join(partial, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, {
+      mode: PRIVATE_FILE,
+    });
+    // the database file (written by SQLite or pg_dump) and the pictures' copies came with the umask's modes
+    tighten(partial);
     fs.renameSync(partial, final);
     return { path: final, manifest };
   } catch (error) {

@@ -1,8 +1,11 @@
 import {
   BROADCASTING_AUTH_PATH,
+  BROADCASTING_USER_AUTH_PATH,
   broadcastingAuthBody,
   broadcastingAuthResponse,
   broadcastingChannelsResponse,
+  broadcastingUserAuthBody,
+  broadcastingUserAuthResponse,
 } from '@depot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../access/access.ts';
@@ -45,6 +48,20 @@ export const broadcastingRoutes: FastifyPluginAsyncZod<{ realtime: Realtime; db:
       if (!answer) throw new AppError(403, 'broadcasting.forbidden');
       return answer;
     },
+  );
+
+  app.post(
+    BROADCASTING_USER_AUTH_PATH,
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        tags: ['broadcasting'],
+        summary: 'Signs a socket in as the signed-in user (Pusher user authentication, pusher-js signin)',
+        body: broadcastingUserAuthBody,
+        response: { 200: broadcastingUserAuthResponse },
+      },
+    },
+    async (request) => realtime.signin(askerOf(authOf(request)), request.body.socket_id),
   );
 
   app.get(

@@ -48,5 +48,12 @@ export function broadcastDomainEvents(db: Db, realtime: Realtime): () => void {
   return eventBus(db).subscribe(async (event) => {
     const name = broadcastName(event.name);
     await Promise.all(routesOf(event).map(({ channels, payload }) => realtime.broadcast(channels, name, payload)));
+    // after the event reached them: sockets of users whose rights no longer hold are closed
+    if (event.name === 'PermissionsChanged') await realtime.recheck(event.payload.user_ids);
+    if (event.name === 'UserAccessRevoked') {
+      const { user_id, reason } = event.payload;
+      // disabled, deleted or signed out by a reset: every socket of theirs goes, whatever it listens to
+      await realtime.recheck([user_id], { close: reason !== 'stores_removed' });
+    }
   });
 }

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import {
   channelKind,
+  ERRORS,
   type ErrorName,
   errorFrame,
   frame,
@@ -12,6 +13,7 @@ import {
   PROTOCOL_VERSIONS,
   SUBSCRIPTION_ERRORS,
   signatureSubject,
+  userSignatureSubject,
   validChannelName,
   verifyChannel,
 } from './protocol.ts';
@@ -24,9 +26,27 @@ export interface HubOptions {
   activityTimeoutMs: number;
   /** How long a pinged client has to answer before it is dropped (close code 4201). */
   pongTimeoutMs: number;
+  /** Whether clients may send `client-*` events (Depot's pages send none: off). */
+  clientEvents: boolean;
   /** Connections this process holds at most; the next is refused with 4100 (reconnect after backing off). */
   maxConnections: number;
+  /**
+   * How long a connection has to sign in (`pusher:signin`, Pusher's user authentication) before it
+   * is closed (4009): every socket belongs to a user, so a user's sockets can be closed.
+   */
+  signinTimeoutMs: number;
+  /**
+   * What a signed-in user may listen to now: a test of channel names, or null when the user may no
+   * longer connect (disabled, deleted). Asked at sign-in and again when their rights change.
+   */
+  authority: (userId: string) => Promise<((channel: string) => boolean) | null>;
   log: FastifyBaseLogger;
+}
+
+/** The user a connection signed in as, and what they may listen to. */
+interface SignedIn {
+  id: string;
+  mayListen: (channel: string) => boolean;
 }
 
 /** What a connection holds on one channel: on a presence channel, who it is there as. */
@@ -38,6 +58,11 @@ interface Subscription {
 class Connection {
   readonly id = newSocketId();
   readonly subscriptions = new Map<string, Subscription>();
+  readonly openedAt = Date.now();
+  /** Who the connection signed in as (`pusher:signin`); private and presence channels wait for it. */
+  user: SignedIn | null = null;
+  /** Subscriptions to private and presence channels that came before the sign-in, handled after it. */
+  pending: Record<string, unknown>[] = [];
   lastSeen = Date.now();
   pingedAt = 0;
   /** The connection's messages are handled one after another, its close last of all. */
@@ -208,6 +233,7 @@ export class Hub {
     const { event } = message;
     if (event === 'pusher:ping') return connection.send(frame('pusher:pong', {}));
     if (event === 'pusher:pong') return;
+    if (event === 'pusher:signin') return this.signin(connection, dataOf(message));
     if (event === 'pusher:subscribe') return this.subscribe(connection, dataOf(message));
     if (event === 'pusher:unsubscribe') {
       const { channel } = dataOf(message);
@@ -259,6 +285,15 @@ export class Hub {
       this.add(connection, channel, {});
       return this.succeeded(connection, channel);
     }
+    // a private or presence channel is a user's: it waits for the connection's sign-in (pusher-js
+    // asks for both at once, so the subscription may come first)
+    if (!connection.user) {
+      if (connection.pending.length >= LIMITS.channelsPerConnection) {
+        return this.subscriptionError(connection, channel, 'tooMany');
+      }
+      connection.pending.push(data);
+      return;
+    }
     const channelData = kind === 'presence' ? data.channel_data : undefined;
     if (kind === 'presence' && typeof channelData !== 'string') {
       return this.subscriptionError(connection, channel, 'unauthorized');
@@ -267,13 +302,19 @@ export class Hub {
     if (!verifyChannel(this.options.key, this.options.secret, subject, data.auth)) {
       return this.subscriptionError(connection, channel, 'unauthorized');
     }
+    // signed for this socket, and the user it signed in as may listen there now (a signature got
+    // by one user is no use on another's socket, nor after the user lost the channel)
+    if (!connection.user.mayListen(channel)) return this.subscriptionError(connection, channel, 'unauthorized');
     if (kind === 'private') {
       this.add(connection, channel, {});
       return this.succeeded(connection, channel);
     }
 
     const member = memberOf(channelData as string);
-    if (!member) return this.subscriptionError(connection, channel, 'unauthorized');
+    // a presence member is the user the connection signed in as, nobody else
+    if (!member || String(member.user_id) !== connection.user.id) {
+      return this.subscriptionError(connection, channel, 'unauthorized');
+    }
     if (Buffer.byteLength(JSON.stringify(member.user_info ?? null)) > LIMITS.userInfoBytes) {
       return this.subscriptionError(connection, channel, 'memberTooLarge');
     }
@@ -294,6 +335,64 @@ export class Hub {
     return this.succeeded(connection, channel);
   }
 
+  /**
+   * `pusher:signin` (Pusher's user authentication): `user_data` signed for this socket by
+   * `/broadcasting/user-auth`, with the user's `id`. Answers `pusher:signin_success`, then handles
+   * the subscriptions that waited for it. A bad signature, or a user who may not connect: 4009, closed.
+   */
+  private async signin(connection: Connection, data: Record<string, unknown>): Promise<void> {
+    const { auth, user_data: userData } = data;
+    if (connection.user) return connection.send(frame('pusher:signin_success', { user_data: userData }));
+    let id: unknown;
+    try {
+      id = typeof userData === 'string' ? (JSON.parse(userData) as Record<string, unknown>)?.id : undefined;
+    } catch {
+      id = undefined;
+    }
+    const subject = typeof userData === 'string' ? userSignatureSubject(connection.id, userData) : '';
+    const valid =
+      typeof id === 'string' && id !== '' && verifyChannel(this.options.key, this.options.secret, subject, auth);
+    const mayListen = valid ? await this.options.authority(id as string) : null;
+    if (!mayListen) return this.refuse(connection, 'unauthorized', 4009);
+    connection.user = { id: id as string, mayListen };
+    connection.send(frame('pusher:signin_success', { user_data: userData }));
+    const waiting = connection.pending.splice(0);
+    for (const subscription of waiting) await this.subscribe(connection, subscription);
+  }
+
+  /** Tells the client why and closes its connection. */
+  private refuse(connection: Connection, name: ErrorName, code: number): void {
+    connection.error(name);
+    connection.ws.close(code);
+  }
+
+  /**
+   * These users' rights changed: each of this process's sockets signed in as one of them is asked
+   * again (`close`: none is asked, all are closed: the user's sessions ended). A user who may no
+   * longer connect is closed (4009: do not reconnect); one who lost a
+   * channel they listen to is closed with 4200 (reconnect: their client signs in and subscribes
+   * again, and is refused what they lost); the others keep listening, with their new rights.
+   */
+  async recheck(userIds: readonly string[], close = false): Promise<void> {
+    const wanted = new Set(userIds);
+    const affected = [...this.connections.values()].filter((c) => c.user && wanted.has(c.user.id));
+    const rights = new Map<string, Promise<((channel: string) => boolean) | null>>();
+    for (const connection of affected) {
+      const id = (connection.user as SignedIn).id;
+      if (!close && !rights.has(id)) rights.set(id, this.options.authority(id));
+      const mayListen = close ? null : await rights.get(id);
+      if (!mayListen) {
+        this.refuse(connection, 'unauthorized', 4009);
+        continue;
+      }
+      if ([...connection.subscriptions.keys()].some((c) => channelKind(c) !== 'public' && !mayListen(c))) {
+        this.refuse(connection, 'accessChanged', 4200);
+        continue;
+      }
+      (connection.user as SignedIn).mayListen = mayListen;
+    }
+  }
+
   private async leave(connection: Connection, channel: string): Promise<void> {
     const subscription = connection.subscriptions.get(channel);
     if (!subscription) return;
@@ -312,11 +411,18 @@ export class Hub {
     }
   }
 
-  /** `client-*` events: private and presence channels only, from a member, never back to the sender. */
+  /**
+   * `client-*` events: refused unless the hub accepts them (`clientEvents`; Depot's pages send none);
+   * then private and presence channels only, from a member, never back to the sender.
+   */
   private async clientEvent(connection: Connection, message: Record<string, unknown>, event: string): Promise<void> {
     if (event.length > LIMITS.eventName) return connection.error('eventNameTooLong');
     const { channel } = message;
     if (typeof channel !== 'string' || channelKind(channel) === 'public') return connection.error('clientEventChannel');
+    // Depot's pages send none: a client event would reach every other user on the channel
+    if (!this.options.clientEvents) {
+      return connection.send(frame('pusher:error', ERRORS.clientEventsDisabled, channel));
+    }
     const subscription = connection.subscriptions.get(channel);
     if (!subscription) return connection.error('notMember');
     if (!connection.allowClientEvent()) return connection.error('clientEventRate');
@@ -336,6 +442,12 @@ export class Hub {
 
   /** Sends an envelope to this process's sockets on its channels (one encoding per channel). */
   deliver(envelope: Envelope): void {
+    if (envelope.recheck) {
+      this.recheck(envelope.recheck, envelope.close === true).catch((error: unknown) =>
+        this.options.log.error({ err: error }, 'realtime: recheck failed'),
+      );
+      return;
+    }
     for (const channel of envelope.channels) {
       const listeners = this.channels.get(channel);
       if (!listeners?.size) continue;
@@ -351,6 +463,10 @@ export class Hub {
   /** Pings the silent, drops those who did not answer (Pusher: 4201, reconnect at once). */
   private sweep(now = Date.now()): void {
     for (const connection of this.connections.values()) {
+      if (!connection.user && now - connection.openedAt >= this.options.signinTimeoutMs) {
+        this.refuse(connection, 'signinTimeout', 4009);
+        continue;
+      }
       if (connection.pingedAt) {
         if (now - connection.pingedAt >= this.options.pongTimeoutMs) {
           connection.error('pongTimeout');

@@ -12,6 +12,7 @@ import {
   next,
   pusherClient,
   record,
+  signedIn,
   subscribe,
   subscribePresence,
 } from '../test/realtime.ts';
@@ -30,6 +31,7 @@ let atB: Endpoint;
 let cleanup: () => Promise<void>;
 let admin: { id: number; token: string };
 let cashier: { id: number; token: string };
+let leavingUser: { name: string; password: string };
 const clients: Pusher[] = [];
 
 async function signIn(server: RunningServer, name: string, password: string) {
@@ -59,6 +61,7 @@ beforeAll(async () => {
     .where('name', '=', 'broadcasting.app_key')
     .executeTakeFirstOrThrow();
   const user = await createUser(database.db, { roles: ['cashier'] });
+  leavingUser = await createUser(database.db, { roles: ['cashier'] });
   await database.close();
   atA = { base: a.url, port: a.port, key: key.value };
   atB = { base: b.url, port: b.port, key: key.value };
@@ -101,12 +104,23 @@ describe('two processes with one Redis', () => {
     expect(await arrived).toEqual({ unread: 0 });
   });
 
-  it('relay client events between members connected to different processes', async () => {
-    const onA = await subscribe(await clientAt(atA, admin.token), 'private-stores.1');
-    const onB = await subscribe(await clientAt(atB, cashier.token), 'private-stores.1');
-    const heard = next(onA, 'client-scan');
-    onB.trigger('client-scan', { barcode: '8850999320021' });
-    expect(await heard).toEqual({ barcode: '8850999320021' });
+  it('close, on one process, the sockets of a user disabled through the other', async () => {
+    const leaving = await signIn(b, leavingUser.name, leavingUser.password);
+    const client = await clientAt(atB, leaving.token);
+    await signedIn(client);
+    await subscribe(client, 'private-depot');
+    const closed = new Promise<number>((resolve) =>
+      client.connection.bind('error', (error: { data?: { code?: number } }) => {
+        if (error?.data?.code) resolve(error.data.code);
+      }),
+    );
+    const disabled = await fetch(`${a.url}/api/users/${leaving.id}/status`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 'inactive' }),
+    });
+    expect(disabled.status).toBe(200);
+    expect(await closed).toBe(4009);
   });
 
   it('count presence across processes: one member per user wherever their tabs are', async () => {
@@ -120,9 +134,13 @@ describe('two processes with one Redis', () => {
     // the cashier's second tab, on the other process: the same member, no second arrival
     const secondTab = await subscribePresence(await clientAt(atA, cashier.token), channel);
     expect(secondTab.members.count).toBe(2);
-    // published by process A after the join, so it arrives after any member_added A would have sent
-    const marker = next(adminsView, 'client-marker');
-    secondTab.trigger('client-marker', {});
+    // published through process A after the join, so it arrives after any member_added A would have sent
+    const own = await subscribe(await clientAt(atA, admin.token), `private-App.Models.User.${admin.id}`);
+    const marker = next(own, 'App\\Events\\NotificationsUpdated');
+    await fetch(`${a.url}/api/notifications/read-all`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
     await marker;
     expect(seen.filter(([event]) => event === 'pusher:member_added')).toHaveLength(1);
   });

@@ -11,7 +11,13 @@ import { DEFAULT_REALTIME } from './realtime.ts';
  * happen within a test.
  */
 const ctx = useTestApp({
-  realtime: { ...DEFAULT_REALTIME, activityTimeoutMs: 400, pongTimeoutMs: 400, maxConnections: 6 },
+  realtime: {
+    ...DEFAULT_REALTIME,
+    activityTimeoutMs: 400,
+    pongTimeoutMs: 400,
+    maxConnections: 6,
+    signinTimeoutMs: 2500,
+  },
 });
 let endpoint: Endpoint;
 let secret: string;
@@ -33,6 +39,9 @@ async function open(query?: string, path?: string) {
   sockets.push(socket);
   return socket;
 }
+
+/** The seeded administrator (user 1), as `/broadcasting/user-auth` would name them. */
+const ADMIN = JSON.stringify({ id: '1', user_info: { name: 'admin' } });
 
 const sign = (subject: string) => `${endpoint.key}:${createHmac('sha256', secret).update(subject).digest('hex')}`;
 
@@ -142,6 +151,7 @@ describe('subscribing', () => {
   it('refuses a forged or missing signature, a signature of another socket, and a bad channel name', async () => {
     const socket = await open();
     const id = await socket.established();
+    expect((await socket.signin(secret, endpoint.key, ADMIN)).event).toBe('pusher:signin_success');
     const refused = (channel: string) => ({
       event: 'pusher:subscription_error',
       channel,
@@ -167,13 +177,15 @@ describe('subscribing', () => {
     expect((await socket.next('pusher_internal:subscription_succeeded')).channel).toBe('private-depot');
   });
 
-  it('refuses a presence subscription whose signed member has no user_id or too much user_info', async () => {
+  it('refuses a presence subscription whose signed member has no user_id, is not the signed-in user or has too much user_info', async () => {
     const socket = await open();
     const id = await socket.established();
+    await socket.signin(secret, endpoint.key, ADMIN);
     const channel = 'presence-stores.1';
     for (const [member, type] of [
       [{ user_info: { name: 'x' } }, 'AuthError'],
-      [{ user_id: 7, user_info: { name: 'x'.repeat(1200) } }, 'LimitReached'],
+      [{ user_id: 7, user_info: { name: 'x' } }, 'AuthError'],
+      [{ user_id: 1, user_info: { name: 'x'.repeat(1200) } }, 'LimitReached'],
     ] as const) {
       const channelData = JSON.stringify(member);
       socket.send({
@@ -189,12 +201,13 @@ describe('client events', () => {
   async function member(channel: string) {
     const socket = await open();
     const id = await socket.established();
+    await socket.signin(secret, endpoint.key, ADMIN);
     socket.send({ event: 'pusher:subscribe', data: { channel, auth: sign(`${id}:${channel}`) } });
     await socket.next('pusher_internal:subscription_succeeded');
     return socket;
   }
 
-  it('are refused on public channels and from non-members', async () => {
+  it('are refused on public channels, and on private ones: the app sends none (4301)', async () => {
     const socket = await open();
     await socket.established();
     socket.send({ event: 'client-hi', channel: 'news', data: {} });
@@ -203,25 +216,63 @@ describe('client events', () => {
       message: 'Client event rejected - only supported on private and presence channels',
     });
     socket.send({ event: 'client-hi', channel: 'private-depot', data: {} });
-    expect((await socket.next('pusher:error')).data).toEqual({
-      code: 4009,
-      message: 'The client is not a member of the specified channel.',
+    expect(await socket.next('pusher:error')).toEqual({
+      event: 'pusher:error',
+      channel: 'private-depot',
+      data: { code: 4301, message: 'The app does not have client messaging enabled.' },
     });
   });
 
-  it('reach the other members, not the sender, at most ten a second', async () => {
+  it('reach no other member of the channel', async () => {
     const a = await member('private-stores.1');
     const b = await member('private-stores.1');
-    for (let i = 0; i < 11; i++) a.send({ event: 'client-scan', channel: 'private-stores.1', data: { i } });
-    expect((await a.next('pusher:error')).data).toEqual({
-      code: 4301,
-      message: 'Client event rejected due to rate limit',
+    for (let i = 0; i < 3; i++) a.send({ event: 'client-scan', channel: 'private-stores.1', data: { i } });
+    for (let i = 0; i < 3; i++) expect((await a.next('pusher:error')).data).toMatchObject({ code: 4301 });
+    await ctx.app.realtime.broadcast('private-stores.1', appEvent('Marker'), {});
+    await b.next('App\\Events\\Marker');
+    expect(b.unread).toEqual([]);
+  });
+});
+
+describe('signing in (pusher:signin)', () => {
+  it('answers signin_success with the user_data signed for this socket, and lets waiting subscriptions through', async () => {
+    const socket = await open();
+    const id = await socket.established();
+    // subscribed before signing in (pusher-js asks for both at once): it waits for the sign-in
+    socket.send({ event: 'pusher:subscribe', data: { channel: 'private-depot', auth: sign(`${id}:private-depot`) } });
+    await socket.roundTrip();
+    expect(socket.unread).toEqual([]);
+    expect(await socket.signin(secret, endpoint.key, ADMIN)).toEqual({
+      event: 'pusher:signin_success',
+      data: { user_data: ADMIN },
     });
-    await a.roundTrip();
-    const received = [];
-    for (let i = 0; i < 10; i++) received.push((await b.next('client-scan')).data);
-    expect(received).toEqual([...Array(10).keys()].map((i) => ({ i })));
-    expect(a.unread).toEqual([]);
+    expect((await socket.next('pusher_internal:subscription_succeeded')).channel).toBe('private-depot');
+  });
+
+  it('closes a socket whose sign-in is forged (4009, do not reconnect)', async () => {
+    const socket = await open();
+    await socket.established();
+    socket.send({ event: 'pusher:signin', data: { auth: `${endpoint.key}:${'0'.repeat(64)}`, user_data: ADMIN } });
+    expect((await socket.next('pusher:error')).data).toEqual({ code: 4009, message: 'Connection not authorized.' });
+    expect((await socket.closed).code).toBe(4009);
+  });
+
+  it('closes a socket signed in as a user who may not connect (unknown, disabled, deleted)', async () => {
+    const socket = await open();
+    await socket.established();
+    const answer = await socket.signin(secret, endpoint.key, JSON.stringify({ id: '999999' }));
+    expect(answer.data).toEqual({ code: 4009, message: 'Connection not authorized.' });
+    expect((await socket.closed).code).toBe(4009);
+  });
+
+  it('closes a socket that does not sign in within the time (4009)', async () => {
+    const socket = await open();
+    await socket.established();
+    expect((await socket.next('pusher:error')).data).toEqual({
+      code: 4009,
+      message: 'Connection not authorized within timeout.',
+    });
+    expect((await socket.closed).code).toBe(4009);
   });
 });
 

@@ -55,6 +55,14 @@ export const ERRORS = {
     message: 'Client event rejected - only supported on private and presence channels',
   },
   notMember: { code: 4009, message: 'The client is not a member of the specified channel.' },
+  /** Depot's pages send no client events (soketi's and Reverb's words for an app without them). */
+  clientEventsDisabled: { code: 4301, message: 'The app does not have client messaging enabled.' },
+  /** A `pusher:signin` whose signature or user data does not hold, or a user who may no longer connect. */
+  unauthorized: { code: 4009, message: 'Connection not authorized.' },
+  /** Pusher's user authentication: a connection that did not sign in within the time is closed. */
+  signinTimeout: { code: 4009, message: 'Connection not authorized within timeout.' },
+  /** What the user may listen to changed (a store taken away): reconnect, and subscribe again. */
+  accessChanged: { code: 4200, message: 'Your access changed. Please reconnect.' },
 } as const;
 
 export type ErrorName = keyof typeof ERRORS;
@@ -117,6 +125,11 @@ export function errorFrame(name: ErrorName): string {
 /** What `/broadcasting/auth` signs: `socket_id:channel_name[:channel_data]`. */
 export function signatureSubject(socketId: string, channel: string, channelData?: string): string {
   return channelData === undefined ? `${socketId}:${channel}` : `${socketId}:${channel}:${channelData}`;
+}
+
+/** What `/broadcasting/user-auth` signs (Pusher's user authentication): `socket_id::user::user_data`. */
+export function userSignatureSubject(socketId: string, userData: string): string {
+  return `${socketId}::user::${userData}`;
 }
 
 /** `key:hmac`, the `auth` string a client presents when it subscribes (HMAC-SHA256 with the app secret). */

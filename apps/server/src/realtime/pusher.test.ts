@@ -94,6 +94,7 @@ describe('the pusher driver', () => {
       scheme: 'http',
       cluster: 'ap1',
       authEndpoint: '/broadcasting/auth',
+      userAuthEndpoint: '/broadcasting/user-auth',
     });
   });
 

@@ -32,6 +32,12 @@ export function pusherTransport(options: PusherOptions): Transport {
     presence: new MemoryPresence(),
     async start() {},
     async publish(envelope) {
+      // the external server holds the sockets: it closes those signed in as these users
+      // (Pusher's terminate_connections), and their clients sign in and subscribe again
+      if (envelope.recheck) {
+        for (const user of envelope.recheck) await pusher.terminateUserConnections(user);
+        return;
+      }
       const response = await pusher.trigger(
         envelope.channels,
         envelope.event,

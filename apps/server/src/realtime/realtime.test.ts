@@ -3,7 +3,7 @@ import { appEvent } from '@depot/contracts';
 import type Pusher from 'pusher-js';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { now } from '../db/database.ts';
-import { bearer, createUser, login, useTestApp } from '../test/harness.ts';
+import { ADMIN_PASSWORD, bearer, createUser, login, useTestApp } from '../test/harness.ts';
 import {
   appSecret,
   connected,
@@ -12,6 +12,7 @@ import {
   next,
   pusherClient,
   record,
+  signedIn,
   subscribe,
   subscribePresence,
 } from '../test/realtime.ts';
@@ -165,30 +166,139 @@ describe('the real pusher-js client against the embedded endpoint', () => {
     expect(daras.members.count).toBe(1);
   });
 
-  it('relays client events between members, with the sender on presence channels, never back to the sender', async () => {
+  it("refuses client events: one user's client-* events on private-depot reach nobody (Pusher's 4301)", async () => {
     const dara = await staff();
     const sokha = await staff();
-    const name = `presence-stores.${storeId}`;
     const daraClient = await clientOf(dara.token);
     const sokhaClient = await clientOf(sokha.token);
-    const daras = await subscribePresence(daraClient, name);
-    const sokhas = await subscribePresence(sokhaClient, name);
-    const daraSaw = record(daras);
-
-    const whisper = new Promise<[unknown, unknown]>((resolve) => {
-      sokhas.bind('client-typing', (data: unknown, metadata: unknown) => resolve([data, metadata]));
+    const sent = await subscribe(daraClient, 'private-depot');
+    const heard = record(await subscribe(sokhaClient, 'private-depot'));
+    const refusals: unknown[] = [];
+    daraClient.connection.bind('error', (error: unknown) => refusals.push(error));
+    for (let i = 0; i < 3; i++) sent.trigger('client-forged', { text: 'x'.repeat(1000), i });
+    await vi.waitFor(() => expect(refusals).toHaveLength(3));
+    expect(refusals[0]).toMatchObject({
+      type: 'PusherError',
+      data: { code: 4301, message: 'The app does not have client messaging enabled.' },
     });
-    expect(daras.trigger('client-typing', { order: 'ORD-1' })).toBe(true);
-    expect(await whisper).toEqual([{ order: 'ORD-1' }, { user_id: dara.id }]);
-    await marker(name, daraClient);
-    expect(daraSaw.map(([event]) => event)).not.toContain('client-typing');
+    await marker('private-depot', sokhaClient);
+    expect(heard.map(([event]) => event)).toEqual(['App\\Events\\Marker']);
+  });
+});
 
-    // and on a private channel, where senders are anonymous
-    const a = await subscribe(daraClient, `private-stores.${storeId}`);
-    const b = await subscribe(sokhaClient, `private-stores.${storeId}`);
-    const heard = next(b, 'client-scan');
-    a.trigger('client-scan', { barcode: '8850999320021' });
-    expect(await heard).toEqual({ barcode: '8850999320021' });
+describe('sockets belong to their users (pusher-js signin, /broadcasting/user-auth)', () => {
+  const as = (token: string, method: 'PUT' | 'DELETE', url: string, payload?: object) =>
+    ctx.app.inject({ method, url, headers: bearer(token), payload });
+  let admin: string;
+  beforeAll(async () => {
+    admin = (await login(ctx.app, 'admin', ADMIN_PASSWORD)).token;
+  });
+
+  /** The close code the client's socket was closed with. */
+  const closedWith = (client: Pusher) =>
+    new Promise<number>((resolve) => {
+      client.connection.bind('error', (error: { data?: { code?: number } }) => {
+        if (error?.data?.code) resolve(error.data.code);
+      });
+    });
+
+  it('signs a socket in as the user: user_data names them, signed for that socket', async () => {
+    const user = await staff();
+    const client = await clientOf(user.token);
+    await signedIn(client);
+    expect(client.user.user_data).toMatchObject({ id: String(user.id), user_info: { name: user.name } });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/broadcasting/user-auth',
+      headers: bearer(user.token),
+      payload: { socket_id: '12.34' },
+    });
+    const body = res.json() as { auth: string; user_data: string };
+    const secret = await appSecret(ctx.db);
+    expect(body.auth).toBe(
+      `${endpoint.key}:${createHmac('sha256', secret).update(`12.34::user::${body.user_data}`).digest('hex')}`,
+    );
+    expect(
+      (await ctx.app.inject({ method: 'POST', url: '/broadcasting/user-auth', payload: { socket_id: '1.2' } }))
+        .statusCode,
+    ).toBe(401);
+  });
+
+  it('closes the sockets of a user an administrator disables (4009: do not reconnect), and of one deleted', async () => {
+    const user = await staff();
+    const client = await clientOf(user.token);
+    await signedIn(client);
+    await subscribe(client, 'private-depot');
+    await subscribe(client, `private-App.Models.User.${user.id}`);
+    const closed = closedWith(client);
+    expect((await as(admin, 'PUT', `/api/users/${user.id}/status`, { status: 'inactive' })).statusCode).toBe(200);
+    expect(await closed).toBe(4009);
+    await vi.waitFor(() => expect(client.connection.state).not.toBe('connected'));
+
+    const other = await staff();
+    const second = await clientOf(other.token);
+    await signedIn(second);
+    await subscribe(second, 'private-depot');
+    const gone = closedWith(second);
+    expect((await as(admin, 'DELETE', `/api/users/${other.id}`)).statusCode).toBe(200);
+    expect(await gone).toBe(4009);
+  });
+
+  it('closes the sockets of a user whose password an administrator resets (their sessions end)', async () => {
+    const user = await staff();
+    const client = await clientOf(user.token);
+    await signedIn(client);
+    await subscribe(client, 'private-depot');
+    const closed = closedWith(client);
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/users/${user.id}/password`,
+      headers: bearer(admin),
+      payload: { password: 'Reset-by-admin-7731', password_confirmation: 'Reset-by-admin-7731' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await closed).toBe(4009);
+  });
+
+  it('closes the socket of a user who loses a store they listen to (4200: reconnect), who is then refused it', async () => {
+    const second = await otherStore();
+    const user = await createUser(ctx.db, { roles: ['cashier'], covers: [second] });
+    const { token } = await login(ctx.app, user.name, user.password);
+    const client = await clientOf(token);
+    await signedIn(client);
+    await subscribe(client, `private-stores.${second}`);
+    const closed = closedWith(client);
+    const res = await as(admin, 'PUT', `/api/users/${user.id}/coverage`, {
+      store_ids: [storeId],
+      operational_district_ids: [],
+      health_facility_ids: [],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await closed).toBe(4200);
+    await vi.waitFor(() => expect(client.connection.state).toBe('connected'), { timeout: 10_000 });
+    await signedIn(client);
+    await expect(subscribe(client, `private-stores.${second}`)).rejects.toMatchObject({ status: 403 });
+    await expect(subscribe(client, `private-stores.${storeId}`)).resolves.toBeTruthy();
+  });
+
+  it('does not let a socket that has not signed in listen to a private channel', async () => {
+    const user = await staff();
+    const anonymous = pusherClient(endpoint, user.token, { signin: false });
+    clients.push(anonymous);
+    await connected(anonymous);
+    let done = false;
+    subscribe(anonymous, 'private-depot').then(
+      () => {
+        done = true;
+      },
+      () => {
+        done = true;
+      },
+    );
+    const witness = await clientOf((await staff()).token);
+    await subscribe(witness, 'private-depot');
+    await marker('private-depot', witness);
+    expect(done).toBe(false);
   });
 });
 

@@ -3,6 +3,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
   BROADCASTING_AUTH_PATH,
+  BROADCASTING_USER_AUTH_PATH,
   type BroadcastingConfig,
   type broadcastingAuthResponse,
   REALTIME_CLIENT_TIMEOUTS,
@@ -11,9 +12,17 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { Config } from '../config.ts';
 import { type Db, now } from '../db/database.ts';
+import { channelAuthority } from './authority.ts';
 import { type ChannelAsker, mayListen, presenceMember } from './channels.ts';
 import { Hub } from './hub.ts';
-import { channelKind, LIMITS, signatureSubject, signChannel, validChannelName } from './protocol.ts';
+import {
+  channelKind,
+  LIMITS,
+  signatureSubject,
+  signChannel,
+  userSignatureSubject,
+  validChannelName,
+} from './protocol.ts';
 import { pusherTransport } from './pusher.ts';
 import { redisTransport } from './redis.ts';
 import { embeddedTransport, type Transport } from './transport.ts';
@@ -34,6 +43,8 @@ export interface RealtimeSettings {
   activityTimeoutMs: number;
   pongTimeoutMs: number;
   maxConnections: number;
+  /** How long a connection has to sign in (`pusher:signin`) before it is closed. */
+  signinTimeoutMs: number;
 }
 
 export const DEFAULT_REALTIME: RealtimeSettings = {
@@ -43,6 +54,8 @@ export const DEFAULT_REALTIME: RealtimeSettings = {
   activityTimeoutMs: REALTIME_CLIENT_TIMEOUTS.activityTimeout,
   pongTimeoutMs: REALTIME_CLIENT_TIMEOUTS.pongTimeout,
   maxConnections: 10_000,
+  // Pusher's user authentication timeout
+  signinTimeoutMs: 30_000,
 };
 
 /** The settings from the validated environment. */
@@ -63,6 +76,7 @@ export function realtimeSettings(config: Config): RealtimeSettings {
     activityTimeoutMs: config.REALTIME_ACTIVITY_TIMEOUT * 1000,
     pongTimeoutMs: DEFAULT_REALTIME.pongTimeoutMs,
     maxConnections: config.REALTIME_MAX_CONNECTIONS,
+    signinTimeoutMs: DEFAULT_REALTIME.signinTimeoutMs,
   };
 }
 
@@ -84,6 +98,17 @@ export interface Realtime {
   broadcast(channels: string | string[], event: string, payload: object, options?: BroadcastOptions): Promise<void>;
   /** `/broadcasting/auth`: the signature for this socket and channel, or null when the asker may not listen. */
   authorize(asker: ChannelAsker, socketId: string, channel: string): ChannelAuth | null;
+  /**
+   * `/broadcasting/user-auth` (Pusher's user authentication, pusher-js `signin`): the asker's
+   * `user_data` signed for this socket, which the socket presents in `pusher:signin`.
+   */
+  signin(asker: ChannelAsker, socketId: string): { auth: string; user_data: string };
+  /**
+   * These users' rights changed: every process closes their sockets that no longer hold (through
+   * the transport, so a socket on another process is reached too); `close`: all of them (their
+   * sessions ended).
+   */
+  recheck(userIds: readonly number[], options?: { close?: boolean }): Promise<void>;
   /** What the page is told (`window.__DEPOT__.broadcasting`): never the secret. */
   clientConfig(): BroadcastingConfig;
   /** Sockets this process holds (embedded and redis). */
@@ -160,6 +185,10 @@ export async function createRealtime(options: {
       activityTimeoutMs: settings.activityTimeoutMs,
       pongTimeoutMs: settings.pongTimeoutMs,
       maxConnections: settings.maxConnections,
+      signinTimeoutMs: settings.signinTimeoutMs ?? DEFAULT_REALTIME.signinTimeoutMs,
+      // Depot's pages send no client events: a user's would reach every other user on the channel
+      clientEvents: false,
+      authority: (userId) => channelAuthority(options.db, userId),
       log,
     });
     await hub.start();
@@ -204,8 +233,31 @@ export async function createRealtime(options: {
       };
     },
 
+    signin(asker, socketId) {
+      const userData = JSON.stringify({
+        id: String(asker.userId),
+        user_info: { name: asker.name, full_name: asker.fullName },
+      });
+      return { auth: signChannel(key, secret, userSignatureSubject(socketId, userData)), user_data: userData };
+    },
+
+    async recheck(userIds, { close = false } = {}) {
+      if (!userIds.length) return;
+      try {
+        await transport.publish({
+          channels: [],
+          event: 'depot_internal:recheck',
+          data: null,
+          recheck: userIds.map(String),
+          ...(close && { close: true }),
+        });
+      } catch (error) {
+        log.error({ err: error, user_ids: userIds }, 'realtime: recheck failed');
+      }
+    },
+
     clientConfig() {
-      const base = { key, authEndpoint: BROADCASTING_AUTH_PATH };
+      const base = { key, authEndpoint: BROADCASTING_AUTH_PATH, userAuthEndpoint: BROADCASTING_USER_AUTH_PATH };
       if (!external) return { ...base, broadcaster: 'reverb', host: null, port: null, scheme: null, cluster: null };
       const pusher = settings.pusher;
       return {

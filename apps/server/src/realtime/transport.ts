@@ -13,6 +13,14 @@ export interface Envelope {
   except?: string;
   /** On a presence channel, the client event's sender (Pusher adds it so members know who whispered). */
   userId?: unknown;
+  /**
+   * Not a message for clients: these users' rights changed (disabled, deleted, a store taken away),
+   * so every process looks again at the sockets signed in as them and closes those that no longer
+   * hold (`channels` is empty).
+   */
+  recheck?: string[];
+  /** With `recheck`: close those users' sockets whatever they listen to (their sessions ended). */
+  close?: boolean;
 }
 
 /** A presence channel's member: the `user_id` and `user_info` of their signed `channel_data`. */

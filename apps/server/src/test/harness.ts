@@ -6,7 +6,7 @@ import type { Permission } from '@depot/contracts';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
-import { buildApp } from '../app.ts';
+import { type AppOptions, buildApp } from '../app.ts';
 import { createDatabase, type Database, type Db, now } from '../db/database.ts';
 import type { ThrottleLimits } from '../modules/auth/login-throttle.ts';
 import { hashPassword } from '../modules/auth/passwords.ts';
@@ -98,7 +98,13 @@ export interface TestContext {
  * `describe` bodies run (not inside a hook); the fields are set before the suite's first test.
  */
 export function useTestApp(
-  options: { throttle?: ThrottleLimits; webDist?: string; realtime?: RealtimeSettings } = {},
+  options: {
+    throttle?: ThrottleLimits;
+    webDist?: string;
+    realtime?: RealtimeSettings;
+    /** The printers' network guard (tests whose fake printers listen on 127.0.0.1 allow the loopback here). */
+    printerNetwork?: AppOptions['printerNetwork'];
+  } = {},
 ): TestContext {
   const ctx = {} as TestContext;
   let database: Database | undefined;
@@ -112,6 +118,7 @@ export function useTestApp(
       webDist: options.webDist,
       uploadsDir: ctx.uploadsDir,
       realtime: options.realtime,
+      printerNetwork: options.printerNetwork,
     });
   });
   // the stock ledger's invariant after every test: each level is the sum of its movements, none negative

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import Pusher, { type Channel, type PresenceChannel } from 'pusher-js';
@@ -30,21 +31,30 @@ export async function appSecret(db: Db): Promise<string> {
 
 /**
  * The real pusher-js client, as the web app configures it (Depot's endpoint over plain ws, the
- * bearer token for `/broadcasting/auth`, which pusher-js posts form-encoded).
+ * bearer token for `/broadcasting/auth` and `/broadcasting/user-auth`, which pusher-js posts
+ * form-encoded), signed in as its user once connected (`signin`: false leaves it anonymous).
  */
-export function pusherClient(endpoint: Endpoint, token?: string): Pusher {
-  return new Pusher(endpoint.key, {
+export function pusherClient(endpoint: Endpoint, token?: string, { signin = true } = {}): Pusher {
+  const headers = token ? { Authorization: `Bearer ${token}` } : {};
+  const client = new Pusher(endpoint.key, {
     cluster: 'depot',
     wsHost: '127.0.0.1',
     wsPort: endpoint.port,
     forceTLS: false,
     enabledTransports: ['ws'],
     disableStats: true,
-    channelAuthorization: {
-      endpoint: `${endpoint.base}/broadcasting/auth`,
-      transport: 'ajax',
-      headers: token ? { Authorization: `Bearer ${token}` } : {},
-    },
+    channelAuthorization: { endpoint: `${endpoint.base}/broadcasting/auth`, transport: 'ajax', headers },
+    userAuthentication: { endpoint: `${endpoint.base}/broadcasting/user-auth`, transport: 'ajax', headers },
+  });
+  if (signin) client.signin();
+  return client;
+}
+
+/** Resolves once the server has signed the client in (`pusher:signin_success`). */
+export function signedIn(client: Pusher): Promise<void> {
+  return new Promise((resolve) => {
+    if (client.user.user_data) return resolve();
+    client.bind('pusher:signin_success', () => resolve());
   });
 }
 
@@ -158,10 +168,25 @@ export class RawSocket {
     this.ws.send(typeof message === 'string' ? message : JSON.stringify(message));
   }
 
+  private socketId: Promise<string> | null = null;
+
   /** The socket id, once the server has said hello. */
-  async established(): Promise<string> {
-    const hello = await this.next('pusher:connection_established');
-    return (hello.data as { socket_id: string }).socket_id;
+  established(): Promise<string> {
+    this.socketId ??= this.next('pusher:connection_established').then(
+      (hello) => (hello.data as { socket_id: string }).socket_id,
+    );
+    return this.socketId;
+  }
+
+  /**
+   * Signs the socket in as a user, with `user_data` signed by the app secret as
+   * `/broadcasting/user-auth` would (tests sign what they like): the next frame is the answer.
+   */
+  async signin(secret: string, key: string, userData: string): Promise<Frame> {
+    const id = await this.established();
+    const auth = `${key}:${createHmac('sha256', secret).update(`${id}::user::${userData}`).digest('hex')}`;
+    this.send({ event: 'pusher:signin', data: { auth, user_data: userData } });
+    return this.next((f) => f.event === 'pusher:signin_success' || f.event === 'pusher:error');
   }
 
   /** Pings and waits for the pong: everything this socket sent before has been handled by then. */

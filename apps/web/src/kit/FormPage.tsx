@@ -1,7 +1,7 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { issuesToErrors } from '@depot/contracts';
 import { Alert, App, Button, Card, Col, Flex, Form, Row as GridRow, Result, Skeleton, Typography } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { cloneElement, isValidElement, type ReactElement, useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { Can } from '../lib/access.tsx';
 import { applyFieldErrors, zodRule } from '../lib/forms.ts';
@@ -137,7 +137,9 @@ function RecordForm<R extends Row>({ def, record }: { def: ResourceDef<R>; recor
                 // the mark only: a field is required when its schema refuses it left empty
                 required={Boolean(shape[field.name]) && !shape[field.name].safeParse(undefined).success}
               >
-                {field.control}
+                {field.readOnly?.(record) && isValidElement(field.control)
+                  ? cloneElement(field.control as ReactElement<{ disabled?: boolean }>, { disabled: true })
+                  : field.control}
               </Form.Item>
             );
             const { when } = field;

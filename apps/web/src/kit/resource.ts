@@ -55,6 +55,12 @@ export interface Field {
    * hidden field keeps its value; the schema and the server decide what it means.
    */
   when?: (values: Record<string, unknown>) => boolean;
+  /**
+   * Shown but not editable for this record (undefined: a new one), from the abilities the server
+   * sent with it: a store's payee account for whoever may not change it. The value is sent back as
+   * it was; the server judges the write either way.
+   */
+  readOnly?: (record: Row | undefined) => boolean;
 }
 
 /**

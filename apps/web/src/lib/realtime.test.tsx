@@ -119,6 +119,23 @@ describe('the connection in the signed-in layout', { timeout: 30_000 }, () => {
     expect(provider()).toEqual({ Accept: 'application/json', Authorization: 'Bearer token-2' });
   });
 
+  it('signs the socket in as its user (pusher-js signin, /broadcasting/user-auth) with the bearer token of the moment', async () => {
+    mockFetch();
+    signIn();
+    renderApp('/en/dashboards');
+    await screen.findByTestId('connection-state');
+    await waitFor(() => expect(FakePusher.instances).toHaveLength(1));
+    const fake = FakePusher.latest();
+    expect(fake.signins).toBe(1);
+    const auth = fake.options.userAuthentication as {
+      endpoint: string;
+      transport: string;
+      headersProvider: () => unknown;
+    };
+    expect(auth).toMatchObject({ endpoint: '/broadcasting/user-auth', transport: 'ajax' });
+    expect(auth.headersProvider()).toEqual({ Accept: 'application/json', Authorization: 'Bearer token-1' });
+  });
+
   it('keeps the bell live: a notification arrives, or another tab reads them', async () => {
     let unread = 1;
     mockFetch({ 'GET notifications/unread-count': () => ({ body: { data: { unread } } }) });

@@ -1,4 +1,5 @@
 import {
+  BROADCASTING_USER_AUTH_PATH,
   type BroadcastingConfig,
   CONNECTION_STATES,
   type ConnectionState,
@@ -66,6 +67,15 @@ export function echoOptions(
     ...REALTIME_CLIENT_TIMEOUTS,
     // our own channel authorization: the bearer token of the moment (it is renewed every hour)
     channelAuthorization: { endpoint: config.authEndpoint, transport: 'ajax' as const, headersProvider: headers },
+    // the socket signs in as its user (pusher-js `signin`): the server closes a user's sockets
+    // when they are disabled or lose a channel, and takes private channels only from signed-in sockets
+    userAuthentication: {
+      endpoint: config.userAuthEndpoint ?? BROADCASTING_USER_AUTH_PATH,
+      transport: 'ajax' as const,
+      // laravel-echo's type asks for fixed headers too; pusher-js adds the provider's on each request
+      headers: {},
+      headersProvider: headers,
+    },
     disableStats: true,
   };
   if (broadcaster === 'reverb') {
@@ -171,6 +181,8 @@ class Connection {
       const echo = new EchoClass({ ...options, Pusher } as never) as Echo<'reverb' | 'pusher'>;
       this.echo = echo;
       const pusher = echo.connector.pusher;
+      // signed in again by pusher-js after every reconnect; private channels wait for it on the server
+      pusher.signin();
       this.setState(pusher.connection.state as ConnectionState);
       pusher.connection.bind('state_change', ({ current }: { current: string }) => {
         if (!(CONNECTION_STATES as readonly string[]).includes(current)) return;

@@ -186,7 +186,12 @@ export function StorePrinters({ store }: { store: Store }) {
   );
 }
 
-/** The store form's KHQR fields: the Bakong account the store receives payments into. */
+/**
+ * The store form's KHQR fields: the Bakong account the store receives payments into. Only an
+ * administrator may change it (the server's store policy); the store's `abilities.payee` says
+ * whether the reader may, else the fields are read-only. A new store's account is set once it is
+ * saved, by whoever may.
+ */
 export function khqrFields(ctx: Ctx) {
   const text = (name: string, label: string, max: number, help?: string) => ({
     name,
@@ -194,6 +199,7 @@ export function khqrFields(ctx: Ctx) {
     half: true,
     help,
     control: <Input maxLength={max} />,
+    readOnly: (record: unknown) => (record as Store | undefined)?.abilities?.payee !== true,
   });
   return [
     text('khqr_account_id', ctx.t('stores.khqrAccount'), 32, ctx.t('stores.khqrAccountHelp')),

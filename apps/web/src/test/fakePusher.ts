@@ -69,6 +69,8 @@ export class FakePusher {
   readonly connection = new FakeConnection();
   readonly channels = { channels: {} as Record<string, FakeChannel> };
   disconnected = false;
+  /** How many times the page asked to sign the socket in as its user (pusher-js `signin`). */
+  signins = 0;
 
   constructor(
     readonly key: string,
@@ -90,6 +92,10 @@ export class FakePusher {
 
   channel(name: string): FakeChannel | undefined {
     return this.channels.channels[name];
+  }
+
+  signin(): void {
+    this.signins += 1;
   }
 
   disconnect(): void {

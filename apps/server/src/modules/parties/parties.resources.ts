@@ -6,7 +6,8 @@ import type { DB } from '../../db/schema.ts';
 import { countLive, findLive, type ResourceDefinition } from '../../kit/resource.ts';
 import { creditFields } from '../../policies/credit.ts';
 import { customerGroupWrite } from '../../policies/prices.ts';
-import { storePolicy } from '../../policies/stores.ts';
+import { payeeOf, storePolicy } from '../../policies/stores.ts';
+import { auditWho, changes, recordAudit } from '../audit/audit.ts';
 import { villagePath, villagePathKh } from '../geography/geography.resources.ts';
 
 type Party = 'stores' | 'customers' | 'suppliers';
@@ -73,6 +74,18 @@ export const stores: ResourceDefinition<'stores', typeof storeInput, typeof stor
   unique: ['code'],
   check: (db, input) => villageExists(db, input.village_id),
   dependents: async (db, id) => [{ entity: 'entity.users', count: await countLive(db, 'users', 'store_id', id) }],
+  // the payee account changed (or given to a new store): a line with the account before and after
+  trail: async (trx, actor, { action, id, before, after }) => {
+    if (action !== 'create' && action !== 'update') return;
+    const diff = changes(payeeOf(before), payeeOf(after));
+    if (!diff.changed) return;
+    await recordAudit(trx, auditWho(actor), {
+      action: 'store.payee',
+      subject: { type: 'store', id },
+      before: payeeOf(before),
+      after: payeeOf(after),
+    });
+  },
 };
 
 export const customers: ResourceDefinition<'customers', typeof customerInput, typeof customer> = {

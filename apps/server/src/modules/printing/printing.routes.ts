@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { authOf } from '../../access/access.ts';
 import type { Db } from '../../db/database.ts';
 import { say } from '../../http/locale.ts';
+import type { NetworkGuard } from '../../http/network-guard.ts';
 import { printingService } from './printing.service.ts';
 
 /**
@@ -11,8 +12,11 @@ import { printingService } from './printing.service.ts';
  * printer. `POST /api/printers/{id}/drawer` (`printers.approve`): open the cash drawer by hand.
  * A printer that does not answer within the timeout is a 504 with a localized message.
  */
-export const printingRoutes: FastifyPluginAsyncZod<{ db: Db; timeoutMs: number }> = async (app, { db, timeoutMs }) => {
-  const service = printingService(db, { timeoutMs });
+export const printingRoutes: FastifyPluginAsyncZod<{ db: Db; timeoutMs: number; guard: NetworkGuard }> = async (
+  app,
+  { db, timeoutMs, guard },
+) => {
+  const service = printingService(db, { timeoutMs, guard });
   const tags = ['printers'];
 
   app.post(

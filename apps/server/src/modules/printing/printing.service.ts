@@ -1,10 +1,12 @@
+import type { MessageKey, MessageParams } from '@depot/contracts';
 import { encodeEscPos, PAPER_DOTS, type PrintResult, type printJobInput, type Raster } from '@depot/contracts';
 import type { z } from 'zod';
 import type { AuthContext } from '../../access/access.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError, FieldError, notFound } from '../../http/errors.ts';
+import { type NetworkGuard, NetworkRefused, NetworkUnreachable, portsText } from '../../http/network-guard.ts';
 import { assertPrinterCovered } from '../../policies/printers.ts';
-import { PrinterNotLocal, PrinterUnreachable, sendToPrinter } from './printer.transport.ts';
+import { sendToPrinter } from './printer.transport.ts';
 import { BadImage, pngToRaster, rowsToRaster } from './raster.ts';
 
 /** A cash sale's receipt opens the drawer within this time of the payment; later, a manager opens it. */
@@ -12,13 +14,20 @@ export const DRAWER_WINDOW_MS = 10 * 60_000;
 
 type Job = z.output<typeof printJobInput>;
 
+/** What a printer is told when the network guard refuses its address or its port (saved or used). */
+export function printerRefusal(error: NetworkRefused, guard: NetworkGuard): { key: MessageKey; params: MessageParams } {
+  return error.reason === 'port'
+    ? { key: 'printer.port', params: { port: String(error.port), ports: portsText(guard.ports) } }
+    : { key: 'printer.not_local', params: { host: error.host } };
+}
+
 /**
  * Printing on a store's network printers: "print this picture on this printer", for receipts
  * today and for any document that is drawn as a picture (a shift's X and Z reports later). The
  * printer must be one of a store the user covers (policies/printers.ts), active, and
  * on the local network; the server makes the ESC/POS bytes itself.
  */
-export function printingService(db: Db, options: { timeoutMs: number }) {
+export function printingService(db: Db, options: { timeoutMs: number; guard: NetworkGuard }) {
   async function printerFor(id: number, auth: AuthContext) {
     const row = await db
       .selectFrom('printers')
@@ -35,10 +44,15 @@ export function printingService(db: Db, options: { timeoutMs: number }) {
 
   async function send(row: { name: string; host: string; port: number }, bytes: Uint8Array) {
     try {
-      await sendToPrinter(row.host, row.port, bytes, options.timeoutMs);
+      await sendToPrinter(options.guard, row.host, row.port, bytes, options.timeoutMs);
     } catch (error) {
-      if (error instanceof PrinterNotLocal) throw new AppError(422, 'printer.not_local', { host: row.host });
-      if (error instanceof PrinterUnreachable) throw new AppError(504, 'printer.unreachable', { name: row.name });
+      // refused before any connection: a printer saved before the guard, or a name that now resolves elsewhere
+      if (error instanceof NetworkRefused) {
+        const { key, params } = printerRefusal(error, options.guard);
+        throw new AppError(422, key, params);
+      }
+      // not answering, refusing the connection or closing it: one answer, whatever the cause
+      if (error instanceof NetworkUnreachable) throw new AppError(504, 'printer.unreachable', { name: row.name });
       throw error;
     }
   }

@@ -11,13 +11,16 @@ import {
 import QRCode from 'qrcode';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { networkGuard } from '../../http/network-guard.ts';
 import { ADMIN_PASSWORD, bearer, createUser, login, useTestApp } from '../../test/harness.ts';
 import { fakePrinter, qrMatch, SAMPLE_KHQR, saveRaster } from '../../test/printing.ts';
 import { sellableProduct } from '../../test/selling.ts';
 import { sendToPrinter } from './printer.transport.ts';
 import { pngToRaster } from './raster.ts';
 
-const ctx = useTestApp();
+// the fake printers listen on 127.0.0.1: the guard allows the loopback and any port for this suite
+// alone (printers.network.test.ts holds the server's own configuration to refusing them)
+const ctx = useTestApp({ printerNetwork: { allowLoopback: true, ports: [[1, 65535]] } });
 const printer = fakePrinter();
 let port: number;
 let headers: Record<string, string>;
@@ -231,9 +234,11 @@ describe('printing a receipt on a network printer (a fake printer on port 0)', (
     const make = async (host: string, p: number) =>
       (await send('POST', '/api/printers', { store_id: shop.storeId, name: `At ${host}`, host, port: p })).body.data.id;
     const png = (await receiptPng()).toString('base64');
-    const outside = await send('POST', `/api/printers/${await make('8.8.8.8', 9100)}/print`, { png });
+    const outside = await send('POST', '/api/printers', { store_id: shop.storeId, name: 'Outside', host: '8.8.8.8' });
     expect(outside.status).toBe(422);
-    expect(outside.body.message).toBe('A printer must be on the depot’s own network: 8.8.8.8 is not a local address.');
+    expect(outside.body.errors.host).toEqual([
+      'A printer must be on the depot’s own network: 8.8.8.8 is not an address a printer may have (this server, a loopback, link-local, multicast, broadcast or outside address).',
+    ]);
 
     // a port nothing listens on: refused at once, the same answer as a printer switched off
     const closed = net.createServer();
@@ -262,7 +267,8 @@ describe('printing a receipt on a network printer (a fake printer on port 0)', (
     );
     try {
       // far more than the sockets' buffers hold
-      await expect(sendToPrinter('127.0.0.1', stuckPort, new Uint8Array(64 * 1024 * 1024), 300)).rejects.toThrow(
+      const guard = networkGuard({ ports: [[stuckPort, stuckPort]], allowLoopback: true });
+      await expect(sendToPrinter(guard, '127.0.0.1', stuckPort, new Uint8Array(64 * 1024 * 1024), 300)).rejects.toThrow(
         /timed out/,
       );
     } finally {
