@@ -244,6 +244,8 @@ export const AUDIT_ACTIONS = [
   'settings.system',
   'settings.shift',
   'shift.closed',
+  'shift.pay_in',
+  'shift.pay_out',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -100,9 +100,11 @@ const zeroMoves = (): DrawerMoves => ({ float: 0, cash_in: 0, change_out: 0, ref
 type Moves = Record<CashCurrency, DrawerMoves>;
 
 /**
- * What moved each drawer, from the records as they are: the float, the cash tenders of the shift's
- * sales and the change given for them, cash handed back for them (voids, returns) while the shift
- * was open, its pay-ins and pay-outs. A closed shift's figures were frozen at its close.
+ * What moved each drawer, from the records as they are: the float, the cash taken and handed back
+ * while the shift was open by its cashier at its store (tenders, later payments, payments on
+ * account, refunds: each `order_payments` row's `shift_id`, given by `drawerShift`), the change that
+ * left it (`orders.change_shift_id`), its pay-ins and pay-outs. A closed shift's figures were frozen
+ * at its close.
  */
 export async function drawerMoves(
   db: Db,
@@ -113,10 +115,9 @@ export async function drawerMoves(
   moves.khr.float = Number(row.float_khr);
   let payments = db
     .selectFrom('order_payments')
-    .innerJoin('orders', 'orders.id', 'order_payments.order_id')
     .select(['order_payments.kind', 'order_payments.method', sql<number>`sum(order_payments.amount)`.as('amount')])
-    .where('orders.shift_id', '=', row.id)
-    .where('order_payments.method', 'in', ['cash_usd', 'cash_khr'])
+    .where('order_payments.shift_id', '=', row.id)
+    .where('order_payments.method', 'in', CASH_METHODS)
     .groupBy(['order_payments.kind', 'order_payments.method']);
   if (row.closed_at) payments = payments.where('order_payments.created_at', '<=', row.closed_at);
   for (const p of await payments.execute()) {
@@ -124,14 +125,14 @@ export async function drawerMoves(
     if (p.kind === 'refund') drawer.refunds += Number(p.amount);
     else drawer.cash_in += Number(p.amount);
   }
-  // the change each sale gave, as it left each drawer (the till says how it was handed back)
+  // the change given, as it left each drawer (the till says how it was handed back)
   const change = await db
     .selectFrom('orders')
     .select([
       sql<number>`coalesce(sum(change_given_cents), 0)`.as('usd'),
       sql<number>`coalesce(sum(change_given_khr), 0)`.as('khr'),
     ])
-    .where('shift_id', '=', row.id)
+    .where('change_shift_id', '=', row.id)
     .executeTakeFirst();
   moves.usd.change_out += Number(change?.usd ?? 0);
   moves.khr.change_out += Number(change?.khr ?? 0);
@@ -177,9 +178,8 @@ async function shiftDetail(db: Db, id: number): Promise<Read<ShiftDetail>> {
     .executeTakeFirstOrThrow();
   const tenders = await db
     .selectFrom('order_payments')
-    .innerJoin('orders', 'orders.id', 'order_payments.order_id')
     .select(['order_payments.method', sql<number>`sum(order_payments.amount)`.as('amount')])
-    .where('orders.shift_id', '=', id)
+    .where('order_payments.shift_id', '=', id)
     .where('order_payments.kind', '=', 'payment')
     .groupBy('order_payments.method')
     .orderBy('order_payments.method')
@@ -253,22 +253,46 @@ function checkCount(count: CashCount, settings: ShiftSettings, field: string) {
 
 const tillKey = (storeId: number, till: string) => `${storeId}:${till.toLowerCase()}`;
 
+/** The tenders that move a drawer. */
+export const CASH_METHODS = ['cash_usd', 'cash_khr'] as const;
+export const movesCash = (methods: readonly string[]) =>
+  methods.some((m) => (CASH_METHODS as readonly string[]).includes(m));
+
 /**
- * The checkout's shift step (orders.service's `sell`): the sale belongs to its cashier's shift open
- * at its store, if any; with the setting `require_shift`, a sale without one is refused (422).
+ * The one place money is given its drawer: every cash movement (a sale's tenders and change, a
+ * later payment, a payment on account, a refund) belongs to the shift open by the user who handled
+ * the cash, at the store where it moved; none open: in no drawer. With the setting `require_shift`,
+ * what needs a shift without one is refused (422): a sale (`'sale'`), or whatever takes or gives
+ * cash (`'cash'`); `null`, nothing is required (a card payment). Answers the shift's id, or null.
  */
-export async function attachShift(trx: Db, actor: Actor, orderId: number, storeId: number): Promise<void> {
+export async function drawerShift(
+  trx: Db,
+  userId: number,
+  storeId: number,
+  needs: 'sale' | 'cash' | null,
+): Promise<number | null> {
   const open = await trx
     .selectFrom('shifts')
     .select('id')
-    .where('open_user', '=', actor.userId)
+    .where('open_user', '=', userId)
     .where('store_id', '=', storeId)
     .executeTakeFirst();
-  if (open) {
-    await trx.updateTable('orders').set({ shift_id: open.id }).where('id', '=', orderId).execute();
-    return;
+  if (open) return open.id;
+  if (needs && (await readShiftSettings(trx)).require_shift) {
+    throw new AppError(422, needs === 'sale' ? 'shift.required' : 'shift.required_cash');
   }
-  if ((await readShiftSettings(trx)).require_shift) throw new AppError(422, 'shift.required');
+  return null;
+}
+
+/**
+ * The checkout's shift step (orders.service's `sell`): the sale belongs to its cashier's shift open
+ * at its store, if any (`drawerShift`); with the setting `require_shift`, a sale without one is
+ * refused (422). Answers the shift, the drawer of the sale's own tenders.
+ */
+export async function attachShift(trx: Db, actor: Actor, orderId: number, storeId: number): Promise<number | null> {
+  const open = await drawerShift(trx, actor.userId, storeId, 'sale');
+  if (open) await trx.updateTable('orders').set({ shift_id: open }).where('id', '=', orderId).execute();
+  return open;
 }
 
 export function shiftService(db: Db) {
