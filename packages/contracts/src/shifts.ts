@@ -96,6 +96,8 @@ export const shiftMoveInput = z.object({
   currency: z.enum(CASH_CURRENCIES),
   amount: z.number().int().min(1).max(SHIFT_AMOUNT_MAX),
   reason: z.string().trim().min(1).max(255),
+  /** A manager's approval, for a pay-out that takes the shift's pay-outs to the threshold. */
+  approval: approvalInput.nullish(),
 });
 export type ShiftMoveInput = z.input<typeof shiftMoveInput>;
 
@@ -135,6 +137,19 @@ export function differenceNeedsApproval(
   settings: Pick<ShiftSettings, 'threshold_usd_cents' | 'threshold_khr'>,
 ): boolean {
   return Math.abs(difference.usd) > settings.threshold_usd_cents || Math.abs(difference.khr) > settings.threshold_khr;
+}
+
+/**
+ * Whether a pay-out needs a manager: the shift's pay-outs of its currency, this one included, reach
+ * the close's threshold (paying out is how a short drawer would be made to balance, so pay-outs are
+ * counted together: two small ones are not one big one split).
+ */
+export function payOutNeedsApproval(
+  payOuts: number,
+  currency: CashCurrency,
+  settings: Pick<ShiftSettings, 'threshold_usd_cents' | 'threshold_khr'>,
+): boolean {
+  return payOuts >= (currency === 'usd' ? settings.threshold_usd_cents : settings.threshold_khr);
 }
 
 export const drawer = z.object({

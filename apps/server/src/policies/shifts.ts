@@ -1,6 +1,16 @@
 import type { MessageKey, ShiftAction } from '@depot/contracts';
 import { sql } from 'kysely';
-import { type Actor, type AnyQuery, can, covers, definePolicy, rule, stateRefusal, storeScope } from './policy.ts';
+import {
+  type Actor,
+  type AnyQuery,
+  can,
+  covers,
+  definePolicy,
+  type Refusal,
+  rule,
+  stateRefusal,
+  storeScope,
+} from './policy.ts';
 
 /** What the rules read of a shift: its row, its list entry and its detail all carry it. */
 export interface ShiftFacts {
@@ -46,6 +56,18 @@ export const shiftDifferencePolicy = definePolicy<ShiftFacts & { over_threshold:
   visible: shiftPolicy.visible,
   actions: {
     accept: (actor, shift) => rule(actor).approval(shift.over_threshold, 'shifts.approve', shift.store_id),
+  },
+});
+
+/**
+ * A pay-out that takes the shift's pay-outs of its currency to the threshold (contracts'
+ * `payOutNeedsApproval`): shifts.approve's, or a manager's approval at the till; the request for one
+ * says what the pay-outs would come to.
+ */
+export const payOutPolicy = definePolicy<ShiftFacts & { over_threshold: boolean; why: Refusal }, 'pay_out'>({
+  visible: shiftPolicy.visible,
+  actions: {
+    pay_out: (actor, shift) => rule(actor).approval(shift.over_threshold, 'shifts.approve', shift.store_id, shift.why),
   },
 });
 

@@ -6,6 +6,7 @@ import {
   type DrawerMoves,
   differenceNeedsApproval,
   expectedCash,
+  payOutNeedsApproval,
   type ShiftAction,
   type ShiftDetail,
   type ShiftSettings,
@@ -23,7 +24,7 @@ import { AppError, FieldError, notFound } from '../../http/errors.ts';
 import { type DocumentDefinition, documentService } from '../../kit/document.ts';
 import { findLive, type Read, type ResourceDefinition } from '../../kit/resource.ts';
 import { type Actor, type Approver, assertStoreInput } from '../../policies/policy.ts';
-import { seesExpected, shiftDifferencePolicy, shiftPolicy, shiftScope } from '../../policies/shifts.ts';
+import { payOutPolicy, seesExpected, shiftDifferencePolicy, shiftPolicy, shiftScope } from '../../policies/shifts.ts';
 import { auditWho, recordAudit } from '../audit/audit.ts';
 import { readShiftSettings } from './shifts.settings.ts';
 
@@ -349,28 +350,64 @@ export function shiftService(db: Db) {
       });
     },
 
-    /** A pay-in or a pay-out with its reason; a pay-out cannot take more than the drawer holds. */
-    move(actor: Actor, id: number, input: MoveInput) {
-      return documents.act(actor, id, 'move', async ({ trx, at, row }) => {
-        if (input.kind === 'pay_out') {
-          const moves = await drawerMoves(trx, row);
-          if (expectedCash(moves[input.currency]) < input.amount) {
-            throw new FieldError({ amount: [{ key: 'shift.short_drawer' }] });
+    /**
+     * A pay-in or a pay-out with its reason, in the audit trail; a pay-out cannot take more than the
+     * drawer holds, and one that takes the shift's pay-outs to the threshold needs shifts.approve or
+     * a manager's approval at the till (payOutPolicy).
+     */
+    move(actor: Actor, id: number, input: MoveInput, approver: Approver | null = null) {
+      return documents.act(
+        actor,
+        id,
+        'move',
+        async ({ trx, at, row }) => {
+          let approvedBy: number | null = null;
+          if (input.kind === 'pay_out') {
+            const moves = await drawerMoves(trx, row);
+            const drawer = moves[input.currency];
+            if (expectedCash(drawer) < input.amount) {
+              throw new FieldError({ amount: [{ key: 'shift.short_drawer' }] });
+            }
+            const settings = await readShiftSettings(trx);
+            const payOuts = drawer.pay_outs + input.amount;
+            const threshold = input.currency === 'usd' ? settings.threshold_usd_cents : settings.threshold_khr;
+            const money = (n: number) => (input.currency === 'usd' ? { usd: n } : { khr: n });
+            ({ approvedBy } = payOutPolicy.authorize(
+              actor,
+              {
+                ...row,
+                over_threshold: payOutNeedsApproval(payOuts, input.currency, settings),
+                why: { key: 'shift.pay_out_over', params: { amount: money(payOuts), threshold: money(threshold) } },
+              },
+              'pay_out',
+              approver,
+            ));
           }
-        }
-        await trx
-          .insertInto('shift_movements')
-          .values({
-            shift_id: id,
-            kind: input.kind,
-            currency: input.currency,
-            amount: input.amount,
-            reason: input.reason,
-            created_by: actor.userId,
-            created_at: at,
-          })
-          .execute();
-      });
+          await trx
+            .insertInto('shift_movements')
+            .values({
+              shift_id: id,
+              kind: input.kind,
+              currency: input.currency,
+              amount: input.amount,
+              reason: input.reason,
+              created_by: actor.userId,
+              created_at: at,
+            })
+            .execute();
+          await recordAudit(trx, auditWho(actor), {
+            action: input.kind === 'pay_in' ? 'shift.pay_in' : 'shift.pay_out',
+            subject: { type: 'shift', id },
+            after: {
+              currency: input.currency,
+              amount: input.amount,
+              reason: input.reason,
+              approved_by: approvedBy,
+            },
+          });
+        },
+        approver,
+      );
     },
 
     /**

@@ -159,11 +159,17 @@ function MoveDialog({ shift, kind, onClose }: { shift: ShiftDetail; kind: ShiftM
   const [currency, setCurrency] = useState<CashCurrency>('usd');
   const [amount, setAmount] = useState<number | null>(null);
   const [reason, setReason] = useState('');
+  const [approving, setApproving] = useState(false);
   const write = useShiftWrite(`shifts/${shift.id}/movements`);
-  const submit = async () => {
+  const body = () => {
     const minor = amount === null ? null : currency === 'usd' ? Math.round(amount * 100) : Math.round(amount);
-    const done = await write.submit({ kind, currency, amount: minor, reason });
-    if (done) onClose();
+    return { kind, currency, amount: minor, reason };
+  };
+  // a pay-out that takes the shift's pay-outs to the threshold needs a manager (the server says when)
+  const submit = async () => {
+    const done = await write.submit(body());
+    if (done === 'approval') setApproving(true);
+    else if (done) onClose();
   };
   return (
     <Modal
@@ -209,6 +215,19 @@ function MoveDialog({ shift, kind, onClose }: { shift: ShiftDetail; kind: ShiftM
           />
         </Form.Item>
       </Form>
+      {approving && (
+        <ApprovalDialog
+          title={t('shifts.payOut')}
+          help={t('shifts.payOutApprovalHelp')}
+          okText={t('shifts.payOut')}
+          onClose={() => setApproving(false)}
+          onApprove={async (approval) => {
+            await write.send(body(), approval);
+            setApproving(false);
+            onClose();
+          }}
+        />
+      )}
     </Modal>
   );
 }
