@@ -222,12 +222,33 @@ export const shiftDocument: DocumentDefinition<'shifts', Read<ShiftDetail>, Shif
   list: shifts,
   policy: shiftPolicy,
   detail: shiftDetail,
-  // a blind close: a cashier sees what moved the drawer, not what it should hold, until it is closed
+  // a blind close: until the count is in, a cashier sees none of the figures that would add up to
+  // what the drawer should hold (the float, cash in, change, refunds, pay-ins and pay-outs, the
+  // sales' total and tenders); the count and what it differs by come with the close
   present(actor, detail) {
     const blind = !seesExpected(actor, detail, detail.blind);
     if (!blind) return { ...detail, blind: false };
-    const hide = (d: ShiftDetail['usd']) => ({ ...d, expected: null, difference: null });
-    return { ...detail, blind: true, usd: hide(detail.usd), khr: hide(detail.khr) };
+    const hide = (): ShiftDetail['usd'] => ({
+      float: null,
+      cash_in: null,
+      change_out: null,
+      refunds: null,
+      pay_ins: null,
+      pay_outs: null,
+      expected: null,
+      counted: null,
+      difference: null,
+    });
+    return {
+      ...detail,
+      blind: true,
+      float_count: null,
+      usd: hide(),
+      khr: hide(),
+      sales_cents: null,
+      movements: detail.movements.map((m) => ({ ...m, amount: null })),
+      payments: [],
+    };
   },
 };
 
