@@ -889,8 +889,8 @@ export const messages = {
     kh: '{customer} នឹងជំពាក់ {owed} លើសពីកម្រិតឥណទាន {limit}៖ ត្រូវការការអនុម័តពីអ្នកគ្រប់គ្រង។',
   },
   'credit.no_limit': {
-    en: '{customer} has no credit limit: leaving {owed} unpaid needs a manager’s approval.',
-    kh: '{customer} មិនមានកម្រិតឥណទានទេ៖ ការទុក {owed} មិនទាន់បង់ ត្រូវការការអនុម័តពីអ្នកគ្រប់គ្រង។',
+    en: '{customer} has no credit limit: they would owe {owed}, and a manager’s approval is needed.',
+    kh: '{customer} មិនមានកម្រិតឥណទានទេ៖ នឹងជំពាក់ {owed} ហើយត្រូវការការអនុម័តពីអ្នកគ្រប់គ្រង។',
   },
   'credit.over_paid': {
     en: 'More than the orders owe ({due}).',

@@ -464,7 +464,7 @@ describe('a shift at the till', () => {
       expect(res.json().message).toBe('សូមបើកវេននៅហាងនេះជាមុនសិន មុននឹងលក់។');
       const opened = await send('POST', '/api/shifts', { store_id: shop.storeId, till: 'Till 4', float }, other);
       expect(opened.status).toBe(201);
-      await shop.sell(1, [], other);
+      await shop.sell(1, [{ method: 'cash_usd', amount: 1250 }], other);
     } finally {
       await send('PUT', '/api/shifts/settings', settings, admin);
     }
