@@ -71,9 +71,15 @@ export const payOutPolicy = definePolicy<ShiftFacts & { over_threshold: boolean;
   },
 });
 
+/**
+ * Whether a blind close hides an open shift's drawer from the actor: every figure that adds up to
+ * what it should hold (the shift's detail, its X report, the cashier's dashboard), until the count.
+ */
+export const hidesDrawer = (actor: Actor, blind: boolean) => blind && !oversees(actor);
+
 /** Whether the actor sees what a drawer should hold before it is counted (a blind close hides it). */
 export const seesExpected = (actor: Actor, shift: ShiftFacts, blind: boolean) =>
-  !blind || shift.status !== 'open' || oversees(actor);
+  shift.status !== 'open' || !hidesDrawer(actor, blind);
 
 /** The shifts a list shows: one's own, or (shifts.approve) every shift of one's stores. */
 export function shiftScope<Q extends AnyQuery>(query: Q, actor: Actor): Q {

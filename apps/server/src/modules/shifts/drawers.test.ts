@@ -260,6 +260,12 @@ describe('a blind close', () => {
     expect(seen.movements.map((m: { amount: number | null }) => m.amount)).toEqual([null]);
     const current = (await send('GET', '/api/shifts/current', undefined, cashier.headers)).body.data;
     expect(current.usd.float).toBeNull();
+    // the cashier's dashboard ("today" is the open shift) tells no cash received or change given either
+    const board = (await send('GET', '/api/dashboard', undefined, cashier.headers)).body.data;
+    expect(board.shift.id).toBe(shift);
+    const sections = board.sections.map((section: { key: string }) => section.key);
+    expect(sections).not.toContain('cash');
+    expect(sections).not.toContain('by_payment');
     // the manager sees it all
     expect((await drawerOf(shift)).usd).toMatchObject({ float: 2000, cash_in: 500, change_out: 200, pay_ins: 100 });
     // once counted, the cashier sees what it was
