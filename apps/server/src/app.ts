@@ -98,8 +98,11 @@ export interface AppOptions {
   /** Where uploaded pictures are kept. */
   uploadsDir: string;
   logLevel?: string;
-  trustProxy?: boolean;
+  /** Which proxies' X-Forwarded-For to believe (config.ts trustProxyOf): false, hops or addresses. */
+  trustProxy?: false | number | string[];
   throttle?: ThrottleLimits;
+  /** A sign-in's absolute lifetime in days (30 by default). */
+  sessionMaxDays?: number;
   /** Redis, when several processes serve one database (REDIS_URL): what they must count together. */
   shared?: Shared;
   /** Bakong's payment check for KHQR; absent, cashiers confirm KHQR payments by hand. */
@@ -121,12 +124,25 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * TRUST_PROXY for Fastify: addresses as they are; a number of hops as a function trusting that
+ * many addresses from the connection's end of X-Forwarded-For (this Fastify takes a bare number for
+ * "trust nothing"), so the client's address is the one the outermost trusted proxy saw, and what a
+ * client writes at the start of the header is never believed.
+ */
+function trustProxyOption(
+  trust: AppOptions['trustProxy'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return trust ?? false;
+}
+
 /** Builds the whole server without listening: tests use `app.inject`, main.ts calls `listen`. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logLevel && options.logLevel !== 'silent' ? { level: options.logLevel } : false,
     genReqId: () => randomUUID(),
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: trustProxyOption(options.trustProxy),
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -161,7 +177,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (shared) shareTotals(db, shared);
   // sign-ins and managers' approvals at the till share one throttle of failed passwords
   const throttle = shared ? new RedisLoginThrottle(shared, options.throttle) : new LoginThrottle(options.throttle);
-  const auth = authService(db, throttle);
+  const auth = authService(db, throttle, { sessionMaxDays: options.sessionMaxDays });
   const approvals = approvalService(auth);
   registerAccess(app, auth.authenticate);
   registerIdempotency(app, db);

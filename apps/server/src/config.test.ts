@@ -13,6 +13,26 @@ describe('loadConfig', () => {
     expect(config.DEPOT_ADMIN_PASSWORD).toBeUndefined();
   });
 
+  it('trusts a number of proxies or their addresses, never every hop (TRUST_PROXY=true is one proxy)', () => {
+    const trust = (value: string) => loadConfig({ TRUST_PROXY: value }).TRUST_PROXY;
+    expect(trust('false')).toBe(false);
+    expect(trust('true')).toBe(1);
+    expect(trust('2')).toBe(2);
+    expect(trust('10.0.0.5, 10.1.0.0/16,loopback,::1')).toEqual(['10.0.0.5', '10.1.0.0/16', 'loopback', '::1']);
+    for (const bad of ['everything', '10.0.0.0/40', '10.0.0', '11', '-1', '10.0.0.5,']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(
+        /TRUST_PROXY: must be false, the number of proxies in front of Depot/,
+      );
+    }
+  });
+
+  it('ends sign-ins after 30 days unless told, and checks the number of days', () => {
+    expect(loadConfig({}).DEPOT_SESSION_MAX_DAYS).toBe(30);
+    expect(loadConfig({ DEPOT_SESSION_MAX_DAYS: '7' }).DEPOT_SESSION_MAX_DAYS).toBe(7);
+    expect(() => loadConfig({ DEPOT_SESSION_MAX_DAYS: '0' })).toThrow(/DEPOT_SESSION_MAX_DAYS/);
+    expect(() => loadConfig({ DEPOT_SESSION_MAX_DAYS: 'a month' })).toThrow(/DEPOT_SESSION_MAX_DAYS/);
+  });
+
   it('stops start-up with a message that names every bad variable', () => {
     expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', DEPOT_ADMIN_PASSWORD: 'short' })).toThrow(
       /PORT[\s\S]*DATABASE_URL: must start with sqlite: or postgres:\/\/[\s\S]*DEPOT_ADMIN_PASSWORD: must be at least 8/,

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { REPO_ROOT } from './paths.ts';
 
@@ -14,8 +15,27 @@ const variables = z.object({
   /** Where uploaded pictures are kept (product images and their thumbnails). */
   DEPOT_UPLOADS_DIR: z.string().default('./data/uploads'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Trust X-Forwarded-For from a reverse proxy (needed for per-address login throttling behind one). */
-  TRUST_PROXY: z.stringbool().default(false),
+  /**
+   * Which reverse proxies' X-Forwarded-For to believe (per-address sign-in throttling behind one):
+   * `false`, a number of proxies in front (`true` is 1), or their addresses (see trustProxyOf).
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value, context) => {
+      const trust = trustProxyOf(value);
+      if (trust === undefined) {
+        context.addIssue({
+          code: 'custom',
+          message:
+            "must be false, the number of proxies in front of Depot (1, 2, …; true means 1), or the proxies' addresses, comma-separated (10.0.0.5, 10.0.0.0/8, loopback)",
+        });
+        return z.NEVER;
+      }
+      return trust;
+    }),
+  /** A sign-in's absolute lifetime in days: refreshing keeps it alive until then, never longer. */
+  DEPOT_SESSION_MAX_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /** Scheduled backups: where they go (unset: none are made), how often or at what time, how many kept. */
   DEPOT_BACKUP_DIR: z.string().min(1).optional(),
   DEPOT_BACKUP_INTERVAL_HOURS: z.coerce.number().positive().max(168).optional(),
@@ -59,6 +79,32 @@ const variables = z.object({
    */
   DEPOT_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
 });
+
+/**
+ * TRUST_PROXY as Fastify's `trustProxy`: false (the connection's address is the client's), a number
+ * of hops (the client is that many addresses from the right of X-Forwarded-For, so a client's own
+ * leftmost entries are never believed), or the proxies' addresses and networks (every hop from one
+ * of them is skipped). `true` meant "every hop", which let any client choose its address; it now
+ * means one proxy. Undefined when the value is none of these.
+ */
+export function trustProxyOf(value: string): false | number | string[] | undefined {
+  const text = value.trim().toLowerCase();
+  if (text === '' || text === 'false' || text === '0' || text === 'no' || text === 'off') return false;
+  if (text === 'true' || text === 'yes' || text === 'on') return 1;
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    return hops >= 1 && hops <= 10 ? hops : undefined;
+  }
+  const entries = text.split(',').map((entry) => entry.trim());
+  const address = (a: string) => ipaddr.IPv4.isValidFourPartDecimal(a) || ipaddr.IPv6.isValid(a);
+  const valid = (entry: string) => {
+    if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+    const [base, bits, extra] = entry.split('/');
+    if (extra !== undefined || !address(base)) return false;
+    return bits === undefined || (/^\d+$/.test(bits) && ipaddr.isValidCIDR(entry));
+  };
+  return entries.length && entries.every(valid) ? entries : undefined;
+}
 
 /** Variables that only mean something together. */
 const env = variables.superRefine((config, context) => {

@@ -33,6 +33,7 @@ async function main(config: Config) {
       uploadsDir: config.DEPOT_UPLOADS_DIR,
       logLevel: config.LOG_LEVEL,
       trustProxy: config.TRUST_PROXY,
+      sessionMaxDays: config.DEPOT_SESSION_MAX_DAYS,
       shared: redis && { redis, prefix: config.REDIS_PREFIX },
       bakong: config.BAKONG_API_TOKEN ? { token: config.BAKONG_API_TOKEN, url: config.BAKONG_API_URL } : null,
       printerTimeoutMs: config.PRINTER_TIMEOUT_MS,

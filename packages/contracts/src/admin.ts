@@ -84,13 +84,18 @@ export type UserInput = z.output<typeof userInput>;
 export const namedRef = z.object({ id: z.number().int(), name: z.string(), code: z.string() });
 export const roleRef = z.object({ id: z.number().int(), name: z.string(), label_en: z.string(), label_kh: z.string() });
 
-/** What an administrator may do to a user now (the last administrator cannot be disabled or deleted). */
+/**
+ * What the reader may do to a user now (server policies/users.ts): only to users holding no
+ * permission the reader lacks, working in the reader's stores; the last administrator cannot be
+ * disabled or deleted. `assign`: their coverage; `roles`: their roles.
+ */
 export const userAbilities = z.object({
   update: z.boolean(),
   delete: z.boolean(),
   disable: z.boolean(),
   reset_password: z.boolean(),
   assign: z.boolean(),
+  roles: z.boolean(),
 });
 
 export const user = z.object({
@@ -173,6 +178,11 @@ export const role = z.object({
   permissions: z.array(z.string()),
   users_count: z.number().int(),
   member_ids: z.array(z.number().int()),
+  /**
+   * What the reader may do to the role (server policies/roles.ts): only one who holds every
+   * permission in it changes it, gives it or takes it (`assign`).
+   */
+  abilities: z.object({ update: z.boolean(), delete: z.boolean(), reset: z.boolean(), assign: z.boolean() }).optional(),
 });
 export type Role = z.infer<typeof role>;
 
@@ -183,6 +193,8 @@ export const permissionMatrix = z.object({
   data: z.object({
     actions: z.array(z.string()),
     resources: z.array(z.object({ resource: z.string(), actions: z.array(z.string()) })),
+    /** The permissions the reader may put in a role: those they hold (server policies/roles.ts). */
+    grantable: z.array(z.string()).optional(),
   }),
 });
 

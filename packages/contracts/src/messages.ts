@@ -426,6 +426,10 @@ export const messages = {
     en: 'Too many failed sign-in attempts. Try again in {seconds} seconds.',
     kh: 'ការចូលបរាជ័យច្រើនដងពេក។ សូមព្យាយាមម្ដងទៀតក្នុងរយៈពេល {seconds} វិនាទី។',
   },
+  'auth.slowed': {
+    en: 'Too many failed attempts for this name. Wait {seconds} seconds before trying again.',
+    kh: 'ការព្យាយាមបរាជ័យច្រើនដងពេកសម្រាប់ឈ្មោះនេះ។ សូមរង់ចាំ {seconds} វិនាទី មុននឹងព្យាយាមម្ដងទៀត។',
+  },
   'auth.refresh_failed': {
     en: 'Your session has ended. Please sign in again.',
     kh: 'វគ្គរបស់អ្នកបានបញ្ចប់។ សូមចូលម្ដងទៀត។',
@@ -471,6 +475,10 @@ export const messages = {
   'approval.required': {
     en: 'A manager’s approval is needed: enter a manager’s name and password.',
     kh: 'ត្រូវការការអនុម័តពីអ្នកគ្រប់គ្រង៖ សូមបញ្ចូលឈ្មោះ និងពាក្យសម្ងាត់របស់អ្នកគ្រប់គ្រង។',
+  },
+  'approval.temporary_password': {
+    en: 'This password is temporary: its owner must sign in and change it before approving.',
+    kh: 'ពាក្យសម្ងាត់នេះជាពាក្យសម្ងាត់បណ្ដោះអាសន្ន៖ ម្ចាស់គណនីត្រូវចូល ហើយប្ដូរវាជាមុនសិន ទើបអាចអនុម័តបាន។',
   },
   'approval.not_allowed': {
     en: 'This user may not approve this in this store.',
@@ -788,6 +796,39 @@ export const messages = {
   'auth.current_password': {
     en: 'The current password is incorrect.',
     kh: 'ពាក្យសម្ងាត់បច្ចុប្បន្នមិនត្រឹមត្រូវ។',
+  },
+  // issue 26: authority never grows by itself
+  'users.beyond_own': {
+    en: 'You can only manage users who hold no permission you do not hold yourself and who work only in your stores.',
+    kh: 'អ្នកអាចគ្រប់គ្រងបានតែអ្នកប្រើប្រាស់ដែលគ្មានសិទ្ធិលើសពីសិទ្ធិរបស់អ្នក និងធ្វើការតែក្នុងហាងរបស់អ្នកប៉ុណ្ណោះ។',
+  },
+  'users.administrator_only': {
+    en: 'Only an administrator can change an administrator.',
+    kh: 'មានតែអ្នកគ្រប់គ្រងប្រព័ន្ធប៉ុណ្ណោះដែលអាចកែប្រែអ្នកគ្រប់គ្រងប្រព័ន្ធបាន។',
+  },
+  'roles.beyond_own': {
+    en: 'You can only change, give or take a role whose every permission you hold yourself.',
+    kh: 'អ្នកអាចកែប្រែ ផ្ដល់ ឬដកតួនាទីបាន លុះត្រាតែអ្នកមានគ្រប់សិទ្ធិទាំងអស់របស់តួនាទីនោះ។',
+  },
+  'validation.permission_not_held': {
+    en: 'You can only give permissions you hold yourself.',
+    kh: 'អ្នកអាចផ្ដល់បានតែសិទ្ធិដែលអ្នកមានផ្ទាល់ប៉ុណ្ណោះ។',
+  },
+  'validation.role_not_held': {
+    en: 'You can only give or take roles whose every permission you hold yourself.',
+    kh: 'អ្នកអាចផ្ដល់ ឬដកបានតែតួនាទីដែលអ្នកមានគ្រប់សិទ្ធិរបស់វាប៉ុណ្ណោះ។',
+  },
+  'validation.areas_not_held': {
+    en: 'You can only give areas you cover yourself.',
+    kh: 'អ្នកអាចផ្ដល់បានតែតំបន់ដែលអ្នកគ្របដណ្ដប់ផ្ទាល់ប៉ុណ្ណោះ។',
+  },
+  'validation.password_weak': {
+    en: 'This password is too easy to guess: use a longer one, such as a few unrelated words, and not your name.',
+    kh: 'ពាក្យសម្ងាត់នេះងាយទាយពេក៖ សូមប្រើពាក្យសម្ងាត់វែងជាងនេះ ដូចជាពាក្យច្រើនដែលមិនទាក់ទងគ្នា ហើយកុំប្រើឈ្មោះរបស់អ្នក។',
+  },
+  'auth.password_change_required': {
+    en: 'Choose a new password before you go on.',
+    kh: 'សូមជ្រើសរើសពាក្យសម្ងាត់ថ្មីជាមុនសិន មុននឹងបន្ត។',
   },
 
   // cash drawer shifts

@@ -1,7 +1,7 @@
 import type { Identity, Permission, RoleSummary } from '@depot/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Claim } from '../db/transaction.ts';
-import { forbidden, unauthenticated } from '../http/errors.ts';
+import { AppError, forbidden, unauthenticated } from '../http/errors.ts';
 import type { Coverage } from '../policies/coverage.ts';
 
 /**
@@ -63,6 +63,23 @@ function bearer(request: FastifyRequest): string | null {
 }
 
 /**
+ * What a session may still do while its user must change their password (after an administrator's
+ * reset): read who they are, change the password, sign out. Anything else is refused.
+ */
+export const PASSWORD_CHANGE_ROUTES: ReadonlySet<string> = new Set([
+  'GET /api/me',
+  'POST /api/me/password',
+  'POST /api/logout',
+]);
+
+/** 403 with `code: 'password_change_required'`: the web sends the user to choose a new password. */
+export function passwordChangeRequired(): AppError {
+  return new AppError(403, 'auth.password_change_required', undefined, {
+    body: { code: 'password_change_required' },
+  });
+}
+
+/**
  * The one place access is enforced. Every API route must declare `access` (start-up fails
  * otherwise), so a route cannot be left open by forgetting it.
  */
@@ -86,6 +103,12 @@ export function registerAccess(app: FastifyInstance, authenticate: Authenticator
     if (!auth) throw unauthenticated();
     auth.ip = request.ip;
     request.auth = auth;
+    // a temporary password (an administrator's reset) opens nothing but the way to a new one
+    if (
+      auth.profile.must_change_password &&
+      !PASSWORD_CHANGE_ROUTES.has(`${request.method} ${request.routeOptions.url}`)
+    )
+      throw passwordChangeRequired();
     if (access !== 'authenticated' && !auth.permissions.has(access)) throw forbidden();
   });
 }

@@ -130,6 +130,8 @@ export interface AuthTokensTable {
   expires_at: string;
   /** A refresh token is used once; a second use is theft and revokes the session. */
   used_at: string | null;
+  /** Who used it: SHA-256 of the client's address and user agent (a retry must come from them). */
+  used_by: string | null;
   created_at: string;
 }
 

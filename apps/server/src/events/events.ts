@@ -20,6 +20,16 @@ export interface EventPayloads {
   SettingsChanged: { keys: string[] };
   /** What these users may do changed (their roles, a role's permissions, their stores). */
   PermissionsChanged: { user_ids: number[] };
+  /**
+   * A user's access shrank: disabled, deleted, their sessions ended by a password reset, or taken off
+   * some stores (`store_ids`, those lost). Not broadcast: the real-time layer closes or narrows the
+   * user's own sockets.
+   */
+  UserAccessRevoked: {
+    user_id: number;
+    reason: 'disabled' | 'deleted' | 'sessions_ended' | 'stores_removed';
+    store_ids: number[];
+  };
 }
 
 interface OrderState {
@@ -52,6 +62,7 @@ export const EVENT_NAMES = [
   'ExchangeRateChanged',
   'SettingsChanged',
   'PermissionsChanged',
+  'UserAccessRevoked',
 ] as const satisfies readonly EventName[];
 
 /** The namespace laravel-echo prefixes to an event name it listens to. */

@@ -11,7 +11,9 @@ import type { Approver } from './policy.ts';
  * 1. the route hands the body's `approval` (contracts' approvalInput) to `identify`, before the
  *    write's transaction (a password check takes tens of milliseconds: no lock waits on it);
  *    wrong or unknown credentials are refused on the `approval` field (422), and counted by the
- *    sign-in throttle, per name and per address (429 with Retry-After once there are too many);
+ *    sign-in throttle (login-throttle.ts: refused per name and address and per address, a growing
+ *    delay per name for addresses the manager never signed in from; 429 with Retry-After); a
+ *    temporary password (reset by an administrator, must_change_password) approves nothing (422);
  * 2. the write's policy decides, with the record locked, whether the approver may approve this
  *    (holds the permission the rule names and covers the record's store: else 422 on `approval`);
  *    without an approval where one is needed, 403 `approval_required` (the web app asks for one);
@@ -24,9 +26,14 @@ export function approvalService(auth: Pick<AuthService, 'checkCredentials' | 'ac
       if (!approval) return null;
       const checked = await auth.checkCredentials(approval.name, approval.password, address);
       if (!checked.ok) {
-        if (checked.reason === 'throttled') throw throttled(checked.retryAfter);
+        if (checked.reason === 'throttled' || checked.reason === 'slowed') {
+          throw throttled(checked.retryAfter, {}, checked.reason === 'slowed');
+        }
         throw new FieldError({ approval: [{ key: checked.reason === 'failed' ? 'auth.failed' : 'auth.disabled' }] });
       }
+      // a password an administrator set (to be changed at the next sign-in) is known to them too:
+      // it is not the manager's own, and approves nothing
+      if (checked.mustChangePassword) throw new FieldError({ approval: [{ key: 'approval.temporary_password' }] });
       const approver = await auth.actorOf(checked.userId);
       if (!approver) throw new FieldError({ approval: [{ key: 'auth.disabled' }] });
       return approver;

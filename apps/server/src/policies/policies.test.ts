@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, bearer, createStore, createUser, login, useTestApp } from '../test/harness.ts';
 
 // a small throttle, so that the approval's is seen to be the sign-in's
-const ctx = useTestApp({ throttle: { perName: 3, perAddress: 100, windowMs: 60_000 } });
+const ctx = useTestApp({ throttle: { perPair: 3, perAddress: 100, windowMs: 60_000 } });
 const ids: Record<string, number> = {};
 type Headers = Record<string, string>;
 let admin: Headers;

@@ -33,6 +33,9 @@ export function routesOf(event: DomainEvent): { channels: string[]; payload: obj
         channels: [privateChannel(channelNames.user(id))],
         payload: { user_ids: [id] },
       }));
+    case 'UserAccessRevoked':
+      // not announced: the real-time layer acts on the user's own sockets
+      return [];
   }
 }
 

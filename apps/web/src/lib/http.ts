@@ -81,6 +81,9 @@ function baseHeaders(): Record<string, string> {
 function failure(path: string, status: number, text: string): ApiError {
   if (status === 401 && !OWN_401.has(path)) session.end();
   const data = parseJson(text);
+  // a temporary password (an administrator's reset): the guard sends the user to /password
+  if (status === 403 && (data as ErrorBody | null)?.code === 'password_change_required')
+    session.passwordChangeRequired();
   return new ApiError(status, data && typeof data === 'object' ? (data as ErrorBody) : null);
 }
 

@@ -159,6 +159,12 @@ export const session = {
     changed();
   },
 
+  /** The server holds this session to choosing a new password (403 `password_change_required`). */
+  passwordChangeRequired(): void {
+    set(SESSION_KEYS.mustChangePassword, '1');
+    changed();
+  },
+
   renew(answer: RefreshResponse, now = Date.now()): void {
     set(SESSION_KEYS.token, answer.token);
     set(SESSION_KEYS.refreshToken, answer.refresh_token);

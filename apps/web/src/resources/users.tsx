@@ -9,7 +9,7 @@ import { StatusTag, statusColumn, statusField, statusFilter, textField } from '.
 import { DateInput } from '../kit/inputs.tsx';
 import { failureMessage } from '../kit/queries.ts';
 import { type Ctx, defineResource, type Field } from '../kit/resource.ts';
-import { useCovers } from '../lib/access.tsx';
+import { useCan, useCovers } from '../lib/access.tsx';
 import { formatDateTime } from '../lib/dates.ts';
 import { api } from '../lib/http.ts';
 import { localePath } from '../lib/locale.ts';
@@ -26,18 +26,29 @@ export function useRoles() {
 
 type Multi = { value?: number[]; onChange?: (value: number[]) => void; id?: string };
 
+/**
+ * A user's roles: changing them needs roles.assign, and a role is given or taken only by one who
+ * holds every permission in it (the role's `assign` ability from the server): the others show,
+ * greyed, and cannot be added or removed.
+ */
 function RolesPicker({ value, onChange, id, ctx }: Multi & { ctx: Ctx }) {
   const roles = useRoles();
+  const canAssign = useCan('roles.assign');
   return (
     <Select
       id={id}
       mode="multiple"
       data-testid="user-roles"
       loading={roles.isLoading}
+      disabled={!canAssign}
       value={value ?? []}
       onChange={onChange}
       optionFilterProp="label"
-      options={(roles.data ?? []).map((r) => ({ value: r.id, label: ctx.locale === 'kh' ? r.label_kh : r.label_en }))}
+      options={(roles.data ?? []).map((r) => ({
+        value: r.id,
+        label: ctx.locale === 'kh' ? r.label_kh : r.label_en,
+        disabled: r.abilities ? !r.abilities.assign : false,
+      }))}
     />
   );
 }

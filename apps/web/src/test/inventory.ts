@@ -11,6 +11,7 @@ import type {
 import { NO_KHQR } from '@depot/contracts';
 import { waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
+import { actorOf, purchasePolicy, transferPolicy, type Viewer } from './policies.ts';
 
 /** Rows as the server answers them, and the list and dropdown helpers the component tests share. */
 
@@ -168,32 +169,8 @@ export function batchRow(extra: Partial<StockBatch> = {}): StockBatch {
   };
 }
 
-/**
- * The abilities an administrator gets from the server for a document in this state (the server's
- * policies decide; these fixtures stand in for its answer): a test of a user who may do less
- * passes `abilities`.
- */
-function transferAbilities(t: Omit<TransferDetail, 'abilities'>): TransferDetail['abilities'] {
-  return {
-    update: t.status === 'draft',
-    send: t.status === 'draft',
-    receive: t.status === 'sent',
-    cancel: t.status === 'draft' || t.status === 'sent',
-  };
-}
-
-function purchaseAbilities(p: Omit<PurchaseDetail, 'abilities'>): PurchaseDetail['abilities'] {
-  const open = p.status === 'draft' || p.status === 'ordered';
-  return {
-    update: open,
-    order: p.status === 'draft',
-    receive: p.status === 'ordered' || p.status === 'partially_received',
-    pay: p.status !== 'cancelled' && (p.paid_cents ?? 0) < (p.grand_total_cents ?? 0),
-    cancel: open && p.paid_cents === 0,
-  };
-}
-
-export function transferRow(id: number, extra: Partial<TransferDetail> = {}): TransferDetail {
+/** A transfer as the server answers it to `viewer` (an administrator by default): its abilities are the policy's. */
+export function transferRow(id: number, extra: Partial<TransferDetail> = {}, viewer: Viewer = {}): TransferDetail {
   const row: Omit<TransferDetail, 'abilities'> = {
     id,
     number: `TR-${String(id).padStart(4, '0')}`,
@@ -226,10 +203,11 @@ export function transferRow(id: number, extra: Partial<TransferDetail> = {}): Tr
     ...stamp,
     ...extra,
   };
-  return { ...row, abilities: extra.abilities ?? transferAbilities(row) };
+  return { ...row, abilities: extra.abilities ?? transferPolicy.abilities(actorOf(viewer), row) };
 }
 
-export function purchaseRow(id: number, extra: Partial<PurchaseDetail> = {}): PurchaseDetail {
+/** A purchase as the server answers it to `viewer` (an administrator by default): its abilities are the policy's. */
+export function purchaseRow(id: number, extra: Partial<PurchaseDetail> = {}, viewer: Viewer = {}): PurchaseDetail {
   const row: Omit<PurchaseDetail, 'abilities'> = {
     id,
     number: `PO-${String(id).padStart(4, '0')}`,
@@ -276,7 +254,7 @@ export function purchaseRow(id: number, extra: Partial<PurchaseDetail> = {}): Pu
     ...stamp,
     ...extra,
   };
-  return { ...row, abilities: extra.abilities ?? purchaseAbilities(row) };
+  return { ...row, abilities: extra.abilities ?? purchasePolicy.abilities(actorOf(viewer), row) };
 }
 
 /**

@@ -9,6 +9,7 @@ import type {
   Product,
 } from '@depot/contracts';
 import { listAnswer, productRow, STORES, stamp } from './inventory.ts';
+import { actorOf, comboPolicy, orderPolicy, type Viewer } from './policies.ts';
 import type { Handler } from './render.tsx';
 
 /** Rows as the server answers them, for the till's, the orders' and the catalogue's tests. */
@@ -103,7 +104,8 @@ export const RICE = productRow(2, {
   taxable: false,
 });
 
-export function comboRow(id: number, extra: Partial<Combo> = {}): Combo {
+/** A combo as the server answers it to `viewer` (an administrator by default): its abilities are the policy's. */
+export function comboRow(id: number, extra: Partial<Combo> = {}, viewer: Viewer = {}): Combo {
   const row: Omit<Combo, 'abilities'> = {
     id,
     name_en: 'Party pack',
@@ -124,12 +126,11 @@ export function comboRow(id: number, extra: Partial<Combo> = {}): Combo {
     ...stamp,
     ...extra,
   };
-  // an administrator's abilities, as the server's policies answer them for this state
-  const live = row.deleted_at === null;
-  return { ...row, abilities: extra.abilities ?? { update: live, delete: live, restore: !live } };
+  return { ...row, abilities: extra.abilities ?? comboPolicy.abilities(actorOf(viewer), row) };
 }
 
-export function orderRow(id: number, extra: Partial<OrderDetail> = {}): OrderDetail {
+/** An order as the server answers it to `viewer` (an administrator by default): its abilities are the policy's. */
+export function orderRow(id: number, extra: Partial<OrderDetail> = {}, viewer: Viewer = {}): OrderDetail {
   const row: Omit<OrderDetail, 'abilities'> = {
     id,
     number: `SO-PP01-${String(id).padStart(6, '0')}`,
@@ -212,18 +213,7 @@ export function orderRow(id: number, extra: Partial<OrderDetail> = {}): OrderDet
     ...stamp,
     ...extra,
   };
-  // an administrator's abilities, as the server's policies answer them for this state
-  const sold = row.status === 'confirmed';
-  return {
-    ...row,
-    abilities: extra.abilities ?? {
-      update: row.status === 'held',
-      pay: sold && row.paid_cents < row.total_cents,
-      cancel: row.status !== 'cancelled',
-      return: sold && row.payment_status === 'paid',
-      deliver: sold && row.delivery_status !== null,
-    },
-  };
+  return { ...row, abilities: extra.abilities ?? orderPolicy.abilities(actorOf(viewer), row) };
 }
 
 export function previewOf(extra: Partial<ComboPreview> = {}): ComboPreview {
@@ -329,3 +319,8 @@ export const SELLING = [
   'stores.list',
   'exchange_rates.view',
 ];
+
+/** The order as the server answers it to another viewer (a cashier): the same record, their abilities. */
+export function seenBy(order: OrderDetail, viewer: Viewer): OrderDetail {
+  return { ...order, abilities: orderPolicy.abilities(actorOf(viewer), order) };
+}

@@ -32,7 +32,8 @@ export function authRepository(db: Db) {
   ] as const;
 
   // Run by every authenticated request: compiled once (see prepared.ts).
-  const findAccess = prepared((db: Db, p: { tokenHash: string; at: string }) =>
+  // `since`: the oldest sign-in still alive (the sessions' absolute lifetime)
+  const findAccess = prepared((db: Db, p: { tokenHash: string; at: string; since: string }) =>
     db
       .selectFrom('auth_tokens')
       .innerJoin('auth_sessions', 'auth_sessions.id', 'auth_tokens.session_id')
@@ -45,6 +46,7 @@ export function authRepository(db: Db) {
       .where('auth_tokens.kind', '=', 'access')
       .where('auth_tokens.expires_at', '>', p.at)
       .where('auth_sessions.revoked_at', 'is', null)
+      .where('auth_sessions.created_at', '>', p.since)
       .where('users.status', '=', 'active')
       .where('users.deleted_at', 'is', null)
       .orderBy('roles.name'),
@@ -113,9 +115,21 @@ export function authRepository(db: Db) {
       return db.insertInto('auth_tokens').values(rows).execute();
     },
 
-    /** The live session behind an access token as identity rows, or no rows. */
-    findAccess(tokenHash: string, at: string) {
-      return findAccess(db, { tokenHash, at });
+    /** The live session (signed in after `since`) behind an access token as identity rows, or no rows. */
+    findAccess(tokenHash: string, at: string, since: string) {
+      return findAccess(db, { tokenHash, at, since });
+    },
+
+    /** Whether this user ever signed in from this address (the sign-in throttle's known addresses). */
+    async signedInFrom(userId: number, ip: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('auth_sessions')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('ip', '=', ip.slice(0, 64))
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
     },
 
     findRefresh(tokenHash: string) {
@@ -127,7 +141,9 @@ export function authRepository(db: Db) {
           'auth_tokens.id',
           'auth_tokens.expires_at',
           'auth_tokens.used_at',
+          'auth_tokens.used_by',
           'auth_sessions.id as session_id',
+          'auth_sessions.created_at as session_created_at',
           'auth_sessions.revoked_at',
           'users.status',
           'users.deleted_at',
@@ -137,11 +153,11 @@ export function authRepository(db: Db) {
         .executeTakeFirst();
     },
 
-    /** Marks a refresh token used; false when another request used it first. */
-    async useRefresh(tokenId: number, at: string): Promise<boolean> {
+    /** Marks a refresh token used by this client; false when another request used it first. */
+    async useRefresh(tokenId: number, at: string, client: string): Promise<boolean> {
       const result = await db
         .updateTable('auth_tokens')
-        .set({ used_at: at })
+        .set({ used_at: at, used_by: client })
         .where('id', '=', tokenId)
         .where('used_at', 'is', null)
         .executeTakeFirst();

@@ -44,7 +44,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
         response: { 200: refreshResponse, 401: authErrorResponse },
       },
     },
-    (request) => auth.refresh(request.body.refresh_token),
+    (request) =>
+      auth.refresh(request.body.refresh_token, { ip: request.ip, userAgent: request.headers['user-agent'] ?? null }),
   );
 
   app.post(

@@ -16,12 +16,17 @@ import type { Actor } from '../../policies/policy.ts';
 import { auditWho, recordAudit } from '../audit/audit.ts';
 import { type AuthRepository, authRepository, type IdentityRow } from './auth.repository.ts';
 import type { Throttle } from './login-throttle.ts';
-import { decoyHash, hashPassword, verifyPassword } from './passwords.ts';
+import { assertStrongPassword, decoyHash, hashPassword, verifyPassword } from './passwords.ts';
 import { hashToken, newToken } from './tokens.ts';
 
 const TOUCH_EVERY_MS = 5 * 60_000;
-/** How long a rotated refresh token may be presented again (a retry whose answer was lost). */
-export const REUSE_LEEWAY_MS = 60_000;
+/**
+ * How long a rotated refresh token may be presented again by the client that rotated it (a retry
+ * whose answer was lost): the web app retries 5 s after a lost answer, then 10 s later.
+ */
+export const REUSE_LEEWAY_MS = 20_000;
+/** A sign-in's absolute lifetime unless configured (DEPOT_SESSION_MAX_DAYS): refreshing never extends it. */
+export const SESSION_MAX_DAYS = 30;
 const authError = (status: number, key: 'auth.failed' | 'auth.disabled' | 'auth.refresh_failed') =>
   new AppError(status, key, undefined, { body: { status: 'error' } });
 
@@ -29,14 +34,23 @@ function addSeconds(iso: string, seconds: number): string {
   return new Date(Date.parse(iso) + seconds * 1000).toISOString();
 }
 
-/** "Too many failed sign-in attempts. Try again in N seconds." (429 with Retry-After) */
-export function throttled(seconds: number, body: Record<string, unknown> = {}): AppError {
-  return new AppError(429, 'auth.throttled', { seconds }, { headers: { 'retry-after': String(seconds) }, body });
+/**
+ * 429 with Retry-After: "Too many failed sign-in attempts. Try again in N seconds." (this address
+ * is refused for the name, or at all), or, `slowed`, "Too many failed attempts for this name. Wait N
+ * seconds before trying again." (the name's growing delay, for an address new to the user).
+ */
+export function throttled(seconds: number, body: Record<string, unknown> = {}, slowed = false): AppError {
+  return new AppError(
+    429,
+    slowed ? 'auth.slowed' : 'auth.throttled',
+    { seconds },
+    { headers: { 'retry-after': String(seconds) }, body },
+  );
 }
 
 export type Credentials =
-  | { ok: true; userId: number }
-  | { ok: false; reason: 'throttled'; retryAfter: number }
+  | { ok: true; userId: number; mustChangePassword: boolean }
+  | { ok: false; reason: 'throttled' | 'slowed'; retryAfter: number }
   | { ok: false; reason: 'failed' | 'disabled' };
 
 export interface ClientInfo {
@@ -44,34 +58,47 @@ export interface ClientInfo {
   userAgent: string | null;
 }
 
-export function authService(db: Db, throttle: Throttle) {
+/** Who presents a refresh token, as stored in `auth_tokens.used_by`. */
+const clientOf = (client: ClientInfo) => hashToken(`${client.ip}\n${client.userAgent ?? ''}`);
+
+export interface AuthOptions {
+  /** A sign-in's absolute lifetime in days, however often it is refreshed (DEPOT_SESSION_MAX_DAYS). */
+  sessionMaxDays?: number;
+}
+
+export function authService(db: Db, throttle: Throttle, options: AuthOptions = {}) {
   const repo: AuthRepository = authRepository(db);
   const coverageOf = coverageResolver(db);
+  const sessionMaxSeconds = (options.sessionMaxDays ?? SESSION_MAX_DAYS) * 86_400;
 
-  async function issueTokens(sessionId: number, at: string) {
-    return issueTokensWith(repo, sessionId, at);
-  }
-
-  async function issueTokensWith(store: AuthRepository, sessionId: number, at: string) {
+  /** Tokens expire at their lifetime or at the end of their sign-in's absolute lifetime, whichever is first. */
+  async function issueTokensWith(store: AuthRepository, sessionId: number, at: string, signedInAt: string) {
     const token = newToken();
     const refreshToken = newToken();
+    const end = addSeconds(signedInAt, sessionMaxSeconds);
+    const until = (seconds: number) => {
+      const natural = addSeconds(at, seconds);
+      return natural < end ? natural : end;
+    };
+    const accessExpires = until(SESSION_LIFETIME_SECONDS);
     await store.insertTokens([
       {
         session_id: sessionId,
         kind: 'access',
         token_hash: hashToken(token),
-        expires_at: addSeconds(at, SESSION_LIFETIME_SECONDS),
+        expires_at: accessExpires,
         created_at: at,
       },
       {
         session_id: sessionId,
         kind: 'refresh',
         token_hash: hashToken(refreshToken),
-        expires_at: addSeconds(at, REFRESH_LIFETIME_SECONDS),
+        expires_at: until(REFRESH_LIFETIME_SECONDS),
         created_at: at,
       },
     ]);
-    return { token, refresh_token: refreshToken, expires_in: SESSION_LIFETIME_SECONDS };
+    const expiresIn = Math.max(0, Math.floor((Date.parse(accessExpires) - Date.parse(at)) / 1000));
+    return { token, refresh_token: refreshToken, expires_in: expiresIn };
   }
 
   // Permission sets by role, valid while the role's version (updated_at) is unchanged, and the
@@ -138,21 +165,28 @@ export function authService(db: Db, throttle: Throttle) {
   }
 
   /**
-   * A name and a password checked behind the sign-in throttle (failures counted per name and per
-   * address): sign-in and a manager's approval at the till both ask it.
+   * A name and a password checked behind the sign-in throttle (login-throttle.ts): sign-in and a
+   * manager's approval at the till both ask it. The address that guessed too often (for this name,
+   * or for any) is refused; a name guessed at too often only makes new addresses wait a growing
+   * delay, and an address the user signed in from before never waits, so nobody can lock the owner
+   * out from elsewhere. While the delay lasts a new address's password is not even checked (an
+   * answer would let the guessing go on at full speed).
    */
   async function checkCredentials(name: string, password: string, ip: string): Promise<Credentials> {
-    const retryAfter = await throttle.retryAfter(name, ip);
-    if (retryAfter > 0) return { ok: false, reason: 'throttled', retryAfter };
+    const state = await throttle.check(name, ip);
+    if (state.blocked > 0) return { ok: false, reason: 'throttled', retryAfter: state.blocked };
     const user = await repo.findUserByName(name);
+    if (state.slowed > 0 && !(user && (await repo.signedInFrom(user.id, ip)))) {
+      return { ok: false, reason: 'slowed', retryAfter: state.slowed };
+    }
     const valid = await verifyPassword(user?.password_hash ?? (await decoyHash()), password);
     if (!user || !valid) {
       await throttle.fail(name, ip);
       return { ok: false, reason: 'failed' };
     }
     if (user.status !== 'active') return { ok: false, reason: 'disabled' };
-    await throttle.succeed(name);
-    return { ok: true, userId: user.id };
+    await throttle.succeed(name, ip);
+    return { ok: true, userId: user.id, mustChangePassword: user.must_change_password === 1 };
   }
 
   return {
@@ -163,15 +197,15 @@ export function authService(db: Db, throttle: Throttle) {
       if (!checked.ok) {
         // every refusal but the throttle's is a line of the audit trail (the throttle's would let
         // a flood of guesses fill it)
-        if (checked.reason !== 'throttled') {
-          const known = await repo.findUserByName(name);
-          await recordAudit(
-            db,
-            { userId: known?.id ?? null, name, ip: client.ip },
-            { action: 'auth.login_failed', after: { reason: checked.reason } },
-          );
+        if (checked.reason === 'throttled' || checked.reason === 'slowed') {
+          throw throttled(checked.retryAfter, { status: 'error' }, checked.reason === 'slowed');
         }
-        if (checked.reason === 'throttled') throw throttled(checked.retryAfter, { status: 'error' });
+        const known = await repo.findUserByName(name);
+        await recordAudit(
+          db,
+          { userId: known?.id ?? null, name, ip: client.ip },
+          { action: 'auth.login_failed', after: { reason: checked.reason } },
+        );
         throw checked.reason === 'failed' ? authError(401, 'auth.failed') : authError(403, 'auth.disabled');
       }
       const at = now();
@@ -194,7 +228,7 @@ export function authService(db: Db, throttle: Throttle) {
           { userId: checked.userId, name, ip: client.ip },
           { action: 'auth.login', subject: { type: 'user', id: checked.userId } },
         );
-        return issueTokensWith(sessions, session.id, at);
+        return issueTokensWith(sessions, session.id, at, at);
       });
       const rows = await repo.findIdentity(checked.userId);
       const { profile, permissions } = await identity(rows);
@@ -228,12 +262,13 @@ export function authService(db: Db, throttle: Throttle) {
     ): Promise<void> {
       const user = await db
         .selectFrom('users')
-        .select(['password_hash'])
+        .select(['password_hash', 'name', 'full_name', 'email'])
         .where('id', '=', actor.userId)
         .executeTakeFirstOrThrow();
       if (!(await verifyPassword(user.password_hash, current))) {
         throw new FieldError({ current_password: [{ key: 'auth.current_password' }] });
       }
+      assertStrongPassword(password, [user.name, user.full_name, user.email, current]);
       const hash = await hashPassword(password);
       await transaction(db, async (trx) => {
         const at = now();
@@ -257,22 +292,30 @@ export function authService(db: Db, throttle: Throttle) {
     },
 
     /**
-     * Rotates a refresh token. A token used again more than a minute after its rotation means it
-     * was copied: the whole chain of that sign-in is revoked, so neither the thief nor the owner
-     * keeps a working token.
+     * Rotates a refresh token (OAuth 2.0 security BCP): a token presented again means it was
+     * copied, and the whole family (the sign-in, every token it issued) is revoked, so neither the
+     * thief nor the owner keeps a working token. Only the client that used it, within a few seconds
+     * (REUSE_LEEWAY_MS: a retry whose answer was lost on a bad connection), is answered again. A
+     * sign-in ends at its absolute lifetime however often it was refreshed.
      */
-    async refresh(refreshToken: string): Promise<RefreshResponse> {
+    async refresh(refreshToken: string, client: ClientInfo): Promise<RefreshResponse> {
       const at = now();
-      const found = await repo.findRefresh(hashToken(refreshToken));
+      const hash = hashToken(refreshToken);
+      let found = await repo.findRefresh(hash);
       if (!found) throw authError(401, 'auth.refresh_failed');
+      const by = clientOf(client);
+      const fresh = found.used_at === null && (await repo.useRefresh(found.id, at, by));
+      // a concurrent use got there first: read who it was
+      if (!fresh && found.used_at === null) found = (await repo.findRefresh(hash)) ?? found;
       const live =
-        found.revoked_at === null && found.expires_at > at && found.status === 'active' && found.deleted_at === null;
-      const fresh = found.used_at === null && (await repo.useRefresh(found.id, at));
+        found.revoked_at === null &&
+        found.expires_at > at &&
+        addSeconds(found.session_created_at, sessionMaxSeconds) > at &&
+        found.status === 'active' &&
+        found.deleted_at === null;
       if (!fresh) {
-        // Used before. Within a minute of that use it is the same till retrying after its answer was
-        // lost on a bad connection; later, a copy someone else kept.
         const usedAt = found.used_at ?? at;
-        const retry = Date.parse(at) - Date.parse(usedAt) <= REUSE_LEEWAY_MS;
+        const retry = found.used_by === by && Date.parse(at) - Date.parse(usedAt) <= REUSE_LEEWAY_MS;
         if (!retry || !live) {
           await repo.revokeSession(found.session_id, at);
           throw authError(401, 'auth.refresh_failed');
@@ -280,7 +323,7 @@ export function authService(db: Db, throttle: Throttle) {
       }
       if (!live) throw authError(401, 'auth.refresh_failed');
       await repo.touchSession(found.session_id, at);
-      return { status: 'success', ...(await issueTokens(found.session_id, at)) };
+      return { status: 'success', ...(await issueTokensWith(repo, found.session_id, at, found.session_created_at)) };
     },
 
     async logout(sessionId: number): Promise<void> {
@@ -313,7 +356,7 @@ export function authService(db: Db, throttle: Throttle) {
     /** One query: the token's live session, its user, store and roles; permissions from the cache. */
     async authenticate(token: string): Promise<AuthContext | null> {
       const at = now();
-      const rows = await repo.findAccess(hashToken(token), at);
+      const rows = await repo.findAccess(hashToken(token), at, addSeconds(at, -sessionMaxSeconds));
       if (!rows.length) return null;
       const [first] = rows;
       if (Date.parse(at) - Date.parse(first.last_used_at) > TOUCH_EVERY_MS) {

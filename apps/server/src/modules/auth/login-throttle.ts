@@ -2,47 +2,97 @@ import { randomBytes } from 'node:crypto';
 import type { Shared } from '../../kit/redis.ts';
 
 /**
- * Failed sign-ins counted per name and per address in a sliding window. Written here rather than
- * with @fastify/rate-limit because that counts every request under one key, and this must count
- * only failures, under two keys, and forget a name's failures when its owner signs in.
- * `LoginThrottle` keeps the counts in this process; `RedisLoginThrottle` in Redis, for several
- * processes (REDIS_URL).
+ * Failed passwords (sign-ins and managers' approvals at the till: one throttle) counted in a sliding
+ * window under three keys, with two kinds of answer:
+ *
+ * - `blocked`: a hard limit per name and address, and per address. The address that guesses is
+ *   refused, right password or not, until its failures leave the window.
+ * - `slowed`: per name alone, only a growing delay. After `slowAfter` failures for a name, each
+ *   further attempt from a new address waits `2^(failures - slowAfter)` seconds after the last
+ *   failure (at most `maxDelayMs`). The caller lets an address the user signed in from before
+ *   through the delay (auth.service.ts `checkCredentials`), so nobody can lock the owner out by
+ *   guessing at their name from elsewhere.
+ *
+ * Written here rather than with @fastify/rate-limit because that counts every request under one
+ * key, and this must count only failures, under three keys. `LoginThrottle` keeps the counts in this
+ * process; `RedisLoginThrottle` in Redis, for several processes (REDIS_URL).
  */
 export interface Throttle {
-  /** Seconds until another attempt is allowed for this name and address; 0 when it is now. */
-  retryAfter(name: string, address: string): number | Promise<number>;
+  /** Seconds until this name may be tried from this address (`blocked`) or from a new address (`slowed`). */
+  check(name: string, address: string): ThrottleState | Promise<ThrottleState>;
   fail(name: string, address: string): void | Promise<void>;
-  succeed(name: string): void | Promise<void>;
+  /** The right password: the count of this name at this address is forgotten. */
+  succeed(name: string, address: string): void | Promise<void>;
+}
+
+export interface ThrottleState {
+  blocked: number;
+  slowed: number;
 }
 
 export interface ThrottleLimits {
-  perName: number;
+  /** Failures of one name from one address before that address is refused for the name. */
+  perPair: number;
+  /** Failures from one address (any names) before it is refused. */
   perAddress: number;
   windowMs: number;
+  /** Failures of one name (any addresses) before attempts from new addresses are delayed. */
+  slowAfter?: number;
+  /** The longest delay a name's failures impose. */
+  maxDelayMs?: number;
 }
 
-export const DEFAULT_THROTTLE: ThrottleLimits = { perName: 10, perAddress: 30, windowMs: 15 * 60_000 };
+export const DEFAULT_THROTTLE = {
+  perPair: 10,
+  perAddress: 30,
+  windowMs: 15 * 60_000,
+  slowAfter: 5,
+  maxDelayMs: 60_000,
+} satisfies Required<ThrottleLimits>;
 const MAX_KEYS = 50_000;
+
+const limitsOf = (limits: ThrottleLimits | undefined): Required<ThrottleLimits> => ({
+  ...DEFAULT_THROTTLE,
+  ...limits,
+});
+
+/** The delay after the last failure once a name has `failures` in the window. */
+export function nameDelayMs(failures: number, limits: Required<ThrottleLimits>): number {
+  if (failures < limits.slowAfter) return 0;
+  return Math.min(1000 * 2 ** (failures - limits.slowAfter), limits.maxDelayMs);
+}
+
+const keysOf = (name: string, address: string) => {
+  const lower = name.toLowerCase();
+  return { pair: `p:${lower}\n${address}`, address: `a:${address}`, name: `n:${lower}` };
+};
 
 export class LoginThrottle implements Throttle {
   private readonly failures = new Map<string, number[]>();
+  private readonly limits: Required<ThrottleLimits>;
 
   constructor(
-    private readonly limits: ThrottleLimits = DEFAULT_THROTTLE,
-    private readonly clock: () => number = Date.now,
-  ) {}
+    limits?: ThrottleLimits,
+    private readonly clock: () => number = () => Date.now(),
+  ) {
+    this.limits = limitsOf(limits);
+  }
 
-  /** Seconds until another attempt is allowed for this name and address; 0 when it is now. */
-  retryAfter(name: string, address: string): number {
-    const wait = Math.max(
-      this.wait(`n:${name.toLowerCase()}`, this.limits.perName),
-      this.wait(`a:${address}`, this.limits.perAddress),
+  check(name: string, address: string): ThrottleState {
+    const keys = keysOf(name, address);
+    const blocked = Math.max(
+      this.wait(keys.pair, this.limits.perPair),
+      this.wait(keys.address, this.limits.perAddress),
     );
-    return Math.ceil(wait / 1000);
+    const named = this.recent(keys.name);
+    const last = named.length ? named[named.length - 1] : 0;
+    const slowed = Math.max(0, last + nameDelayMs(named.length, this.limits) - this.clock());
+    return { blocked: Math.ceil(blocked / 1000), slowed: Math.ceil(slowed / 1000) };
   }
 
   fail(name: string, address: string): void {
-    for (const key of [`n:${name.toLowerCase()}`, `a:${address}`]) {
+    const keys = keysOf(name, address);
+    for (const key of [keys.pair, keys.address, keys.name]) {
       const list = this.recent(key);
       list.push(this.clock());
       this.failures.delete(key);
@@ -55,8 +105,8 @@ export class LoginThrottle implements Throttle {
     }
   }
 
-  succeed(name: string): void {
-    this.failures.delete(`n:${name.toLowerCase()}`);
+  succeed(name: string, address: string): void {
+    this.failures.delete(keysOf(name, address).pair);
   }
 
   private recent(key: string): number[] {
@@ -80,27 +130,47 @@ for _, key in ipairs(KEYS) do
   redis.call('ZADD', key, now, now .. ARGV[2])
   redis.call('PEXPIRE', key, ARGV[1])
 end`;
-const WAIT = `${NOW}
-local wait = 0
-for i, key in ipairs(KEYS) do
+// KEYS: pair, address, name; ARGV: window, perPair, perAddress, slowAfter, maxDelay. Answers
+// {blocked, slowed} in milliseconds (nameDelayMs's rule for the name).
+const CHECK = `${NOW}
+local window = tonumber(ARGV[1])
+local blocked = 0
+for i = 1, 2 do
   local limit = tonumber(ARGV[i + 1])
-  local recent = redis.call('ZRANGEBYSCORE', key, '(' .. (now - tonumber(ARGV[1])), '+inf', 'WITHSCORES')
+  local recent = redis.call('ZRANGEBYSCORE', KEYS[i], '(' .. (now - window), '+inf', 'WITHSCORES')
   local n = #recent / 2
   if n >= limit then
-    wait = math.max(wait, tonumber(recent[(n - limit) * 2 + 2]) + tonumber(ARGV[1]) - now)
+    blocked = math.max(blocked, tonumber(recent[(n - limit) * 2 + 2]) + window - now)
   end
 end
-return wait`;
+local slowed = 0
+local n = redis.call('ZCOUNT', KEYS[3], '(' .. (now - window), '+inf')
+local after = tonumber(ARGV[4])
+if n >= after then
+  local last = redis.call('ZREVRANGEBYSCORE', KEYS[3], '+inf', '-inf', 'WITHSCORES', 'LIMIT', 0, 1)
+  local delay = math.min(1000 * 2 ^ (n - after), tonumber(ARGV[5]))
+  slowed = math.max(0, tonumber(last[2]) + delay - now)
+end
+return {math.floor(blocked), math.floor(slowed)}`;
 
 interface ThrottleScripts {
-  depotLoginFail(nameKey: string, addressKey: string, windowMs: number, unique: string): Promise<unknown>;
-  depotLoginWait(
-    nameKey: string,
+  depotLoginFail(
+    pairKey: string,
     addressKey: string,
+    nameKey: string,
     windowMs: number,
-    perName: number,
+    unique: string,
+  ): Promise<unknown>;
+  depotLoginCheck(
+    pairKey: string,
+    addressKey: string,
+    nameKey: string,
+    windowMs: number,
+    perPair: number,
     perAddress: number,
-  ): Promise<number>;
+    slowAfter: number,
+    maxDelayMs: number,
+  ): Promise<[number, number]>;
 }
 
 /**
@@ -110,28 +180,39 @@ interface ThrottleScripts {
 export class RedisLoginThrottle implements Throttle {
   private readonly local: LoginThrottle;
   private readonly scripts: ThrottleScripts;
+  private readonly limits: Required<ThrottleLimits>;
 
   constructor(
     private readonly shared: Shared,
-    private readonly limits: ThrottleLimits = DEFAULT_THROTTLE,
+    limits?: ThrottleLimits,
   ) {
-    this.local = new LoginThrottle(limits);
-    shared.redis.defineCommand('depotLoginFail', { numberOfKeys: 2, lua: FAIL });
-    shared.redis.defineCommand('depotLoginWait', { numberOfKeys: 2, lua: WAIT });
+    this.limits = limitsOf(limits);
+    this.local = new LoginThrottle(this.limits);
+    shared.redis.defineCommand('depotLoginFail', { numberOfKeys: 3, lua: FAIL });
+    shared.redis.defineCommand('depotLoginCheck', { numberOfKeys: 3, lua: CHECK });
     this.scripts = shared.redis as unknown as ThrottleScripts;
   }
 
   private keys(name: string, address: string) {
-    return [`${this.shared.prefix}login:n:${name.toLowerCase()}`, `${this.shared.prefix}login:a:${address}`] as const;
+    const keys = keysOf(name, address);
+    const prefix = `${this.shared.prefix}login:`;
+    return [`${prefix}${keys.pair}`, `${prefix}${keys.address}`, `${prefix}${keys.name}`] as const;
   }
 
-  async retryAfter(name: string, address: string): Promise<number> {
-    const { perName, perAddress, windowMs } = this.limits;
+  async check(name: string, address: string): Promise<ThrottleState> {
+    const { perPair, perAddress, windowMs, slowAfter, maxDelayMs } = this.limits;
     try {
-      const wait = await this.scripts.depotLoginWait(...this.keys(name, address), windowMs, perName, perAddress);
-      return Math.ceil(Number(wait) / 1000);
+      const [blocked, slowed] = await this.scripts.depotLoginCheck(
+        ...this.keys(name, address),
+        windowMs,
+        perPair,
+        perAddress,
+        slowAfter,
+        maxDelayMs,
+      );
+      return { blocked: Math.ceil(Number(blocked) / 1000), slowed: Math.ceil(Number(slowed) / 1000) };
     } catch {
-      return this.local.retryAfter(name, address);
+      return this.local.check(name, address);
     }
   }
 
@@ -141,8 +222,8 @@ export class RedisLoginThrottle implements Throttle {
     await this.scripts.depotLoginFail(...this.keys(name, address), this.limits.windowMs, unique).catch(() => {});
   }
 
-  async succeed(name: string): Promise<void> {
-    this.local.succeed(name);
-    await this.shared.redis.del(this.keys(name, '')[0]).catch(() => {});
+  async succeed(name: string, address: string): Promise<void> {
+    this.local.succeed(name, address);
+    await this.shared.redis.del(this.keys(name, address)[0]).catch(() => {});
   }
 }

@@ -226,7 +226,11 @@ describe('payments on account', () => {
     ]) {
       const res = await send('POST', `/api/customers/${shop}/payments`, body, admin, { 'x-localization': 'kh' });
       expect(res.status).toBe(422);
-      expect(res.body.message).toBeTruthy();
+      // the reader's language: a Khmer sentence, and each refused field's message in Khmer too
+      expect(res.body.message, JSON.stringify(body)).toMatch(/^[\u1780-\u17FF]/);
+      const fields = Object.values(res.body.errors ?? {}).flat() as string[];
+      expect(fields.length, JSON.stringify(body)).toBeGreaterThan(0);
+      for (const message of fields) expect(message, JSON.stringify(body)).toMatch(/[\u1780-\u17FF]/);
     }
     const nothing = await newCustomer(null);
     const none = await send('POST', `/api/customers/${nothing}/payments`, { method: 'cash_usd', amount: 100 });

@@ -5,7 +5,8 @@ import { emit, transaction } from '../../db/transaction.ts';
 import { event } from '../../events/events.ts';
 import { AppError, FieldError, notFound } from '../../http/errors.ts';
 import type { Actor } from '../../policies/policy.ts';
-import { assertAdministratorRemains } from '../../policies/users.ts';
+import { assertPermissionsHeld, presentRole, rolePolicy } from '../../policies/roles.ts';
+import { assertAdministratorRemains, seesUser, userPolicy, userSubjects } from '../../policies/users.ts';
 import { auditWho, recordAudit } from '../audit/audit.ts';
 
 type RoleRow = {
@@ -173,12 +174,14 @@ export function rolesService(db: Db) {
   }
 
   return {
-    list: () => read(db, null),
-    show: (id: number) => one(db, id),
+    /** Every role, with what the reader may do to it (policies/roles.ts). */
+    list: async (actor: Actor) => (await read(db, null)).map((r) => presentRole(actor, r)),
+    show: async (actor: Actor, id: number) => presentRole(actor, await one(db, id)),
 
     create(actor: Actor, input: RoleInput): Promise<Role> {
       checkPermissions(input.permissions);
       checkLanding(input);
+      assertPermissionsHeld(actor, input.permissions);
       return transaction(
         db,
         async (trx) => {
@@ -204,7 +207,7 @@ export function rolesService(db: Db) {
             subject: { type: 'role', id },
             after: input,
           });
-          return one(trx, id);
+          return presentRole(actor, await one(trx, id));
         },
         actor,
       );
@@ -217,11 +220,13 @@ export function rolesService(db: Db) {
         db,
         async (trx) => {
           const role = await one(trx, id);
+          rolePolicy.authorize(actor, role, 'update');
+          assertPermissionsHeld(actor, input.permissions);
           // a default role keeps its name: the seed and the code know it by it
           if (role.is_system && input.name !== role.name) throw new FieldError({ name: [{ key: 'roles.system' }] });
           await nameTaken(trx, input.name, id);
           await writeDefinition(trx, actor, role, input, 'role.updated');
-          return one(trx, id);
+          return presentRole(actor, await one(trx, id));
         },
         actor,
       );
@@ -235,6 +240,7 @@ export function rolesService(db: Db) {
           const role = await one(trx, id);
           const defaults = DEFAULT_ROLES.find((r) => r.name === role.name);
           if (!role.is_system || !defaults) throw new AppError(422, 'roles.not_system');
+          rolePolicy.authorize(actor, role, 'reset');
           await writeDefinition(
             trx,
             actor,
@@ -249,7 +255,7 @@ export function rolesService(db: Db) {
             },
             'role.reset',
           );
-          return one(trx, id);
+          return presentRole(actor, await one(trx, id));
         },
         actor,
       );
@@ -260,6 +266,7 @@ export function rolesService(db: Db) {
         db,
         async (trx) => {
           const role = await one(trx, id);
+          rolePolicy.authorize(actor, role, 'delete');
           if (role.is_system) throw new AppError(422, 'roles.system');
           const members = await membersOf(trx, id);
           const at = now();
@@ -272,7 +279,7 @@ export function rolesService(db: Db) {
             subject: { type: 'role', id },
             before: { name: role.name, permissions: role.permissions, member_ids: role.member_ids },
           });
-          return { ...role, deleted_at: at };
+          return presentRole(actor, { ...role, deleted_at: at });
         },
         actor,
       );
@@ -297,6 +304,19 @@ export function rolesService(db: Db) {
           const before = await membersOf(trx, id);
           const added = wanted.filter((u) => !before.includes(u));
           const removed = before.filter((u) => !wanted.includes(u));
+          if (added.length || removed.length) rolePolicy.authorize(actor, role, 'assign');
+          // each user given or losing it: one the actor may change the roles of (policies/users.ts)
+          const changed = await trx
+            .selectFrom('users')
+            .select(['id', 'store_id', 'deleted_at'])
+            .where('id', 'in', [0, ...added, ...removed])
+            .execute();
+          const subjects = await userSubjects(trx, changed);
+          for (const subject of subjects.values()) {
+            if (subject.deleted_at !== null) continue; // a deleted user's rows go with the change
+            if (!seesUser(actor, subject)) throw new FieldError({ user_ids: [{ key: 'validation.exists' }] });
+            userPolicy.authorize(actor, subject, 'roles');
+          }
           if (removed.length) {
             await trx.deleteFrom('user_roles').where('role_id', '=', id).where('user_id', 'in', removed).execute();
           }
@@ -318,7 +338,7 @@ export function rolesService(db: Db) {
               after: { member_ids: wanted, added, removed },
             });
           }
-          return { ...(await one(trx, id)), name: role.name };
+          return presentRole(actor, { ...(await one(trx, id)), name: role.name });
         },
         actor,
       );

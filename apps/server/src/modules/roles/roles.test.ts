@@ -66,8 +66,10 @@ describe('a role’s landing screen', () => {
     const signedIn = await login(ctx.app, 'landing_both', 'password-123');
     expect((signedIn as unknown as { landing: string | null }).landing).toBe('purchases');
     const me = await ctx.app.inject({ url: '/api/me', headers: bearer(signedIn.token) });
-    expect(me.json().data.landing).toBe('purchases');
-    expect(both).toBeDefined();
+    // the session is that user's, holding all three roles: the first by name (la_plain) has no
+    // landing, so the next one's (lb_purchases) is where they land, not the reports of lc_reports
+    expect(me.json().data).toMatchObject({ id: both.id, name: 'landing_both', landing: 'purchases' });
+    expect([...me.json().data.roles].sort()).toEqual(['la_plain', 'lb_purchases', 'lc_reports']);
 
     await createUser(ctx.db, { name: 'landing_none', roles: ['la_plain'] });
     expect((await login(ctx.app, 'landing_none', 'password-123')) as unknown as { landing: unknown }).toMatchObject({

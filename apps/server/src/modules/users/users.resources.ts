@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import type { Read, ResourceDefinition } from '../../kit/resource.ts';
-import { administratorIds, userAbilities } from '../../policies/users.ts';
+import { userAbilities, userSubjects, usersScope } from '../../policies/users.ts';
 
 type UserRow = Omit<Read<User>, 'stores' | 'store_ids' | 'roles' | 'role_ids' | 'must_change_password'> & {
   must_change_password: number | boolean;
@@ -34,8 +34,9 @@ export async function storesAndRoles(db: Db, ids: readonly number[]) {
 }
 
 /**
- * Users: the kit lists and shows them (search, sort, filters by status, store and role); their
- * writes are the users service's (passwords, stores, roles, the last administrator).
+ * Users: the kit lists and shows them (search, sort, filters by status, store and role) within the
+ * reader's coverage (policies/users.ts: usersScope; another store's staff are 404); their writes are
+ * the users service's (passwords, stores, roles, the last administrator).
  */
 export const users: ResourceDefinition<'users', typeof userInput, typeof user, UserRow> = {
   table: 'users',
@@ -45,6 +46,7 @@ export const users: ResourceDefinition<'users', typeof userInput, typeof user, U
   input: userInput,
   output: user,
   routes: ['list', 'show'],
+  policy: { scope: usersScope },
   query: (db) =>
     db
       .selectFrom('users')
@@ -101,7 +103,7 @@ export const users: ResourceDefinition<'users', typeof userInput, typeof user, U
       db,
       rows.map((r) => r.id),
     );
-    const admins = actor ? await administratorIds(db) : [];
+    const subjects = actor ? await userSubjects(db, rows) : null;
     return rows.map((row) => {
       const own = stores.filter((s) => s.user_id === row.id).map(({ id, name, code }) => ({ id, name, code }));
       const held = roles
@@ -115,8 +117,8 @@ export const users: ResourceDefinition<'users', typeof userInput, typeof user, U
         role_ids: held.map((r) => r.id),
         roles: held,
       };
-      const lastAdmin = admins.length === 1 && admins[0] === row.id;
-      return actor ? { ...record, abilities: userAbilities(actor, row, lastAdmin) } : record;
+      const subject = subjects?.get(row.id);
+      return actor && subject ? { ...record, abilities: userAbilities(actor, subject) } : record;
     });
   },
 };

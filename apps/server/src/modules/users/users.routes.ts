@@ -3,6 +3,7 @@ import {
   coverageAreas,
   coverageInput,
   idParams,
+  PERMISSIONS,
   passwordResetInput,
   permissionMatrix,
   RESOURCES,
@@ -23,6 +24,7 @@ import { z } from 'zod';
 import { authOf } from '../../access/access.ts';
 import type { Db } from '../../db/database.ts';
 import { say } from '../../http/locale.ts';
+import { grantable } from '../../policies/roles.ts';
 import { rolesService } from '../roles/roles.service.ts';
 import { usersService } from './users.service.ts';
 
@@ -143,7 +145,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         response: { 200: single(userCoverage) },
       },
     },
-    async (request) => ({ data: await users.coverage(request.params.id) }),
+    async (request) => ({ data: await users.coverage(authOf(request), request.params.id) }),
   );
 
   app.put(
@@ -222,10 +224,11 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         response: { 200: permissionMatrix },
       },
     },
-    async () => ({
+    async (request) => ({
       data: {
         actions: [...ACTIONS],
         resources: Object.entries(RESOURCES).map(([resource, actions]) => ({ resource, actions: [...actions] })),
+        grantable: grantable(authOf(request), PERMISSIONS),
       },
     }),
   );
@@ -240,7 +243,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         response: { 200: z.object({ data: z.array(role) }) },
       },
     },
-    async () => ({ data: await roles.list() }),
+    async (request) => ({ data: await roles.list(authOf(request)) }),
   );
 
   app.get(
@@ -249,7 +252,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       config: { access: 'roles.view' },
       schema: { tags: ['roles'], summary: 'A role', params: idParams, response: { 200: single(role) } },
     },
-    async (request) => ({ data: await roles.show(request.params.id) }),
+    async (request) => ({ data: await roles.show(authOf(request), request.params.id) }),
   );
 
   app.post(

@@ -1,20 +1,25 @@
 import type { User, UserCoverage, UserInput } from '@depot/contracts';
 import { type Db, now } from '../../db/database.ts';
 import { emit, transaction } from '../../db/transaction.ts';
-import { event } from '../../events/events.ts';
-import { FieldError, notFound } from '../../http/errors.ts';
+import { type EventPayloads, event } from '../../events/events.ts';
+import { AppError, FieldError, notFound } from '../../http/errors.ts';
 import { resourceService } from '../../kit/resource.ts';
 import { indexRecords } from '../../kit/search.ts';
 import { tableChanged } from '../../kit/totals.ts';
 import type { Actor } from '../../policies/policy.ts';
 import {
   assertAdministratorRemains,
-  assertMayAssignRoles,
+  assertAreasCovered,
   assertNotSelf,
+  assertRolesHeld,
   assertStoresCovered,
+  seesUser,
+  type UserSubject,
+  userPolicy,
+  userSubject,
 } from '../../policies/users.ts';
 import { auditWho, changes, recordAudit } from '../audit/audit.ts';
-import { hashPassword } from '../auth/passwords.ts';
+import { assertStrongPassword, hashPassword } from '../auth/passwords.ts';
 import { users } from './users.resources.ts';
 
 const PROFILE_FIELDS = [
@@ -123,14 +128,45 @@ export function usersService(db: Db) {
     return row;
   }
 
+  /** The user as the policy judges them, refused unless the actor may take `action` on them. */
+  async function authorized(
+    trx: Db,
+    actor: Actor,
+    id: number,
+    action: 'update' | 'delete' | 'disable' | 'reset_password' | 'assign' | 'roles',
+  ): Promise<UserSubject> {
+    const subject = await userSubject(trx, id);
+    if (!subject || subject.deleted_at !== null) throw notFound();
+    userPolicy.authorize(actor, subject, action);
+    return subject;
+  }
+
+  /** Roles given or taken: the actor may change roles (roles.assign) and holds all their permissions. */
+  async function assertRolesGiven(trx: Db, actor: Actor, roleIds: readonly number[]) {
+    if (!roleIds.length) return;
+    if (!actor.permissions.has('roles.assign')) throw new AppError(403, 'auth.forbidden');
+    const rows = await trx
+      .selectFrom('role_permissions')
+      .innerJoin('permissions', 'permissions.id', 'role_permissions.permission_id')
+      .select(['role_permissions.role_id', 'permissions.name'])
+      .where('role_permissions.role_id', 'in', [...roleIds])
+      .execute();
+    assertRolesHeld(
+      actor,
+      roleIds.map((id) => ({ permissions: rows.filter((r) => r.role_id === id).map((r) => r.name) })),
+    );
+  }
+
   const write = <T>(actor: Actor, work: (trx: Db) => Promise<T>) =>
     transaction(db, work, actor).finally(() => tableChanged(db, 'users'));
 
   return {
     create(actor: Actor, input: UserInput): Promise<User> {
-      if (input.role_ids.length) assertMayAssignRoles(actor);
+      if (input.role_ids.length && !actor.permissions.has('roles.assign')) throw new AppError(403, 'auth.forbidden');
       return write(actor, async (trx) => {
         const stores = await checkInput(trx, actor, input, null);
+        await assertRolesGiven(trx, actor, input.role_ids);
+        assertStrongPassword(input.password as string, [input.name, input.full_name, input.email]);
         const at = now();
         const { id } = await trx
           .insertInto('users')
@@ -164,13 +200,25 @@ export function usersService(db: Db) {
     update(actor: Actor, id: number, input: UserInput): Promise<User> {
       return write(actor, async (trx) => {
         const before = await lockedUser(trx, id);
+        await authorized(trx, actor, id, 'update');
         const stores = await checkInput(trx, actor, input, id);
         const beforeRoles = await heldRoles(trx, id);
         const beforeStores = await heldStores(trx, id);
         const roles = [...new Set(input.role_ids)].sort((a, b) => a - b);
         const rolesChanged = JSON.stringify(roles) !== JSON.stringify(beforeRoles);
-        if (rolesChanged) assertMayAssignRoles(actor);
-        if (input.status === 'inactive' && before.status === 'active') assertNotSelf(actor, id);
+        if (rolesChanged) {
+          await authorized(trx, actor, id, 'roles');
+          const given = roles.filter((r) => !beforeRoles.includes(r));
+          const taken = beforeRoles.filter((r) => !roles.includes(r));
+          await assertRolesGiven(trx, actor, [...given, ...taken]);
+        }
+        if (input.status === 'inactive' && before.status === 'active') {
+          assertNotSelf(actor, id);
+          await authorized(trx, actor, id, 'disable');
+        }
+        if (input.password !== null) {
+          assertStrongPassword(input.password, [input.name, input.full_name, input.email, before.name]);
+        }
         const at = now();
         const values: Record<string, unknown> = Object.fromEntries(PROFILE_FIELDS.map((f) => [f, input[f]]));
         if (input.password !== null) values.password_hash = await hashPassword(input.password);
@@ -200,6 +248,10 @@ export function usersService(db: Db) {
         if (rolesChanged || 'store_ids' in diff.after || 'store_id' in diff.after || 'status' in diff.after) {
           emit(trx, event('PermissionsChanged', { user_ids: [id] }));
         }
+        if (input.status === 'inactive' && before.status === 'active') revoked(trx, id, 'disabled');
+        else if (input.password !== null) revoked(trx, id, 'sessions_ended');
+        const lost = storesLost(beforeStores, before.store_id, stores);
+        if (lost.length) revoked(trx, id, 'stores_removed', lost);
         return present(trx, actor, id);
       });
     },
@@ -208,9 +260,11 @@ export function usersService(db: Db) {
       assertNotSelf(actor, id);
       return write(actor, async (trx) => {
         const before = await lockedUser(trx, id);
+        await authorized(trx, actor, id, 'delete');
         const at = now();
         await trx.updateTable('users').set({ deleted_at: at, updated_at: at }).where('id', '=', id).execute();
         await endSessions(trx, id, at);
+        revoked(trx, id, 'deleted');
         await assertAdministratorRemains(trx);
         await recordAudit(trx, auditWho(actor), {
           action: 'user.deleted',
@@ -226,9 +280,13 @@ export function usersService(db: Db) {
       if (status === 'inactive') assertNotSelf(actor, id);
       return write(actor, async (trx) => {
         const before = await lockedUser(trx, id);
+        await authorized(trx, actor, id, status === 'inactive' ? 'disable' : 'update');
         const at = now();
         await trx.updateTable('users').set({ status, updated_at: at }).where('id', '=', id).execute();
-        if (status === 'inactive') await endSessions(trx, id, at);
+        if (status === 'inactive') {
+          await endSessions(trx, id, at);
+          revoked(trx, id, 'disabled');
+        }
         await assertAdministratorRemains(trx);
         if (before.status !== status) {
           await recordAudit(trx, auditWho(actor), {
@@ -245,7 +303,9 @@ export function usersService(db: Db) {
     /** A new password the user must change at their next sign-in; their sessions end. */
     resetPassword(actor: Actor, id: number, password: string): Promise<User> {
       return write(actor, async (trx) => {
-        await lockedUser(trx, id);
+        const user = await lockedUser(trx, id);
+        await authorized(trx, actor, id, 'reset_password');
+        assertStrongPassword(password, [user.name, user.full_name, user.email]);
         const at = now();
         await trx
           .updateTable('users')
@@ -253,14 +313,17 @@ export function usersService(db: Db) {
           .where('id', '=', id)
           .execute();
         await endSessions(trx, id, at);
+        revoked(trx, id, 'sessions_ended');
         await recordAudit(trx, auditWho(actor), { action: 'user.password_reset', subject: { type: 'user', id } });
         return present(trx, actor, id);
       });
     },
 
-    async coverage(id: number): Promise<UserCoverage> {
+    /** What a user covers: 404 for a user the actor does not see (policies/users.ts seesUser). */
+    async coverage(actor: Actor, id: number): Promise<UserCoverage> {
       const user = await db.selectFrom('users').select(['id', 'store_id']).where('id', '=', id).executeTakeFirst();
-      if (!user) throw notFound();
+      const subject = user && (await userSubject(db, id));
+      if (!user || !subject || !seesUser(actor, subject)) throw notFound();
       return readCoverage(db, id, user.store_id);
     },
 
@@ -272,6 +335,7 @@ export function usersService(db: Db) {
     ): Promise<UserCoverage> {
       return write(actor, async (trx) => {
         const user = await lockedUser(trx, id);
+        await authorized(trx, actor, id, 'assign');
         const stores = [...new Set([...input.store_ids, ...(user.store_id ? [user.store_id] : [])])];
         const live = await liveIds(trx, 'stores', stores);
         const districts = [...new Set(input.operational_district_ids)];
@@ -286,6 +350,7 @@ export function usersService(db: Db) {
           errors.health_facility_ids = [{ key: 'validation.exists' }];
         if (Object.keys(errors).length) throw new FieldError(errors);
         assertStoresCovered(actor, 'store_ids', stores);
+        assertAreasCovered(actor, districts, facilities);
         const before = await readCoverage(trx, id, user.store_id);
         await setStores(trx, id, stores);
         await trx.deleteFrom('user_operational_districts').where('user_id', '=', id).execute();
@@ -310,10 +375,31 @@ export function usersService(db: Db) {
           after,
         });
         emit(trx, event('PermissionsChanged', { user_ids: [id] }));
+        const lost = storesLost(before.store_ids, user.store_id, stores);
+        if (lost.length) revoked(trx, id, 'stores_removed', lost);
         return after;
       });
     },
   };
+}
+
+/** The stores a user covered (their stores and home store) that they no longer do. */
+function storesLost(beforeStores: readonly number[], beforeHome: number | null, after: readonly number[]): number[] {
+  const had = new Set([...beforeStores, ...(beforeHome ? [beforeHome] : [])]);
+  return [...had].filter((s) => !after.includes(s)).sort((a, b) => a - b);
+}
+
+/**
+ * Tells whoever holds a user's live connections (the real-time layer) that the user's access
+ * shrank: disabled, deleted, signed out by a reset, or taken off some stores.
+ */
+function revoked(
+  trx: Db,
+  userId: number,
+  reason: EventPayloads['UserAccessRevoked']['reason'],
+  storeIds: number[] = [],
+) {
+  emit(trx, event('UserAccessRevoked', { user_id: userId, reason, store_ids: storeIds }));
 }
 
 export async function readCoverage(db: Db, id: number, storeId: number | null): Promise<UserCoverage> {

@@ -104,15 +104,15 @@ describe('users, roles, coverage and the audit trail', () => {
     const { id } = (await as(admin, 'POST', '/api/users', cashierInput('reset1'))).json().data;
     const before = await login(ctx.app, 'reset1', 'cashier-pass-1');
     const reset = await as(admin, 'POST', `/api/users/${id}/password`, {
-      password: 'temporary-1',
-      password_confirmation: 'temporary-1',
+      password: 'Kampot-pepper-41',
+      password_confirmation: 'Kampot-pepper-41',
     });
     expect(reset.statusCode, reset.body).toBe(200);
     expect((await as(before.token, 'GET', '/api/me')).statusCode).toBe(401);
     const signIn = await ctx.app.inject({
       method: 'POST',
       url: '/api/login',
-      payload: { name: 'reset1', password: 'temporary-1' },
+      payload: { name: 'reset1', password: 'Kampot-pepper-41' },
     });
     expect(signIn.json().must_change_password).toBe(true);
     const token = signIn.json().token as string;
@@ -124,7 +124,7 @@ describe('users, roles, coverage and the audit trail', () => {
     expect(wrong.statusCode).toBe(422);
     expect(wrong.json().errors.current_password).toEqual(['The current password is incorrect.']);
     const changed = await as(token, 'POST', '/api/me/password', {
-      current_password: 'temporary-1',
+      current_password: 'Kampot-pepper-41',
       password: 'my-own-pass-1',
       password_confirmation: 'my-own-pass-1',
     });
@@ -152,13 +152,17 @@ describe('users, roles, coverage and the audit trail', () => {
 
   it('nobody can lock the depot out: the last active administrator stays (422)', async () => {
     const me = (await as(admin, 'GET', '/api/me')).json().data;
-    // an HR clerk may update and delete users, but is no administrator (no roles.update)
+    // an HR clerk may update and delete users, but is no administrator (no roles.update): the
+    // administrator is not theirs to touch at all (issue 26)
     const clerk = await createUser(ctx.db, { permissions: ['users.list', 'users.update', 'users.delete'] });
     const token = (await login(ctx.app, clerk.name, clerk.password)).token;
     const disable = await as(token, 'PUT', `/api/users/${me.id}/status`, { status: 'inactive' });
-    expect(disable.statusCode).toBe(422);
-    expect(disable.json().message).toBe(translate('users.last_admin', 'en'));
-    expect((await as(token, 'DELETE', `/api/users/${me.id}`)).statusCode).toBe(422);
+    expect(disable.statusCode).toBe(403);
+    expect(disable.json().message).toBe(translate('users.administrator_only', 'en'));
+    expect((await as(token, 'DELETE', `/api/users/${me.id}`)).statusCode).toBe(403);
+    // the administrator cannot disable themselves (422), and no other administrator remains
+    const self = await as(admin, 'PUT', `/api/users/${me.id}/status`, { status: 'inactive' });
+    expect(self.statusCode).toBe(422);
     // demoted: out of the administrator role's members, or the role losing its rights
     const demote = await as(admin, 'PUT', `/api/roles/${adminRole}/members`, { user_ids: [] });
     expect(demote.statusCode).toBe(422);
@@ -174,9 +178,9 @@ describe('users, roles, coverage and the audit trail', () => {
     // in Khmer too
     const kh = await ctx.app.inject({
       method: 'PUT',
-      url: `/api/users/${me.id}/status`,
-      headers: { ...bearer(token), 'x-localization': 'kh' },
-      payload: { status: 'inactive' },
+      url: `/api/roles/${adminRole}/members`,
+      headers: { ...bearer(admin), 'x-localization': 'kh' },
+      payload: { user_ids: [] },
     });
     expect(kh.json().message).toBe(translate('users.last_admin', 'kh'));
     // nothing changed

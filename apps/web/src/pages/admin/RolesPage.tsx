@@ -126,8 +126,18 @@ function RoleEditor({ role: current, onCreated }: { role: Role | null; onCreated
   const { message, modal } = App.useApp();
   const client = useQueryClient();
   const matrix = useMatrix();
-  const canUpdate = useCan(current ? 'roles.update' : 'roles.create');
-  const canAssign = useCan('roles.assign');
+  // what the server says the reader may do to this role: only one who holds every permission in
+  // it changes it, resets it, gives it or takes it (server policies/roles.ts)
+  const mayWrite = useCan(current ? 'roles.update' : 'roles.create');
+  const mayAssign = useCan('roles.assign');
+  const canUpdate = current?.abilities ? current.abilities.update : mayWrite;
+  const canReset = current?.abilities ? current.abilities.reset : mayWrite;
+  const canAssign = current?.abilities ? current.abilities.assign : mayAssign;
+  // the permissions the reader may put in a role: those they hold
+  const grantable = useMemo(
+    () => (matrix.data?.grantable ? new Set(matrix.data.grantable) : null),
+    [matrix.data?.grantable],
+  );
   const [values, setValues] = useState<RoleInput>(
     current
       ? {
@@ -225,7 +235,7 @@ function RoleEditor({ role: current, onCreated }: { role: Role | null; onCreated
         extra={
           <Space>
             {current?.is_system && <Tag color="blue">{t('roles.default')}</Tag>}
-            {current?.is_system && canUpdate && (
+            {current?.is_system && canReset && (
               <Button icon={<UndoOutlined />} onClick={reset} data-testid="role-reset">
                 {t('roles.reset')}
               </Button>
@@ -303,7 +313,7 @@ function RoleEditor({ role: current, onCreated }: { role: Role | null; onCreated
                 return (
                   <Checkbox
                     checked={ticked.has(name)}
-                    disabled={!canUpdate}
+                    disabled={!canUpdate || (grantable !== null && !grantable.has(name))}
                     aria-label={name}
                     data-testid={`perm-${name}`}
                     onChange={(e) => toggle(name, e.target.checked)}
@@ -366,6 +376,8 @@ function Members({ role: current, enabled }: { role: Role; enabled: boolean }) {
         dataSource={(users.data ?? []).map((u) => ({
           key: u.id,
           title: u.full_name ? `${u.full_name} (${u.name})` : u.name,
+          // a user whose roles the reader may not change (they hold more, or work elsewhere)
+          disabled: u.abilities ? !u.abilities.roles : false,
         }))}
         targetKeys={target}
         onChange={(keys) => setTarget(keys.map(Number))}

@@ -1,6 +1,7 @@
 import type { Role, User } from '@depot/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { session } from '../../lib/session.ts';
 import { listAnswer } from '../../test/inventory.ts';
 import { mockFetch, renderApp, signedIn } from '../../test/render.tsx';
 
@@ -40,7 +41,7 @@ const sophea: User = {
   must_change_password: false,
   last_login_at: at,
   last_login_ip: '10.0.0.7',
-  abilities: { update: true, delete: true, disable: true, reset_password: true, assign: true },
+  abilities: { update: true, delete: true, disable: true, reset_password: true, assign: true, roles: true },
   created_at: at,
   updated_at: at,
   deleted_at: null,
@@ -129,5 +130,71 @@ describe('a password reset by an administrator', () => {
     await user.click(screen.getByTestId('password-save'));
     await waitFor(() => expect(path()).toBe('/en/dashboards'));
     expect(seen.find((r) => r.path === 'me/password')?.body).toMatchObject({ password: 'my-own-pass-1' });
+  });
+});
+
+describe('what the server says the reader may do to roles (issue 26)', () => {
+  const matrix = {
+    data: {
+      actions: ['list', 'view', 'create', 'update'],
+      resources: [
+        { resource: 'orders', actions: ['list', 'view', 'create'] },
+        { resource: 'users', actions: ['list', 'update'] },
+      ],
+      grantable: ['orders.list', 'orders.view'],
+    },
+  };
+
+  it('a role holding permissions the reader lacks: no Save, no Reset, members unchanged', async () => {
+    signedIn({ permissions: admin });
+    mockFetch({
+      'GET roles': {
+        body: { data: [{ ...cashierRole, abilities: { update: false, delete: false, reset: false, assign: false } }] },
+      },
+      'GET permissions': { body: matrix },
+      'GET users': { body: listAnswer([sophea, dara]) },
+    });
+    renderApp('/en/roles');
+    await screen.findByRole('checkbox', { name: 'orders.create' });
+    expect(screen.queryByTestId('role-save')).toBeNull();
+    expect(screen.queryByTestId('role-reset')).toBeNull();
+    expect(screen.queryByTestId('members-save')).toBeNull();
+  });
+
+  it('only the permissions the reader holds can be ticked; users the reader may not re-role are greyed', async () => {
+    signedIn({ permissions: admin });
+    mockFetch({
+      'GET roles': {
+        body: { data: [{ ...cashierRole, abilities: { update: true, delete: false, reset: true, assign: true } }] },
+      },
+      'GET permissions': { body: matrix },
+      'GET users': {
+        body: listAnswer([sophea, { ...dara, abilities: { ...sophea.abilities!, roles: false } }]),
+      },
+    });
+    renderApp('/en/roles');
+    const create = (await screen.findByRole('checkbox', { name: 'orders.create' })) as HTMLInputElement;
+    expect(create.disabled).toBe(true);
+    expect((screen.getByRole('checkbox', { name: 'orders.view' }) as HTMLInputElement).disabled).toBe(false);
+    expect(screen.getByTestId('role-save')).toBeTruthy();
+    const members = screen.getByTestId('members');
+    const daraItem = within(members).getByText('Sok Dara (dara)').closest('li');
+    expect(daraItem?.className).toContain('disabled');
+    const sopheaItem = within(members).getByText('Chan Sophea (sophea)').closest('li');
+    expect(sopheaItem?.className).not.toContain('disabled');
+  });
+});
+
+describe('a session the server holds to a new password', () => {
+  it('is sent to /password when any request answers 403 password_change_required', async () => {
+    signedIn({ permissions: admin });
+    mockFetch({
+      'GET users': {
+        status: 403,
+        body: { message: 'Choose a new password before you go on.', code: 'password_change_required' },
+      },
+    });
+    renderApp('/en/users');
+    await waitFor(() => expect(session.get().mustChangePassword).toBe(true));
   });
 });

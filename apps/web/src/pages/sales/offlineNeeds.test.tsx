@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { listAnswer, popoverWith } from '../../test/inventory.ts';
 import { mockFetch, renderApp, signedIn } from '../../test/render.tsx';
-import { orderRow, SELLING, tillLookups } from '../../test/sales.ts';
+import { orderRow, SELLING, seenBy, tillLookups } from '../../test/sales.ts';
 import { queuedSales } from './outbox.ts';
 
 /**
@@ -69,7 +69,7 @@ describe('offline, what needs the server says so', { timeout: 60_000 }, () => {
   });
 
   it('a cashier’s void asks for no manager’s approval it could not send (kh)', async () => {
-    const asCashier = { ...paid, abilities: { ...paid.abilities, cancel: 'approval' as const } };
+    const asCashier = seenBy(paid, { as: 'cashier' });
     const { calls, user } = openOrder(asCashier, SELLING, '/orders?view=9');
     const cancel = await screen.findByTestId('order-cancel', {}, { timeout: 30_000 });
     offline();

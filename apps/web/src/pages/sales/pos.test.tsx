@@ -367,12 +367,13 @@ describe('the till', { timeout: 40_000 }, () => {
   });
 
   it('lists another cashier’s held cart without offering to resume it (the server says it is theirs)', async () => {
-    const theirs = orderRow(8, {
-      status: 'held',
-      payment_status: 'onhold',
-      cashier_name: 'Chan Sophea',
-      abilities: { update: false, pay: false, cancel: false, return: false, deliver: false },
-    });
+    // as the server answers a cashier (user 1) about a cart user 2 held
+    const theirs = orderRow(
+      8,
+      { status: 'held', payment_status: 'onhold', cashier_id: 2, cashier_name: 'Chan Sophea' },
+      { as: 'cashier' },
+    );
+    expect(theirs.abilities.update).toBe(false);
     mockFetch({ ...tillLookups(), 'GET orders': () => ({ body: listAnswer([theirs]) }) });
     signedIn({ permissions: SELLING });
     const { user } = renderApp('/en/pos');

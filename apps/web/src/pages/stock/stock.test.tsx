@@ -258,12 +258,9 @@ describe('stock transfers', { timeout: 30_000 }, () => {
     first.unmount();
 
     // a reader: the server answers every ability false
-    mockFetch({
-      ...handlers(),
-      'GET stock-transfers/1': {
-        body: { data: transferRow(1, { abilities: { update: false, send: false, receive: false, cancel: false } }) },
-      },
-    });
+    const read = transferRow(1, {}, { permissions: ['stocks.list', 'stocks.view'] });
+    expect(Object.values(read.abilities)).toEqual([false, false, false, false]);
+    mockFetch({ ...handlers(), 'GET stock-transfers/1': { body: { data: read } } });
     signedIn({ permissions: ['stocks.list', 'stocks.view'] });
     renderApp('/en/stocks/transfer?view=1');
     const draft = await screen.findByTestId('transfer-details');
