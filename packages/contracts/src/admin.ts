@@ -261,6 +261,8 @@ export const AUDIT_ACTIONS = [
   'printer.updated',
   'printer.deleted',
   'printer.restored',
+  'shift.pay_in',
+  'shift.pay_out',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -864,6 +864,14 @@ export const messages = {
     en: 'Open a shift at this store before selling.',
     kh: 'សូមបើកវេននៅហាងនេះជាមុនសិន មុននឹងលក់។',
   },
+  'shift.required_cash': {
+    en: 'Open a shift at this store before taking or giving cash.',
+    kh: 'សូមបើកវេននៅហាងនេះជាមុនសិន មុននឹងទទួល ឬផ្ដល់សាច់ប្រាក់។',
+  },
+  'shift.pay_out_over': {
+    en: 'This shift’s pay-outs would come to {amount}, at or beyond the threshold of {threshold}: a manager’s approval is needed.',
+    kh: 'ការដកប្រាក់ចេញនៃវេននេះនឹងដល់ {amount} ស្មើ ឬលើសកម្រិត {threshold}៖ ត្រូវការការអនុម័តពីអ្នកគ្រប់គ្រង។',
+  },
   'shift.denomination': {
     en: 'This note is not one of the notes in the settings.',
     kh: 'ក្រដាសប្រាក់នេះមិនមាននៅក្នុងបញ្ជីក្រដាសប្រាក់នៃការកំណត់ទេ។',
@@ -928,6 +936,10 @@ export const messages = {
   'credit.over_limit': {
     en: '{customer} would owe {owed}, more than their credit limit of {limit}: a manager’s approval is needed.',
     kh: '{customer} នឹងជំពាក់ {owed} លើសពីកម្រិតឥណទាន {limit}៖ ត្រូវការការអនុម័តពីអ្នកគ្រប់គ្រង។',
+  },
+  'credit.no_limit': {
+    en: '{customer} has no credit limit: they would owe {owed}, and a manager’s approval is needed.',
+    kh: '{customer} មិនមានកម្រិតឥណទានទេ៖ នឹងជំពាក់ {owed} ហើយត្រូវការការអនុម័តពីអ្នកគ្រប់គ្រង។',
   },
   'credit.over_paid': {
     en: 'More than the orders owe ({due}).',

@@ -96,6 +96,8 @@ export const shiftMoveInput = z.object({
   currency: z.enum(CASH_CURRENCIES),
   amount: z.number().int().min(1).max(SHIFT_AMOUNT_MAX),
   reason: z.string().trim().min(1).max(255),
+  /** A manager's approval, for a pay-out that takes the shift's pay-outs to the threshold. */
+  approval: approvalInput.nullish(),
 });
 export type ShiftMoveInput = z.input<typeof shiftMoveInput>;
 
@@ -137,14 +139,27 @@ export function differenceNeedsApproval(
   return Math.abs(difference.usd) > settings.threshold_usd_cents || Math.abs(difference.khr) > settings.threshold_khr;
 }
 
+/**
+ * Whether a pay-out needs a manager: the shift's pay-outs of its currency, this one included, reach
+ * the close's threshold (paying out is how a short drawer would be made to balance, so pay-outs are
+ * counted together: two small ones are not one big one split).
+ */
+export function payOutNeedsApproval(
+  payOuts: number,
+  currency: CashCurrency,
+  settings: Pick<ShiftSettings, 'threshold_usd_cents' | 'threshold_khr'>,
+): boolean {
+  return payOuts >= (currency === 'usd' ? settings.threshold_usd_cents : settings.threshold_khr);
+}
+
+/** Each figure of a drawer is null for a cashier during a blind close: until it is counted, they see none. */
 export const drawer = z.object({
-  float: z.number().int(),
-  cash_in: z.number().int(),
-  change_out: z.number().int(),
-  refunds: z.number().int(),
-  pay_ins: z.number().int(),
-  pay_outs: z.number().int(),
-  /** Null for a cashier during a blind close. */
+  float: z.number().int().nullable(),
+  cash_in: z.number().int().nullable(),
+  change_out: z.number().int().nullable(),
+  refunds: z.number().int().nullable(),
+  pay_ins: z.number().int().nullable(),
+  pay_outs: z.number().int().nullable(),
   expected: z.number().int().nullable(),
   counted: z.number().int().nullable(),
   difference: z.number().int().nullable(),
@@ -175,7 +190,8 @@ export const shiftMovement = z.object({
   id: z.number().int(),
   kind: z.enum(SHIFT_MOVE_KINDS),
   currency: z.enum(CASH_CURRENCIES),
-  amount: z.number().int(),
+  /** Null during a blind close, for a cashier. */
+  amount: z.number().int().nullable(),
   reason: z.string(),
   created_by_name: z.string().nullable(),
   created_at: z.string(),
@@ -185,17 +201,18 @@ export type ShiftMovement = z.infer<typeof shiftMovement>;
 export const shiftDetail = shift.extend({
   note: z.string().nullable(),
   close_note: z.string().nullable(),
-  float_count: cashCount,
+  /** Null during a blind close, for a cashier (as every figure below that tells what the drawer holds). */
+  float_count: cashCount.nullable(),
   counted_count: cashCount.nullable(),
   usd: drawer,
   khr: drawer,
   /** The shift's sales (checked out while it was open): how many and their total. */
   orders_count: z.number().int(),
-  sales_cents: z.number().int(),
+  sales_cents: z.number().int().nullable(),
   movements: z.array(shiftMovement),
-  /** Every tender of the shift's sales by method (cash in its currency's units, the rest in cents). */
+  /** Every tender taken in the shift by method (cash in its currency's units, the rest in cents); none while blind. */
   payments: z.array(z.object({ method: z.string(), amount: z.number().int() })),
-  /** Whether the close is blind for this user (what is expected is not shown). */
+  /** Whether the close is blind for this user (none of the drawer's figures are shown). */
   blind: z.boolean(),
 });
 export type ShiftDetail = z.infer<typeof shiftDetail>;

@@ -670,6 +670,8 @@ export interface OrdersTable extends Timestamps, SoftDelete {
   approved_by: number | null;
   /** The cashier's shift open at the store when it was checked out (shifts), if any. */
   shift_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The shift whose drawer the change of the settling payment left (0033). */
+  change_shift_id: ColumnType<number | null, number | null | undefined, number | null>;
   /** The manager whose approval let the sale take the customer past their credit limit. */
   credit_approved_by: Generated<number | null>;
   /** When the till sold it with no connection (0025); null: sold online. */
@@ -734,6 +736,8 @@ export interface OrderPaymentsTable {
   created_at: string;
   /** The customer payment this share of an order's payment came from (credit, 0023). */
   customer_payment_id: Generated<number | null>;
+  /** The shift whose drawer this cash went into or came out of: its handler's open shift (0033). */
+  shift_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** A customer's payment on account, allocated to their orders (its shares are order payments). */

@@ -13,7 +13,8 @@ import { type Actor, can, covers, definePolicy, type Refusal, rule } from './pol
  * - A customer's limit and a party's terms are `credit.update`'s: a write by someone without it
  *   keeps the stored values (a new customer: not limited, no terms).
  * - A payment on account is `credit.create`, in a store the user covers; it has no later action.
- * - A sale leaving money unpaid beyond the customer's limit is `orders.approve`'s: a cashier's sale
+ * - A sale leaving money unpaid beyond the customer's limit (no limit set: no credit, anything left
+ *   unpaid is beyond it) is `orders.approve`'s: a cashier's sale
  *   goes through with a manager's approval at the till (policies/approval.ts), recorded on the
  *   order (`credit_approved_by`).
  */
@@ -46,7 +47,7 @@ export interface CreditFacts {
 }
 
 /**
- * A sale's credit: past the customer's limit, a manager (orders.approve) or a manager's approval
+ * A sale's credit: past the customer's limit (none set: any debt), a manager (orders.approve) or a manager's approval
  * at the till; the request for one names the customer, what they would owe and their limit.
  */
 export const salePolicy = definePolicy<CreditFacts, 'exceed_limit'>({

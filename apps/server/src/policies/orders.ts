@@ -19,6 +19,13 @@ const orderState = (order: OrderFacts, action: MessageKey) => stateRefusal('orde
 
 const held = (order: OrderFacts) => order.status === 'held';
 const sold = (order: OrderFacts) => order.status === 'confirmed';
+/**
+ * The goods of a sale have left the store: handed over at the till, or a delivery on its way or
+ * done. A void puts them back in stock, so voiding such a sale is a manager's, paid or not.
+ */
+const handedOver = (order: OrderFacts) =>
+  sold(order) &&
+  (order.delivery_status === null || ['shipping', 'shipped', 'completed'].includes(order.delivery_status));
 /** The cashier who held a cart, or a manager (orders.approve), may change it; nobody else. */
 const mayChange = (actor: Actor, order: OrderFacts) =>
   order.cashier_id === actor.userId || can(actor, 'orders.approve');
@@ -26,9 +33,10 @@ const mayChange = (actor: Actor, order: OrderFacts) =>
 /**
  * Orders (sales) and their invoices. An order belongs to its store: seen and acted on by those who
  * cover it. At the till (orders.create) a cashier sells, holds a cart and takes payments; a held
- * cart is changed or checked out by its own cashier or a manager. Voiding (orders.cancel) a held or
- * an unpaid sale is the till's; voiding a paid one (money goes back) and returns need a manager:
- * orders.approve, or a manager's approval entered at the till, recorded on the order.
+ * cart is changed or checked out by its own cashier or a manager. Voiding (orders.cancel) a held
+ * cart, or an unpaid delivery still in the store, is the till's; voiding a paid sale (money goes
+ * back) or one whose goods were handed over (stock comes back though the goods left), and returns,
+ * need a manager: orders.approve, or a manager's approval entered at the till, recorded on the order.
  */
 export const orderPolicy = definePolicy<OrderFacts, OrderAction>({
   visible: (actor, order) => covers(actor, order.store_id),
@@ -50,7 +58,7 @@ export const orderPolicy = definePolicy<OrderFacts, OrderAction>({
         .permission('orders.cancel')
         .state(order.status !== 'cancelled', orderState(order, 'action.cancelled'))
         .unless(!held(order) || mayChange(actor, order), 'policy.not_yours')
-        .approval(sold(order) && order.paid_cents > 0, 'orders.approve', order.store_id),
+        .approval(sold(order) && (order.paid_cents > 0 || handedOver(order)), 'orders.approve', order.store_id),
     return: (actor, order) =>
       rule(actor)
         .permission('orders.cancel')

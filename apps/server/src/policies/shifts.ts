@@ -1,6 +1,16 @@
 import type { MessageKey, ShiftAction } from '@depot/contracts';
 import { sql } from 'kysely';
-import { type Actor, type AnyQuery, can, covers, definePolicy, rule, stateRefusal, storeScope } from './policy.ts';
+import {
+  type Actor,
+  type AnyQuery,
+  can,
+  covers,
+  definePolicy,
+  type Refusal,
+  rule,
+  stateRefusal,
+  storeScope,
+} from './policy.ts';
 
 /** What the rules read of a shift: its row, its list entry and its detail all carry it. */
 export interface ShiftFacts {
@@ -49,9 +59,27 @@ export const shiftDifferencePolicy = definePolicy<ShiftFacts & { over_threshold:
   },
 });
 
+/**
+ * A pay-out that takes the shift's pay-outs of its currency to the threshold (contracts'
+ * `payOutNeedsApproval`): shifts.approve's, or a manager's approval at the till; the request for one
+ * says what the pay-outs would come to.
+ */
+export const payOutPolicy = definePolicy<ShiftFacts & { over_threshold: boolean; why: Refusal }, 'pay_out'>({
+  visible: shiftPolicy.visible,
+  actions: {
+    pay_out: (actor, shift) => rule(actor).approval(shift.over_threshold, 'shifts.approve', shift.store_id, shift.why),
+  },
+});
+
+/**
+ * Whether a blind close hides an open shift's drawer from the actor: every figure that adds up to
+ * what it should hold (the shift's detail, its X report, the cashier's dashboard), until the count.
+ */
+export const hidesDrawer = (actor: Actor, blind: boolean) => blind && !oversees(actor);
+
 /** Whether the actor sees what a drawer should hold before it is counted (a blind close hides it). */
 export const seesExpected = (actor: Actor, shift: ShiftFacts, blind: boolean) =>
-  !blind || shift.status !== 'open' || oversees(actor);
+  shift.status !== 'open' || !hidesDrawer(actor, blind);
 
 /** The shifts a list shows: one's own, or (shifts.approve) every shift of one's stores. */
 export function shiftScope<Q extends AnyQuery>(query: Q, actor: Actor): Q {

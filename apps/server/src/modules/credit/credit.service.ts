@@ -30,6 +30,7 @@ import { auditWho, recordAudit } from '../audit/audit.ts';
 import { issueInvoice, paymentStatus } from '../orders/orders.steps.ts';
 import { assertNotFuture, payPurchaseWithin } from '../purchases/purchases.service.ts';
 import { saleRates } from '../rates/rates.service.ts';
+import { drawerShift, movesCash } from '../shifts/shifts.service.ts';
 import {
   ageDocuments,
   creditRows,
@@ -372,6 +373,8 @@ export function creditService(db: Db) {
         const customer = await lockCustomer(trx, customerId);
         if (!customer || customer.deleted_at) throw notFound();
         const open = ageDocuments(await customerOrders(trx, customerId, actor), 0).open;
+        // cash taken on account goes into the drawer of whoever takes it (or, shifts required: refused)
+        const shiftId = await drawerShift(trx, actor.userId, storeId, movesCash([input.method]) ? 'cash' : null);
         const rates = await saleRates(trx);
         const rateIn = rates.rate_in_khr || rates.rate_khr;
         const cents = input.method === 'cash_khr' ? khrToCents(input.amount, rateIn) : input.amount;
@@ -423,6 +426,7 @@ export function creditService(db: Db) {
             amount_cents: share.amount_cents,
             transaction_id: input.transaction_id,
             received_by: actor.userId,
+            shift_id: shiftId,
             created_at: at,
           };
           await trx

@@ -7,10 +7,11 @@ import { lockCustomer } from './credit.service.ts';
 
 /**
  * A sale's credit check, in the sale's transaction after its payments: a sale leaving money unpaid
- * must not take the customer past their credit limit (null: not limited) unless a manager allows
- * it (policies/credit.ts). The customer's row is locked first (PostgreSQL; SQLite writes one
- * transaction at a time), so two tills cannot each sell up to the limit at once. The manager who
- * approved is recorded on the order and in the audit trail.
+ * must not take the customer past their credit limit unless a manager allows it
+ * (policies/credit.ts). No limit set (null: the walk-in customer, a customer nobody gave credit) is
+ * no credit: anything left unpaid needs the manager. The customer's row is locked first
+ * (PostgreSQL; SQLite writes one transaction at a time), so two tills cannot each sell up to the
+ * limit at once. The manager who approved is recorded on the order and in the audit trail.
  */
 export async function checkCredit(
   trx: Db,
@@ -20,23 +21,27 @@ export async function checkCredit(
 ): Promise<void> {
   if (sale.paidCents >= sale.totalCents) return;
   const customer = await lockCustomer(trx, sale.customerId);
-  if (!customer || customer.credit_limit_cents === null) return;
-  const limit = Number(customer.credit_limit_cents);
+  if (!customer) return;
+  const limit = customer.credit_limit_cents === null ? null : Number(customer.credit_limit_cents);
   const owed = await customerBalance(trx, sale.customerId);
+  const over = owed > (limit ?? 0);
   const { approvedBy } = salePolicy.authorize(
     actor,
     {
       store_id: sale.storeId,
-      over_limit: owed > limit,
-      why: {
-        key: 'credit.over_limit',
-        params: { customer: customer.name, owed: { usd: owed }, limit: { usd: limit } },
-      },
+      over_limit: over,
+      why:
+        limit === null
+          ? { key: 'credit.no_limit', params: { customer: customer.name, owed: { usd: owed } } }
+          : {
+              key: 'credit.over_limit',
+              params: { customer: customer.name, owed: { usd: owed }, limit: { usd: limit } },
+            },
     },
     'exceed_limit',
     approver,
   );
-  if (owed <= limit) return;
+  if (!over) return;
   await trx
     .updateTable('orders')
     .set({ credit_approved_by: approvedBy ?? actor.userId })

@@ -106,9 +106,15 @@ describe('a credit limit at the till', () => {
     expect(account.ageing.current).toBe(6000);
   });
 
-  it('leaves a customer without a limit as before, and a limit of 0 allows nothing unpaid', async () => {
-    const free = await newCustomer(null);
-    expect((await send('POST', '/api/orders', sale(free, 20), cashier)).status).toBe(201);
+  it('gives a customer without a limit no credit, and a limit of 0 allows nothing unpaid', async () => {
+    // no limit set is no credit (issue 26): anything left unpaid needs a manager
+    const none = await newCustomer(null);
+    const refused = await send('POST', '/api/orders', sale(none, 1), cashier);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('approval_required');
+    expect(refused.body.message).toMatch(/has no credit limit: they would owe \$10\.00/);
+    const approved = sale(none, 1, 0, { name: manager.name, password: manager.password });
+    expect((await send('POST', '/api/orders', approved, cashier)).status).toBe(201);
     const cash = await newCustomer(0);
     expect((await send('POST', '/api/orders', sale(cash, 1), cashier)).status).toBe(403);
     expect((await send('POST', '/api/orders', sale(cash, 1, 1000), cashier)).status).toBe(201);

@@ -84,9 +84,10 @@ export function orderService(db: Db) {
   ) {
     const { trx, actor } = ctx;
     // the sale belongs to its cashier's open shift at the store (or is refused, when one is required)
-    await attachShift(trx, actor, sale.id, sale.storeId);
+    // (its tenders and change are that shift's drawer's)
+    const shiftId = await attachShift(trx, actor, sale.id, sale.storeId);
     const paid = payments.length
-      ? await recordPayments(trx, { ...sale.values, id: sale.id }, payments, actor.userId, changeIn)
+      ? await recordPayments(trx, { ...sale.values, id: sale.id }, payments, actor.userId, changeIn, shiftId)
       : null;
     const status = paid?.status ?? null;
     // what is left unpaid must stay within the customer's credit limit, or a manager allows it

@@ -38,6 +38,7 @@ import { indexRecords, LEAD, termRows, termsOf } from '../../kit/search.ts';
 import { authorizeSale } from '../../policies/orders.ts';
 import type { Actor } from '../../policies/policy.ts';
 import { customerPriceGroup, listNames, priceRulesFor } from '../prices/prices.service.ts';
+import { drawerShift, movesCash } from '../shifts/shifts.service.ts';
 import { issueAll, lockProducts, receive, share } from '../stock/ledger.ts';
 import { factorFor } from '../stock/stock.repository.ts';
 
@@ -538,7 +539,8 @@ export type Payable = Pick<
  * Records what was handed over against what is due. Cash may be more than due (the change is
  * worked out in both currencies); card, transfer and KHQR may not. Answers the new payment status
  * and what the order has paid. The payments' insert and the order's update are one statement on
- * PostgreSQL (db/later.ts runTogether); nothing is read back.
+ * PostgreSQL (db/later.ts runTogether); nothing is read back. The cash goes into, and the change
+ * comes out of, the drawer of whoever takes it (`drawerShift`; the sale passes its own, known).
  */
 export async function recordPayments(
   trx: Db,
@@ -546,10 +548,15 @@ export async function recordPayments(
   tenders: Tender[],
   userId: number,
   changeIn: ChangeIn = 'split',
+  drawer?: number | null,
 ) {
   const total = Number(order.total_cents);
   const due = total - Number(order.paid_cents);
   if (due <= 0) throw new FieldError({ payments: [{ key: 'order.nothing_due' }] });
+  const shiftId =
+    drawer !== undefined
+      ? drawer
+      : await drawerShift(trx, userId, order.store_id, movesCash(tenders.map((t) => t.method)) ? 'cash' : null);
   const rates: Rates = {
     rate_khr: order.exchange_rate_khr,
     rate_in_khr: order.rate_in_khr,
@@ -569,6 +576,7 @@ export async function recordPayments(
     amount_cents: tender.method === 'cash_khr' ? khrToCents(tender.amount, rateIn) : tender.amount,
     transaction_id: tender.transaction_id,
     received_by: userId,
+    shift_id: shiftId,
     created_at: at,
   }));
   await tallyPayments(trx, order.id, rows, order);
@@ -593,6 +601,7 @@ export async function recordPayments(
           change_khr: s.change_khr,
           change_given_cents: given.usd_cents,
           change_given_khr: given.khr,
+          change_shift_id: shiftId,
         })
         .where('id', '=', order.id)
         .compile(),
@@ -818,8 +827,13 @@ export async function everyLine(trx: Db, orderId: number): Promise<Back> {
   return items.map((i) => ({ itemId: i.id, share: [1, 1] }));
 }
 
-/** What was paid and not yet given back goes back in dollars cash: a void's refund. */
-export async function refundTheRest(trx: Db, order: Pick<OrderRow, 'id' | 'paid_cents'>, userId: number, at: string) {
+/** What was paid and not yet given back goes back in dollars cash, from the voider's drawer: a void's refund. */
+export async function refundTheRest(
+  trx: Db,
+  order: Pick<OrderRow, 'id' | 'paid_cents' | 'store_id'>,
+  userId: number,
+  at: string,
+) {
   const refunded = Number(
     (
       await trx
@@ -840,6 +854,7 @@ export async function refundTheRest(trx: Db, order: Pick<OrderRow, 'id' | 'paid_
     amount_cents: owed,
     transaction_id: null,
     received_by: userId,
+    shift_id: await drawerShift(trx, userId, order.store_id, 'cash'),
     created_at: at,
   };
   await trx.insertInto('order_payments').values(row).execute();
@@ -920,10 +935,13 @@ export async function returnLines(trx: Db, orderId: number, items: ReturnInput['
   return { refund, back };
 }
 
-/** A return's refund in the method chosen (riel at the sale's rate out), and the return itself. */
+/**
+ * A return's refund in the method chosen (riel at the sale's rate out), from the drawer of whoever
+ * hands it back, and the return itself.
+ */
 export async function recordReturn(
   trx: Db,
-  order: Pick<OrderRow, 'id' | 'exchange_rate_khr' | 'rate_out_khr' | 'khr_step'>,
+  order: Pick<OrderRow, 'id' | 'exchange_rate_khr' | 'rate_out_khr' | 'khr_step' | 'store_id'>,
   refund: { cents: number; method: 'cash_usd' | 'cash_khr'; note: string | null },
   by: { userId: number; approvedBy: number | null; at: string },
 ) {
@@ -936,6 +954,7 @@ export async function recordReturn(
     amount_cents: refund.cents,
     transaction_id: null,
     received_by: by.userId,
+    shift_id: await drawerShift(trx, by.userId, order.store_id, 'cash'),
     created_at: by.at,
   };
   await trx.insertInto('order_payments').values(payment).execute();

@@ -485,7 +485,12 @@ describe('after the sale', () => {
       method: 'POST',
       url: '/api/orders',
       headers: mine,
-      payload: { customer_id: ids.walkIn, items: [{ product_id: ids.rice, quantity: 1 }] },
+      // paid: the walk-in customer has no credit (issue 26)
+      payload: {
+        customer_id: ids.walkIn,
+        items: [{ product_id: ids.rice, quantity: 1 }],
+        payments: [{ method: 'cash_usd', amount: 1000 }],
+      },
     });
     expect(sold.statusCode).toBe(201);
 

@@ -12,7 +12,9 @@ import {
 import type { Db } from '../../db/database.ts';
 import { now } from '../../db/database.ts';
 import { type Actor, assertStoreInput, can } from '../../policies/policy.ts';
+import { hidesDrawer } from '../../policies/shifts.ts';
 import { currentRates } from '../rates/rates.service.ts';
+import { readShiftSettings } from '../shifts/shifts.settings.ts';
 import { type Filter, type Range, reportsRepository } from './reports.repository.ts';
 import { basisPoints, previousRange, rollUp } from './reports.sql.ts';
 
@@ -756,6 +758,8 @@ export function reportsService(db: Db) {
       ];
       const cash = (method: string, kind: string) =>
         payments.filter((r) => r.method === method && r.kind === kind).reduce((a, r) => a + r.amount, 0);
+      // a blind close: a cashier's open shift tells no cash received or change given until counted
+      const blind = Boolean(shift) && hidesDrawer(actor, (await readShiftSettings(db)).blind_close);
       const sections: ReportSection[] = [
         {
           key: 'by_payment',
@@ -779,6 +783,7 @@ export function reportsService(db: Db) {
           ],
         },
       ];
+      if (blind) sections.splice(0, sections.length);
       if (manager) {
         sections.push(
           {

@@ -41,15 +41,18 @@ export async function shiftReportHtml(
   const z = shift.status === 'closed';
   const row = (key: MessageKey, value: string, strong = false) =>
     `<tr${strong ? ' class="sum"' : ''}><td>${t(key, locale)}</td><td class="n">${value}</td></tr>`;
+  // a figure a blind close hides (null) is left out
+  const opt = (key: MessageKey, value: number | null, show: (n: number) => string) =>
+    value === null ? '' : row(key, show(value));
   const drawer = (currency: CashCurrency) => {
     const d = shift[currency];
     return `<table class="drawer"><thead><tr><th colspan="2">${t(`shift.pdf.${currency}`, locale)}</th></tr></thead><tbody>
-${row('shift.pdf.float', money(currency, d.float))}
-${row('shift.pdf.cash_in', money(currency, d.cash_in))}
-${row('shift.pdf.change_out', minus(currency, d.change_out))}
-${d.refunds > 0 ? row('shift.pdf.refunds', minus(currency, d.refunds)) : ''}
-${row('shift.pdf.pay_ins', money(currency, d.pay_ins))}
-${row('shift.pdf.pay_outs', minus(currency, d.pay_outs))}
+${opt('shift.pdf.float', d.float, (n) => money(currency, n))}
+${opt('shift.pdf.cash_in', d.cash_in, (n) => money(currency, n))}
+${opt('shift.pdf.change_out', d.change_out, (n) => minus(currency, n))}
+${d.refunds !== null && d.refunds > 0 ? row('shift.pdf.refunds', minus(currency, d.refunds)) : ''}
+${opt('shift.pdf.pay_ins', d.pay_ins, (n) => money(currency, n))}
+${opt('shift.pdf.pay_outs', d.pay_outs, (n) => minus(currency, n))}
 ${d.expected !== null ? row('shift.pdf.expected', money(currency, d.expected), true) : ''}
 ${d.counted !== null ? row('shift.pdf.counted', money(currency, d.counted)) : ''}
 ${d.difference !== null && d.counted !== null ? row('shift.pdf.difference', signed(currency, d.difference), true) : ''}
@@ -74,7 +77,7 @@ ${d.difference !== null && d.counted !== null ? row('shift.pdf.difference', sign
   const movements = shift.movements
     .map(
       (m) =>
-        `<tr><td>${esc(whenOf(m.created_at, locale))}</td><td>${t(m.kind === 'pay_in' ? 'shift.pdf.pay_in' : 'shift.pdf.pay_out', locale)}</td><td>${esc(m.reason)}</td><td>${esc(m.created_by_name ?? '—')}</td><td class="n">${m.kind === 'pay_out' ? '−' : ''}${money(m.currency, m.amount)}</td></tr>`,
+        `<tr><td>${esc(whenOf(m.created_at, locale))}</td><td>${t(m.kind === 'pay_in' ? 'shift.pdf.pay_in' : 'shift.pdf.pay_out', locale)}</td><td>${esc(m.reason)}</td><td>${esc(m.created_by_name ?? '—')}</td><td class="n">${m.amount === null ? '—' : `${m.kind === 'pay_out' ? '−' : ''}${money(m.currency, m.amount)}`}</td></tr>`,
     )
     .join('');
   return `<!doctype html><html lang="${locale === 'kh' ? 'km' : 'en'}"><head><meta charset="utf-8"><style>
@@ -90,7 +93,7 @@ td.n{text-align:right;white-space:nowrap}.sum td{font-weight:700}
 <div class="shop">${esc(titleOf(settings, locale))}</div>
 <h1>${t(z ? 'shift.pdf.z' : 'shift.pdf.x', locale)}</h1>
 <table class="meta"><tbody>${meta.map(([k, v]) => `<tr><td>${t(k, locale)}</td><td>${esc(v)}</td></tr>`).join('')}</tbody></table>
-<h2>${t('shift.pdf.sales', locale)}: ${shift.orders_count} · ${t('shift.pdf.sales_total', locale)}: ${formatUsd(shift.sales_cents)}</h2>
+<h2>${t('shift.pdf.sales', locale)}: ${shift.orders_count}${shift.sales_cents === null ? '' : ` · ${t('shift.pdf.sales_total', locale)}: ${formatUsd(shift.sales_cents)}`}</h2>
 ${payments ? `<table class="meta"><thead><tr><th colspan="2">${t('shift.pdf.payments', locale)}</th></tr></thead><tbody>${payments}</tbody></table>` : ''}
 <div class="cols" style="margin-top:10pt">${drawer('usd')}${drawer('khr')}</div>
 ${

@@ -113,10 +113,13 @@ export const shiftRoutes: FastifyPluginAsyncZod<{
       config: { access: 'shifts.update', idempotent: true },
       schema: { tags, params: idParams, body: shiftMoveInput, response: { 200: answer } },
     },
-    async (request) => ({
-      message: await say(request, request.body.kind === 'pay_in' ? 'shift.pay_in' : 'shift.pay_out'),
-      data: await service.move(authOf(request), request.params.id, request.body),
-    }),
+    async (request) => {
+      const approver = await approvals.identify(request.body.approval, request.ip);
+      return {
+        message: await say(request, request.body.kind === 'pay_in' ? 'shift.pay_in' : 'shift.pay_out'),
+        data: await service.move(authOf(request), request.params.id, request.body, approver),
+      };
+    },
   );
 
   app.post(

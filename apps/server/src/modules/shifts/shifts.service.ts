@@ -6,6 +6,7 @@ import {
   type DrawerMoves,
   differenceNeedsApproval,
   expectedCash,
+  payOutNeedsApproval,
   type ShiftAction,
   type ShiftDetail,
   type ShiftSettings,
@@ -23,7 +24,7 @@ import { AppError, FieldError, notFound } from '../../http/errors.ts';
 import { type DocumentDefinition, documentService } from '../../kit/document.ts';
 import { findLive, type Read, type ResourceDefinition } from '../../kit/resource.ts';
 import { type Actor, type Approver, assertStoreInput } from '../../policies/policy.ts';
-import { seesExpected, shiftDifferencePolicy, shiftPolicy, shiftScope } from '../../policies/shifts.ts';
+import { payOutPolicy, seesExpected, shiftDifferencePolicy, shiftPolicy, shiftScope } from '../../policies/shifts.ts';
 import { auditWho, recordAudit } from '../audit/audit.ts';
 import { readShiftSettings } from './shifts.settings.ts';
 
@@ -100,9 +101,11 @@ const zeroMoves = (): DrawerMoves => ({ float: 0, cash_in: 0, change_out: 0, ref
 type Moves = Record<CashCurrency, DrawerMoves>;
 
 /**
- * What moved each drawer, from the records as they are: the float, the cash tenders of the shift's
- * sales and the change given for them, cash handed back for them (voids, returns) while the shift
- * was open, its pay-ins and pay-outs. A closed shift's figures were frozen at its close.
+ * What moved each drawer, from the records as they are: the float, the cash taken and handed back
+ * while the shift was open by its cashier at its store (tenders, later payments, payments on
+ * account, refunds: each `order_payments` row's `shift_id`, given by `drawerShift`), the change that
+ * left it (`orders.change_shift_id`), its pay-ins and pay-outs. A closed shift's figures were frozen
+ * at its close.
  */
 export async function drawerMoves(
   db: Db,
@@ -113,10 +116,9 @@ export async function drawerMoves(
   moves.khr.float = Number(row.float_khr);
   let payments = db
     .selectFrom('order_payments')
-    .innerJoin('orders', 'orders.id', 'order_payments.order_id')
     .select(['order_payments.kind', 'order_payments.method', sql<number>`sum(order_payments.amount)`.as('amount')])
-    .where('orders.shift_id', '=', row.id)
-    .where('order_payments.method', 'in', ['cash_usd', 'cash_khr'])
+    .where('order_payments.shift_id', '=', row.id)
+    .where('order_payments.method', 'in', CASH_METHODS)
     .groupBy(['order_payments.kind', 'order_payments.method']);
   if (row.closed_at) payments = payments.where('order_payments.created_at', '<=', row.closed_at);
   for (const p of await payments.execute()) {
@@ -124,14 +126,14 @@ export async function drawerMoves(
     if (p.kind === 'refund') drawer.refunds += Number(p.amount);
     else drawer.cash_in += Number(p.amount);
   }
-  // the change each sale gave, as it left each drawer (the till says how it was handed back)
+  // the change given, as it left each drawer (the till says how it was handed back)
   const change = await db
     .selectFrom('orders')
     .select([
       sql<number>`coalesce(sum(change_given_cents), 0)`.as('usd'),
       sql<number>`coalesce(sum(change_given_khr), 0)`.as('khr'),
     ])
-    .where('shift_id', '=', row.id)
+    .where('change_shift_id', '=', row.id)
     .executeTakeFirst();
   moves.usd.change_out += Number(change?.usd ?? 0);
   moves.khr.change_out += Number(change?.khr ?? 0);
@@ -177,9 +179,8 @@ async function shiftDetail(db: Db, id: number): Promise<Read<ShiftDetail>> {
     .executeTakeFirstOrThrow();
   const tenders = await db
     .selectFrom('order_payments')
-    .innerJoin('orders', 'orders.id', 'order_payments.order_id')
     .select(['order_payments.method', sql<number>`sum(order_payments.amount)`.as('amount')])
-    .where('orders.shift_id', '=', id)
+    .where('order_payments.shift_id', '=', id)
     .where('order_payments.kind', '=', 'payment')
     .groupBy('order_payments.method')
     .orderBy('order_payments.method')
@@ -221,12 +222,33 @@ export const shiftDocument: DocumentDefinition<'shifts', Read<ShiftDetail>, Shif
   list: shifts,
   policy: shiftPolicy,
   detail: shiftDetail,
-  // a blind close: a cashier sees what moved the drawer, not what it should hold, until it is closed
+  // a blind close: until the count is in, a cashier sees none of the figures that would add up to
+  // what the drawer should hold (the float, cash in, change, refunds, pay-ins and pay-outs, the
+  // sales' total and tenders); the count and what it differs by come with the close
   present(actor, detail) {
     const blind = !seesExpected(actor, detail, detail.blind);
     if (!blind) return { ...detail, blind: false };
-    const hide = (d: ShiftDetail['usd']) => ({ ...d, expected: null, difference: null });
-    return { ...detail, blind: true, usd: hide(detail.usd), khr: hide(detail.khr) };
+    const hide = (): ShiftDetail['usd'] => ({
+      float: null,
+      cash_in: null,
+      change_out: null,
+      refunds: null,
+      pay_ins: null,
+      pay_outs: null,
+      expected: null,
+      counted: null,
+      difference: null,
+    });
+    return {
+      ...detail,
+      blind: true,
+      float_count: null,
+      usd: hide(),
+      khr: hide(),
+      sales_cents: null,
+      movements: detail.movements.map((m) => ({ ...m, amount: null })),
+      payments: [],
+    };
   },
 };
 
@@ -253,22 +275,46 @@ function checkCount(count: CashCount, settings: ShiftSettings, field: string) {
 
 const tillKey = (storeId: number, till: string) => `${storeId}:${till.toLowerCase()}`;
 
+/** The tenders that move a drawer. */
+export const CASH_METHODS = ['cash_usd', 'cash_khr'] as const;
+export const movesCash = (methods: readonly string[]) =>
+  methods.some((m) => (CASH_METHODS as readonly string[]).includes(m));
+
 /**
- * The checkout's shift step (orders.service's `sell`): the sale belongs to its cashier's shift open
- * at its store, if any; with the setting `require_shift`, a sale without one is refused (422).
+ * The one place money is given its drawer: every cash movement (a sale's tenders and change, a
+ * later payment, a payment on account, a refund) belongs to the shift open by the user who handled
+ * the cash, at the store where it moved; none open: in no drawer. With the setting `require_shift`,
+ * what needs a shift without one is refused (422): a sale (`'sale'`), or whatever takes or gives
+ * cash (`'cash'`); `null`, nothing is required (a card payment). Answers the shift's id, or null.
  */
-export async function attachShift(trx: Db, actor: Actor, orderId: number, storeId: number): Promise<void> {
+export async function drawerShift(
+  trx: Db,
+  userId: number,
+  storeId: number,
+  needs: 'sale' | 'cash' | null,
+): Promise<number | null> {
   const open = await trx
     .selectFrom('shifts')
     .select('id')
-    .where('open_user', '=', actor.userId)
+    .where('open_user', '=', userId)
     .where('store_id', '=', storeId)
     .executeTakeFirst();
-  if (open) {
-    await trx.updateTable('orders').set({ shift_id: open.id }).where('id', '=', orderId).execute();
-    return;
+  if (open) return open.id;
+  if (needs && (await readShiftSettings(trx)).require_shift) {
+    throw new AppError(422, needs === 'sale' ? 'shift.required' : 'shift.required_cash');
   }
-  if ((await readShiftSettings(trx)).require_shift) throw new AppError(422, 'shift.required');
+  return null;
+}
+
+/**
+ * The checkout's shift step (orders.service's `sell`): the sale belongs to its cashier's shift open
+ * at its store, if any (`drawerShift`); with the setting `require_shift`, a sale without one is
+ * refused (422). Answers the shift, the drawer of the sale's own tenders.
+ */
+export async function attachShift(trx: Db, actor: Actor, orderId: number, storeId: number): Promise<number | null> {
+  const open = await drawerShift(trx, actor.userId, storeId, 'sale');
+  if (open) await trx.updateTable('orders').set({ shift_id: open }).where('id', '=', orderId).execute();
+  return open;
 }
 
 export function shiftService(db: Db) {
@@ -325,28 +371,64 @@ export function shiftService(db: Db) {
       });
     },
 
-    /** A pay-in or a pay-out with its reason; a pay-out cannot take more than the drawer holds. */
-    move(actor: Actor, id: number, input: MoveInput) {
-      return documents.act(actor, id, 'move', async ({ trx, at, row }) => {
-        if (input.kind === 'pay_out') {
-          const moves = await drawerMoves(trx, row);
-          if (expectedCash(moves[input.currency]) < input.amount) {
-            throw new FieldError({ amount: [{ key: 'shift.short_drawer' }] });
+    /**
+     * A pay-in or a pay-out with its reason, in the audit trail; a pay-out cannot take more than the
+     * drawer holds, and one that takes the shift's pay-outs to the threshold needs shifts.approve or
+     * a manager's approval at the till (payOutPolicy).
+     */
+    move(actor: Actor, id: number, input: MoveInput, approver: Approver | null = null) {
+      return documents.act(
+        actor,
+        id,
+        'move',
+        async ({ trx, at, row }) => {
+          let approvedBy: number | null = null;
+          if (input.kind === 'pay_out') {
+            const moves = await drawerMoves(trx, row);
+            const drawer = moves[input.currency];
+            if (expectedCash(drawer) < input.amount) {
+              throw new FieldError({ amount: [{ key: 'shift.short_drawer' }] });
+            }
+            const settings = await readShiftSettings(trx);
+            const payOuts = drawer.pay_outs + input.amount;
+            const threshold = input.currency === 'usd' ? settings.threshold_usd_cents : settings.threshold_khr;
+            const money = (n: number) => (input.currency === 'usd' ? { usd: n } : { khr: n });
+            ({ approvedBy } = payOutPolicy.authorize(
+              actor,
+              {
+                ...row,
+                over_threshold: payOutNeedsApproval(payOuts, input.currency, settings),
+                why: { key: 'shift.pay_out_over', params: { amount: money(payOuts), threshold: money(threshold) } },
+              },
+              'pay_out',
+              approver,
+            ));
           }
-        }
-        await trx
-          .insertInto('shift_movements')
-          .values({
-            shift_id: id,
-            kind: input.kind,
-            currency: input.currency,
-            amount: input.amount,
-            reason: input.reason,
-            created_by: actor.userId,
-            created_at: at,
-          })
-          .execute();
-      });
+          await trx
+            .insertInto('shift_movements')
+            .values({
+              shift_id: id,
+              kind: input.kind,
+              currency: input.currency,
+              amount: input.amount,
+              reason: input.reason,
+              created_by: actor.userId,
+              created_at: at,
+            })
+            .execute();
+          await recordAudit(trx, auditWho(actor), {
+            action: input.kind === 'pay_in' ? 'shift.pay_in' : 'shift.pay_out',
+            subject: { type: 'shift', id },
+            after: {
+              currency: input.currency,
+              amount: input.amount,
+              reason: input.reason,
+              approved_by: approvedBy,
+            },
+          });
+        },
+        approver,
+      );
     },
 
     /**

@@ -96,12 +96,13 @@ export function ShiftReport({ shift, paper }: { shift: ShiftDetail; paper: Paper
         <div className="print-heading">
           <Bi k={currency === 'usd' ? l.usd : l.khr} />
         </div>
-        <Line k={l.float}>{m(d.float)}</Line>
-        <Line k={l.cashIn}>{m(d.cash_in)}</Line>
-        <Line k={l.changeOut}>{minus(d.change_out)}</Line>
-        {d.refunds > 0 && <Line k={l.refunds}>{minus(d.refunds)}</Line>}
-        <Line k={l.payIns}>{m(d.pay_ins)}</Line>
-        <Line k={l.payOuts}>{minus(d.pay_outs)}</Line>
+        {/* a blind close (null figures) shows none of them until the count is in */}
+        {d.float !== null && <Line k={l.float}>{m(d.float)}</Line>}
+        {d.cash_in !== null && <Line k={l.cashIn}>{m(d.cash_in)}</Line>}
+        {d.change_out !== null && <Line k={l.changeOut}>{minus(d.change_out)}</Line>}
+        {d.refunds !== null && d.refunds > 0 && <Line k={l.refunds}>{minus(d.refunds)}</Line>}
+        {d.pay_ins !== null && <Line k={l.payIns}>{m(d.pay_ins)}</Line>}
+        {d.pay_outs !== null && <Line k={l.payOuts}>{minus(d.pay_outs)}</Line>}
         {d.expected !== null && (
           <Line k={l.expected} strong>
             {m(d.expected)}
@@ -138,7 +139,7 @@ export function ShiftReport({ shift, paper }: { shift: ShiftDetail; paper: Paper
       <Line k={l.printed}>{printedDate(new Date().toISOString())}</Line>
       <hr />
       <Line k={l.sales}>{shift.orders_count}</Line>
-      <Line k={l.salesTotal}>{money('usd', shift.sales_cents)}</Line>
+      {shift.sales_cents !== null && <Line k={l.salesTotal}>{money('usd', shift.sales_cents)}</Line>}
       {shift.payments.map((p) => (
         <div key={p.method} className="print-row">
           <span className="print-bi">
@@ -159,8 +160,7 @@ export function ShiftReport({ shift, paper }: { shift: ShiftDetail; paper: Paper
             {m.kind === 'pay_in' ? l.payIn[0] : l.payOut[0]} · {m.reason}
           </span>
           <span className="print-figure">
-            {m.kind === 'pay_out' ? '−' : ''}
-            {money(m.currency, m.amount)}
+            {m.amount === null ? '—' : `${m.kind === 'pay_out' ? '−' : ''}${money(m.currency, m.amount)}`}
           </span>
         </div>
       ))}

@@ -159,11 +159,17 @@ function MoveDialog({ shift, kind, onClose }: { shift: ShiftDetail; kind: ShiftM
   const [currency, setCurrency] = useState<CashCurrency>('usd');
   const [amount, setAmount] = useState<number | null>(null);
   const [reason, setReason] = useState('');
+  const [approving, setApproving] = useState(false);
   const write = useShiftWrite(`shifts/${shift.id}/movements`);
-  const submit = async () => {
+  const body = () => {
     const minor = amount === null ? null : currency === 'usd' ? Math.round(amount * 100) : Math.round(amount);
-    const done = await write.submit({ kind, currency, amount: minor, reason });
-    if (done) onClose();
+    return { kind, currency, amount: minor, reason };
+  };
+  // a pay-out that takes the shift's pay-outs to the threshold needs a manager (the server says when)
+  const submit = async () => {
+    const done = await write.submit(body());
+    if (done === 'approval') setApproving(true);
+    else if (done) onClose();
   };
   return (
     <Modal
@@ -209,6 +215,19 @@ function MoveDialog({ shift, kind, onClose }: { shift: ShiftDetail; kind: ShiftM
           />
         </Form.Item>
       </Form>
+      {approving && (
+        <ApprovalDialog
+          title={t('shifts.payOut')}
+          help={t('shifts.payOutApprovalHelp')}
+          okText={t('shifts.payOut')}
+          onClose={() => setApproving(false)}
+          onApprove={async (approval) => {
+            await write.send(body(), approval);
+            setApproving(false);
+            onClose();
+          }}
+        />
+      )}
     </Modal>
   );
 }
@@ -327,7 +346,7 @@ function ShiftDetails({ detail }: { detail: ShiftDetail }) {
       currency: currency === 'usd' ? t('shifts.dollars') : t('shifts.riel'),
       float: m(d.float),
       cash_in: m(d.cash_in),
-      change_out: m(d.change_out + d.refunds),
+      change_out: d.change_out === null || d.refunds === null ? '—' : m(d.change_out + d.refunds),
       moves: `+${m(d.pay_ins)} / −${m(d.pay_outs)}`,
       expected: m(d.expected),
       counted: m(d.counted),
@@ -355,7 +374,10 @@ function ShiftDetails({ detail }: { detail: ShiftDetail }) {
           {
             key: 'sales',
             label: t('shifts.sales'),
-            children: `${detail.orders_count} · ${money('usd', detail.sales_cents)}`,
+            children:
+              detail.sales_cents === null
+                ? `${detail.orders_count}`
+                : `${detail.orders_count} · ${money('usd', detail.sales_cents)}`,
           },
           ...(detail.approved_by_name
             ? [{ key: 'approved', label: t('shifts.approvedBy'), children: detail.approved_by_name }]
@@ -364,23 +386,26 @@ function ShiftDetails({ detail }: { detail: ShiftDetail }) {
         ]}
       />
       {detail.blind && <Typography.Text type="secondary">{t('shifts.blindHelp')}</Typography.Text>}
-      <Table
-        size="small"
-        pagination={false}
-        data-testid="shift-drawers"
-        dataSource={[currencyRow('usd'), currencyRow('khr')]}
-        {...fitTable}
-        columns={[
-          { key: 'currency', dataIndex: 'currency', title: t('shifts.currency') },
-          { key: 'float', dataIndex: 'float', title: t('shifts.float'), align: 'end' },
-          { key: 'cash_in', dataIndex: 'cash_in', title: t('shifts.cashIn'), align: 'end' },
-          { key: 'change_out', dataIndex: 'change_out', title: t('shifts.changeOut'), align: 'end' },
-          { key: 'moves', dataIndex: 'moves', title: t('shifts.moves'), align: 'end' },
-          { key: 'expected', dataIndex: 'expected', title: t('shifts.expected'), align: 'end' },
-          { key: 'counted', dataIndex: 'counted', title: t('shifts.counted'), align: 'end' },
-          { key: 'difference', dataIndex: 'difference', title: t('shifts.difference'), align: 'end' },
-        ]}
-      />
+      {/* a blind close: the server sends none of the drawer's figures until the count is in */}
+      {!detail.blind && (
+        <Table
+          size="small"
+          pagination={false}
+          data-testid="shift-drawers"
+          dataSource={[currencyRow('usd'), currencyRow('khr')]}
+          {...fitTable}
+          columns={[
+            { key: 'currency', dataIndex: 'currency', title: t('shifts.currency') },
+            { key: 'float', dataIndex: 'float', title: t('shifts.float'), align: 'end' },
+            { key: 'cash_in', dataIndex: 'cash_in', title: t('shifts.cashIn'), align: 'end' },
+            { key: 'change_out', dataIndex: 'change_out', title: t('shifts.changeOut'), align: 'end' },
+            { key: 'moves', dataIndex: 'moves', title: t('shifts.moves'), align: 'end' },
+            { key: 'expected', dataIndex: 'expected', title: t('shifts.expected'), align: 'end' },
+            { key: 'counted', dataIndex: 'counted', title: t('shifts.counted'), align: 'end' },
+            { key: 'difference', dataIndex: 'difference', title: t('shifts.difference'), align: 'end' },
+          ]}
+        />
+      )}
       {detail.movements.length > 0 && (
         <Table
           size="small"
@@ -399,7 +424,7 @@ function ShiftDetails({ detail }: { detail: ShiftDetail }) {
               key: 'amount',
               title: t('shifts.amount'),
               align: 'end',
-              render: (_, m) => money(m.currency, m.amount),
+              render: (_, m) => (m.amount === null ? '—' : money(m.currency, m.amount)),
             },
             { key: 'at', title: t('shifts.at'), render: (_, m) => formatDateTime(m.created_at, locale) },
           ]}
