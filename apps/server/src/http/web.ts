@@ -3,12 +3,10 @@ import path from 'node:path';
 import { findScreen, titleOf } from '@depot/contracts';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { escapeHtml } from '../kit/html.ts';
 import type { SettingsService } from '../modules/settings/settings.service.ts';
 import type { Realtime } from '../realtime/realtime.ts';
 import { notFound } from './errors.ts';
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 /**
  * Serves the built web app: files under dist/ as they are (hashed assets cached for a year), and

@@ -1,11 +1,10 @@
 import { type Locale, type MessageKey, type Numerals, type Statement, translate } from '@depot/contracts';
+import { escapeHtml } from '../../kit/html.ts';
 import { fontFaces, printPdf } from '../../kit/pdf.ts';
 import { dayOf, shown } from '../reports/reports.export.ts';
 
-const esc = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
-const t = (key: MessageKey, locale: Locale) => esc(translate(key, locale));
-const money = (cents: number, locale: Locale) => esc(shown(cents, 'money', locale));
+const t = (key: MessageKey, locale: Locale) => escapeHtml(translate(key, locale));
+const money = (cents: number, locale: Locale) => escapeHtml(shown(cents, 'money', locale));
 
 /** A statement as a printable page: the party, the period, opening balance, each document, closing balance. */
 export async function statementHtml(s: Statement, locale: Locale): Promise<string> {
@@ -13,7 +12,7 @@ export async function statementHtml(s: Statement, locale: Locale): Promise<strin
   const lines = s.lines
     .map(
       (l) =>
-        `<tr><td>${esc(dayOf(l.at, locale))}</td><td>${t(`statement.kind.${l.kind}` as MessageKey, locale)}</td><td>${esc(l.number)}</td><td class="n">${l.debit_cents ? money(l.debit_cents, locale) : ''}</td><td class="n">${l.credit_cents ? money(l.credit_cents, locale) : ''}</td><td class="n">${money(l.balance_cents, locale)}</td></tr>`,
+        `<tr><td>${escapeHtml(dayOf(l.at, locale))}</td><td>${t(`statement.kind.${l.kind}` as MessageKey, locale)}</td><td>${escapeHtml(l.number)}</td><td class="n">${l.debit_cents ? money(l.debit_cents, locale) : ''}</td><td class="n">${l.credit_cents ? money(l.credit_cents, locale) : ''}</td><td class="n">${money(l.balance_cents, locale)}</td></tr>`,
     )
     .join('');
   const totals =
@@ -38,8 +37,8 @@ td.n{text-align:right;white-space:nowrap}.sum td{font-weight:700}
 .totals{margin-top:8pt;width:50%}
 </style></head><body>
 <h1>${title}</h1>
-<div class="meta">${esc(s.party.name)}${s.party.phone ? ` · ${esc(s.party.phone)}` : ''}${s.party.address ? ` · ${esc(s.party.address)}` : ''}<br>
-${t('statement.period', locale)}: ${esc(dayOf(s.from, locale))} – ${esc(dayOf(s.to, locale))}</div>
+<div class="meta">${escapeHtml(s.party.name)}${s.party.phone ? ` · ${escapeHtml(s.party.phone)}` : ''}${s.party.address ? ` · ${escapeHtml(s.party.address)}` : ''}<br>
+${t('statement.period', locale)}: ${escapeHtml(dayOf(s.from, locale))} – ${escapeHtml(dayOf(s.to, locale))}</div>
 <table><thead><tr><th>${t('statement.date', locale)}</th><th></th><th>${t('statement.document', locale)}</th><th>${t('statement.debit', locale)}</th><th>${t('statement.credit', locale)}</th><th>${t('statement.balance', locale)}</th></tr></thead><tbody>
 <tr class="sum"><td colspan="5">${t('statement.opening', locale)}</td><td class="n">${money(s.opening_cents, locale)}</td></tr>
 ${lines || `<tr><td colspan="6">${t('statement.none', locale)}</td></tr>`}

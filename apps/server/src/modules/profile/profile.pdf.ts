@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { BUNDLED_FONTS, type Locale, type Profile, type PublicSettings, titleOf } from '@depot/contracts';
+import { escapeHtml } from '../../kit/html.ts';
 import { fontFaces } from '../../kit/pdf.ts';
 
 /**
@@ -36,9 +37,6 @@ const LABELS: Record<string, Record<Locale, string>> = {
   female: { en: 'Female', kh: 'ស្រី' },
   other: { en: 'Other', kh: 'ផ្សេងទៀត' },
 };
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 /** 2026-03-01 → 01/03/2026, as both languages print a date (KHMER.md). */
 const printedDate = (value: string | null) => (value ? value.slice(0, 10).split('-').reverse().join('/') : null);

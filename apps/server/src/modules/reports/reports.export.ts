@@ -1,6 +1,7 @@
 import { type Locale, type MessageKey, messages, type Numerals, type Report, translate } from '@depot/contracts';
 import type ExcelJS from 'exceljs';
 import { loadExcel } from '../../kit/excel.ts';
+import { escapeHtml } from '../../kit/html.ts';
 import { fontFaces, printPdf } from '../../kit/pdf.ts';
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -144,28 +145,25 @@ export async function reportWorkbook(report: Report, locale: Locale, storeName: 
   return Buffer.from(await book.xlsx.writeBuffer());
 }
 
-const esc = (s: string) =>
-  s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
-
 /** The report as printable HTML (A4): what the PDF is printed from. */
 export async function reportHtml(report: Report, locale: Locale, storeName: string | null): Promise<string> {
   const rows = report.summary
     .map(
       (f) =>
-        `<tr><td>${esc(label(`report.field.${f.key}`, locale))}</td><td class="n">${esc(shown(f.value, f.kind, locale))}</td><td class="n">${esc(shown(f.previous, f.kind, locale))}</td></tr>`,
+        `<tr><td>${escapeHtml(label(`report.field.${f.key}`, locale))}</td><td class="n">${escapeHtml(shown(f.value, f.kind, locale))}</td><td class="n">${escapeHtml(shown(f.previous, f.kind, locale))}</td></tr>`,
     )
     .join('');
   const sections = report.sections
     .filter((s) => s.rows.length)
     .map(
       (s) =>
-        `<h2>${esc(label(`report.section.${s.key}`, locale))}</h2><table><thead><tr>${s.columns
-          .map((c) => `<th>${esc(label(`report.field.${c.key}`, locale))}</th>`)
+        `<h2>${escapeHtml(label(`report.section.${s.key}`, locale))}</h2><table><thead><tr>${s.columns
+          .map((c) => `<th>${escapeHtml(label(`report.field.${c.key}`, locale))}</th>`)
           .join('')}</tr></thead><tbody>${s.rows
           .slice(0, 200)
           .map(
             (r) =>
-              `<tr>${s.columns.map((c) => `<td class="${c.kind === 'text' ? '' : 'n'}">${esc(shown(r[c.key], c.kind, locale, r, c.key))}</td>`).join('')}</tr>`,
+              `<tr>${s.columns.map((c) => `<td class="${c.kind === 'text' ? '' : 'n'}">${escapeHtml(shown(r[c.key], c.kind, locale, r, c.key))}</td>`).join('')}</tr>`,
           )
           .join('')}</tbody></table>`,
     )
@@ -179,13 +177,13 @@ table{border-collapse:collapse;width:100%;page-break-inside:auto}tr{page-break-i
 th,td{border:0.5pt solid #999;padding:2pt 4pt;text-align:left}th{background:#eee}
 td.n{text-align:right;white-space:nowrap}
 </style></head><body>
-<h1>${esc(title(report, locale))}</h1>
-<div class="meta">${esc(label('report.period', locale))}: ${dayOf(report.from, locale)} – ${dayOf(report.to, locale)}${
+<h1>${escapeHtml(title(report, locale))}</h1>
+<div class="meta">${escapeHtml(label('report.period', locale))}: ${dayOf(report.from, locale)} – ${dayOf(report.to, locale)}${
     report.previous_from && report.previous_to
-      ? ` · ${esc(label('report.previous_period', locale))}: ${dayOf(report.previous_from, locale)} – ${dayOf(report.previous_to, locale)}`
+      ? ` · ${escapeHtml(label('report.previous_period', locale))}: ${dayOf(report.previous_from, locale)} – ${dayOf(report.previous_to, locale)}`
       : ''
-  } · ${esc(label('report.store', locale))}: ${esc(storeName ?? label('report.all_stores', locale))} · ${esc(label('report.generated_at', locale))}: ${report.generated_at.slice(0, 16).replace('T', ' ')} UTC</div>
-<table><thead><tr><th>${esc(label('report.summary', locale))}</th><th>${esc(label('report.period', locale))}</th><th>${esc(label('report.previous_period', locale))}</th></tr></thead><tbody>${rows}</tbody></table>
+  } · ${escapeHtml(label('report.store', locale))}: ${escapeHtml(storeName ?? label('report.all_stores', locale))} · ${escapeHtml(label('report.generated_at', locale))}: ${report.generated_at.slice(0, 16).replace('T', ' ')} UTC</div>
+<table><thead><tr><th>${escapeHtml(label('report.summary', locale))}</th><th>${escapeHtml(label('report.period', locale))}</th><th>${escapeHtml(label('report.previous_period', locale))}</th></tr></thead><tbody>${rows}</tbody></table>
 ${sections}
 </body></html>`;
 }

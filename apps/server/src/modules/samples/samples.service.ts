@@ -16,6 +16,7 @@ import sharp from 'sharp';
 import { type Db, now } from '../../db/database.ts';
 import { rebuildRollups } from '../../db/rollups.ts';
 import { AppError } from '../../http/errors.ts';
+import { escapeHtml } from '../../kit/html.ts';
 import { resourceService } from '../../kit/resource.ts';
 import { tableChanged } from '../../kit/totals.ts';
 import type { Actor } from '../../policies/policy.ts';
@@ -100,7 +101,6 @@ function tile(product: SampleProduct, colour: string): Buffer {
     .slice(0, 2)
     .map((w) => w[0].toUpperCase())
     .join('');
-  const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="480" height="480">
   <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
     <stop offset="0" stop-color="${colour}"/><stop offset="1" stop-color="#141414" stop-opacity="0.85"/>
@@ -108,11 +108,11 @@ function tile(product: SampleProduct, colour: string): Buffer {
   <rect width="480" height="480" fill="url(#g)"/>
   <circle cx="240" cy="200" r="120" fill="#ffffff" fill-opacity="0.16"/>
   <text x="240" y="245" font-family="DejaVu Sans, Arial, sans-serif" font-size="120" font-weight="700"
-    fill="#ffffff" text-anchor="middle">${xml(initials)}</text>
+    fill="#ffffff" text-anchor="middle">${escapeHtml(initials)}</text>
   <text x="240" y="390" font-family="DejaVu Sans, Arial, sans-serif" font-size="30" fill="#ffffff"
-    text-anchor="middle">${xml(product.name_en)}</text>
+    text-anchor="middle">${escapeHtml(product.name_en)}</text>
   <text x="240" y="435" font-family="DejaVu Sans, Arial, sans-serif" font-size="20" fill="#ffffff"
-    fill-opacity="0.75" text-anchor="middle">${xml(product.sku)}</text>
+    fill-opacity="0.75" text-anchor="middle">${escapeHtml(product.sku)}</text>
 </svg>`;
   return Buffer.from(svg);
 }

@@ -10,12 +10,11 @@ import {
   titleOf,
   translate,
 } from '@depot/contracts';
+import { escapeHtml } from '../../kit/html.ts';
 import { fontFaces, printPdf } from '../../kit/pdf.ts';
 import { whenOf } from '../reports/reports.export.ts';
 
-const esc = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
-const t = (key: MessageKey, locale: Locale) => esc(translate(key, locale));
+const t = (key: MessageKey, locale: Locale) => escapeHtml(translate(key, locale));
 /** The one money formatter: $1,234.56 and 5,200៛. */
 const money = (currency: CashCurrency, value: number) => (currency === 'usd' ? formatUsd(value) : formatKhr(value));
 const minus = (currency: CashCurrency, value: number) =>
@@ -24,7 +23,7 @@ const signed = (currency: CashCurrency, value: number) =>
   value < 0 ? `−${money(currency, -value)}` : value > 0 ? `+${money(currency, value)}` : money(currency, value);
 const method = (m: string, locale: Locale) => {
   const key = `report.method.${m}`;
-  return key in messages ? t(key as MessageKey, locale) : esc(m);
+  return key in messages ? t(key as MessageKey, locale) : escapeHtml(m);
 };
 
 /**
@@ -77,7 +76,7 @@ ${d.difference !== null && d.counted !== null ? row('shift.pdf.difference', sign
   const movements = shift.movements
     .map(
       (m) =>
-        `<tr><td>${esc(whenOf(m.created_at, locale))}</td><td>${t(m.kind === 'pay_in' ? 'shift.pdf.pay_in' : 'shift.pdf.pay_out', locale)}</td><td>${esc(m.reason)}</td><td>${esc(m.created_by_name ?? '—')}</td><td class="n">${m.amount === null ? '—' : `${m.kind === 'pay_out' ? '−' : ''}${money(m.currency, m.amount)}`}</td></tr>`,
+        `<tr><td>${escapeHtml(whenOf(m.created_at, locale))}</td><td>${t(m.kind === 'pay_in' ? 'shift.pdf.pay_in' : 'shift.pdf.pay_out', locale)}</td><td>${escapeHtml(m.reason)}</td><td>${escapeHtml(m.created_by_name ?? '—')}</td><td class="n">${m.amount === null ? '—' : `${m.kind === 'pay_out' ? '−' : ''}${money(m.currency, m.amount)}`}</td></tr>`,
     )
     .join('');
   return `<!doctype html><html lang="${locale === 'kh' ? 'km' : 'en'}"><head><meta charset="utf-8"><style>
@@ -90,9 +89,9 @@ td.n{text-align:right;white-space:nowrap}.sum td{font-weight:700}
 .meta{width:60%}.cols{display:flex;gap:12pt}.cols>*{flex:1}
 .sign{margin-top:36pt;display:flex;gap:48pt}.sign div{flex:1;border-top:0.5pt solid #111;padding-top:2pt}
 </style></head><body>
-<div class="shop">${esc(titleOf(settings, locale))}</div>
+<div class="shop">${escapeHtml(titleOf(settings, locale))}</div>
 <h1>${t(z ? 'shift.pdf.z' : 'shift.pdf.x', locale)}</h1>
-<table class="meta"><tbody>${meta.map(([k, v]) => `<tr><td>${t(k, locale)}</td><td>${esc(v)}</td></tr>`).join('')}</tbody></table>
+<table class="meta"><tbody>${meta.map(([k, v]) => `<tr><td>${t(k, locale)}</td><td>${escapeHtml(v)}</td></tr>`).join('')}</tbody></table>
 <h2>${t('shift.pdf.sales', locale)}: ${shift.orders_count}${shift.sales_cents === null ? '' : ` · ${t('shift.pdf.sales_total', locale)}: ${formatUsd(shift.sales_cents)}`}</h2>
 ${payments ? `<table class="meta"><thead><tr><th colspan="2">${t('shift.pdf.payments', locale)}</th></tr></thead><tbody>${payments}</tbody></table>` : ''}
 <div class="cols" style="margin-top:10pt">${drawer('usd')}${drawer('khr')}</div>
