@@ -102,6 +102,12 @@ export const orderInput = z.object({
   /** A manager's approval for a sale leaving the customer owing more than their credit limit. */
   approval,
   /**
+   * Checked out to be paid by KHQR at the counter now (the QR carries the order's number, so the
+   * order comes first): what is due is being paid, not lent, so no credit is asked for it where the
+   * store takes KHQR (credit.steps.ts `checkCredit`).
+   */
+  awaiting_khqr: z.boolean().default(false),
+  /**
    * A sale made on the till with no connection, sent later from its queue (the web's outbox.ts):
    * when, and the device's receipt number. The stock could not be checked on the device, so the
    * server records it even beyond the stock, marks the lines it oversold and tells the managers

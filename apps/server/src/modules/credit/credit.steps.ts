@@ -15,11 +15,22 @@ import { lockCustomer } from './credit.service.ts';
  */
 export async function checkCredit(
   trx: Db,
-  sale: { id: number; storeId: number; customerId: number; totalCents: number; paidCents: number },
+  sale: {
+    id: number;
+    storeId: number;
+    customerId: number;
+    totalCents: number;
+    paidCents: number;
+    awaitingKhqr?: boolean;
+  },
   actor: Actor,
   approver: Approver | null,
 ): Promise<void> {
   if (sale.paidCents >= sale.totalCents) return;
+  // the customer at the counter is scanning the sale's QR for what is due: not credit, where the
+  // store can take KHQR at all. Left unpaid, the order stays on the list as unpaid, and voiding it
+  // still needs a manager (policies/orders.ts).
+  if (sale.awaitingKhqr && (await takesKhqr(trx, sale.storeId))) return;
   const customer = await lockCustomer(trx, sale.customerId);
   if (!customer) return;
   const limit = customer.credit_limit_cents === null ? null : Number(customer.credit_limit_cents);
@@ -57,4 +68,9 @@ export async function checkCredit(
       approved_by: approvedBy ?? actor.userId,
     },
   });
+}
+
+async function takesKhqr(trx: Db, storeId: number): Promise<boolean> {
+  const store = await trx.selectFrom('stores').select('khqr_account_id').where('id', '=', storeId).executeTakeFirst();
+  return Boolean(store?.khqr_account_id);
 }

@@ -81,6 +81,7 @@ export function orderService(db: Db) {
     payments: Tender[],
     changeIn: ChangeIn,
     approver: Approver | null,
+    awaitingKhqr: boolean,
   ) {
     const { trx, actor } = ctx;
     // the sale belongs to its cashier's open shift at the store (or is refused, when one is required)
@@ -99,6 +100,7 @@ export function orderService(db: Db) {
         customerId: sale.values.customer_id,
         totalCents: sale.values.total_cents,
         paidCents: paid?.paid_cents ?? 0,
+        awaitingKhqr,
       },
       actor,
       approver,
@@ -177,7 +179,9 @@ export function orderService(db: Db) {
         assertHoldUnpaid(input);
         assertOfflineClaim(input, true);
         const sale = await writeCart(ctx, null, input);
-        const invoice = input.hold ? null : await sell(ctx, sale, input.payments, input.change_in, approver);
+        const invoice = input.hold
+          ? null
+          : await sell(ctx, sale, input.payments, input.change_in, approver, input.awaiting_khqr);
         await numberSale(ctx, {
           order: { id: sale.id, note: sale.values.note, shipping_address: sale.values.shipping_address },
           invoice,
@@ -193,7 +197,7 @@ export function orderService(db: Db) {
         assertOfflineClaim(input, false);
         const sale = await writeCart(ctx, id, input);
         if (input.hold) return;
-        const invoice = await sell(ctx, sale, input.payments, input.change_in, approver);
+        const invoice = await sell(ctx, sale, input.payments, input.change_in, approver, input.awaiting_khqr);
         if (invoice) await numberSale(ctx, { invoice });
       });
     },

@@ -24,6 +24,7 @@ const input = (items: OrderInput['items'], over: Partial<OrderInput> = {}): Orde
   discount_id: null,
   note: null,
   approval: null,
+  awaiting_khqr: false,
   delivery: null,
   hold: false,
   payments: [],

@@ -307,6 +307,33 @@ describe('credit', () => {
     const within = await send('POST', '/api/orders', { ...body, customer_id: limited.body.data.id }, cashier.headers);
     expect(within.status).toBe(201);
   });
+
+  it('a sale checked out to be paid by KHQR now is no credit, where the store takes KHQR', async () => {
+    const cashier = await user(['cashier']);
+    const body = {
+      customer_id: walkIn,
+      items: [{ product_id: shop.product, quantity: 1 }],
+      payments: [],
+      awaiting_khqr: true,
+    };
+    // a store with no KHQR account cannot be paid by QR: the flag asks for nothing
+    await ctx.db.updateTable('stores').set({ khqr_account_id: null }).where('id', '=', shop.storeId).execute();
+    const noQr = await send('POST', '/api/orders', body, cashier.headers);
+    expect(noQr.status).toBe(403);
+    expect(noQr.body.code).toBe('approval_required');
+    await ctx.db
+      .updateTable('stores')
+      .set({ khqr_account_id: 'depot@bank', khqr_merchant_name: 'Depot', khqr_merchant_city: 'Phnom Penh' })
+      .where('id', '=', shop.storeId)
+      .execute();
+    const scanning = await send('POST', '/api/orders', body, cashier.headers);
+    expect(scanning.status).toBe(201);
+    expect(scanning.body.data.due_cents).toBeGreaterThan(0);
+    // left unpaid, it is not voided without a manager: the goods are at the counter or gone
+    const voided = await send('POST', `/api/orders/${scanning.body.data.id}/cancel`, {}, cashier.headers);
+    expect(voided.status).toBe(403);
+    expect(voided.body.code).toBe('approval_required');
+  });
 });
 
 describe('voids', () => {

@@ -226,10 +226,13 @@ function Review({ cart }: { cart: Cart }) {
    * Sells the cart with these tenders: the order as recorded, or null (the problem shown). `keep`:
    * with no connection the sale is kept on this device (not for a KHQR: its QR is the server's).
    */
-  const checkout = async (payments: TenderInput[], { keep: keepable = true } = {}): Promise<OrderDetail | null> => {
+  const checkout = async (
+    payments: TenderInput[],
+    { keep: keepable = true, khqr = false } = {},
+  ): Promise<OrderDetail | null> => {
     const parsed = parseWith(
       orderInput,
-      orderBody(cart, { hold: false, payments, change_in: tenders.change_in }),
+      { ...orderBody(cart, { hold: false, payments, change_in: tenders.change_in }), awaiting_khqr: khqr },
       locale,
     );
     if (!parsed.data) {
@@ -455,7 +458,7 @@ function Review({ cart }: { cart: Cart }) {
                 totalCents={totals.total_cents}
                 rates={ratesOf(rates.data)}
                 disabled={sell.isPending || !tendersValid(tenders)}
-                checkout={(payments) => checkout(payments, { keep: false })}
+                checkout={(payments) => checkout(payments, { keep: false, khqr: true })}
                 onDone={(sale) => setDone(sale)}
               />
               <Button
