@@ -3,6 +3,7 @@ import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { monthsAndDays } from '../../db/rollups.ts';
 import { type Actor, inStores } from '../../policies/policy.ts';
+import { countLow, lowStock } from '../stock/low.ts';
 import { instants, localDay, localHour, num } from './reports.sql.ts';
 
 /** What narrows a report, besides the actor's coverage. */
@@ -144,6 +145,19 @@ export function reportsRepository(db: Db) {
     sql<number>`sum(t.net_cents)`.as('net_cents'),
     sql<number>`sum(t.tax_cents)`.as('tax_cents'),
   ] as const;
+
+  /** The levels now of live products, narrowed to the actor's stores and the filter. */
+  function levels(actor: Actor, f: Filter) {
+    let q = db
+      .selectFrom('stock_levels as l')
+      .innerJoin('products as p', 'p.id', 'l.product_id')
+      .where('p.deleted_at', 'is', null);
+    q = inStores(q, actor, 'l.store_id');
+    if (f.storeId) q = q.where('l.store_id', '=', f.storeId);
+    if (f.categoryId) q = q.where('p.category_id', '=', f.categoryId);
+    if (f.brandId) q = q.where('p.brand_id', '=', f.brandId);
+    return q;
+  }
 
   const numbers = (rows: Row[], keys: string[]) =>
     rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, keys.includes(k) ? num(v) : v])));
@@ -779,15 +793,7 @@ export function reportsRepository(db: Db) {
 
     /** On hand now per store and product, with each product's average cost (valuation ÷ quantity). */
     async onHand(actor: Actor, f: Filter) {
-      let q = db
-        .selectFrom('stock_levels as l')
-        .innerJoin('products as p', 'p.id', 'l.product_id')
-        .leftJoin('stock_valuations as v', 'v.product_id', 'l.product_id')
-        .where('p.deleted_at', 'is', null);
-      q = inStores(q, actor, 'l.store_id');
-      if (f.storeId) q = q.where('l.store_id', '=', f.storeId);
-      if (f.categoryId) q = q.where('p.category_id', '=', f.categoryId);
-      if (f.brandId) q = q.where('p.brand_id', '=', f.brandId);
+      const q = levels(actor, f).leftJoin('stock_valuations as v', 'v.product_id', 'l.product_id');
       const rows = await q
         .select([
           'l.store_id',
@@ -815,6 +821,16 @@ export function reportsRepository(db: Db) {
         category_id: num(r.category_id),
         reorder_level: num(r.reorder_level),
       }));
+    },
+
+    /** The products low (stock/low.ts) in all the stores the report covers together. */
+    async lowProducts(actor: Actor, f: Filter) {
+      const rows = await levels(actor, f)
+        .select('p.id')
+        .groupBy('p.id')
+        .having(lowStock(sql<number>`sum(l.quantity)`, 'p'))
+        .execute();
+      return new Set(rows.map((r) => r.id));
     },
 
     /** Movements of the period by type and local day (quantities in base units, values in cents). */
@@ -944,23 +960,7 @@ export function reportsRepository(db: Db) {
 
     /** Counts for the dashboard's alerts. */
     async waiting(actor: Actor, today: string, expiringUntil: string) {
-      const low = await inStores(
-        db
-          .selectFrom('stock_levels as l')
-          .innerJoin('products as p', 'p.id', 'l.product_id')
-          .where('p.deleted_at', 'is', null)
-          .where('p.status', '=', 'active')
-          .select([
-            'l.store_id',
-            'l.product_id',
-            sql<number>`sum(l.quantity)`.as('q'),
-            sql<number>`max(p.reorder_level)`.as('r'),
-          ])
-          .groupBy(['l.store_id', 'l.product_id']),
-        actor,
-        'l.store_id',
-      ).execute();
-      const lowCount = low.filter((r) => num(r.q) <= num(r.r)).length;
+      const lowCount = await countLow(db, (q) => inStores(q, actor, 'stock_levels.store_id'));
       const expiring = await inStores(
         db
           .selectFrom('stock_levels as l')
