@@ -28,6 +28,16 @@ type Sum = RawBuilder<number>;
 const ref = (column: string) => sql.ref(column) as RawBuilder<unknown>;
 const sum = (column: string): Sum => sql<number>`sum(${sql.ref(column)})`;
 
+/** A query of orders (aliased o) narrowed to the actor's stores and the filter's store, cashier, shift and customer. */
+export function ofOrders<Q extends AnyQuery>(q: Q, actor: Actor, f: Filter): Q {
+  let n = inStores(q, actor, 'o.store_id');
+  if (f.storeId) n = n.where('o.store_id', '=', f.storeId) as Q;
+  if (f.cashierId) n = n.where('o.cashier_id', '=', f.cashierId) as Q;
+  if (f.shiftId) n = n.where('o.shift_id', '=', f.shiftId) as Q;
+  if (f.customerId) n = n.where('o.customer_id', '=', f.customerId) as Q;
+  return n;
+}
+
 /** A timestamp as ISO text, whichever database answered (PostgreSQL gives a Date). */
 export function isoOf(v: unknown): string | null {
   if (v === null || v === undefined) return null;
@@ -59,18 +69,13 @@ export function reportQuery(db: Db) {
   /** The period's sales (confirmed orders), narrowed. */
   function orders(actor: Actor, range: Range, f: Filter) {
     const { start, end } = instants(range.from, range.to);
-    let q = db
+    const q = db
       .selectFrom('orders as o')
       .where('o.status', '=', 'confirmed')
       .where('o.deleted_at', 'is', null)
       .where('o.order_date', '>=', start)
       .where('o.order_date', '<', end);
-    q = inStores(q, actor, 'o.store_id');
-    if (f.storeId) q = q.where('o.store_id', '=', f.storeId);
-    if (f.cashierId) q = q.where('o.cashier_id', '=', f.cashierId);
-    if (f.shiftId) q = q.where('o.shift_id', '=', f.shiftId);
-    if (f.customerId) q = q.where('o.customer_id', '=', f.customerId);
-    return q;
+    return ofOrders(q, actor, f);
   }
 
   /**
@@ -203,11 +208,7 @@ export function reportQuery(db: Db) {
         .where('pay.created_at', '>=', start)
         .where('pay.created_at', '<', end)
         .where('o.deleted_at', 'is', null);
-      q = inStores(q, actor, 'o.store_id');
-      if (f.storeId) q = q.where('o.store_id', '=', f.storeId);
-      if (f.cashierId) q = q.where('o.cashier_id', '=', f.cashierId);
-      if (f.shiftId) q = q.where('o.shift_id', '=', f.shiftId);
-      if (f.customerId) q = q.where('o.customer_id', '=', f.customerId);
+      q = ofOrders(q, actor, f);
       const [amount, cents] = [sum('pay.amount'), sum('pay.amount_cents')];
       return { q: q as AnyQuery, method: 'pay.method', kind: 'pay.kind', count: sql<number>`count(*)`, amount, cents };
     },

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { type Actor, type AnyQuery, inStores } from '../../policies/policy.ts';
-import { type Filter, numbers, type Range, type ReportQuery } from './reports.query.ts';
+import type { Actor, AnyQuery } from '../../policies/policy.ts';
+import { type Filter, numbers, ofOrders, type Range, type ReportQuery } from './reports.query.ts';
 import { instants, localDay, num } from './reports.sql.ts';
 
 /** What a sale of goods and its return move in the ledger. */
@@ -48,17 +48,13 @@ export function salesQueries(db: Db, rq: ReportQuery) {
     async returnsDays(actor: Actor, range: Range, f: Filter) {
       const { start, end } = instants(range.from, range.to);
       const day = localDay(db, 'r.created_at');
-      let q = db
+      const q = db
         .selectFrom('order_returns as r')
         .innerJoin('orders as o', 'o.id', 'r.order_id')
         .where('r.created_at', '>=', start)
         .where('r.created_at', '<', end)
         .where('o.deleted_at', 'is', null);
-      q = inStores(q, actor, 'o.store_id');
-      if (f.storeId) q = q.where('o.store_id', '=', f.storeId);
-      if (f.cashierId) q = q.where('o.cashier_id', '=', f.cashierId);
-      if (f.customerId) q = q.where('o.customer_id', '=', f.customerId);
-      const rows = await q
+      const rows = await ofOrders(q, actor, f)
         .select([day.as('day'), sql<number>`sum(r.refund_cents)`.as('returns_cents')])
         .groupBy(day)
         .execute();
