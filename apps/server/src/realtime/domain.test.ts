@@ -175,6 +175,16 @@ describe('notifications raised by what happens', () => {
     // still low and told of: nothing to write again
     expect(await raiser.handle(changed)).toEqual([]);
     expect(opened).toBe(1);
+    // no longer sold (inactive): not low, as on the list (stock/low.ts); its mark goes, nobody is told
+    await ctx.db.updateTable('products').set({ status: 'inactive' }).where('id', '=', plenty.product).execute();
+    expect(await raiser.handle(changed)).toEqual([]);
+    expect(opened).toBe(2);
+    const marks = await ctx.db
+      .selectFrom('notification_marks')
+      .select('subject')
+      .where('kind', '=', 'low_stock')
+      .execute();
+    expect(marks.map((m) => m.subject)).not.toContain(`${plenty.storeId}:${plenty.product}`);
   });
 
   it('a sale for delivery: those working the orders of that store are told once to prepare it', async () => {

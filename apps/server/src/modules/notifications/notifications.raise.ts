@@ -4,6 +4,7 @@ import { type Db, now } from '../../db/database.ts';
 import { eventBus } from '../../events/bus.ts';
 import type { DomainEvent, EventPayloads } from '../../events/events.ts';
 import { usersCovering } from '../../policies/coverage.ts';
+import { lowStock as isLow } from '../stock/low.ts';
 import type { NotificationService, StoredNotification } from './notifications.service.ts';
 
 /**
@@ -72,6 +73,7 @@ export function notificationRaiser(db: Db, notifications: NotificationService) {
           'products.name_kh',
           'products.reorder_level',
           sql<number>`coalesce(sum(stock_levels.quantity), 0)`.as('quantity'),
+          isLow(sql<number>`coalesce(sum(stock_levels.quantity), 0)`).as('low'),
           sql<number | boolean>`exists (select 1 from notification_marks where notification_marks.kind = 'low_stock'
             and notification_marks.subject = ${`${store_id}:`} || cast(products.id as varchar(20)))`.as('marked'),
         ])
@@ -79,8 +81,7 @@ export function notificationRaiser(db: Db, notifications: NotificationService) {
         .where('products.deleted_at', 'is', null)
         .groupBy(['products.id', 'products.name_en', 'products.name_kh', 'products.reorder_level'])
         .execute();
-    const low = (r: { reorder_level: number; quantity: number | string }) =>
-      r.reorder_level > 0 && Number(r.quantity) <= r.reorder_level;
+    const low = (r: { low: boolean | number }) => Boolean(r.low);
     // read first, outside a transaction: after a sale of goods that are neither low nor marked (the
     // usual case, every sale) there is nothing to write, and no transaction is opened
     if (!(await levelsAndMarks(db)).some((r) => low(r) !== Boolean(r.marked))) return [];

@@ -15,6 +15,7 @@ import { type Actor, assertStoreInput, can } from '../../policies/policy.ts';
 import { hidesDrawer } from '../../policies/shifts.ts';
 import { currentRates } from '../rates/rates.service.ts';
 import { readShiftSettings } from '../shifts/shifts.settings.ts';
+import { reorderQuantity } from '../stock/low.ts';
 import { type Filter, type Range, reportsRepository } from './reports.repository.ts';
 import { basisPoints, previousRange, rollUp } from './reports.sql.ts';
 
@@ -409,8 +410,9 @@ export function reportsService(db: Db) {
     async inventory(actor: Actor, q: ReportQuery): Promise<Report> {
       const { f, costs, compare, prev, base } = await frame(actor, 'inventory', q);
       const range = { from: q.from, to: q.to };
-      const [levels, moves, prevMoves, sold, expiring, categories, stores] = await Promise.all([
+      const [levels, low, moves, prevMoves, sold, expiring, categories, stores] = await Promise.all([
         repo.onHand(actor, f),
+        repo.lowProducts(actor, f),
         repo.movements(actor, range, f),
         compare ? repo.movements(actor, prev, f) : Promise.resolve(null),
         repo.soldUnits(actor, range, f),
@@ -521,10 +523,10 @@ export function reportsService(db: Db) {
         .slice(0, 100)
         .map((r) => hide({ ...r, state: r.sold === 0 ? 'report.value.dead' : 'report.value.slow' }));
       const reorder = byProduct
-        .filter((r) => r.on_hand <= r.reorder_level)
+        .filter((r) => low.has(r.id))
         .map((r) => {
           const perDay = r.sold / days;
-          const suggested = Math.max(0, Math.ceil(Math.max(r.reorder_level * 2, perDay * 30) - r.on_hand));
+          const suggested = reorderQuantity({ quantity: r.on_hand, reorder_level: r.reorder_level }, perDay);
           return { ...r, daily_sales: Math.round(perDay * 100) / 100, suggested };
         })
         .sort((a, b) => b.suggested - a.suggested)

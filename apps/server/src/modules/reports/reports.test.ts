@@ -359,3 +359,50 @@ describe('exports', () => {
     }
   });
 });
+
+describe('low stock, one definition', () => {
+  it('counts on the dashboard, lists, counts and suggests reordering the same products', async () => {
+    const store = await createStore(ctx.db, 'LOW');
+    const product = (sku: string, reorder_level: number) =>
+      made('/api/products', {
+        name_en: sku,
+        name_kh: sku,
+        sku,
+        category_id: ids.drinks,
+        unit_id: ids.can,
+        price_usd_cents: 100,
+        taxable: false,
+        reorder_level,
+      });
+    // sold out without a reorder level: not low (nobody asked to be told)
+    const soldOut = await product('SOLD-OUT', 0);
+    await stockIn(soldOut, 1, 100, store);
+    const sale = await send('POST', '/api/orders', {
+      customer_id: ids.walkIn,
+      store_id: store,
+      items: [{ product_id: soldOut, quantity: 1 }],
+      payments: [{ method: 'cash_usd', amount: 100 }],
+    });
+    expect(sale.status, JSON.stringify(sale.body)).toBe(201);
+    // under its reorder level: low; above it: not; under it but no longer sold: not
+    const low = await product('LOW-1', 10);
+    await stockIn(low, 3, 300, store);
+    await stockIn(await product('PLENTY-1', 10), 30, 3000, store);
+    const retired = await product('RETIRED-1', 10);
+    await stockIn(retired, 2, 200, store);
+    await ctx.db.updateTable('products').set({ status: 'inactive' }).where('id', '=', retired).execute();
+
+    const listed = (await send('GET', `/api/stocks/low?filter[store_id]=${store}`)).body;
+    expect(listed.data.map((r: { sku: string }) => r.sku)).toEqual(['LOW-1']);
+    // enough to stand at twice the reorder level again
+    expect(listed.data[0]).toMatchObject({ quantity: 3, reorder_level: 10, reorder_quantity: 17 });
+    const all = (await send('GET', '/api/stocks/low?per_page=100')).body;
+    const counted = (await send('GET', '/api/stocks/low/count')).body.data.count;
+    const dashboard = (await send('GET', '/api/dashboard')).body.data;
+    const alert = dashboard.alerts.find((f: Figure) => f.key === 'low_stock');
+    expect(alert.value).toBe(all.meta.total);
+    expect(counted).toBe(all.meta.total);
+    const inventory = (await send('GET', `/api/reports/inventory?${q(`&store_id=${store}`)}`)).body.data;
+    expect(section(inventory, 'reorder')).toEqual([expect.objectContaining({ sku: 'LOW-1', suggested: 17 })]);
+  });
+});

@@ -5,6 +5,7 @@ import type { DB } from '../../db/schema.ts';
 import { searchCondition } from '../../kit/search.ts';
 import { products } from '../products/products.resources.ts';
 import { share } from './ledger.ts';
+import { lowPairs, type Narrow, levelPairs as pairsOf, reorderQuantity } from './low.ts';
 
 /** The read side of stock: levels, movements, batches and low stock, one page at a time. */
 
@@ -41,10 +42,6 @@ async function valuations(db: Db, productIds: number[]) {
   };
 }
 
-/** What the user may see of a query (their stores): the stock policy's scopes (policies/stock.ts). */
-// biome-ignore lint/suspicious/noExplicitAny: a scope narrows a query of any tables
-export type Narrow = <Q extends SelectQueryBuilder<any, any, any>>(query: Q) => Q;
-
 export interface LevelFilters {
   /** The levels of the user's stores (stock_levels.store_id). */
   scope: Narrow;
@@ -66,26 +63,13 @@ const LEVEL_SORTS: Record<string, string> = {
 /** Sort names the levels list accepts (`-quantity` descending). */
 export const levelSorts = Object.keys(LEVEL_SORTS);
 
-/** Store × product pairs that have ever held the product, with their quantity, narrowed. */
+/** Store × product pairs that have ever held the product (low.ts), with their quantity, narrowed. */
 async function levelPairs(db: Db, filters: LevelFilters) {
-  let query = db
-    .selectFrom('stock_levels')
-    .innerJoin('products', 'products.id', 'stock_levels.product_id')
-    .innerJoin('stores', 'stores.id', 'stock_levels.store_id')
-    .where('products.deleted_at', 'is', null)
-    .where('stores.deleted_at', 'is', null)
-    .groupBy(['stock_levels.store_id', 'stock_levels.product_id']);
-  query = filters.scope(query);
-  if (filters.store_id) query = query.where('stock_levels.store_id', '=', filters.store_id);
+  let query = pairsOf(db, filters.scope, filters.store_id);
   if (filters.category_id) query = query.where('products.category_id', '=', filters.category_id);
   const matches = filters.search ? await searchCondition(db, products, filters.search) : null;
   if (matches) query = query.where(matches);
-  if (filters.low) {
-    query = query
-      .where('products.reorder_level', '>', 0)
-      .having(sql<number>`sum(stock_levels.quantity)`, '<=', sql<number>`max(products.reorder_level)`);
-  }
-  return query;
+  return filters.low ? lowPairs(query) : query;
 }
 
 export async function listLevels(db: Db, filters: LevelFilters, page: Page) {
@@ -318,19 +302,9 @@ export async function listLow(db: Db, filters: { scope: Narrow; search?: string;
     unit_name_kh: level.unit_name_kh,
     quantity: level.quantity,
     reorder_level: level.reorder_level,
-    // enough to stand at twice the reorder level again
-    reorder_quantity: Math.max(2 * level.reorder_level - level.quantity, level.reorder_level),
+    reorder_quantity: reorderQuantity(level),
   }));
   return { data: rows, total };
-}
-
-export async function countLow(db: Db, scope: Narrow, storeId?: number): Promise<number> {
-  const pairs = (await levelPairs(db, { scope, store_id: storeId, low: true })).where('products.status', '=', 'active');
-  const row = await db
-    .selectFrom(pairs.select('stock_levels.product_id').as('pairs'))
-    .select(sql<number>`count(*)`.as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
 }
 
 /** A unit's factor for a product: 1 for its own unit, N for a unit made of it; null for any other. */

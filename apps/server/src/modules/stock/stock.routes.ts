@@ -27,15 +27,8 @@ import { FieldError } from '../../http/errors.ts';
 import { say } from '../../http/locale.ts';
 import { pageAnswer } from '../../kit/resource.ts';
 import { levelScope, movementScope, presentBatch, presentLevel, presentMovement } from '../../policies/stock.ts';
-import {
-  countLow,
-  levelSorts,
-  listBatches,
-  listLevels,
-  listLow,
-  listMovements,
-  type Narrow,
-} from './stock.repository.ts';
+import { countLow, type Narrow } from './low.ts';
+import { levelSorts, listBatches, listLevels, listLow, listMovements } from './stock.repository.ts';
 import { stockService } from './stock.service.ts';
 import { transferService } from './transfers.ts';
 
