@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { registerAccess } from './access/access.ts';
 import type { Db } from './db/database.ts';
 import { registerErrorHandler } from './http/errors.ts';
@@ -10,6 +8,7 @@ import { registerHeaders } from './http/headers.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerLocale } from './http/locale.ts';
 import { networkGuard, type PortRanges, PRINTER_PORTS, parsePorts } from './http/network-guard.ts';
+import { registerOpenApi } from './http/openapi.ts';
 import { registerTextGuard } from './http/text.ts';
 import { registerValidation } from './http/validation.ts';
 import { registerWeb } from './http/web.ts';
@@ -170,15 +169,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // helmet's hardening, the CSP and the request id
   await registerHeaders(app, () => app.realtime.clientConfig());
 
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: { title: 'Depot API', version: '0.1.0', description: 'Sales and inventory back office' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  // the API's description at /api/docs, generated from the routes (http/openapi.ts)
+  await registerOpenApi(app);
 
   const { db, shared } = options;
   if (shared) shareTotals(db, shared);

@@ -59,7 +59,8 @@ const figure = z.object({
 });
 export type ReportFigure = z.infer<typeof figure>;
 
-const cell = z.union([z.string(), z.number(), z.null()]);
+// a blank cell is a null string: OpenAPI 3.0 has no null type, and its `nullable` needs a `type` beside it
+const cell = z.union([z.string().nullable(), z.number()]);
 const section = z.object({
   key: z.string(),
   columns: z.array(z.object({ key: z.string(), kind: z.enum(FIGURE_KINDS) })),

@@ -45,10 +45,6 @@ declare module 'fastify' {
 /** Resolves a bearer token to who is asking, or null when the token is unknown, expired or revoked. */
 export type Authenticator = (token: string) => Promise<AuthContext | null>;
 
-export function can(auth: AuthContext | null, permission: Permission): boolean {
-  return auth?.permissions.has(permission) ?? false;
-}
-
 /** The signed-in user of a route whose access is not 'public'. */
 export function authOf(request: FastifyRequest): AuthContext {
   if (!request.auth) throw unauthenticated();

@@ -31,8 +31,9 @@ export interface Actor extends Writer {
   ip?: string;
 }
 
-export function can(actor: Actor, permission: Permission): boolean {
-  return actor.permissions.has(permission);
+/** The one permission check: does the actor (a request's signed-in user, or none) hold it? */
+export function can(actor: Pick<Actor, 'permissions'> | null | undefined, permission: Permission): boolean {
+  return actor?.permissions.has(permission) ?? false;
 }
 
 export function covers(actor: Actor, storeId: number): boolean {

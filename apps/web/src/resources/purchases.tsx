@@ -86,11 +86,6 @@ export function PaymentStatusTag({ status, t }: { status: PaymentStatus; t: TFun
   );
 }
 
-/** Nothing received yet: the purchase may still be changed or cancelled. */
-export function isOpen(row: Pick<Purchase, 'status'>): boolean {
-  return row.status === 'draft' || row.status === 'ordered';
-}
-
 function dateFilter(name: string, label: string): Filter {
   return {
     name,
@@ -113,7 +108,7 @@ export const purchases = defineResource<Purchase>({
   texts: (t) => ({ title: t('menu.purchases'), create: t('purchases.create'), edit: t('purchases.edit') }),
   label: (row) => row.number,
   trashable: false,
-  editable: isOpen,
+  // Edit shows as the purchase's `abilities.update` says (the kit's list reads them)
   // Cancelled, not deleted: the server keeps every purchase.
   deletable: () => false,
   defaultSort: () => '-purchase_date',

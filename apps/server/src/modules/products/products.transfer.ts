@@ -25,7 +25,7 @@ import type ExcelJS from 'exceljs';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { type Selectable, sql } from 'kysely';
 import { z } from 'zod';
-import { authOf, can } from '../../access/access.ts';
+import { authOf } from '../../access/access.ts';
 import { type Db, now } from '../../db/database.ts';
 import type { ProductsTable } from '../../db/schema.ts';
 import { transaction } from '../../db/transaction.ts';
@@ -37,7 +37,7 @@ import { loadExcel } from '../../kit/excel.ts';
 import { inBatches, listFilters, resourceService } from '../../kit/resource.ts';
 import { indexRecords } from '../../kit/search.ts';
 import { tableChanged } from '../../kit/totals.ts';
-import type { Actor } from '../../policies/policy.ts';
+import { type Actor, can } from '../../policies/policy.ts';
 import { productPolicy, productSheetColumns } from '../../policies/products.ts';
 import { type ProductRow, products } from './products.resources.ts';
 

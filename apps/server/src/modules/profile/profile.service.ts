@@ -1,10 +1,10 @@
 import type { Profile, profileInput } from '@depot/contracts';
 import type { z } from 'zod';
 import type { AuthContext } from '../../access/access.ts';
-import { can } from '../../access/access.ts';
 import { type Db, now } from '../../db/database.ts';
 import { notFound } from '../../http/errors.ts';
 import { removeImages, storeImage } from '../../kit/images.ts';
+import { assertChangesPicture } from '../../policies/profile.ts';
 
 const COLUMNS = [
   'id',
@@ -61,12 +61,9 @@ export function profileService(db: Db, uploadsDir: string) {
     };
   }
 
-  /**
-   * Whose picture the actor may change: their own, or anyone's with users.update. Another user is
-   * not there for someone who may not manage users (404, as records out of reach everywhere).
-   */
+  /** The user whose picture the actor changes, when the policy lets them (policies/profile.ts). */
   async function pictureOwner(actor: AuthContext, userId: number) {
-    if (userId !== actor.userId && !can(actor, 'users.update')) throw notFound();
+    assertChangesPicture(actor, userId);
     return row(userId);
   }
 

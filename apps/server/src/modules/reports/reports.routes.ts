@@ -14,7 +14,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf } from '../../access/access.ts';
 import type { Db } from '../../db/database.ts';
-import { can } from '../../policies/policy.ts';
+import { seesAdminDashboard } from '../../policies/reports.ts';
 import { settingsService } from '../settings/settings.service.ts';
 import { adminDashboard } from './admin.dashboard.ts';
 import { reportPdf, reportWorkbook, XLSX_TYPE } from './reports.export.ts';
@@ -49,7 +49,7 @@ export const reportRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db 
           store: me.store,
           roles: me.role_details,
           ...(await reports.dashboard(ctx)),
-          admin: can(ctx, 'audit.list') ? await adminDashboard(db, app.realtime.connections) : null,
+          admin: seesAdminDashboard(ctx) ? await adminDashboard(db, app.realtime.connections) : null,
         },
       };
     },

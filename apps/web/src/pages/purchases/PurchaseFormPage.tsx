@@ -10,7 +10,6 @@ import { useCtx } from '../../kit/useCtx.ts';
 import { parseWith, useFormErrors } from '../../lib/forms.ts';
 import { localePath } from '../../lib/locale.ts';
 import { StoreSelect, SupplierSelect } from '../../resources/parties.tsx';
-import { isOpen } from '../../resources/purchases.tsx';
 import { useSessionStore } from '../stock/common.tsx';
 import {
   baseUnitOf,
@@ -60,7 +59,7 @@ function PurchaseForm({
   const home = useSessionStore();
   const totals = draftTotals(draft);
   const editing = draft.id !== null;
-  const locked = draft.status !== null && !isOpen({ status: draft.status });
+  const locked = draft.locked;
 
   // The server's refusal that sent the user back here from the review, on its fields.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, with the errors the page arrived with

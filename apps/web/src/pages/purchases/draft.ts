@@ -25,6 +25,8 @@ export interface PurchaseDraft {
   id: number | null;
   number: string | null;
   status: PurchaseStatus | null;
+  /** The server's abilities refuse a change (something arrived): the form shows it read-only. */
+  locked: boolean;
   supplier_id: number | null;
   store_id: number | null;
   purchase_date: string;
@@ -40,6 +42,7 @@ export function emptyDraft(storeId: number | null = null): PurchaseDraft {
     id: null,
     number: null,
     status: null,
+    locked: false,
     supplier_id: null,
     store_id: storeId,
     purchase_date: todayInCambodia(),
@@ -57,6 +60,7 @@ export function draftOf(detail: PurchaseDetail): PurchaseDraft {
     id: detail.id,
     number: detail.number,
     status: detail.status,
+    locked: detail.abilities.update !== true,
     supplier_id: detail.supplier_id,
     store_id: detail.store_id,
     purchase_date: detail.purchase_date,
@@ -119,6 +123,7 @@ const stored = z.object({
   id: z.number().nullable(),
   number: z.string().nullable(),
   status: z.enum(PURCHASE_STATUSES).nullable(),
+  locked: z.boolean().default(false),
   supplier_id: z.number().nullable(),
   store_id: z.number().nullable(),
   purchase_date: z.string(),
