@@ -26,8 +26,9 @@ type SearchTerm = Insertable<SearchTermsTable>;
  * orders.sale.ts, orders.payments.ts, orders.stock.ts, orders.returns.ts).
  */
 
-// Every answer about an order reads these four: compiled once (db/prepared.ts).
-const headOf = prepared((db: Db, p: { id: number }) =>
+// Every answer about an order reads these four: compiled once (db/prepared.ts); exported for
+// orders.repository.test.ts, which keeps their SQL.
+export const headOf = prepared((db: Db, p: { id: number }) =>
   orderQuery(db)
     .leftJoin('users as approver', 'approver.id', 'orders.approved_by')
     .select([
@@ -38,7 +39,7 @@ const headOf = prepared((db: Db, p: { id: number }) =>
     ])
     .where('orders.id', '=', p.id),
 );
-const itemsOf = prepared((db: Db, p: { id: number }) =>
+export const itemsOf = prepared((db: Db, p: { id: number }) =>
   db
     .selectFrom('order_items')
     .leftJoin('units', 'units.id', 'order_items.unit_id')
@@ -74,7 +75,7 @@ const itemsOf = prepared((db: Db, p: { id: number }) =>
     .where('order_items.order_id', '=', p.id)
     .orderBy('order_items.id'),
 );
-const paymentsOf = prepared((db: Db, p: { id: number }) =>
+export const paymentsOf = prepared((db: Db, p: { id: number }) =>
   db
     .selectFrom('order_payments')
     .leftJoin('users', 'users.id', 'order_payments.received_by')
@@ -91,7 +92,7 @@ const paymentsOf = prepared((db: Db, p: { id: number }) =>
     .where('order_payments.order_id', '=', p.id)
     .orderBy('order_payments.id'),
 );
-const invoiceOf = prepared((db: Db, p: { id: number }) =>
+export const invoiceOf = prepared((db: Db, p: { id: number }) =>
   db
     .selectFrom('invoices')
     .select(['id', 'number', 'total_cents', 'items_count', 'paid_at'])
