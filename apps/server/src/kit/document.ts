@@ -55,7 +55,7 @@ export interface StepContext {
   /** The write's one timestamp. */
   at: string;
   actor: Actor;
-  /** Set by steps that wrote a new document's search terms themselves (a sale: orders.steps.ts `numberSale`). */
+  /** Set by steps that wrote a new document's search terms themselves (a sale: orders.sale.ts `numberSale`). */
   indexed?: boolean;
 }
 

@@ -224,7 +224,7 @@ export async function indexRecords(trx: Db, def: Searchable, ids: readonly numbe
 /**
  * The search_terms rows of some records of a resource, from their searchable texts (in the order of
  * the definition's `searchable`): what `indexRecords` writes, for a writer that knows the texts
- * (a sale numbering its order and invoice, orders.steps.ts `numberSale`).
+ * (a sale numbering its order and invoice, orders.sale.ts `numberSale`).
  */
 export function termRows(
   resource: string,

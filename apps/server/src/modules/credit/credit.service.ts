@@ -27,7 +27,8 @@ import { assertSeesCredit, customerPaymentPolicy } from '../../policies/credit.t
 import { type Actor, assertStoreInput, inStores } from '../../policies/policy.ts';
 import { assertPaysSuppliers } from '../../policies/purchases.ts';
 import { auditWho, recordAudit } from '../audit/audit.ts';
-import { issueInvoice, paymentStatus } from '../orders/orders.steps.ts';
+import { paymentStatus } from '../orders/orders.cart.ts';
+import { issueInvoice } from '../orders/orders.payments.ts';
 import { assertNotFuture, payPurchaseWithin } from '../purchases/purchases.service.ts';
 import { saleRates } from '../rates/rates.service.ts';
 import { drawerShift, movesCash } from '../shifts/shifts.service.ts';

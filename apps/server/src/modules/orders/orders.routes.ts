@@ -3,19 +3,18 @@ import {
   cashier,
   deliveryInput,
   idParams,
-  type MessageKey,
   orderDetail,
   orderInput,
   paymentsInput,
   returnInput,
   single,
-  translate,
   written,
 } from '@depot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf } from '../../access/access.ts';
 import type { Db } from '../../db/database.ts';
+import { say } from '../../http/locale.ts';
 import type { ApprovalService } from '../../policies/approval.ts';
 import { orderService } from './orders.service.ts';
 
@@ -33,7 +32,6 @@ export const orderRoutes: FastifyPluginAsyncZod<{ db: Db; approvals: ApprovalSer
   const service = orderService(db);
   const tags = ['orders'];
   const answer = written(orderDetail);
-  const say = (locale: 'kh' | 'en', key: MessageKey) => translate(key, locale);
 
   // the orders list's cashier filter
   app.get(
@@ -59,7 +57,7 @@ export const orderRoutes: FastifyPluginAsyncZod<{ db: Db; approvals: ApprovalSer
       const data = await service.create(authOf(request), request.body, approver);
       return reply
         .code(201)
-        .send({ message: say(request.locale, data.status === 'held' ? 'order.held' : 'order.created'), data });
+        .send({ message: await say(request, data.status === 'held' ? 'order.held' : 'order.created'), data });
     },
   );
 
@@ -72,7 +70,7 @@ export const orderRoutes: FastifyPluginAsyncZod<{ db: Db; approvals: ApprovalSer
     async (request) => {
       const approver = await approvals.identify(request.body.approval, request.ip);
       const data = await service.update(authOf(request), request.params.id, request.body, approver);
-      return { message: say(request.locale, data.status === 'held' ? 'order.held' : 'order.created'), data };
+      return { message: await say(request, data.status === 'held' ? 'order.held' : 'order.created'), data };
     },
   );
 
@@ -83,7 +81,7 @@ export const orderRoutes: FastifyPluginAsyncZod<{ db: Db; approvals: ApprovalSer
       schema: { tags, params: idParams, body: paymentsInput, response: { 200: answer } },
     },
     async (request) => ({
-      message: say(request.locale, 'order.paid'),
+      message: await say(request, 'order.paid'),
       data: await service.pay(authOf(request), request.params.id, request.body.payments, request.body.change_in),
     }),
   );
@@ -97,7 +95,7 @@ export const orderRoutes: FastifyPluginAsyncZod<{ db: Db; approvals: ApprovalSer
     async (request) => {
       const approver = await approvals.identify(request.body.approval, request.ip);
       return {
-        message: say(request.locale, 'order.cancelled'),
+        message: await say(request, 'order.cancelled'),
         data: await service.cancel(authOf(request), request.params.id, request.body.reason, approver),
       };
     },
@@ -112,7 +110,7 @@ export const orderRoutes: FastifyPluginAsyncZod<{ db: Db; approvals: ApprovalSer
     async (request) => {
       const approver = await approvals.identify(request.body.approval, request.ip);
       return {
-        message: say(request.locale, 'order.returned'),
+        message: await say(request, 'order.returned'),
         data: await service.giveBack(authOf(request), request.params.id, request.body, approver),
       };
     },
@@ -125,7 +123,7 @@ export const orderRoutes: FastifyPluginAsyncZod<{ db: Db; approvals: ApprovalSer
       schema: { tags, params: idParams, body: deliveryInput, response: { 200: answer } },
     },
     async (request) => ({
-      message: say(request.locale, 'order.delivery_moved'),
+      message: await say(request, 'order.delivery_moved'),
       data: await service.deliver(authOf(request), request.params.id, request.body.status),
     }),
   );

@@ -8,32 +8,28 @@ import { auditWho, recordAudit } from '../audit/audit.ts';
 import { checkCredit } from '../credit/credit.steps.ts';
 import { saleRates } from '../rates/rates.service.ts';
 import { attachShift } from '../shifts/shifts.service.ts';
-import { orderDocument } from './orders.document.ts';
-import { cashiers } from './orders.repository.ts';
 import {
-  everyLine,
-  issueInvoice,
-  markCancelled,
-  moveDelivery,
-  numberSale,
   type OrderInput,
-  openInvoice,
   orderValues,
   priceOrder,
-  putBack,
   type ReturnInput,
   readCart,
-  recordPayments,
+  saleStore,
+  type Tender,
+} from './orders.cart.ts';
+import { orderDocument } from './orders.document.ts';
+import { issueInvoice, openInvoice, recordPayments } from './orders.payments.ts';
+import { cashiers } from './orders.repository.ts';
+import {
+  markCancelled,
+  moveDelivery,
   recordReturn,
   refundTheRest,
   returnLines,
-  saleStore,
-  type Tender,
-  takeStock,
   voidInvoice,
-  writeLines,
-  writeOrder,
-} from './orders.steps.ts';
+} from './orders.returns.ts';
+import { numberSale, writeLines, writeOrder } from './orders.sale.ts';
+import { everyLine, putBack, takeStock } from './orders.stock.ts';
 
 /** How old an offline sale may be when it reaches the server, and how far a till's clock may run ahead. */
 const OFFLINE_DAYS = 30;
@@ -41,7 +37,7 @@ const DAY_MS = 86_400_000;
 const CLOCK_SKEW_MS = 5 * 60_000;
 
 /**
- * Selling, as steps (orders.steps.ts) run by the document building block (kit/document.ts), which
+ * Selling, as steps (orders.cart.ts, .sale, .payments, .stock, .returns) run by the document building block (kit/document.ts), which
  * locks the order, asks its policy (policies/orders.ts), runs the steps in one transaction and
  * answers the order with its abilities.
  */

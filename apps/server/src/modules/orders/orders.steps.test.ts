@@ -3,15 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { FieldError } from '../../http/errors.ts';
 import { ADMIN_PASSWORD, bearer, login, useTestApp } from '../../test/harness.ts';
 import { saleRates } from '../rates/rates.service.ts';
-import {
-  moveDelivery,
-  type OrderInput,
-  paymentStatus,
-  priceOrder,
-  readCart,
-  recordPayments,
-  returnLines,
-} from './orders.steps.ts';
+import { type OrderInput, paymentStatus, priceOrder, readCart } from './orders.cart.ts';
+import { recordPayments } from './orders.payments.ts';
+import { moveDelivery, returnLines } from './orders.returns.ts';
 
 /** The steps of an order's writes, each alone, against a real database. */
 const ctx = useTestApp();

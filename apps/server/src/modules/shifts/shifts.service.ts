@@ -16,7 +16,6 @@ import {
   type shiftOpenInput,
   todayInCambodia,
 } from '@depot/contracts';
-import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { nextDocumentNumber } from '../../db/sequences.ts';
@@ -26,6 +25,22 @@ import { findLive, type Read, type ResourceDefinition } from '../../kit/resource
 import { type Actor, type Approver, assertStoreInput } from '../../policies/policy.ts';
 import { payOutPolicy, seesExpected, shiftDifferencePolicy, shiftPolicy, shiftScope } from '../../policies/shifts.ts';
 import { auditWho, recordAudit } from '../audit/audit.ts';
+import {
+  attachOrder,
+  drawerChange,
+  drawerPayments,
+  insertMovement,
+  insertShift,
+  movementTotals,
+  openShiftAt,
+  openShiftOf,
+  shiftMovements,
+  shiftRow,
+  shiftRows,
+  shiftSales,
+  shiftTenders,
+  updateShift,
+} from './shifts.repository.ts';
 import { readShiftSettings } from './shifts.settings.ts';
 
 type OpenInput = z.output<typeof shiftOpenInput>;
@@ -62,30 +77,7 @@ export const shifts: ResourceDefinition<'shifts', typeof shiftOpenInput, typeof 
     scope: shiftScope,
     present: (actor, row) => ({ ...row, abilities: shiftPolicy.abilities(actor, row) }),
   },
-  query: (db) =>
-    db
-      .selectFrom('shifts')
-      .innerJoin('stores', 'stores.id', 'shifts.store_id')
-      .leftJoin('users', 'users.id', 'shifts.user_id')
-      .leftJoin('users as approver', 'approver.id', 'shifts.approved_by')
-      .select([
-        'shifts.id',
-        'shifts.number',
-        'shifts.store_id',
-        'stores.name as store_name',
-        'shifts.till',
-        'shifts.user_id',
-        sql<string | null>`coalesce(users.full_name, users.name)`.as('user_name'),
-        'shifts.status',
-        'shifts.opened_at',
-        'shifts.closed_at',
-        'shifts.difference_usd_cents',
-        'shifts.difference_khr',
-        sql<string | null>`coalesce(approver.full_name, approver.name)`.as('approved_by_name'),
-        'shifts.created_at',
-        'shifts.updated_at',
-        'shifts.deleted_at',
-      ]),
+  query: shiftRows,
   complete: async (_db, rows) => rows.map(completeRow),
   searchable: ['shifts.number', 'shifts.till'],
   sortable: { opened_at: 'shifts.opened_at', number: 'shifts.number', status: 'shifts.status' },
@@ -114,35 +106,17 @@ export async function drawerMoves(
   const moves: Moves = { usd: zeroMoves(), khr: zeroMoves() };
   moves.usd.float = Number(row.float_usd_cents);
   moves.khr.float = Number(row.float_khr);
-  let payments = db
-    .selectFrom('order_payments')
-    .select(['order_payments.kind', 'order_payments.method', sql<number>`sum(order_payments.amount)`.as('amount')])
-    .where('order_payments.shift_id', '=', row.id)
-    .where('order_payments.method', 'in', CASH_METHODS)
-    .groupBy(['order_payments.kind', 'order_payments.method']);
-  if (row.closed_at) payments = payments.where('order_payments.created_at', '<=', row.closed_at);
-  for (const p of await payments.execute()) {
+  const payments = await drawerPayments(db, row.id, row.closed_at, CASH_METHODS);
+  for (const p of payments) {
     const drawer = moves[p.method === 'cash_khr' ? 'khr' : 'usd'];
     if (p.kind === 'refund') drawer.refunds += Number(p.amount);
     else drawer.cash_in += Number(p.amount);
   }
   // the change given, as it left each drawer (the till says how it was handed back)
-  const change = await db
-    .selectFrom('orders')
-    .select([
-      sql<number>`coalesce(sum(change_given_cents), 0)`.as('usd'),
-      sql<number>`coalesce(sum(change_given_khr), 0)`.as('khr'),
-    ])
-    .where('change_shift_id', '=', row.id)
-    .executeTakeFirst();
+  const change = await drawerChange(db, row.id);
   moves.usd.change_out += Number(change?.usd ?? 0);
   moves.khr.change_out += Number(change?.khr ?? 0);
-  const own = await db
-    .selectFrom('shift_movements')
-    .select(['kind', 'currency', sql<number>`sum(amount)`.as('amount')])
-    .where('shift_id', '=', row.id)
-    .groupBy(['kind', 'currency'])
-    .execute();
+  const own = await movementTotals(db, row.id);
   for (const m of own) {
     const drawer = moves[m.currency === 'khr' ? 'khr' : 'usd'];
     if (m.kind === 'pay_in') drawer.pay_ins += Number(m.amount);
@@ -157,7 +131,7 @@ const parseCount = (text: string): CashCount => JSON.parse(text) as CashCount;
 async function shiftDetail(db: Db, id: number): Promise<Read<ShiftDetail>> {
   const head = await shifts.query(db).where('shifts.id', '=', id).executeTakeFirst();
   if (!head) throw notFound();
-  const row = await db.selectFrom('shifts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const row = await shiftRow(db, id);
   const settings = await readShiftSettings(db);
   const moves: Moves = row.closing ? (JSON.parse(row.closing) as Moves) : await drawerMoves(db, row);
   const counted = { usd: row.counted_usd_cents, khr: row.counted_khr };
@@ -171,35 +145,9 @@ async function shiftDetail(db: Db, id: number): Promise<Read<ShiftDetail>> {
       difference: count === null ? null : cashDifference(expected, count),
     };
   };
-  const sales = await db
-    .selectFrom('orders')
-    .select([sql<number>`count(*)`.as('n'), sql<number>`coalesce(sum(total_cents), 0)`.as('total')])
-    .where('shift_id', '=', id)
-    .where('status', '=', 'confirmed')
-    .executeTakeFirstOrThrow();
-  const tenders = await db
-    .selectFrom('order_payments')
-    .select(['order_payments.method', sql<number>`sum(order_payments.amount)`.as('amount')])
-    .where('order_payments.shift_id', '=', id)
-    .where('order_payments.kind', '=', 'payment')
-    .groupBy('order_payments.method')
-    .orderBy('order_payments.method')
-    .execute();
-  const movements = await db
-    .selectFrom('shift_movements')
-    .leftJoin('users', 'users.id', 'shift_movements.created_by')
-    .select([
-      'shift_movements.id',
-      'shift_movements.kind',
-      'shift_movements.currency',
-      'shift_movements.amount',
-      'shift_movements.reason',
-      sql<string | null>`coalesce(users.full_name, users.name)`.as('created_by_name'),
-      'shift_movements.created_at',
-    ])
-    .where('shift_movements.shift_id', '=', id)
-    .orderBy('shift_movements.id')
-    .execute();
+  const sales = await shiftSales(db, id);
+  const tenders = await shiftTenders(db, id);
+  const movements = await shiftMovements(db, id);
   return {
     ...completeRow(head),
     note: row.note,
@@ -293,12 +241,7 @@ export async function drawerShift(
   storeId: number,
   needs: 'sale' | 'cash' | null,
 ): Promise<number | null> {
-  const open = await trx
-    .selectFrom('shifts')
-    .select('id')
-    .where('open_user', '=', userId)
-    .where('store_id', '=', storeId)
-    .executeTakeFirst();
+  const open = await openShiftOf(trx, userId, storeId);
   if (open) return open.id;
   if (needs && (await readShiftSettings(trx)).require_shift) {
     throw new AppError(422, needs === 'sale' ? 'shift.required' : 'shift.required_cash');
@@ -313,7 +256,7 @@ export async function drawerShift(
  */
 export async function attachShift(trx: Db, actor: Actor, orderId: number, storeId: number): Promise<number | null> {
   const open = await drawerShift(trx, actor.userId, storeId, 'sale');
-  if (open) await trx.updateTable('orders').set({ shift_id: open }).where('id', '=', orderId).execute();
+  if (open) await attachOrder(trx, orderId, open);
   return open;
 }
 
@@ -325,7 +268,7 @@ export function shiftService(db: Db) {
 
     /** The actor's open shift (at any store), or null: the till and the dashboard ask. */
     async current(actor: Actor) {
-      const open = await db.selectFrom('shifts').select('id').where('open_user', '=', actor.userId).executeTakeFirst();
+      const open = await openShiftOf(db, actor.userId);
       return open ? documents.show(actor, open.id) : null;
     },
 
@@ -338,36 +281,27 @@ export function shiftService(db: Db) {
         assertStoreInput(actor, 'store_id', input.store_id);
         const settings = await readShiftSettings(trx);
         const float = checkCount(input.float, settings, 'float');
-        const mine = await trx
-          .selectFrom('shifts')
-          .select('number')
-          .where('open_user', '=', actor.userId)
-          .executeTakeFirst();
+        const mine = await openShiftOf(trx, actor.userId);
         if (mine) throw new FieldError({ till: [{ key: 'shift.user_open', params: { number: mine.number } }] });
         const key = tillKey(input.store_id, input.till);
-        const taken = await trx.selectFrom('shifts').select('number').where('open_till', '=', key).executeTakeFirst();
+        const taken = await openShiftAt(trx, key);
         if (taken) throw new FieldError({ till: [{ key: 'shift.till_open', params: { number: taken.number } }] });
-        const { id } = await trx
-          .insertInto('shifts')
-          .values({
-            number: await nextDocumentNumber(trx, 'SH', todayInCambodia().slice(0, 4)),
-            store_id: input.store_id,
-            till: input.till,
-            user_id: actor.userId,
-            status: 'open',
-            open_till: key,
-            open_user: actor.userId,
-            opened_at: at,
-            note: input.note,
-            float_count: JSON.stringify(float),
-            float_usd_cents: countTotal(float.usd),
-            float_khr: countTotal(float.khr),
-            created_at: at,
-            updated_at: at,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        return id;
+        return insertShift(trx, {
+          number: await nextDocumentNumber(trx, 'SH', todayInCambodia().slice(0, 4)),
+          store_id: input.store_id,
+          till: input.till,
+          user_id: actor.userId,
+          status: 'open',
+          open_till: key,
+          open_user: actor.userId,
+          opened_at: at,
+          note: input.note,
+          float_count: JSON.stringify(float),
+          float_usd_cents: countTotal(float.usd),
+          float_khr: countTotal(float.khr),
+          created_at: at,
+          updated_at: at,
+        });
       });
     },
 
@@ -404,18 +338,15 @@ export function shiftService(db: Db) {
               approver,
             ));
           }
-          await trx
-            .insertInto('shift_movements')
-            .values({
-              shift_id: id,
-              kind: input.kind,
-              currency: input.currency,
-              amount: input.amount,
-              reason: input.reason,
-              created_by: actor.userId,
-              created_at: at,
-            })
-            .execute();
+          await insertMovement(trx, {
+            shift_id: id,
+            kind: input.kind,
+            currency: input.currency,
+            amount: input.amount,
+            reason: input.reason,
+            created_by: actor.userId,
+            created_at: at,
+          });
           await recordAudit(trx, auditWho(actor), {
             action: input.kind === 'pay_in' ? 'shift.pay_in' : 'shift.pay_out',
             subject: { type: 'shift', id },
@@ -457,27 +388,23 @@ export function shiftService(db: Db) {
             'accept',
             approver,
           );
-          await trx
-            .updateTable('shifts')
-            .set({
-              status: 'closed',
-              open_till: null,
-              open_user: null,
-              closed_at: at,
-              close_note: input.note,
-              counted_count: JSON.stringify(counted),
-              closing: JSON.stringify(moves),
-              expected_usd_cents: expected.usd,
-              expected_khr: expected.khr,
-              counted_usd_cents: total.usd,
-              counted_khr: total.khr,
-              difference_usd_cents: difference.usd,
-              difference_khr: difference.khr,
-              closed_by: actor.userId,
-              approved_by: approvedBy,
-            })
-            .where('id', '=', id)
-            .execute();
+          await updateShift(trx, id, {
+            status: 'closed',
+            open_till: null,
+            open_user: null,
+            closed_at: at,
+            close_note: input.note,
+            counted_count: JSON.stringify(counted),
+            closing: JSON.stringify(moves),
+            expected_usd_cents: expected.usd,
+            expected_khr: expected.khr,
+            counted_usd_cents: total.usd,
+            counted_khr: total.khr,
+            difference_usd_cents: difference.usd,
+            difference_khr: difference.khr,
+            closed_by: actor.userId,
+            approved_by: approvedBy,
+          });
           if (difference.usd !== 0 || difference.khr !== 0) {
             await recordAudit(trx, auditWho(actor), {
               action: 'shift.closed',

@@ -304,7 +304,7 @@ export async function issue(trx: Db, op: Issue): Promise<Pick[]> {
  * valuations (one upsert, id order), read their levels (FEFO), take from the levels (one guarded
  * update), write the movements (one insert), revalue (one update). The picks are planned in memory
  * between the reads and the writes, under the products' locks; answers each issue's picks.
- * `late` (a sale's, orders.steps.ts takeStock): the three writes are left for the transaction's
+ * `late` (a sale's, orders.stock.ts takeStock): the three writes are left for the transaction's
  * last statement (db/later.ts), the levels' update still guarded; nothing after it in the
  * transaction may read these products' stock. An offline sale's shortage is written at once.
  */
