@@ -12,6 +12,7 @@ export * from './credit.ts';
 export * from './dates.ts';
 export * from './discounts.ts';
 export * from './escpos.ts';
+export * from './format.ts';
 export * from './geography.ts';
 export * from './glossary.ts';
 export * from './ids.ts';

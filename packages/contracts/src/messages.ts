@@ -1,5 +1,5 @@
+import { formatKhr, formatUsd } from './format.ts';
 import type { Locale } from './locales.ts';
-import { formatKhr, formatUsd } from './money.ts';
 import { currentNumerals, type Numerals, shownDigits } from './numerals.ts';
 
 /**

@@ -1,9 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { gtinCheckDigit, isValidBarcode } from './barcode.ts';
+import { formatKhr, formatUsd } from './format.ts';
 import {
-  formatKhr,
-  formatUsd,
   formatUsdCents,
   KHR_ROUNDING_STEPS,
   khrToCents,

@@ -2,7 +2,7 @@
  * Money is never a float. US dollars are held in cents, riel in whole riel, exchange rates in
  * whole riel per dollar; every conversion and rounding lives here.
  */
-import { latinDigits, type Numerals, shownDigits } from './numerals.ts';
+import { latinDigits } from './numerals.ts';
 export const KHR_ROUNDING_STEPS = [100, 500, 1000] as const;
 export type KhrRoundingStep = (typeof KHR_ROUNDING_STEPS)[number];
 export const DEFAULT_KHR_ROUNDING_STEP: KhrRoundingStep = 100;
@@ -76,7 +76,7 @@ export function roundKhr(riel: number, step: number = DEFAULT_KHR_ROUNDING_STEP)
   return rielAtStep(BigInt(riel), 1n, step);
 }
 
-/** "12.50" from 1250 cents. */
+/** "12.50" from 1250 cents: how a dollar amount is typed (format.ts `formatUsd` is how it is read). */
 export function formatUsdCents(cents: number): string {
   assertInteger(cents, 'cents');
   const sign = cents < 0 ? '-' : '';
@@ -90,19 +90,4 @@ export function parseUsdCents(text: string): number | null {
   if (!match) return null;
   const cents = Number(match[2]) * 100 + Number((match[3] ?? '').padEnd(2, '0'));
   return match[1] ? -cents : cents;
-}
-
-/** "5,200៛" from 5200 riel: thousands grouped as on Cambodian price tags. */
-export function formatKhr(riel: number, numerals?: Numerals): string {
-  assertInteger(riel, 'riel');
-  const sign = riel < 0 ? '-' : '';
-  return shownDigits(`${sign}${String(Math.abs(riel)).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}៛`, numerals);
-}
-
-/** "$12,500.00" from 1250000 cents: thousands grouped, as riel is (the one dollar formatter of screens and prints). */
-export function formatUsd(cents: number, numerals?: Numerals): string {
-  const text = formatUsdCents(cents);
-  const [whole, fraction] = (text.startsWith('-') ? text.slice(1) : text).split('.');
-  const grouped = `$${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`;
-  return shownDigits(text.startsWith('-') ? `-${grouped}` : grouped, numerals);
 }

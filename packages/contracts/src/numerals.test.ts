@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { formatCount, formatKhr, formatUsd } from './format.ts';
 import { translate } from './messages.ts';
-import { formatKhr, formatUsd, parseUsdCents } from './money.ts';
-import { formatCount, khmerDigits, latinDigits, numeralsFor, setNumerals } from './numerals.ts';
+import { parseUsdCents } from './money.ts';
+import { khmerDigits, latinDigits, numeralsFor, setNumerals } from './numerals.ts';
 import { formatChange } from './pricing.ts';
 
 afterEach(() => setNumerals('latin'));

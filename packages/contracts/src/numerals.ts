@@ -1,7 +1,7 @@
 /**
  * Khmer numerals (០១២៣៤៥៦៧៨៩), a system setting for Khmer pages ("Khmer numerals on Khmer pages",
- * off by default). Every figure a person reads goes through `shownDigits` (money.ts `formatUsd`,
- * `formatKhr`, pricing.ts `formatChange`, `formatCount` below, the web's dates): the web sets the
+ * off by default). Every figure a person reads goes through `shownDigits` (format.ts: money, counts,
+ * percentages, dates; pricing.ts `formatChange`): the web sets the
  * page's numerals once (`setNumerals`, from the settings and the page's language) and every screen
  * and print follows. The server never sets it: its messages pass the request's numerals to
  * messages.ts `translate` (http/locale.ts `say`); its PDFs convert their text when printed (kit/pdf.ts
@@ -40,12 +40,4 @@ export function latinDigits(text: string): string {
 /** A formatted text in the numerals shown (the current ones unless told). */
 export function shownDigits(text: string, numerals: Numerals = shown): string {
   return numerals === 'khmer' ? khmerDigits(text) : text;
-}
-
-/** "12,500" from 12500 (a count or a quantity), thousands grouped, in the numerals shown. */
-export function formatCount(value: number, numerals: Numerals = shown): string {
-  const sign = value < 0 ? '-' : '';
-  const [whole, fraction] = String(Math.abs(value)).split('.');
-  const grouped = (whole ?? '').replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return shownDigits(`${sign}${grouped}${fraction ? `.${fraction}` : ''}`, numerals);
 }

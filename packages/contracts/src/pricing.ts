@@ -1,4 +1,5 @@
-import { formatKhr, formatUsd, rielAtStep, rielOf } from './money.ts';
+import { formatKhr, formatUsd } from './format.ts';
+import { rielAtStep, rielOf } from './money.ts';
 import { allocate } from './purchases.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { setNumerals } from '@depot/contracts';
 import { describe, expect, it } from 'vitest';
-import { DATE_INPUT_FORMAT, formatDate } from './dates.ts';
+import { DATE_INPUT_FORMAT, formatDate, formatDateTime } from './dates.ts';
 
 describe('dates as people read them', () => {
   it('show Khmer month names on Khmer pages, never the raw YYYY-MM-DD', () => {
@@ -10,6 +10,12 @@ describe('dates as people read them', () => {
 
   it('read an instant on the depots’ clock (UTC+7)', () => {
     expect(formatDate('2026-03-12T18:30:00.000Z', 'kh')).toBe('13 មីនា 2026');
+  });
+
+  it('read a date and time on the depots’ clock (UTC+7), not the browser’s', () => {
+    // 03:00 UTC is 10:00 in Phnom Penh; 20:30 UTC is already the next day there
+    expect(formatDateTime('2026-03-01T03:00:00.000Z', 'en')).toBe('March 1, 2026 10:00 AM');
+    expect(formatDateTime('2026-03-12T20:30:00.000Z', 'kh')).toBe('13 មីនា 2026 03:30');
   });
 
   it('are typed as DD/MM/YYYY', () => {

@@ -6,13 +6,13 @@ import {
   type DiscountType,
   discount,
   discountInput,
+  formatPercent,
   formatUsd,
   formatUsdCents,
   type Locale,
   type Product,
   parseUsdCents,
   product,
-  shownDigits,
 } from '@depot/contracts';
 import { Form, Input, Radio, Tag, Typography } from 'antd';
 import type { TFunction } from 'i18next';
@@ -48,10 +48,7 @@ export function discountScopeLabels(t: TFunction): Record<DiscountScope, string>
 
 /** "15%", "12.5%" from basis points. */
 export function percentText(bp: number): string {
-  const whole = Math.floor(bp / 100);
-  const rest = bp % 100;
-  // in the page's numerals, as every shared formatter writes its figures (contracts numerals.ts)
-  return shownDigits(rest === 0 ? `${whole}%` : `${whole}.${String(rest).padStart(2, '0').replace(/0$/, '')}%`);
+  return formatPercent(bp);
 }
 
 /** What a discount takes: "15%", "−$1.00", "= $5.00". */

@@ -1,10 +1,19 @@
-import { type Locale, type MessageKey, type Numerals, type Statement, translate } from '@depot/contracts';
+import {
+  formatDate,
+  formatUsd,
+  type Locale,
+  type MessageKey,
+  type Numerals,
+  type Statement,
+  translate,
+} from '@depot/contracts';
 import { escapeHtml } from '../../kit/html.ts';
 import { fontFaces, printPdf } from '../../kit/pdf.ts';
-import { dayOf, shown } from '../reports/reports.export.ts';
 
 const t = (key: MessageKey, locale: Locale) => escapeHtml(translate(key, locale));
-const money = (cents: number, locale: Locale) => escapeHtml(shown(cents, 'money', locale));
+// in Latin digits: the PDF is converted to the request's numerals when printed (kit/pdf.ts)
+const money = (cents: number) => escapeHtml(formatUsd(cents, 'latin'));
+const dayOf = (day: string, locale: Locale) => formatDate(day, locale, { numerals: 'latin' });
 
 /** A statement as a printable page: the party, the period, opening balance, each document, closing balance. */
 export async function statementHtml(s: Statement, locale: Locale): Promise<string> {
@@ -12,7 +21,7 @@ export async function statementHtml(s: Statement, locale: Locale): Promise<strin
   const lines = s.lines
     .map(
       (l) =>
-        `<tr><td>${escapeHtml(dayOf(l.at, locale))}</td><td>${t(`statement.kind.${l.kind}` as MessageKey, locale)}</td><td>${escapeHtml(l.number)}</td><td class="n">${l.debit_cents ? money(l.debit_cents, locale) : ''}</td><td class="n">${l.credit_cents ? money(l.credit_cents, locale) : ''}</td><td class="n">${money(l.balance_cents, locale)}</td></tr>`,
+        `<tr><td>${escapeHtml(dayOf(l.at, locale))}</td><td>${t(`statement.kind.${l.kind}` as MessageKey, locale)}</td><td>${escapeHtml(l.number)}</td><td class="n">${l.debit_cents ? money(l.debit_cents) : ''}</td><td class="n">${l.credit_cents ? money(l.credit_cents) : ''}</td><td class="n">${money(l.balance_cents)}</td></tr>`,
     )
     .join('');
   const totals =
@@ -40,11 +49,11 @@ td.n{text-align:right;white-space:nowrap}.sum td{font-weight:700}
 <div class="meta">${escapeHtml(s.party.name)}${s.party.phone ? ` · ${escapeHtml(s.party.phone)}` : ''}${s.party.address ? ` · ${escapeHtml(s.party.address)}` : ''}<br>
 ${t('statement.period', locale)}: ${escapeHtml(dayOf(s.from, locale))} – ${escapeHtml(dayOf(s.to, locale))}</div>
 <table><thead><tr><th>${t('statement.date', locale)}</th><th></th><th>${t('statement.document', locale)}</th><th>${t('statement.debit', locale)}</th><th>${t('statement.credit', locale)}</th><th>${t('statement.balance', locale)}</th></tr></thead><tbody>
-<tr class="sum"><td colspan="5">${t('statement.opening', locale)}</td><td class="n">${money(s.opening_cents, locale)}</td></tr>
+<tr class="sum"><td colspan="5">${t('statement.opening', locale)}</td><td class="n">${money(s.opening_cents)}</td></tr>
 ${lines || `<tr><td colspan="6">${t('statement.none', locale)}</td></tr>`}
-<tr class="sum"><td colspan="5">${t('statement.closing', locale)}</td><td class="n">${money(s.closing_cents, locale)}</td></tr>
+<tr class="sum"><td colspan="5">${t('statement.closing', locale)}</td><td class="n">${money(s.closing_cents)}</td></tr>
 </tbody></table>
-<table class="totals"><tbody>${totals.map(([k, v]) => `<tr><td>${t(k as MessageKey, locale)}</td><td class="n">${money(v as number, locale)}</td></tr>`).join('')}</tbody></table>
+<table class="totals"><tbody>${totals.map(([k, v]) => `<tr><td>${t(k as MessageKey, locale)}</td><td class="n">${money(v as number)}</td></tr>`).join('')}</tbody></table>
 </body></html>`;
 }
 

@@ -1,4 +1,16 @@
-import { type Locale, type MessageKey, messages, type Numerals, type Report, translate } from '@depot/contracts';
+import {
+  formatCount,
+  formatDate,
+  formatKhr,
+  formatPercent,
+  formatUsd,
+  type Locale,
+  type MessageKey,
+  messages,
+  type Numerals,
+  type Report,
+  translate,
+} from '@depot/contracts';
 import type ExcelJS from 'exceljs';
 import { loadExcel } from '../../kit/excel.ts';
 import { escapeHtml } from '../../kit/html.ts';
@@ -8,26 +20,16 @@ export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsh
 
 const label = (key: string, locale: Locale): string => (key in messages ? translate(key as MessageKey, locale) : key);
 
-const MONTHS = {
-  kh: ['មករា', 'កុម្ភៈ', 'មីនា', 'មេសា', 'ឧសភា', 'មិថុនា', 'កក្កដា', 'សីហា', 'កញ្ញា', 'តុលា', 'វិច្ឆិកា', 'ធ្នូ'],
-  en: ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'],
-};
+/*
+ * Figures and dates are written by contracts format.ts, the web's own formatters, in Latin digits:
+ * a PDF converts its text to the request's numerals when printed (kit/pdf.ts `numerals`).
+ */
+const LATIN = { numerals: 'latin' } as const;
 
-/** 12 មីនា 2026 / 12 Mar 2026: never the raw date where people read it. */
-export function dayOf(day: string, locale: Locale): string {
-  // an instant (a last sale) is read on the depots' clock, UTC+7
-  const local = day.length > 10 ? new Date(Date.parse(day) + 7 * 3_600_000).toISOString() : day;
-  const [y, m, d] = local.slice(0, 10).split('-').map(Number);
-  return y && m && d ? `${d} ${MONTHS[locale][m - 1]} ${y}` : day;
-}
+/** 12 មីនា 2026 / 12 Mar 2026: never the raw date where people read it; an instant on the depots' clock. */
+const dayOf = (day: string, locale: Locale): string => formatDate(day, locale, LATIN);
 
-/** 12 មីនា 2026 14:05 / 12 Mar 2026 14:05: an instant on the depots' clock (UTC+7), as `dayOf` with the time. */
-export function whenOf(at: string, locale: Locale): string {
-  const local = new Date(Date.parse(at) + 7 * 3_600_000).toISOString();
-  return Number.isNaN(Date.parse(at)) ? at : `${dayOf(at, locale)} ${local.slice(11, 16)}`;
-}
-
-/** A cell as people read it: money as $1,234.56, riel as 5,200៛, rates, percents, message keys translated. */
+/** A cell as people read it (the web's reports/common.tsx `formatValue`, in Latin digits): money as $1,234.56, riel as 5,200៛, rates, percents, message keys translated. */
 export function shown(
   value: unknown,
   kind: string,
@@ -36,15 +38,10 @@ export function shown(
   key?: string,
 ): string {
   if (value === null || value === undefined) return '';
-  if (kind === 'money') {
-    const cents = Number(value);
-    const abs = Math.abs(cents);
-    return `${cents < 0 ? '-' : ''}$${Math.floor(abs / 100).toLocaleString('en-US')}.${String(abs % 100).padStart(2, '0')}`;
-  }
-  if (kind === 'riel') return `${Number(value).toLocaleString('en-US')}៛`;
-  if (kind === 'rate') return `${Number(value).toLocaleString('en-US')}៛`;
-  if (kind === 'percent') return `${(Number(value) / 100).toFixed(2)}%`;
-  if (kind === 'count') return Number(value).toLocaleString('en-US');
+  if (kind === 'money') return formatUsd(Number(value), 'latin');
+  if (kind === 'riel' || kind === 'rate') return formatKhr(Number(value), 'latin');
+  if (kind === 'percent') return formatPercent(Number(value), { fixed: true, ...LATIN });
+  if (kind === 'count') return formatCount(Number(value), 'latin');
   if (kind === 'date') return dayOf(String(value), locale);
   const s = String(value);
   if (s.startsWith('report.') && s in messages) return translate(s as MessageKey, locale);

@@ -1,6 +1,8 @@
 import {
   addDays,
   type Dashboard,
+  formatKhr,
+  formatUsd,
   type Report,
   type ReportFigure,
   type ReportName,
@@ -249,7 +251,7 @@ export function reportsService(db: Db) {
             ],
             rows: methodRows(byPayment).map((r) => ({
               ...r,
-              amount: r.code === 'cash_khr' ? `${Number(r.amount).toLocaleString('en-US')}៛` : null,
+              amount: r.code === 'cash_khr' ? riel(Number(r.amount)) : null,
             })),
           },
           {
@@ -864,14 +866,8 @@ export function reportsService(db: Db) {
   };
 }
 
-function dollars(cents: number): string {
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(cents);
-  return `${sign}$${Math.floor(abs / 100).toLocaleString('en-US')}.${String(abs % 100).padStart(2, '0')}`;
-}
-
-function riel(amount: number): string {
-  return `${amount.toLocaleString('en-US')}៛`;
-}
+// figures written into a report's text cells, in Latin digits as every report cell (reports.export.ts)
+const dollars = (cents: number): string => formatUsd(cents, 'latin');
+const riel = (amount: number): string => formatKhr(amount, 'latin');
 
 export type ReportsService = ReturnType<typeof reportsService>;

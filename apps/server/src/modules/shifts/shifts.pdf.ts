@@ -1,5 +1,6 @@
 import {
   type CashCurrency,
+  formatDateTime,
   formatKhr,
   formatUsd,
   type Locale,
@@ -12,11 +13,14 @@ import {
 } from '@depot/contracts';
 import { escapeHtml } from '../../kit/html.ts';
 import { fontFaces, printPdf } from '../../kit/pdf.ts';
-import { whenOf } from '../reports/reports.export.ts';
 
 const t = (key: MessageKey, locale: Locale) => escapeHtml(translate(key, locale));
-/** The one money formatter: $1,234.56 and 5,200៛. */
-const money = (currency: CashCurrency, value: number) => (currency === 'usd' ? formatUsd(value) : formatKhr(value));
+// Figures and times in Latin digits (contracts format.ts): the PDF is converted to the request's
+// numerals when printed (kit/pdf.ts `numerals`).
+const money = (currency: CashCurrency, value: number) =>
+  currency === 'usd' ? formatUsd(value, 'latin') : formatKhr(value, 'latin');
+/** 12 មីនា 2026 14:05: an instant on the depots' clock. */
+const whenOf = (at: string, locale: Locale) => formatDateTime(at, locale, { numerals: 'latin' });
 const minus = (currency: CashCurrency, value: number) =>
   value > 0 ? `−${money(currency, value)}` : money(currency, value);
 const signed = (currency: CashCurrency, value: number) =>
@@ -92,7 +96,7 @@ td.n{text-align:right;white-space:nowrap}.sum td{font-weight:700}
 <div class="shop">${escapeHtml(titleOf(settings, locale))}</div>
 <h1>${t(z ? 'shift.pdf.z' : 'shift.pdf.x', locale)}</h1>
 <table class="meta"><tbody>${meta.map(([k, v]) => `<tr><td>${t(k, locale)}</td><td>${escapeHtml(v)}</td></tr>`).join('')}</tbody></table>
-<h2>${t('shift.pdf.sales', locale)}: ${shift.orders_count}${shift.sales_cents === null ? '' : ` · ${t('shift.pdf.sales_total', locale)}: ${formatUsd(shift.sales_cents)}`}</h2>
+<h2>${t('shift.pdf.sales', locale)}: ${shift.orders_count}${shift.sales_cents === null ? '' : ` · ${t('shift.pdf.sales_total', locale)}: ${formatUsd(shift.sales_cents, 'latin')}`}</h2>
 ${payments ? `<table class="meta"><thead><tr><th colspan="2">${t('shift.pdf.payments', locale)}</th></tr></thead><tbody>${payments}</tbody></table>` : ''}
 <div class="cols" style="margin-top:10pt">${drawer('usd')}${drawer('khr')}</div>
 ${

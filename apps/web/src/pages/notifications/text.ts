@@ -1,20 +1,13 @@
 import {
   customerName,
+  formatDate,
   formatUsd,
   isNotificationType,
   type Locale,
   type Notification,
   notificationKinds,
-  shownDigits,
 } from '@depot/contracts';
-import dayjs from 'dayjs';
 import type { TFunction } from 'i18next';
-import { dayjsLocale } from '../../lib/dates.ts';
-
-/** A date as people write it (Khmer month names on Khmer pages: KHMER.md), in the page's numerals. */
-function day(value: string, locale: Locale): string {
-  return shownDigits(dayjs(value).locale(dayjsLocale(locale)).format('LL'));
-}
 
 /**
  * A notification's title and sentence in the reader's language, from its type and data (the text
@@ -32,7 +25,8 @@ export function notificationText(item: Pick<Notification, 'type' | 'data'>, t: T
     product,
     store: d.store_name,
     customer_name: typeof d.customer_name === 'string' ? customerName(d.customer_name, locale) : d.customer_name,
-    date: typeof d.expiry_date === 'string' ? day(d.expiry_date, locale) : undefined,
+    // a date as people write it: March 12, 2026 / 12 មីនា 2026
+    date: typeof d.expiry_date === 'string' ? formatDate(d.expiry_date, locale, { long: true }) : undefined,
     amount: typeof d.amount_usd_cents === 'number' ? formatUsd(d.amount_usd_cents) : undefined,
     // a sentence with or without an optional part: i18next's context picks `…_lot`, `…_customer`
     context: d.lot ? 'lot' : d.customer_name ? 'customer' : d.supplier_name ? 'supplier' : undefined,

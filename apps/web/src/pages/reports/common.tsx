@@ -1,13 +1,13 @@
 import {
   formatCount,
   formatKhr,
+  formatPercent,
   formatUsd,
   type Locale,
   type MessageKey,
   messages,
   type ReportFigure,
   type ReportSection,
-  shownDigits,
   translate,
 } from '@depot/contracts';
 import { Card, Col, Empty, Row, Statistic, Table, Typography, theme } from 'antd';
@@ -54,7 +54,7 @@ export function formatValue(
     case 'rate':
       return formatKhr(Number(value));
     case 'percent':
-      return shownDigits(`${(Number(value) / 100).toFixed(2)}%`);
+      return formatPercent(Number(value), { fixed: true });
     case 'count':
       return formatCount(Number(value));
     case 'date':

@@ -245,6 +245,22 @@ describe('order details', { timeout: 40_000 }, () => {
     }
   });
 
+  it('writes a receipt’s quantities in the numerals its money is written in (Khmer numerals on)', async () => {
+    const many = { ...paid, items: paid.items.map((item) => ({ ...item, quantity: 1200 })) };
+    ordersApi({
+      'GET orders/9': { body: { data: many } },
+      'GET settings/public': { body: { data: { ...DEFAULT_SETTINGS, khmer_numerals: true } } },
+    });
+    signedIn({ permissions: MANAGER });
+    const { user } = renderApp('/orders?view=9');
+    await user.click(await screen.findByTestId('order-receipt', {}, { timeout: 30_000 }));
+    const receipt = await screen.findByTestId('receipt');
+    await waitFor(() => expect(within(receipt).getByTestId('receipt-total').textContent).toBe('$៥.៥៤'));
+    // the line: 1,200 cans × $1.26, every figure in Khmer digits
+    expect(receipt.textContent).toContain('១,២០០ កំប៉ុង × $១.២៦');
+    expect(receipt.textContent).not.toContain('1,200');
+  });
+
   it('names the walk-in customer in the page’s language: English list and details, both languages on the receipt', async () => {
     ordersApi();
     signedIn({ permissions: MANAGER });

@@ -1,6 +1,7 @@
 import {
   type AdjustmentReason,
   DEFAULT_EXPIRING_DAYS,
+  formatCount,
   type Locale,
   type MovementType,
   store,
@@ -63,11 +64,8 @@ export function productColumn<R extends NamesProduct>(
   };
 }
 
-/** 1,250: whole units grouped by thousands. */
-export function formatCount(value: number): string {
-  const sign = value < 0 ? '-' : '';
-  return `${sign}${String(Math.abs(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
-}
+// 1,250: the one count formatter (contracts format.ts), in the page's numerals as money is
+export { formatCount } from '@depot/contracts';
 
 /** "24 cans": a quantity in its unit, named in the page's language. */
 export function quantityText(value: number, unit: { unit_name_kh: string; unit_name_en: string }, locale: Locale) {

@@ -1,6 +1,7 @@
 import { CheckOutlined, ReloadOutlined, SyncOutlined } from '@ant-design/icons';
 import {
   formatKhr,
+  formatTime,
   formatUsd,
   type KhqrCurrency,
   type KhqrPayment,
@@ -13,7 +14,6 @@ import {
 } from '@depot/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, App, Button, Flex, Modal, Popconfirm, Segmented, Skeleton, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useCallback, useEffect, useState } from 'react';
 import { failureMessage, useRefreshAll } from '../../../kit/queries.ts';
 import { useCtx } from '../../../kit/useCtx.ts';
@@ -194,8 +194,8 @@ export function KhqrDialog({
             {expired
               ? t('khqr.expired')
               : qr.can_check
-                ? t('khqr.waitingBakong', { time: dayjs(qr.expires_at).format('HH:mm') })
-                : t('khqr.waitingHand', { time: dayjs(qr.expires_at).format('HH:mm') })}
+                ? t('khqr.waitingBakong', { time: formatTime(qr.expires_at) })
+                : t('khqr.waitingHand', { time: formatTime(qr.expires_at) })}
           </Typography.Text>
         )}
         {expired && (
