@@ -24,9 +24,9 @@ import {
   todayInCambodia,
   usdCentsToKhr,
 } from '@depot/contracts';
-import { type Insertable, PostgresAdapter, type Selectable, sql } from 'kysely';
+import { type Insertable, type Selectable, sql } from 'kysely';
 import type { z } from 'zod';
-import { type Db, now } from '../../db/database.ts';
+import { type Db, isPostgres, now } from '../../db/database.ts';
 import { type Later, later, runTogether } from '../../db/later.ts';
 import { tallyOrder, tallyPaid, tallyPayments, tallyReturned } from '../../db/rollups.ts';
 import type { OrderItemBatchesTable, OrdersTable } from '../../db/schema.ts';
@@ -391,7 +391,7 @@ export async function numberSale(
       : []),
   ];
   if (!numbered.length) return;
-  const pg = trx.getExecutor().adapter instanceof PostgresAdapter;
+  const pg = isPostgres(trx);
   const writes: Later[] = [
     {
       name: 'numbers',
