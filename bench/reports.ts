@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { addDays, todayInCambodia } from '@depot/contracts';
 import { sql } from 'kysely';
 import { createDatabase } from '../apps/server/src/db/database.ts';
-import { rebuildRollups } from '../apps/server/src/db/rollups.ts';
+import { rebuildRollups } from '../apps/server/src/db/rollups.rebuild.ts';
 import { transaction } from '../apps/server/src/db/transaction.ts';
 import { createPostgresDatabase, signIn, startServer } from './server.ts';
 

@@ -1,7 +1,8 @@
 import { addDays, todayInCambodia } from '@depot/contracts';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { monthsAndDays, rebuildRollups } from '../../db/rollups.ts';
+import { rebuildRollups } from '../../db/rollups.rebuild.ts';
+import { monthsAndDays } from '../../db/rollups.ts';
 import { transaction } from '../../db/transaction.ts';
 import { ADMIN_PASSWORD, bearer, createStore, login, useTestApp } from '../../test/harness.ts';
 import { lockProducts, receive } from '../stock/ledger.ts';

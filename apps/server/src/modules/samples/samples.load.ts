@@ -3,7 +3,7 @@ import { orderInput, purchaseInput, SAMPLE_PLAN, type SAMPLE_TABLES } from '@dep
 import { sql } from 'kysely';
 import sharp from 'sharp';
 import { type Db, now } from '../../db/database.ts';
-import { rebuildRollups } from '../../db/rollups.ts';
+import { rebuildRollups } from '../../db/rollups.rebuild.ts';
 import { transaction } from '../../db/transaction.ts';
 import { escapeHtml } from '../../kit/html.ts';
 import { resourceService } from '../../kit/resource.ts';
@@ -428,7 +428,7 @@ export async function loadSamples(db: Db, uploadsDir: string, actorOf: (userId: 
     invoices.map((i) => i.id),
   );
   // the sales went through the order steps and the ledger, then were back-dated: the reports'
-  // daily rollups are recomputed from them as they now stand (db/rollups.ts)
+  // daily rollups are recomputed from them as they now stand (db/rollups.rebuild.ts)
   await transaction(db, rebuildRollups);
   for (const table of ['orders', 'invoices', 'purchases', 'stock_movements']) await tableChanged(db, table);
   return { products: productIds.size, purchases: purchaseIds.length, orders: orderIds.length };

@@ -1,7 +1,7 @@
 import { type Locale, type MessageKey, SAMPLE_TABLES, translate } from '@depot/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { rebuildRollups } from '../../db/rollups.ts';
+import { rebuildRollups } from '../../db/rollups.rebuild.ts';
 import { transaction } from '../../db/transaction.ts';
 import { AppError } from '../../http/errors.ts';
 import { tableChanged } from '../../kit/totals.ts';
