@@ -357,10 +357,7 @@ async function tallyOf(trx: Db, sign: 1 | -1, o: Tallied['order'], lines: Tallie
     trx,
     'daily_sales',
     lines.map((l) => ({
-      day,
-      store_id: o.store_id,
-      kind: l.kind,
-      item_id: Number(l.product_id ?? l.combo_id),
+      ...lineKey(day, o.store_id, l),
       quantity: sign * l.quantity,
       returned_quantity: sign * l.returned_quantity,
       gross_cents: sign * Number(l.unit_price_cents) * l.quantity,
@@ -369,6 +366,15 @@ async function tallyOf(trx: Db, sign: 1 | -1, o: Tallied['order'], lines: Tallie
       tax_cents: sign * Number(l.tax_cents),
     })),
   );
+}
+
+/** A line's daily_sales row as the rollups key it: its day, store, kind, and product or combo. */
+function lineKey(
+  day: string,
+  storeId: number,
+  l: { kind: string; product_id: number | null; combo_id: number | null },
+) {
+  return { day, store_id: storeId, kind: l.kind, item_id: Number(l.product_id ?? l.combo_id) };
 }
 
 /** An order's row as the rollups key it: its day, store, cashier, customer and status. */
@@ -439,10 +445,7 @@ export async function tallyReturned(
     trx,
     'daily_sales',
     lines.map((l) => ({
-      day,
-      store_id: o.store_id,
-      kind: l.kind,
-      item_id: Number(l.product_id ?? l.combo_id),
+      ...lineKey(day, o.store_id, l),
       quantity: 0,
       returned_quantity: l.units,
       gross_cents: 0,

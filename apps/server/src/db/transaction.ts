@@ -41,7 +41,7 @@ export function emit(trx: Db, event: DomainEvent): void {
 }
 
 /**
- * The one way code runs in a transaction (a test asserts nothing else calls `db.transaction()`):
+ * The one way code runs in a transaction (db/one-way.test.ts finds no other `db.transaction()`):
  * a request's write with its writer, anything else (the seed, an import, a notification) without.
  * Besides the transaction itself it
  * - claims the writer's idempotency key as its first statement and keeps the work's result with
