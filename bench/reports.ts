@@ -18,7 +18,8 @@ import { parseArgs } from 'node:util';
 import { addDays, todayInCambodia } from '@depot/contracts';
 import { sql } from 'kysely';
 import { createDatabase } from '../apps/server/src/db/database.ts';
-import { rebuildRollups } from '../apps/server/src/db/rollups.ts';
+import { rebuildRollups } from '../apps/server/src/db/rollups.rebuild.ts';
+import { transaction } from '../apps/server/src/db/transaction.ts';
 import { createPostgresDatabase, signIn, startServer } from './server.ts';
 
 const { values } = parseArgs({
@@ -231,7 +232,7 @@ async function main() {
   }
   const wrote = performance.now();
   // the reports' rollups, as migration 0022 fills them for an existing depot (db/rollups.ts)
-  await rebuildRollups(db);
+  await transaction(db, rebuildRollups);
   await sql`analyze`.execute(db);
   await database.close();
   console.log(

@@ -18,6 +18,7 @@ import { createDatabase, type Database, type Db, now } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seed } from './db/seed.ts';
 import { withStartupLock } from './db/startup-lock.ts';
+import { transaction } from './db/transaction.ts';
 import { AppError } from './http/errors.ts';
 import { connectRedis } from './kit/redis.ts';
 import { shareTotals } from './kit/totals.ts';
@@ -48,7 +49,7 @@ function checkPassword(password: string) {
 
 async function createUser(db: Db, args: { name: string; password: string; roles: string[]; fullName?: string }) {
   checkPassword(args.password);
-  await db.transaction().execute(async (trx) => {
+  await transaction(db, async (trx) => {
     const taken = await trx
       .selectFrom('users')
       .select('id')

@@ -5,6 +5,7 @@ import {
   CompiledQuery,
   type DatabaseConnection,
   Kysely,
+  PostgresAdapter,
   PostgresDialect,
   SqliteAdapter,
   type SqliteDatabase,
@@ -83,9 +84,22 @@ const pgTypes = {
   },
 } as pg.CustomTypesConfig;
 
-/** `sqlite:<path>` (or `sqlite::memory:`) or `postgres://…`: the one place the dialect is chosen. */
+/** The dialect a DATABASE_URL names: `sqlite:<path>` (or `sqlite::memory:`) or `postgres://…`. */
+export function dialectOf(url: string): Dialect {
+  return url.startsWith('sqlite:') ? 'sqlite' : 'postgres';
+}
+
+/**
+ * Whether a handle (the app's, a transaction, a migration's untyped one) speaks PostgreSQL: the one
+ * place code asks (a test keeps it so). Most SQL is written once for both; this picks the rest.
+ */
+export function isPostgres<T>(db: Kysely<T>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/** Opens the database a DATABASE_URL names (`dialectOf`): the one place the dialect is chosen. */
 export function createDatabase(url: string, options: { poolSize?: number } = {}): Database {
-  if (url.startsWith('sqlite:')) {
+  if (dialectOf(url) === 'sqlite') {
     const file = url.slice('sqlite:'.length) || ':memory:';
     if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
     const sqlite = new SQLite(file);

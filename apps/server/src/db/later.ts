@@ -1,5 +1,5 @@
-import { CompiledQuery, PostgresAdapter } from 'kysely';
-import type { Db } from './database.ts';
+import { CompiledQuery } from 'kysely';
+import { type Db, isPostgres } from './database.ts';
 
 /**
  * Writes a transaction makes last, together, just before its commit: what a sale writes once its
@@ -57,8 +57,7 @@ const MAX_PARAMETERS = 30_000;
  */
 export async function runTogether(trx: Db, writes: readonly Later[]): Promise<void> {
   if (!writes.length) return;
-  const pg = trx.getExecutor().adapter instanceof PostgresAdapter;
-  if (!pg) {
+  if (!isPostgres(trx)) {
     for (const write of writes) {
       const result = await trx.executeQuery(write.query);
       if (write.check && result.rows.length !== write.check.rows) throw await write.check.refused();

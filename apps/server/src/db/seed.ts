@@ -8,6 +8,7 @@ import {
 } from '@depot/contracts';
 import { generatePassword, hashPassword } from '../modules/auth/passwords.ts';
 import { type Db, now } from './database.ts';
+import { transaction } from './transaction.ts';
 
 export interface SeedResult {
   /** Set when the first administrator was created with a generated password: print it once. */
@@ -32,7 +33,7 @@ export interface SeedResult {
  * that hold them by default, like any permission new to the database.
  */
 export async function seed(db: Db, options: { adminPassword?: string } = {}): Promise<SeedResult> {
-  return db.transaction().execute(async (trx) => {
+  return transaction(db, async (trx) => {
     const stamp = now();
     const existing = new Set((await trx.selectFrom('permissions').select('name').execute()).map((p) => p.name));
     const added = PERMISSIONS.filter((p) => !existing.has(p));

@@ -41,7 +41,9 @@ export function emit(trx: Db, event: DomainEvent): void {
 }
 
 /**
- * The one way a write runs in a transaction. Besides the transaction itself it
+ * The one way code runs in a transaction (db/one-way.test.ts finds no other `db.transaction()`):
+ * a request's write with its writer, anything else (the seed, an import, a notification) without.
+ * Besides the transaction itself it
  * - claims the writer's idempotency key as its first statement and keeps the work's result with
  *   it (see Claim); when the key's work committed already, answers that result without running the
  *   work, so a retried sale is sold once, whatever crashed where;

@@ -2,6 +2,7 @@ import { normal, searchWords, termsOf } from '@depot/contracts';
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { now } from '../db/database.ts';
+import { transaction } from '../db/transaction.ts';
 
 /**
  * Search by index, on both databases. A record's searchable columns become terms: each word
@@ -250,7 +251,7 @@ export async function ensureSearchIndexes(db: Db, defs: readonly Searchable[]): 
   let terms = 0;
   for (const def of defs) {
     if (built.get(def.table) === SEARCH_VERSION) continue;
-    await db.transaction().execute(async (trx) => {
+    await transaction(db, async (trx) => {
       terms += await indexRecords(trx, def, null);
       await trx.deleteFrom('search_indexes').where('resource', '=', def.table).execute();
       await trx

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.ts';
-import { createDatabase, type Database } from '../db/database.ts';
+import { createDatabase, type Database, dialectOf } from '../db/database.ts';
 import { BackupError, createBackup, pruneBackups, restoreBackup, verifyBackup } from './backup.ts';
 
 export const BACKUP_COMMANDS = ['backup', 'restore', 'backup:verify'] as const;
@@ -34,7 +34,8 @@ export async function runBackupCommand(
     const keep = args.keep === undefined ? undefined : Number(args.keep);
     if (keep !== undefined && !(Number.isInteger(keep) && keep >= 1))
       throw new BackupError('--keep takes a whole number ≥ 1');
-    const file = config.DATABASE_URL.startsWith('sqlite:') && path.resolve(config.DATABASE_URL.slice('sqlite:'.length));
+    const file =
+      dialectOf(config.DATABASE_URL) === 'sqlite' && path.resolve(config.DATABASE_URL.slice('sqlite:'.length));
     if (file && !fs.existsSync(file)) throw new BackupError(`there is no database at ${file} (DATABASE_URL)`);
     const database = createDatabase(config.DATABASE_URL);
     try {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
-import { createDatabase, type Database, type Dialect } from '../db/database.ts';
+import { createDatabase, type Database, type Dialect, dialectOf } from '../db/database.ts';
 import { MIGRATION_NAMES, migrationLevel } from '../db/migrate.ts';
 import { SERVER_ROOT } from '../paths.ts';
 
@@ -362,7 +362,7 @@ export async function restoreBackup(
   target: RestoreTarget,
 ): Promise<{ manifest: BackupManifest; setAside: string[] }> {
   const manifest = verifyBackup(from);
-  const kind: Dialect = target.databaseUrl.startsWith('sqlite:') ? 'sqlite' : 'postgres';
+  const kind = dialectOf(target.databaseUrl);
   if (manifest.database.kind !== kind) {
     throw new BackupError(`this is a backup of a ${manifest.database.kind} database; DATABASE_URL names a ${kind} one`);
   }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { rebuildRollups } from '../rollups.ts';
+import { rebuildRollups } from '../rollups.rebuild.ts';
 import { columnTypes } from './helpers.ts';
 
 /**

@@ -1,4 +1,5 @@
-import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { isPostgres } from '../database.ts';
 import { columnTypes, withId } from './helpers.ts';
 
 /**
@@ -11,7 +12,7 @@ import { columnTypes, withId } from './helpers.ts';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const { timestamp } = columnTypes(db);
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+  if (isPostgres(db)) {
     await sql`alter table stock_levels drop constraint stock_levels_not_negative`.execute(db);
   } else {
     await withId(db, db.schema.createTable('stock_levels_next'))
@@ -50,7 +51,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('orders').dropColumn('oversold').execute();
   await db.schema.alterTable('orders').dropColumn('offline_receipt_no').execute();
   await db.schema.alterTable('orders').dropColumn('offline_sold_at').execute();
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+  if (isPostgres(db)) {
     await sql`alter table stock_levels add constraint stock_levels_not_negative check (quantity >= 0)`.execute(db);
   }
 }

@@ -1,4 +1,5 @@
-import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { isPostgres } from '../database.ts';
 
 /**
  * PostgreSQL: `stock_levels_now`, a sale's levels read in the statement that locks its products
@@ -14,7 +15,7 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
  * their own, and needs nothing.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+  if (!isPostgres(db)) return;
   await sql`create function stock_levels_now(stores integer[], products integer[], locked bigint)
     returns table (id integer, batch_id integer, store_id integer, product_id integer, quantity bigint)
     language plpgsql volatile
@@ -30,6 +31,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+  if (!isPostgres(db)) return;
   await sql`drop function stock_levels_now(integer[], integer[], bigint)`.execute(db);
 }

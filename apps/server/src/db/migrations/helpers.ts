@@ -1,11 +1,12 @@
-import { type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, PostgresAdapter, sql } from 'kysely';
+import { type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, sql } from 'kysely';
+import { isPostgres } from '../database.ts';
 
 /**
  * The only dialect differences the migrations need: how an integer key is generated and what a
  * timestamp column is. Everything else is written once for both databases.
  */
 export function columnTypes(db: Kysely<unknown>) {
-  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
+  const pg = isPostgres(db);
   return {
     timestamp: pg ? ('timestamptz' as const) : ('text' as const),
     date: pg ? ('date' as const) : ('text' as const),

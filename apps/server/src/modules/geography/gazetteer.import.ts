@@ -4,6 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { type Db, now } from '../../db/database.ts';
+import { transaction } from '../../db/transaction.ts';
 import { indexRecords } from '../../kit/search.ts';
 import { tableChanged } from '../../kit/totals.ts';
 import { SERVER_ROOT } from '../../paths.ts';
@@ -64,7 +65,7 @@ export interface ImportResult {
  */
 export async function importGazetteer(db: Db, input: unknown): Promise<ImportResult> {
   const units = gazetteerFile.parse(input);
-  const imported = db.transaction().execute(async (trx) => {
+  const imported = transaction(db, async (trx) => {
     const result: ImportResult = { provinces: 0, districts: 0, communes: 0, villages: 0, changed: 0 };
     let parentIds = new Map<string, number>();
     for (const level of levels) {

@@ -1,6 +1,7 @@
 import { DEFAULT_EXPIRING_DAYS, todayInCambodia } from '@depot/contracts';
 import { sql } from 'kysely';
 import { type Db, now } from '../../db/database.ts';
+import { transaction } from '../../db/transaction.ts';
 import { eventBus } from '../../events/bus.ts';
 import type { DomainEvent, EventPayloads } from '../../events/events.ts';
 import { usersCovering } from '../../policies/coverage.ts';
@@ -47,7 +48,7 @@ async function storeName(db: Db, id: number): Promise<string> {
 export function notificationRaiser(db: Db, notifications: NotificationService) {
   /** Stores in one transaction what `work` raises, then broadcasts it. */
   async function raise(work: (trx: Db) => Promise<StoredNotification[]>): Promise<StoredNotification[]> {
-    const stored = await db.transaction().execute(work);
+    const stored = await transaction(db, work);
     await notifications.announce(stored);
     return stored;
   }

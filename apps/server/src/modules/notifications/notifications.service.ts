@@ -10,6 +10,7 @@ import {
   privateChannel,
 } from '@depot/contracts';
 import { type Db, now } from '../../db/database.ts';
+import { transaction } from '../../db/transaction.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Realtime } from '../../realtime/realtime.ts';
 import { type NotificationFilter, notificationsRepository } from './notifications.repository.ts';
@@ -110,7 +111,7 @@ export function notificationService(db: Db, realtime: Realtime) {
 
     /** Stores and, once committed, broadcasts: what domain events' handlers call. */
     async notify<T extends NotificationType>(userIds: readonly number[], type: T, data: NotificationData<T>) {
-      const stored = await db.transaction().execute((trx) => service.store(trx, userIds, type, data));
+      const stored = await transaction(db, (trx) => service.store(trx, userIds, type, data));
       await service.announce(stored);
       return stored;
     },

@@ -1,6 +1,6 @@
 import type { DeliveryStatus, OrderDetail, TenderMethod } from '@depot/contracts';
-import { type Insertable, PostgresAdapter, type SelectQueryBuilder, sql, type Updateable } from 'kysely';
-import type { Db } from '../../db/database.ts';
+import { type Insertable, type SelectQueryBuilder, sql, type Updateable } from 'kysely';
+import { type Db, isPostgres } from '../../db/database.ts';
 import { type Later, later, runTogether } from '../../db/later.ts';
 import { prepared } from '../../db/prepared.ts';
 import type {
@@ -262,7 +262,7 @@ export function numberWrites(
   year: string,
   numbered: { table: 'orders' | 'invoices'; id: number; prefix: string; heads: string[]; terms: SearchTerm[] }[],
 ): Later[] {
-  const pg = trx.getExecutor().adapter instanceof PostgresAdapter;
+  const pg = isPostgres(trx);
   const writes: Later[] = [
     {
       name: 'numbers',

@@ -1,6 +1,6 @@
 import { type AdminDashboard, addDays, todayInCambodia } from '@depot/contracts';
-import { PostgresAdapter, sql } from 'kysely';
-import type { Db } from '../../db/database.ts';
+import { sql } from 'kysely';
+import { type Db, isPostgres } from '../../db/database.ts';
 import { migrationLevel } from '../../db/migrate.ts';
 
 /** The start of a Cambodian day (UTC+7, no daylight saving) as the instant the audit log keeps. */
@@ -74,7 +74,7 @@ export async function adminDashboard(db: Db, connections: number): Promise<Admin
       created_at: new Date(r.created_at).toISOString(),
     })),
     database: {
-      kind: db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite',
+      kind: isPostgres(db) ? 'postgres' : 'sqlite',
       migration,
     },
   };

@@ -1,5 +1,6 @@
 import { addDays, bucketOf, daysBetween, type ReportGroup } from '@depot/contracts';
-import { type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { isPostgres } from '../../db/database.ts';
 
 /**
  * What the reports' SQL needs beyond what Kysely writes the same on both databases: the depot's
@@ -7,11 +8,6 @@ import { type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
  * timestamps as ISO text, PostgreSQL as timestamptz; these two expressions are the only dialect
  * switch of the reports. Everything else (filters, joins, sums) is the same SQL on both.
  */
-// biome-ignore lint/suspicious/noExplicitAny: any database's handle
-export function isPostgres(db: Kysely<any>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
-}
-
 // biome-ignore lint/suspicious/noExplicitAny: any database's handle
 export function localDay(db: Kysely<any>, column: string): RawBuilder<string> {
   return isPostgres(db)

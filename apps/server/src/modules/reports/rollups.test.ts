@@ -1,7 +1,9 @@
 import { addDays, todayInCambodia } from '@depot/contracts';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { monthsAndDays, rebuildRollups } from '../../db/rollups.ts';
+import { rebuildRollups } from '../../db/rollups.rebuild.ts';
+import { monthsAndDays } from '../../db/rollups.ts';
+import { transaction } from '../../db/transaction.ts';
 import { ADMIN_PASSWORD, bearer, createStore, login, useTestApp } from '../../test/harness.ts';
 import { lockProducts, receive } from '../stock/ledger.ts';
 
@@ -245,7 +247,7 @@ describe('daily rollups', () => {
     expect(kept.daily_payments.some((r) => r.kind === 'refund')).toBe(true);
     expect(kept.daily_orders.some((r) => Number(r.change_khr) > 0)).toBe(true);
     expect(kept.daily_customers.some((r) => r.customer_id === ids.dara && Number(r.orders) > 0)).toBe(true);
-    await rebuildRollups(ctx.db);
+    await transaction(ctx.db, rebuildRollups);
     expect(kept).toEqual(await snapshot());
   });
 

@@ -1,8 +1,11 @@
 /**
  * The demo depot the sample data loads: a small Cambodian grocery wholesaler with Khmer and
  * English names. Everything here is fixed; the sales are drawn from it with a seeded generator
- * (samples.service.ts), so two loads make the same depot, dated back from the day of the load.
+ * (samples.load.ts), so two loads make the same depot, dated back from the day of the load.
  */
+
+/** The `sample_loads` row of the demo depot: its key lets one load claim it at a time. */
+export const SAMPLE_LOAD = 'demo';
 
 export const SAMPLE_CATEGORIES = [
   { key: 'drinks', name_en: 'Drinks', name_kh: 'ភេសជ្ជៈ', colour: '#1677ff' },

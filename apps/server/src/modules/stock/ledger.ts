@@ -1,6 +1,6 @@
 import type { AdjustmentReason, MovementType } from '@depot/contracts';
-import { type Insertable, PostgresAdapter, sql } from 'kysely';
-import { type Db, now } from '../../db/database.ts';
+import { type Insertable, sql } from 'kysely';
+import { type Db, isPostgres, now } from '../../db/database.ts';
 import { later } from '../../db/later.ts';
 import { prepared } from '../../db/prepared.ts';
 import { tallyMovement } from '../../db/rollups.ts';
@@ -12,7 +12,8 @@ import { AppError } from '../../http/errors.ts';
 /**
  * The one writer of stock. Every change of a level is a movement row written in the same
  * transaction, and the product's valuation (quantity and value, all stores together) follows it.
- * Nothing else in the code base writes `stock_levels`, `stock_movements` or `stock_valuations`.
+ * Nothing else in the code base writes `stock_levels`, `stock_movements` or `stock_valuations`,
+ * removal included (`removeProducts`; `backdate` for the sample loader's dates).
  *
  * Concurrency, on both databases: an operation first locks the product's valuation row (an update
  * that changes nothing but takes PostgreSQL's row lock; SQLite runs one transaction at a time), so
@@ -493,7 +494,7 @@ async function lockAndValue(trx: Db, productIds: number[], at: string) {
  */
 async function lockAndRead(trx: Db, ops: readonly Issue[], at: string) {
   const ids = [...new Set(ops.map((op) => op.productId))].sort((a, b) => a - b);
-  if (!(trx.getExecutor().adapter instanceof PostgresAdapter) || !trx.isTransaction || ids.length > LOCK_BATCH)
+  if (!isPostgres(trx) || !trx.isTransaction || ids.length > LOCK_BATCH)
     return { valuations: await lockAndValue(trx, ids, at), levels: await levelsOf(trx, ops) };
   const stores = [...new Set(ops.map((op) => op.storeId))];
   const { rows } = await lockAndReadStatement(stores, ids, at).execute(trx);
@@ -566,6 +567,33 @@ function levelsOf(trx: Db, ops: readonly Issue[]) {
     .orderBy('stock_batches.expiry_date')
     .orderBy('stock_batches.id')
     .execute();
+}
+
+/**
+ * Dates a document's movements at `at`: the sample loader's documents, written through the
+ * services today and dated over the past weeks. Quantities, values, balances, levels and
+ * valuations stay as they are; the reports' daily rollups of the ledger are the caller's to rebuild
+ * (db/rollups.ts rebuildRollups), as the loader does once it has dated all its documents.
+ */
+export async function backdate(trx: Db, document: Document, at: string): Promise<void> {
+  await trx
+    .updateTable('stock_movements')
+    .set({ created_at: at })
+    .where('document_type', '=', document.type)
+    .where('document_id', '=', document.id)
+    .execute();
+}
+
+/**
+ * Takes products out of the ledger altogether: their movements, levels, valuations and batches,
+ * all of each product's rows, so the audit holds after. Only for products no one else's record
+ * uses (the sample data's removal, which checks that first); the reports' daily rollups of the
+ * ledger are the caller's to rebuild, as for `backdate`.
+ */
+export async function removeProducts(trx: Db, productIds: readonly number[]): Promise<void> {
+  if (!productIds.length) return;
+  for (const table of ['stock_movements', 'stock_levels', 'stock_valuations', 'stock_batches'] as const)
+    await trx.deleteFrom(table).where('product_id', 'in', productIds).execute();
 }
 
 /** A store's quantity of a product (one batch, or all of them). */
