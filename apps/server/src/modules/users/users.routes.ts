@@ -50,13 +50,13 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         summary:
           'Create a user: sign-in name, password (min 8, confirmed), profile, home store, stores, roles (roles.assign)',
         body: userInput,
-        response: { 200: written(user) },
+        response: { 201: written(user) },
       },
     },
-    async (request) => ({
-      message: await said('resource.created', request, 'entity.user'),
-      data: await users.create(authOf(request), request.body),
-    }),
+    async (request, reply) => {
+      const data = await users.create(authOf(request), request.body);
+      return reply.code(201).send({ message: await said('resource.created', request, 'entity.user'), data });
+    },
   );
 
   app.put(
@@ -263,13 +263,13 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         tags: ['roles'],
         summary: 'Create a role: name, group, labels in English and Khmer, permissions',
         body: roleInput,
-        response: { 200: written(role) },
+        response: { 201: written(role) },
       },
     },
-    async (request) => ({
-      message: await said('resource.created', request, 'entity.role'),
-      data: await roles.create(authOf(request), request.body),
-    }),
+    async (request, reply) => {
+      const data = await roles.create(authOf(request), request.body);
+      return reply.code(201).send({ message: await said('resource.created', request, 'entity.role'), data });
+    },
   );
 
   app.put(
