@@ -145,3 +145,27 @@ export async function readCoverage(db: Db, id: number, storeId: number | null): 
     health_facility_ids: facilities.map((r) => r.health_facility_id),
   };
 }
+
+/** Every live province, operational district and health facility, in code order: what a user can cover. */
+export async function coverageAreaRows(db: Db) {
+  return {
+    provinces: await db
+      .selectFrom('provinces')
+      .select(['id', 'code', 'name_en', 'name_kh'])
+      .where('deleted_at', 'is', null)
+      .orderBy('code')
+      .execute(),
+    districts: await db
+      .selectFrom('operational_districts')
+      .select(['id', 'code', 'name_en', 'name_kh', 'province_id'])
+      .where('deleted_at', 'is', null)
+      .orderBy('code')
+      .execute(),
+    facilities: await db
+      .selectFrom('health_facilities')
+      .select(['id', 'code', 'name_en', 'name_kh', 'operational_district_id'])
+      .where('deleted_at', 'is', null)
+      .orderBy('code')
+      .execute(),
+  };
+}

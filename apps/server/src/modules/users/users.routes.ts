@@ -26,6 +26,7 @@ import type { Db } from '../../db/database.ts';
 import { say } from '../../http/locale.ts';
 import { grantable } from '../../policies/roles.ts';
 import { rolesService } from '../roles/roles.service.ts';
+import { coverageAreaRows } from './users.repository.ts';
 import { usersService } from './users.service.ts';
 
 /**
@@ -178,26 +179,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       },
     },
     async () => {
-      const [provinces, districts, facilities] = [
-        await db
-          .selectFrom('provinces')
-          .select(['id', 'code', 'name_en', 'name_kh'])
-          .where('deleted_at', 'is', null)
-          .orderBy('code')
-          .execute(),
-        await db
-          .selectFrom('operational_districts')
-          .select(['id', 'code', 'name_en', 'name_kh', 'province_id'])
-          .where('deleted_at', 'is', null)
-          .orderBy('code')
-          .execute(),
-        await db
-          .selectFrom('health_facilities')
-          .select(['id', 'code', 'name_en', 'name_kh', 'operational_district_id'])
-          .where('deleted_at', 'is', null)
-          .orderBy('code')
-          .execute(),
-      ];
+      const { provinces, districts, facilities } = await coverageAreaRows(db);
       const byDistrict = groupBy(facilities, (f) => f.operational_district_id);
       const byProvince = groupBy(districts, (d) => d.province_id);
       return {
