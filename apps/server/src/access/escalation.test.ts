@@ -42,7 +42,7 @@ describe('the reproduced escalation: an HR clerk resets the administrator’s pa
       label_kh: 'បុគ្គលិកធនធានមនុស្ស',
       permissions: ['users.update', 'users.list', 'users.view'],
     });
-    expect(role.statusCode, role.body).toBe(200);
+    expect(role.statusCode, role.body).toBe(201);
     const clerk = await createUser(ctx.db, { roles: ['hr_clerk'] });
     const token = (await signIn(ctx, clerk.name, clerk.password))?.token as string;
     const reset = await call(ctx, token, 'POST', '/api/users/1/password', {
@@ -134,7 +134,7 @@ describe('the reproduced escalation: an HR clerk resets the administrator’s pa
       label_kh: 'អ្នកមើល',
       permissions: ['roles.list', 'users.list'],
     });
-    expect(mine.statusCode, mine.body).toBe(200);
+    expect(mine.statusCode, mine.body).toBe(201);
     expect(mine.json().data.abilities).toEqual({ update: true, delete: false, reset: false, assign: true });
     // the matrix tells the editor which permissions it may give
     const matrix = (await call(ctx, token, 'GET', '/api/permissions')).json().data;
@@ -290,7 +290,7 @@ describe('no escalation: no sequence of allowed calls yields a permission or a s
               store_ids: index === 0 ? stores : [home],
               role_ids: roleIdsGiven,
             });
-            if (made.statusCode === 200) learn(made.json().data.id, name, KNOWN);
+            if (made.statusCode === 201) learn(made.json().data.id, name, KNOWN);
           }
           // every user: raised, moved to every store, given a password the attacker knows
           const users = await ctx.db.selectFrom('users').selectAll().where('deleted_at', 'is', null).execute();

@@ -23,8 +23,6 @@ import { transaction } from '../../db/transaction.ts';
 import { type Say, sayer } from '../../http/locale.ts';
 import { isBadText } from '../../http/text.ts';
 import { listFilters, resourceService } from '../../kit/resource.ts';
-import { tableChanged } from '../../kit/totals.ts';
-import { priceListPolicy } from '../../policies/prices.ts';
 import {
   cleanCell,
   FileRefusal,
@@ -36,11 +34,13 @@ import {
   upload,
   wholeNumber,
   XLSX_TYPE,
-} from '../products/products.transfer.ts';
+} from '../../kit/spreadsheet.ts';
+import { tableChanged } from '../../kit/totals.ts';
+import { priceListPolicy } from '../../policies/prices.ts';
 import { priceListProblems, priceLists } from './prices.resources.ts';
 
 /*
- * Price lists to and from spreadsheets, through the products' machinery (products.transfer.ts:
+ * Price lists to and from spreadsheets, through the kit's machinery (kit/spreadsheet.ts:
  * the file read by its bytes, zip bombs refused, CSV or xlsx, the refusal's shape). An export is the
  * list (its filters) as xlsx with a Guide sheet; an import checks every row with the API's schema
  * (`priceListInput`) and rules (`priceListProblems`) and writes all of them in one transaction, or

@@ -19,6 +19,7 @@ import { combosUsing } from '../combos/combos.usage.ts';
 import { saleRates } from '../rates/rates.service.ts';
 import { quantitiesIn } from '../stock/ledger.ts';
 import { receiveOpeningStock } from '../stock/stock.service.ts';
+import { productSearch } from './products.search.ts';
 
 const upload = (column: 'image_path' | 'thumbnail_path') =>
   sql<string | null>`case when ${sql.ref(`products.${column}`)} is null then null else '/uploads/' || ${sql.ref(
@@ -29,7 +30,7 @@ const upload = (column: 'image_path' | 'thumbnail_path') =>
 export type ProductRow = Omit<Product, 'price_khr_effective' | 'stock'>;
 
 export const products: ResourceDefinition<'products', typeof productInput, typeof product, ProductRow> = {
-  table: 'products',
+  ...productSearch,
   path: '/api/products',
   resource: 'products',
   entity: 'entity.product',
@@ -73,9 +74,6 @@ export const products: ResourceDefinition<'products', typeof productInput, typeo
         'products.updated_at',
         'products.deleted_at',
       ]),
-  searchable: ['products.name_en', 'products.name_kh', 'products.sku', 'products.barcode'],
-  // the default order, kept in the search index: a common word's first page is a range scan
-  sortKey: 'products.name_en',
   sortable: {
     name_en: 'products.name_en',
     name_kh: 'products.name_kh',

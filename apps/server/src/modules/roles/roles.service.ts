@@ -1,5 +1,4 @@
 import { DEFAULT_ROLES, isLanding, isPermission, LANDINGS, type Role, type RoleInput } from '@depot/contracts';
-import { sql } from 'kysely';
 import { type Db, now } from '../../db/database.ts';
 import { emit, transaction } from '../../db/transaction.ts';
 import { event } from '../../events/events.ts';
@@ -8,19 +7,19 @@ import type { Actor } from '../../policies/policy.ts';
 import { assertPermissionsHeld, presentRole, rolePolicy } from '../../policies/roles.ts';
 import { assertAdministratorRemains, seesUser, userPolicy, userSubjects } from '../../policies/users.ts';
 import { auditWho, recordAudit } from '../audit/audit.ts';
-
-type RoleRow = {
-  id: number;
-  name: string;
-  group_name: string;
-  label_en: string;
-  label_kh: string;
-  is_system: number;
-  landing: string | null;
-  created_at: string;
-  updated_at: string;
-  deleted_at: string | null;
-};
+import {
+  changeMembers,
+  deleteRole,
+  insertRole,
+  liveUserCount,
+  memberIds,
+  replacePermissions,
+  roleNamed,
+  roleRows,
+  touchRole,
+  updateRole,
+  usersOf,
+} from './roles.repository.ts';
 
 /**
  * Roles: their labels, their permissions (the matrix) and their members. Whatever changes a role's
@@ -30,29 +29,7 @@ type RoleRow = {
  */
 export function rolesService(db: Db) {
   async function read(trx: Db, ids: number[] | null): Promise<Role[]> {
-    let query = trx.selectFrom('roles').selectAll().where('deleted_at', 'is', null);
-    if (ids) query = query.where('id', 'in', ids.length ? ids : [0]);
-    const rows = (await query.orderBy('id').execute()) as RoleRow[];
-    const roleIds = rows.map((r) => r.id);
-    const perms = roleIds.length
-      ? await trx
-          .selectFrom('role_permissions')
-          .innerJoin('permissions', 'permissions.id', 'role_permissions.permission_id')
-          .select(['role_permissions.role_id', 'permissions.name'])
-          .where('role_permissions.role_id', 'in', roleIds)
-          .orderBy('permissions.name')
-          .execute()
-      : [];
-    const members = roleIds.length
-      ? await trx
-          .selectFrom('user_roles')
-          .innerJoin('users', 'users.id', 'user_roles.user_id')
-          .select(['user_roles.role_id', 'user_roles.user_id'])
-          .where('user_roles.role_id', 'in', roleIds)
-          .where('users.deleted_at', 'is', null)
-          .orderBy('user_roles.user_id')
-          .execute()
-      : [];
+    const { rows, perms, members } = await roleRows(trx, ids);
     return rows.map((row) => {
       const memberIds = members.filter((m) => m.role_id === row.id).map((m) => m.user_id);
       return {
@@ -80,20 +57,6 @@ export function rolesService(db: Db) {
     return role;
   }
 
-  async function setPermissions(trx: Db, roleId: number, names: readonly string[]) {
-    await trx.deleteFrom('role_permissions').where('role_id', '=', roleId).execute();
-    if (!names.length) return;
-    const ids = await trx
-      .selectFrom('permissions')
-      .select('id')
-      .where('name', 'in', [...names])
-      .execute();
-    await trx
-      .insertInto('role_permissions')
-      .values(ids.map((p) => ({ role_id: roleId, permission_id: p.id })))
-      .execute();
-  }
-
   function checkPermissions(names: readonly string[]) {
     if (names.some((n) => !isPermission(n))) throw new FieldError({ permissions: [{ key: 'validation.permission' }] });
   }
@@ -105,22 +68,13 @@ export function rolesService(db: Db) {
   }
 
   async function nameTaken(trx: Db, name: string, id: number | null) {
-    const row = await trx
-      .selectFrom('roles')
-      .select('id')
-      .where(sql<string>`lower(name)`, '=', name.toLowerCase())
-      .executeTakeFirst();
-    if (row && row.id !== id) throw new FieldError({ name: [{ key: 'validation.unique' }] });
-  }
-
-  async function membersOf(trx: Db, roleId: number): Promise<number[]> {
-    const rows = await trx.selectFrom('user_roles').select('user_id').where('role_id', '=', roleId).execute();
-    return rows.map((r) => r.user_id);
+    const taken = await roleNamed(trx, name);
+    if (taken !== undefined && taken !== id) throw new FieldError({ name: [{ key: 'validation.unique' }] });
   }
 
   /** The role's permissions changed: its version moves, and its members are told. */
   async function permissionsChanged(trx: Db, roleId: number, userIds: readonly number[]) {
-    await trx.updateTable('roles').set({ updated_at: now() }).where('id', '=', roleId).execute();
+    await touchRole(trx, roleId);
     if (userIds.length) emit(trx, event('PermissionsChanged', { user_ids: [...new Set(userIds)] }));
   }
 
@@ -131,24 +85,12 @@ export function rolesService(db: Db) {
     input: RoleInput,
     action: 'role.updated' | 'role.reset',
   ) {
-    const at = now();
-    await trx
-      .updateTable('roles')
-      .set({
-        name: input.name,
-        group_name: input.group,
-        label_en: input.label_en,
-        label_kh: input.label_kh,
-        landing: input.landing,
-        updated_at: at,
-      })
-      .where('id', '=', role.id)
-      .execute();
+    await updateRole(trx, role.id, input);
     const wanted = [...new Set(input.permissions)].sort();
     const permsChanged = JSON.stringify(wanted) !== JSON.stringify([...role.permissions].sort());
     if (permsChanged) {
-      await setPermissions(trx, role.id, wanted);
-      await permissionsChanged(trx, role.id, await membersOf(trx, role.id));
+      await replacePermissions(trx, role.id, wanted);
+      await permissionsChanged(trx, role.id, await memberIds(trx, role.id));
       await assertAdministratorRemains(trx);
     }
     await recordAudit(trx, auditWho(actor), {
@@ -186,22 +128,8 @@ export function rolesService(db: Db) {
         db,
         async (trx) => {
           await nameTaken(trx, input.name, null);
-          const at = now();
-          const { id } = await trx
-            .insertInto('roles')
-            .values({
-              name: input.name,
-              group_name: input.group,
-              label_en: input.label_en,
-              label_kh: input.label_kh,
-              landing: input.landing,
-              is_system: 0,
-              created_at: at,
-              updated_at: at,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          await setPermissions(trx, id, [...new Set(input.permissions)]);
+          const id = await insertRole(trx, input);
+          await replacePermissions(trx, id, [...new Set(input.permissions)]);
           await recordAudit(trx, auditWho(actor), {
             action: 'role.created',
             subject: { type: 'role', id },
@@ -268,10 +196,9 @@ export function rolesService(db: Db) {
           const role = await one(trx, id);
           rolePolicy.authorize(actor, role, 'delete');
           if (role.is_system) throw new AppError(422, 'roles.system');
-          const members = await membersOf(trx, id);
+          const members = await memberIds(trx, id);
           const at = now();
-          await trx.updateTable('roles').set({ deleted_at: at, updated_at: at }).where('id', '=', id).execute();
-          await trx.deleteFrom('user_roles').where('role_id', '=', id).execute();
+          await deleteRole(trx, id, at);
           if (members.length) emit(trx, event('PermissionsChanged', { user_ids: members }));
           await assertAdministratorRemains(trx);
           await recordAudit(trx, auditWho(actor), {
@@ -293,42 +220,25 @@ export function rolesService(db: Db) {
           const role = await one(trx, id);
           const wanted = [...new Set(userIds)];
           if (wanted.length) {
-            const live = await trx
-              .selectFrom('users')
-              .select('id')
-              .where('id', 'in', wanted)
-              .where('deleted_at', 'is', null)
-              .execute();
-            if (live.length !== wanted.length) throw new FieldError({ user_ids: [{ key: 'validation.exists' }] });
+            if ((await liveUserCount(trx, wanted)) !== wanted.length)
+              throw new FieldError({ user_ids: [{ key: 'validation.exists' }] });
           }
-          const before = await membersOf(trx, id);
+          const before = await memberIds(trx, id);
           const added = wanted.filter((u) => !before.includes(u));
           const removed = before.filter((u) => !wanted.includes(u));
           if (added.length || removed.length) rolePolicy.authorize(actor, role, 'assign');
           // each user given or losing it: one the actor may change the roles of (policies/users.ts)
-          const changed = await trx
-            .selectFrom('users')
-            .select(['id', 'store_id', 'deleted_at'])
-            .where('id', 'in', [0, ...added, ...removed])
-            .execute();
+          const changed = await usersOf(trx, [...added, ...removed]);
           const subjects = await userSubjects(trx, changed);
           for (const subject of subjects.values()) {
             if (subject.deleted_at !== null) continue; // a deleted user's rows go with the change
             if (!seesUser(actor, subject)) throw new FieldError({ user_ids: [{ key: 'validation.exists' }] });
             userPolicy.authorize(actor, subject, 'roles');
           }
-          if (removed.length) {
-            await trx.deleteFrom('user_roles').where('role_id', '=', id).where('user_id', 'in', removed).execute();
-          }
-          if (added.length) {
-            await trx
-              .insertInto('user_roles')
-              .values(added.map((user_id) => ({ user_id, role_id: id })))
-              .execute();
-          }
+          await changeMembers(trx, id, added, removed);
           if (added.length || removed.length) {
             // the members' identities change: the cache of merged sets is keyed by role versions
-            await trx.updateTable('roles').set({ updated_at: now() }).where('id', '=', id).execute();
+            await touchRole(trx, id);
             emit(trx, event('PermissionsChanged', { user_ids: [...added, ...removed] }));
             await assertAdministratorRemains(trx);
             await recordAudit(trx, auditWho(actor), {

@@ -26,7 +26,7 @@ describe('a role’s landing screen', () => {
       '/api/roles',
       roleInput('landing_stock', ['stocks.list', 'dashboards.view'], 'stock'),
     );
-    expect(made.statusCode).toBe(200);
+    expect(made.statusCode).toBe(201);
     expect(made.json().data.landing).toBe('stock');
     expect((await as('GET', `/api/roles/${made.json().data.id}`)).json().data.landing).toBe('stock');
 
@@ -58,7 +58,7 @@ describe('a role’s landing screen', () => {
       ['lc_reports', ['reports.view'], 'reports'],
     ] as const) {
       const res = await as('POST', '/api/roles', roleInput(name, [...permissions], landing));
-      expect(res.statusCode).toBe(200);
+      expect(res.statusCode).toBe(201);
       ids[name] = res.json().data.id;
       expect(res.json().data.landing).toBe(landing);
     }

@@ -3,7 +3,7 @@ import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { searchCondition } from '../../kit/search.ts';
-import { products } from '../products/products.resources.ts';
+import { productSearch as products } from '../products/products.search.ts';
 import { share } from './ledger.ts';
 import { lowPairs, type Narrow, levelPairs as pairsOf, reorderQuantity } from './low.ts';
 

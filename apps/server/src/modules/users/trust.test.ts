@@ -121,7 +121,7 @@ describe('guessable passwords are refused', () => {
       undefined,
     );
     const made = await as(admin, 'POST', '/api/users', input('chanthou', 'Siem-Reap-lotus-pond'));
-    expect(made.statusCode, made.body).toBe(200);
+    expect(made.statusCode, made.body).toBe(201);
     const id = made.json().data.id;
 
     const reset = await as(admin, 'POST', `/api/users/${id}/password`, {

@@ -26,6 +26,7 @@ import type { Db } from '../../db/database.ts';
 import { say } from '../../http/locale.ts';
 import { grantable } from '../../policies/roles.ts';
 import { rolesService } from '../roles/roles.service.ts';
+import { coverageAreaRows } from './users.repository.ts';
 import { usersService } from './users.service.ts';
 
 /**
@@ -50,13 +51,13 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         summary:
           'Create a user: sign-in name, password (min 8, confirmed), profile, home store, stores, roles (roles.assign)',
         body: userInput,
-        response: { 200: written(user) },
+        response: { 201: written(user) },
       },
     },
-    async (request) => ({
-      message: await said('resource.created', request, 'entity.user'),
-      data: await users.create(authOf(request), request.body),
-    }),
+    async (request, reply) => {
+      const data = await users.create(authOf(request), request.body);
+      return reply.code(201).send({ message: await said('resource.created', request, 'entity.user'), data });
+    },
   );
 
   app.put(
@@ -178,26 +179,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       },
     },
     async () => {
-      const [provinces, districts, facilities] = [
-        await db
-          .selectFrom('provinces')
-          .select(['id', 'code', 'name_en', 'name_kh'])
-          .where('deleted_at', 'is', null)
-          .orderBy('code')
-          .execute(),
-        await db
-          .selectFrom('operational_districts')
-          .select(['id', 'code', 'name_en', 'name_kh', 'province_id'])
-          .where('deleted_at', 'is', null)
-          .orderBy('code')
-          .execute(),
-        await db
-          .selectFrom('health_facilities')
-          .select(['id', 'code', 'name_en', 'name_kh', 'operational_district_id'])
-          .where('deleted_at', 'is', null)
-          .orderBy('code')
-          .execute(),
-      ];
+      const { provinces, districts, facilities } = await coverageAreaRows(db);
       const byDistrict = groupBy(facilities, (f) => f.operational_district_id);
       const byProvince = groupBy(districts, (d) => d.province_id);
       return {
@@ -263,13 +245,13 @@ export const adminRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         tags: ['roles'],
         summary: 'Create a role: name, group, labels in English and Khmer, permissions',
         body: roleInput,
-        response: { 200: written(role) },
+        response: { 201: written(role) },
       },
     },
-    async (request) => ({
-      message: await said('resource.created', request, 'entity.role'),
-      data: await roles.create(authOf(request), request.body),
-    }),
+    async (request, reply) => {
+      const data = await roles.create(authOf(request), request.body);
+      return reply.code(201).send({ message: await said('resource.created', request, 'entity.role'), data });
+    },
   );
 
   app.put(

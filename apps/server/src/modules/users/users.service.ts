@@ -20,6 +20,21 @@ import {
 } from '../../policies/users.ts';
 import { auditWho, changes, recordAudit } from '../audit/audit.ts';
 import { assertStrongPassword, hashPassword } from '../auth/passwords.ts';
+import {
+  endSessions,
+  existingIds,
+  heldRoles,
+  heldStores,
+  insertUser,
+  liveIds,
+  readCoverage,
+  replaceAreas,
+  replaceRoles,
+  replaceStores,
+  rolePermissions,
+  updateUser,
+  userRow,
+} from './users.repository.ts';
 import { users } from './users.resources.ts';
 
 const PROFILE_FIELDS = [
@@ -33,41 +48,6 @@ const PROFILE_FIELDS = [
   'position',
   'store_id',
 ] as const;
-
-/** Ends every sign-in of a user at once: their tokens stop working on the next request. */
-export async function endSessions(trx: Db, userId: number, at: string): Promise<void> {
-  await trx
-    .updateTable('auth_sessions')
-    .set({ revoked_at: at })
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .execute();
-}
-
-async function liveIds(trx: Db, table: 'stores' | 'roles', ids: readonly number[]): Promise<Set<number>> {
-  if (!ids.length) return new Set();
-  const rows = await trx
-    .selectFrom(table)
-    .select('id')
-    .where('id', 'in', ids)
-    .where('deleted_at', 'is', null)
-    .execute();
-  return new Set(rows.map((r) => r.id));
-}
-
-async function existing(
-  trx: Db,
-  table: 'operational_districts' | 'health_facilities',
-  ids: readonly number[],
-): Promise<Set<number>> {
-  if (!ids.length) return new Set();
-  const rows = await (trx as Db)
-    .selectFrom(table as 'health_facilities')
-    .select('id')
-    .where('id', 'in', ids)
-    .execute();
-  return new Set(rows.map((r) => r.id));
-}
 
 /** Users' writes: profile fields, password, stores and roles; the last administrator is kept. */
 export function usersService(db: Db) {
@@ -95,35 +75,8 @@ export function usersService(db: Db) {
     return stores;
   }
 
-  async function setStores(trx: Db, userId: number, stores: readonly number[]) {
-    await trx.deleteFrom('user_stores').where('user_id', '=', userId).execute();
-    if (stores.length)
-      await trx
-        .insertInto('user_stores')
-        .values(stores.map((store_id) => ({ user_id: userId, store_id })))
-        .execute();
-  }
-
-  async function setRoles(trx: Db, userId: number, roles: readonly number[]) {
-    await trx.deleteFrom('user_roles').where('user_id', '=', userId).execute();
-    if (roles.length)
-      await trx
-        .insertInto('user_roles')
-        .values([...new Set(roles)].map((role_id) => ({ user_id: userId, role_id })))
-        .execute();
-  }
-
-  async function heldRoles(trx: Db, userId: number) {
-    const rows = await trx.selectFrom('user_roles').select('role_id').where('user_id', '=', userId).execute();
-    return rows.map((r) => r.role_id).sort((a, b) => a - b);
-  }
-  async function heldStores(trx: Db, userId: number) {
-    const rows = await trx.selectFrom('user_stores').select('store_id').where('user_id', '=', userId).execute();
-    return rows.map((r) => r.store_id).sort((a, b) => a - b);
-  }
-
   async function lockedUser(trx: Db, id: number) {
-    const row = await trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await userRow(trx, id);
     if (!row || row.deleted_at !== null) throw notFound();
     return row;
   }
@@ -145,12 +98,7 @@ export function usersService(db: Db) {
   async function assertRolesGiven(trx: Db, actor: Actor, roleIds: readonly number[]) {
     if (!roleIds.length) return;
     if (!actor.permissions.has('roles.assign')) throw new AppError(403, 'auth.forbidden');
-    const rows = await trx
-      .selectFrom('role_permissions')
-      .innerJoin('permissions', 'permissions.id', 'role_permissions.permission_id')
-      .select(['role_permissions.role_id', 'permissions.name'])
-      .where('role_permissions.role_id', 'in', [...roleIds])
-      .execute();
+    const rows = await rolePermissions(trx, roleIds);
     assertRolesHeld(
       actor,
       roleIds.map((id) => ({ permissions: rows.filter((r) => r.role_id === id).map((r) => r.name) })),
@@ -167,21 +115,14 @@ export function usersService(db: Db) {
         const stores = await checkInput(trx, actor, input, null);
         await assertRolesGiven(trx, actor, input.role_ids);
         assertStrongPassword(input.password as string, [input.name, input.full_name, input.email]);
-        const at = now();
-        const { id } = await trx
-          .insertInto('users')
-          .values({
-            ...Object.fromEntries(PROFILE_FIELDS.map((f) => [f, input[f]])),
-            name: input.name,
-            status: input.status,
-            password_hash: await hashPassword(input.password as string),
-            created_at: at,
-            updated_at: at,
-          } as never)
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await setStores(trx, id, stores);
-        await setRoles(trx, id, input.role_ids);
+        const id = await insertUser(trx, {
+          ...Object.fromEntries(PROFILE_FIELDS.map((f) => [f, input[f]])),
+          name: input.name,
+          status: input.status,
+          password_hash: await hashPassword(input.password as string),
+        });
+        await replaceStores(trx, id, stores);
+        await replaceRoles(trx, id, input.role_ids);
         await indexRecords(trx, users, [id]);
         const record = await present(trx, actor, id);
         await recordAudit(trx, auditWho(actor), {
@@ -222,13 +163,9 @@ export function usersService(db: Db) {
         const at = now();
         const values: Record<string, unknown> = Object.fromEntries(PROFILE_FIELDS.map((f) => [f, input[f]]));
         if (input.password !== null) values.password_hash = await hashPassword(input.password);
-        await trx
-          .updateTable('users')
-          .set({ ...values, updated_at: at } as never)
-          .where('id', '=', id)
-          .execute();
-        await setStores(trx, id, stores);
-        if (rolesChanged) await setRoles(trx, id, roles);
+        await updateUser(trx, id, values, at);
+        await replaceStores(trx, id, stores);
+        if (rolesChanged) await replaceRoles(trx, id, roles);
         if (input.status === 'inactive' || input.password !== null) await endSessions(trx, id, at);
         await assertAdministratorRemains(trx);
         await indexRecords(trx, users, [id]);
@@ -262,7 +199,7 @@ export function usersService(db: Db) {
         const before = await lockedUser(trx, id);
         await authorized(trx, actor, id, 'delete');
         const at = now();
-        await trx.updateTable('users').set({ deleted_at: at, updated_at: at }).where('id', '=', id).execute();
+        await updateUser(trx, id, { deleted_at: at }, at);
         await endSessions(trx, id, at);
         revoked(trx, id, 'deleted');
         await assertAdministratorRemains(trx);
@@ -282,7 +219,7 @@ export function usersService(db: Db) {
         const before = await lockedUser(trx, id);
         await authorized(trx, actor, id, status === 'inactive' ? 'disable' : 'update');
         const at = now();
-        await trx.updateTable('users').set({ status, updated_at: at }).where('id', '=', id).execute();
+        await updateUser(trx, id, { status }, at);
         if (status === 'inactive') {
           await endSessions(trx, id, at);
           revoked(trx, id, 'disabled');
@@ -307,11 +244,7 @@ export function usersService(db: Db) {
         await authorized(trx, actor, id, 'reset_password');
         assertStrongPassword(password, [user.name, user.full_name, user.email]);
         const at = now();
-        await trx
-          .updateTable('users')
-          .set({ password_hash: await hashPassword(password), must_change_password: 1, updated_at: at })
-          .where('id', '=', id)
-          .execute();
+        await updateUser(trx, id, { password_hash: await hashPassword(password), must_change_password: 1 }, at);
         await endSessions(trx, id, at);
         revoked(trx, id, 'sessions_ended');
         await recordAudit(trx, auditWho(actor), { action: 'user.password_reset', subject: { type: 'user', id } });
@@ -321,7 +254,7 @@ export function usersService(db: Db) {
 
     /** What a user covers: 404 for a user the actor does not see (policies/users.ts seesUser). */
     async coverage(actor: Actor, id: number): Promise<UserCoverage> {
-      const user = await db.selectFrom('users').select(['id', 'store_id']).where('id', '=', id).executeTakeFirst();
+      const user = await userRow(db, id);
       const subject = user && (await userSubject(db, id));
       if (!user || !subject || !seesUser(actor, subject)) throw notFound();
       return readCoverage(db, id, user.store_id);
@@ -342,31 +275,20 @@ export function usersService(db: Db) {
         const facilities = [...new Set(input.health_facility_ids)];
         const errors: Record<string, { key: 'validation.exists' }[]> = {};
         if (stores.some((s) => !live.has(s))) errors.store_ids = [{ key: 'validation.exists' }];
-        const knownDistricts = await existing(trx, 'operational_districts', districts);
+        const knownDistricts = await existingIds(trx, 'operational_districts', districts);
         if (districts.some((d) => !knownDistricts.has(d)))
           errors.operational_district_ids = [{ key: 'validation.exists' }];
-        const knownFacilities = await existing(trx, 'health_facilities', facilities);
+        const knownFacilities = await existingIds(trx, 'health_facilities', facilities);
         if (facilities.some((f) => !knownFacilities.has(f)))
           errors.health_facility_ids = [{ key: 'validation.exists' }];
         if (Object.keys(errors).length) throw new FieldError(errors);
         assertStoresCovered(actor, 'store_ids', stores);
         assertAreasCovered(actor, districts, facilities);
         const before = await readCoverage(trx, id, user.store_id);
-        await setStores(trx, id, stores);
-        await trx.deleteFrom('user_operational_districts').where('user_id', '=', id).execute();
-        if (districts.length)
-          await trx
-            .insertInto('user_operational_districts')
-            .values(districts.map((operational_district_id) => ({ user_id: id, operational_district_id })))
-            .execute();
-        await trx.deleteFrom('user_health_facilities').where('user_id', '=', id).execute();
-        if (facilities.length)
-          await trx
-            .insertInto('user_health_facilities')
-            .values(facilities.map((health_facility_id) => ({ user_id: id, health_facility_id })))
-            .execute();
+        await replaceStores(trx, id, stores);
+        await replaceAreas(trx, id, districts, facilities);
         // the user's version: their remembered coverage is read again on their next request
-        await trx.updateTable('users').set({ updated_at: now() }).where('id', '=', id).execute();
+        await updateUser(trx, id, {});
         const after = await readCoverage(trx, id, user.store_id);
         await recordAudit(trx, auditWho(actor), {
           action: 'user.coverage',
@@ -400,30 +322,6 @@ function revoked(
   storeIds: number[] = [],
 ) {
   emit(trx, event('UserAccessRevoked', { user_id: userId, reason, store_ids: storeIds }));
-}
-
-export async function readCoverage(db: Db, id: number, storeId: number | null): Promise<UserCoverage> {
-  const [stores, districts, facilities] = await Promise.all([
-    db.selectFrom('user_stores').select('store_id').where('user_id', '=', id).orderBy('store_id').execute(),
-    db
-      .selectFrom('user_operational_districts')
-      .select('operational_district_id')
-      .where('user_id', '=', id)
-      .orderBy('operational_district_id')
-      .execute(),
-    db
-      .selectFrom('user_health_facilities')
-      .select('health_facility_id')
-      .where('user_id', '=', id)
-      .orderBy('health_facility_id')
-      .execute(),
-  ]);
-  return {
-    store_id: storeId,
-    store_ids: stores.map((r) => r.store_id),
-    operational_district_ids: districts.map((r) => r.operational_district_id),
-    health_facility_ids: facilities.map((r) => r.health_facility_id),
-  };
 }
 
 export type UsersService = ReturnType<typeof usersService>;

@@ -71,7 +71,7 @@ describe('users, roles, coverage and the audit trail', () => {
 
   it('an administrator creates a cashier for store 2, who signs in and sees only store 2', async () => {
     const created = await as(admin, 'POST', '/api/users', cashierInput('sophea'));
-    expect(created.statusCode, created.body).toBe(200);
+    expect(created.statusCode, created.body).toBe(201);
     const user = created.json().data;
     expect(user).toMatchObject({
       name: 'sophea',
@@ -225,7 +225,7 @@ describe('users, roles, coverage and the audit trail', () => {
       label_kh: 'សវនករ',
       permissions: ['audit.list', 'dashboards.view'],
     });
-    expect(created.statusCode, created.body).toBe(200);
+    expect(created.statusCode, created.body).toBe(201);
     const id = created.json().data.id;
     const sophea = (await as(admin, 'GET', '/api/users?search=sophea'))
       .json()
