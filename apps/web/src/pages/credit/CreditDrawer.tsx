@@ -41,6 +41,7 @@ import {
 import dayjs from 'dayjs';
 import { type ReactNode, useState } from 'react';
 import type { z } from 'zod';
+import { PAYMENT_FIELDS, type PaymentDraft, PaymentFields } from '../../components/PaymentFields.tsx';
 import { drawerSize } from '../../kit/detail.tsx';
 import { RielInput, UsdInput } from '../../kit/inputs.tsx';
 import { LoadFailed } from '../../kit/listState.tsx';
@@ -50,10 +51,9 @@ import { useCtx } from '../../kit/useCtx.ts';
 import { useCan } from '../../lib/access.tsx';
 import { parseWith, useFormErrors } from '../../lib/forms.ts';
 import { api, download, newIdempotencyKey, outcomeUnknown } from '../../lib/http.ts';
-import { PAYMENT_FIELDS, type PaymentDraft, PaymentFields } from '../purchases/PurchaseDialogs.tsx';
+import { usePrint } from '../../lib/printing/print.tsx';
+import { useCurrentRates } from '../rates/rates.tsx';
 import { formatDay, usd } from '../reports/common.tsx';
-import { usePrint } from '../sales/print.tsx';
-import { useCurrentRates } from '../sales/rates.tsx';
 
 export type Party = 'customers' | 'suppliers';
 
