@@ -32,7 +32,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { createDatabase } from '../apps/server/src/db/database.ts';
-import { CatalogueIndex } from '../apps/web/src/pages/sales/localIndex.ts';
+import { CatalogueIndex } from '../apps/web/src/lib/offline/localIndex.ts';
 import { barcodeOf, fillCatalogue, refreshCatalogue } from './catalogueFill.ts';
 import { type RunningServer, startServer } from './server.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The till's local search (apps/web/src/pages/sales/localIndex.ts) over a generated catalogue of
+ * The till's local search (apps/web/src/lib/offline/localIndex.ts) over a generated catalogue of
  * 100,000 products by default: the index's build time (what a cold start adds after reading
  * IndexedDB), then every keystroke of searches typed a letter at a time (English, Khmer as typed
  * with ្ត for ្ដ and a zero-width space, a SKU, a barcode), p50/p99 per keystroke, and a scanned
@@ -13,7 +13,7 @@
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { gtinCheckDigit, normal } from '@depot/contracts';
-import { CatalogueIndex } from '../apps/web/src/pages/sales/localIndex.ts';
+import { CatalogueIndex } from '../apps/web/src/lib/offline/localIndex.ts';
 
 const { values } = parseArgs({
   options: {

@@ -14,7 +14,7 @@ installChunkReload();
 registerServiceWorker();
 // the till opened: its catalogue is read from the device while the app starts (issue 13)
 if (/\/pos\/?$/.test(window.location.pathname)) {
-  void import('./pages/sales/localCatalogue.ts').then((m) => m.loadCatalogue()).catch(() => undefined);
+  void import('./lib/offline/localCatalogue.ts').then((m) => m.loadCatalogue()).catch(() => undefined);
 }
 await initI18n(settleStartupLocale());
 startRefreshTimer();

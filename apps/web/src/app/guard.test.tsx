@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { enqueueSale, queuedSales } from '../lib/offline/outbox.ts';
 import { SESSION_KEYS } from '../lib/session.ts';
-import { enqueueSale, queuedSales } from '../pages/sales/outbox.ts';
 import { mockFetch, renderApp, signedIn } from '../test/render.tsx';
 
 describe('route guard', () => {

@@ -50,7 +50,7 @@ function crud(screen: string, defs: Defs, name: string): Record<string, Page> {
   };
 }
 
-const comboForm: Lazy = () => import('../pages/sales/ComboFormPage.tsx').then((m) => ({ Component: m.ComboFormPage }));
+const comboForm: Lazy = () => import('../pages/combos/ComboFormPage.tsx').then((m) => ({ Component: m.ComboFormPage }));
 
 const purchaseForm: Lazy = () =>
   import('../pages/purchases/PurchaseFormPage.tsx').then((m) => ({ Component: m.PurchaseFormPage }));
@@ -76,24 +76,24 @@ export const pages: Record<string, Page> = {
   '/not-found': { lazy: notFound },
   // selling: the till fills the window; its review and payment are /orders/review
   '/pos': {
-    lazy: () => import('../pages/sales/PosPage.tsx').then((m) => ({ Component: m.PosPage })),
+    lazy: () => import('../pages/till/PosPage.tsx').then((m) => ({ Component: m.PosPage })),
     handle: { fullHeight: true },
   },
-  '/orders': { lazy: () => import('../pages/sales/OrdersPage.tsx').then((m) => ({ Component: m.OrdersPage })) },
+  '/orders': { lazy: () => import('../pages/orders/OrdersPage.tsx').then((m) => ({ Component: m.OrdersPage })) },
   '/orders/review': {
-    lazy: () => import('../pages/sales/OrderReviewPage.tsx').then((m) => ({ Component: m.OrderReviewPage })),
+    lazy: () => import('../pages/orders/OrderReviewPage.tsx').then((m) => ({ Component: m.OrderReviewPage })),
   },
   '/shifts': { lazy: () => import('../pages/shifts/ShiftsPage.tsx').then((m) => ({ Component: m.ShiftsPage })) },
-  '/invoices': { lazy: () => import('../pages/sales/InvoicesPage.tsx').then((m) => ({ Component: m.InvoicesPage })) },
+  '/invoices': { lazy: () => import('../pages/orders/InvoicesPage.tsx').then((m) => ({ Component: m.InvoicesPage })) },
   ...crud('/discounts', discountDefs, 'discounts'),
   '/combos': { lazy: list(comboDefs, 'combos') },
   '/combos/create': { lazy: comboForm },
   '/combos/update/:id': { lazy: comboForm },
   '/combos/review': {
-    lazy: () => import('../pages/sales/ComboReviewPage.tsx').then((m) => ({ Component: m.ComboReviewPage })),
+    lazy: () => import('../pages/combos/ComboReviewPage.tsx').then((m) => ({ Component: m.ComboReviewPage })),
   },
   '/exchange-rates': {
-    lazy: () => import('../pages/sales/ExchangeRatesPage.tsx').then((m) => ({ Component: m.ExchangeRatesPage })),
+    lazy: () => import('../pages/rates/ExchangeRatesPage.tsx').then((m) => ({ Component: m.ExchangeRatesPage })),
   },
   ...crud('/products', productDefs, 'products'),
   '/products/expired': {

@@ -6,7 +6,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { useSession } from '../lib/access.tsx';
 import { logout } from '../lib/auth.ts';
 import { localeFromPath, localePath } from '../lib/locale.ts';
-import { outboxDb } from '../pages/sales/outbox.ts';
+import { outboxDb } from '../lib/offline/outbox.ts';
 
 /** Profile pictures are served as stored; a bare file name has no address we know of. */
 function avatarUrl(path: string | null): string | undefined {

@@ -1,6 +1,7 @@
 import { formatUsd, type RecordStatus } from '@depot/contracts';
 import { Input, Radio, Tag } from 'antd';
 import type { ComponentType } from 'react';
+import { DateInput } from './inputs.tsx';
 import type { PickProps } from './RemoteSelect.tsx';
 import type { Column, Ctx, Field, Filter } from './resource.ts';
 
@@ -102,6 +103,17 @@ export function selectFilter(name: string, label: string, Picker: ComponentType<
         allowClear
         style={{ width: '100%' }}
       />
+    ),
+  };
+}
+
+/** A `filter[name]` by a day, picked on a calendar. */
+export function dateFilter(name: string, label: string): Filter {
+  return {
+    name,
+    label,
+    render: (value, onChange) => (
+      <DateInput value={value ?? null} onChange={(next) => onChange(next ?? undefined)} placeholder={label} />
     ),
   };
 }

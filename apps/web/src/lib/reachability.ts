@@ -4,7 +4,7 @@
  * only writes and the health check, which it never keeps, count as reaching it; lib/http.ts asks
  * the health check every PROBE_MS while the server is not reached). `navigator.onLine` alone says
  * only that a network is there, not that the server is reached: the till's online/offline shows
- * both together (pages/sales/OfflineBar.tsx).
+ * both together (pages/till/OfflineBar.tsx).
  */
 let reached = true;
 

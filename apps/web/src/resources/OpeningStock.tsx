@@ -1,10 +1,10 @@
 import { formatUsdCents, type ProductInput } from '@depot/contracts';
 import { Flex, Form, Input, InputNumber, Typography } from 'antd';
 import { useEffect, useState } from 'react';
+import { useStores } from '../components/stores.tsx';
 import { DateInput, UsdInput } from '../kit/inputs.tsx';
 import { useCtx } from '../kit/useCtx.ts';
 import { can, useCovers } from '../lib/access.tsx';
-import { useStores } from '../pages/stock/common.tsx';
 
 /**
  * A new product's opening stock: a row per active store the user covers (the session's coverage, as

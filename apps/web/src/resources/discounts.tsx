@@ -6,7 +6,6 @@ import {
   type DiscountType,
   discount,
   discountInput,
-  formatPercent,
   formatUsd,
   formatUsdCents,
   type Locale,
@@ -17,13 +16,13 @@ import {
 import { Form, Input, Radio, Tag, Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import { useEffect, useState } from 'react';
-import { selectFilter, statusColumn, statusField, statusFilter, textField } from '../kit/common.tsx';
+import { dateFilter, selectFilter, statusColumn, statusField, statusFilter, textField } from '../kit/common.tsx';
 import { DateInput } from '../kit/inputs.tsx';
 import { type PickProps, RemoteSelect } from '../kit/RemoteSelect.tsx';
 import { type Ctx, defineResource, localName } from '../kit/resource.ts';
 import { formatDate } from '../lib/dates.ts';
+import { percentText } from '../lib/format.ts';
 import { CategorySelect } from './catalogue.tsx';
-import { dateFilter } from './orders.tsx';
 
 /**
  * Discounts: a percentage (held in basis points), a value off (cents) or a fixed price (cents), on
@@ -44,11 +43,6 @@ export function discountScopeLabels(t: TFunction): Record<DiscountScope, string>
     category: t('discounts.scope.category'),
     order: t('discounts.scope.order'),
   };
-}
-
-/** "15%", "12.5%" from basis points. */
-export function percentText(bp: number): string {
-  return formatPercent(bp);
 }
 
 /** What a discount takes: "15%", "−$1.00", "= $5.00". */

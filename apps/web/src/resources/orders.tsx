@@ -21,12 +21,11 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
-import { selectFilter } from '../kit/common.tsx';
+import { dateFilter, selectFilter } from '../kit/common.tsx';
 import { DetailLink } from '../kit/detail.tsx';
-import { DateInput } from '../kit/inputs.tsx';
 import { resourceKey } from '../kit/queries.ts';
 import type { PickProps } from '../kit/RemoteSelect.tsx';
-import { defineResource, type Filter } from '../kit/resource.ts';
+import { defineResource } from '../kit/resource.ts';
 import { useCan } from '../lib/access.tsx';
 import { formatDateTime } from '../lib/dates.ts';
 import { api } from '../lib/http.ts';
@@ -110,16 +109,6 @@ export function DeliveryTag({ status, t }: { status: DeliveryStatus | null; t: T
       {deliveryLabels(t)[status]}
     </Tag>
   );
-}
-
-export function dateFilter(name: string, label: string): Filter {
-  return {
-    name,
-    label,
-    render: (value, onChange) => (
-      <DateInput value={value ?? null} onChange={(next) => onChange(next ?? undefined)} placeholder={label} />
-    ),
-  };
 }
 
 const PAYMENT_FILTER: PaymentStatus[] = ['unpaid', 'partially_paid', 'paid', 'pending', 'onhold'];

@@ -19,8 +19,9 @@ import { nameColumns, nameFields, selectFilter, statusColumn, statusField, statu
 import { CountInput, RielInput, UsdInput } from '../kit/inputs.tsx';
 import { type PickProps, RemoteSelect } from '../kit/RemoteSelect.tsx';
 import { type Ctx, defineResource, localName } from '../kit/resource.ts';
+import { percentText } from '../lib/format.ts';
 import { CategorySelect, unitLabel } from './catalogue.tsx';
-import { ProductSelect, percentText } from './discounts.tsx';
+import { ProductSelect } from './discounts.tsx';
 import { PriceListTransfer } from './ProductTransfer.tsx';
 
 /**

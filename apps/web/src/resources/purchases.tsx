@@ -1,7 +1,6 @@
 import { EyeOutlined } from '@ant-design/icons';
 import {
   formatUsd,
-  type PaymentMethod,
   type PaymentStatus,
   PURCHASE_STATUSES,
   type Purchase,
@@ -11,10 +10,9 @@ import {
 } from '@depot/contracts';
 import { Flex, Tag, Typography } from 'antd';
 import type { TFunction } from 'i18next';
-import { selectFilter } from '../kit/common.tsx';
+import { dateFilter, selectFilter } from '../kit/common.tsx';
 import { DetailLink } from '../kit/detail.tsx';
-import { DateInput } from '../kit/inputs.tsx';
-import { defineResource, type Filter } from '../kit/resource.ts';
+import { defineResource } from '../kit/resource.ts';
 import { formatDate } from '../lib/dates.ts';
 import { StoreSelect, SupplierSelect } from './parties.tsx';
 
@@ -40,17 +38,6 @@ export function paymentStatusLabels(t: TFunction): Record<PaymentStatus, string>
     paid: t('purchases.payment.paid'),
     pending: t('purchases.payment.pending'),
     onhold: t('purchases.payment.onhold'),
-  };
-}
-
-export function paymentMethodLabels(t: TFunction): Record<PaymentMethod, string> {
-  return {
-    cash_usd: t('purchases.method.cash_usd'),
-    cash_khr: t('purchases.method.cash_khr'),
-    bank_transfer: t('purchases.method.bank_transfer'),
-    khqr: t('purchases.method.khqr'),
-    card: t('purchases.method.card'),
-    cheque: t('purchases.method.cheque'),
   };
 }
 
@@ -84,16 +71,6 @@ export function PaymentStatusTag({ status, t }: { status: PaymentStatus; t: TFun
       {paymentStatusLabels(t)[status]}
     </Tag>
   );
-}
-
-function dateFilter(name: string, label: string): Filter {
-  return {
-    name,
-    label,
-    render: (value, onChange) => (
-      <DateInput value={value ?? null} onChange={(next) => onChange(next ?? undefined)} placeholder={label} />
-    ),
-  };
 }
 
 const PAYMENT_FILTER: PaymentStatus[] = ['unpaid', 'partially_paid', 'paid'];

@@ -5,6 +5,7 @@ import { App, Button, Form, Input, Modal, Select, Space, Tag, Tooltip } from 'an
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
+import { useStores } from '../components/stores.tsx';
 import { StatusTag, statusColumn, statusField, statusFilter, textField } from '../kit/common.tsx';
 import { DateInput } from '../kit/inputs.tsx';
 import { failureMessage } from '../kit/queries.ts';
@@ -13,7 +14,6 @@ import { useCan, useCovers } from '../lib/access.tsx';
 import { formatDateTime } from '../lib/dates.ts';
 import { api } from '../lib/http.ts';
 import { localePath } from '../lib/locale.ts';
-import { useStores } from '../pages/stock/common.tsx';
 import { StoreSelect } from './parties.tsx';
 
 /** Every role, for pickers and the roles screen. */

@@ -2,9 +2,9 @@ import 'fake-indexeddb/auto';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { i18n, initI18n } from '../i18n.ts';
+import { outboxDb } from '../lib/offline/outbox.ts';
 import { noteReached } from '../lib/reachability.ts';
 import { session } from '../lib/session.ts';
-import { outboxDb } from '../pages/sales/outbox.ts';
 
 /**
  * jsdom has no matchMedia; antd needs it. The screen is a wide desktop (every min-width query

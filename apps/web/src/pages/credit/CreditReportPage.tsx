@@ -9,7 +9,8 @@ import { useCtx } from '../../kit/useCtx.ts';
 import { useCan } from '../../lib/access.tsx';
 import { api } from '../../lib/http.ts';
 import { usd } from '../reports/common.tsx';
-import { CreditDrawer, type Party } from './CreditDrawer.tsx';
+import type { Party } from './account.ts';
+import { CreditDrawer } from './CreditDrawer.tsx';
 
 type Row = CreditReport['rows'][number];
 

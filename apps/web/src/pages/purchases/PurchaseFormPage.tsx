@@ -3,14 +3,6 @@ import { formatUsd, purchaseDetail, purchaseInput } from '@depot/contracts';
 import { Alert, Button, Card, Col, Flex, Form, Input, Row, Switch, Table, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { DraftFormPage } from '../../kit/DraftPages.tsx';
-import { DateInput, UsdInput } from '../../kit/inputs.tsx';
-import { fitTable, wrap } from '../../kit/table.ts';
-import { useCtx } from '../../kit/useCtx.ts';
-import { parseWith, useFormErrors } from '../../lib/forms.ts';
-import { localePath } from '../../lib/locale.ts';
-import { StoreSelect, SupplierSelect } from '../../resources/parties.tsx';
-import { useSessionStore } from '../stock/common.tsx';
 import {
   baseUnitOf,
   type LineUnit,
@@ -19,7 +11,16 @@ import {
   lineKey,
   lineProduct,
   ProductFinder,
-} from '../stock/lines.tsx';
+} from '../../components/lines.tsx';
+import { MoneySummary } from '../../components/MoneySummary.tsx';
+import { useSessionStore } from '../../components/stores.tsx';
+import { DraftFormPage } from '../../kit/DraftPages.tsx';
+import { DateInput, UsdInput } from '../../kit/inputs.tsx';
+import { fitTable, wrap } from '../../kit/table.ts';
+import { useCtx } from '../../kit/useCtx.ts';
+import { parseWith, useFormErrors } from '../../lib/forms.ts';
+import { localePath } from '../../lib/locale.ts';
+import { StoreSelect, SupplierSelect } from '../../resources/parties.tsx';
 import {
   type DraftLine,
   type DraftState,
@@ -32,7 +33,6 @@ import {
   purchaseDrafts,
   saveDraft,
 } from './draft.ts';
-import { MoneySummary } from './MoneySummary.tsx';
 
 /** The keys of the form's fields; other messages (none expected) go above the form. */
 const FIELD =

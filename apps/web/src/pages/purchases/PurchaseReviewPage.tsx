@@ -5,16 +5,18 @@ import { Alert, Button, Card, Descriptions, Flex, Table, Typography } from 'antd
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
+import { MoneySummary } from '../../components/MoneySummary.tsx';
+import { LineBatch, ProductNames } from '../../components/products.tsx';
 import { DraftReviewPage, ReviewButtons } from '../../kit/DraftPages.tsx';
 import { failureMessage, useList, useRecord, useWritten } from '../../kit/queries.ts';
 import { localName } from '../../kit/resource.ts';
 import { fitTable, wrap } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { formatDate } from '../../lib/dates.ts';
+import { formatCount } from '../../lib/format.ts';
 import { parseWith } from '../../lib/forms.ts';
 import { ApiError, api, newIdempotencyKey } from '../../lib/http.ts';
 import { localePath } from '../../lib/locale.ts';
-import { formatCount, LineBatch, ProductNames } from '../stock/common.tsx';
 import {
   clearDraft,
   type DraftLine,
@@ -24,7 +26,6 @@ import {
   type PurchaseDraft,
   purchaseDrafts,
 } from './draft.ts';
-import { MoneySummary } from './MoneySummary.tsx';
 
 const answer = written(purchaseDetail);
 

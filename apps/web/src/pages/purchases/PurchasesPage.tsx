@@ -3,15 +3,17 @@ import { formatUsd, type PurchaseDetail, purchaseDetail } from '@depot/contracts
 import { Descriptions, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { MoneySummary } from '../../components/MoneySummary.tsx';
+import { paymentMethodLabels } from '../../components/PaymentFields.tsx';
+import { LineBatch, productColumn } from '../../components/products.tsx';
 import { type DocumentActions, DocumentDrawer, DocumentView } from '../../kit/document.tsx';
 import { ListPage } from '../../kit/ListPage.tsx';
 import { fitTable, wrap } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { formatDate, formatDateTime } from '../../lib/dates.ts';
+import { formatCount } from '../../lib/format.ts';
 import { localePath } from '../../lib/locale.ts';
-import { PaymentStatusTag, PurchaseStatusTag, paymentMethodLabels, purchases } from '../../resources/purchases.tsx';
-import { formatCount, LineBatch, productColumn } from '../stock/common.tsx';
-import { MoneySummary } from './MoneySummary.tsx';
+import { PaymentStatusTag, PurchaseStatusTag, purchases } from '../../resources/purchases.tsx';
 import { PaymentDialog, ReceiveDialog } from './PurchaseDialogs.tsx';
 
 function PurchaseDetails({ detail }: { detail: PurchaseDetail }) {

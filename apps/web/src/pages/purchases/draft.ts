@@ -6,8 +6,8 @@ import {
   todayInCambodia,
 } from '@depot/contracts';
 import { z } from 'zod';
+import { type DocumentLine, savedLine, storedLine } from '../../components/lines.tsx';
 import { draftStore, type DraftState as FormDraftState } from '../../kit/draft.ts';
-import { type DocumentLine, savedLine, storedLine } from '../stock/lines.tsx';
 
 /**
  * A purchase being written: what the form holds (money as typed: cents, or the text that is not an

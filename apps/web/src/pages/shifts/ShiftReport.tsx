@@ -8,9 +8,9 @@ import { failureMessage } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { download } from '../../lib/http.ts';
 import { PrintControls } from '../../lib/printing/PrintControls.tsx';
+import { printedDate, useBothLanguages, usePrint } from '../../lib/printing/print.tsx';
 import { useSettings } from '../../lib/settings.ts';
 import { differenceText } from '../../resources/shifts.tsx';
-import { printedDate, useBothLanguages, usePrint } from '../sales/print.tsx';
 import { money } from './CashCount.tsx';
 
 type Paper = '80' | '58' | 'a4';

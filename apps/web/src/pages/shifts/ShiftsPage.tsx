@@ -19,6 +19,7 @@ import {
 import { Alert, Button, Descriptions, Flex, Form, Input, InputNumber, Modal, Segmented, Table, Typography } from 'antd';
 import { createContext, useContext, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { useSessionStore } from '../../components/stores.tsx';
 import { ApprovalDialog, needsApproval } from '../../kit/ApprovalDialog.tsx';
 import { useDetailParam } from '../../kit/detail.tsx';
 import { type DocumentActions, DocumentDrawer, DocumentView } from '../../kit/document.tsx';
@@ -33,7 +34,6 @@ import { useFieldErrors } from '../../lib/forms.ts';
 import { ApiError, api, newIdempotencyKey, outcomeUnknown } from '../../lib/http.ts';
 import { StoreSelect } from '../../resources/parties.tsx';
 import { differenceText, ShiftStatusTag, shifts } from '../../resources/shifts.tsx';
-import { useSessionStore } from '../stock/common.tsx';
 import { CashCountInput, emptyCount, money } from './CashCount.tsx';
 import { useShiftSettings } from './queries.ts';
 import { ShiftReportDialog } from './ShiftReport.tsx';

@@ -9,12 +9,15 @@ import {
 import { useMutation } from '@tanstack/react-query';
 import { Alert, Descriptions, Form, InputNumber, Modal, Radio, Select, Typography } from 'antd';
 import { useState } from 'react';
+import { NoteField } from '../../components/NoteField.tsx';
+import { ProductNames } from '../../components/products.tsx';
 import { useWritten } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { formatDate } from '../../lib/dates.ts';
+import { formatCount, quantityText } from '../../lib/format.ts';
 import { parseWith, useFormErrors } from '../../lib/forms.ts';
 import { api, newIdempotencyKey } from '../../lib/http.ts';
-import { formatCount, NoteField, ProductNames, quantityText, reasonLabels } from './common.tsx';
+import { reasonLabels } from './parts.tsx';
 
 /** The stock after the adjustment: a count sets it, found adds, the other reasons take away. */
 export function quantityAfter(reason: AdjustmentReason, current: number, quantity: number): number {

@@ -5,6 +5,8 @@ import { App, Button, Flex, InputNumber, Popconfirm, Table, type TableColumnsTyp
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { z } from 'zod';
+import { BatchCell, productColumn } from '../../components/products.tsx';
+import { StoreFilter } from '../../components/stores.tsx';
 import { costText } from '../../kit/common.tsx';
 import { LoadFailed, pagination, SearchBox, tableChange, useListState, useStayInRange } from '../../kit/listState.tsx';
 import { failureMessage, usePage, useWritten } from '../../kit/queries.ts';
@@ -12,8 +14,9 @@ import { fitTable, wrap } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useDebounced } from '../../kit/useDebounced.ts';
 import { useCan } from '../../lib/access.tsx';
+import { quantityText } from '../../lib/format.ts';
 import { api, newIdempotencyKey } from '../../lib/http.ts';
-import { BatchCell, productColumn, quantityText, StoreFilter, TableCard } from './common.tsx';
+import { TableCard } from './parts.tsx';
 
 type Tab = 'expired' | 'expiring';
 

@@ -9,6 +9,7 @@ import {
 } from '@depot/contracts';
 import { Drawer, Flex, Select, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
+import { ProductNames } from '../../components/products.tsx';
 import { costText } from '../../kit/common.tsx';
 import { drawerSize } from '../../kit/detail.tsx';
 import { LoadFailed } from '../../kit/listState.tsx';
@@ -16,14 +17,8 @@ import { usePage } from '../../kit/queries.ts';
 import { fitTable, wrap } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { formatDateTime } from '../../lib/dates.ts';
-import {
-  documentLabel,
-  formatCount,
-  movementTypeLabels,
-  ProductNames,
-  reasonLabels,
-  SignedQuantity,
-} from './common.tsx';
+import { formatCount } from '../../lib/format.ts';
+import { documentLabel, movementTypeLabels, reasonLabels, SignedQuantity } from './parts.tsx';
 
 const TYPE_COLOURS: Record<MovementType, string> = {
   purchase_receipt: 'green',

@@ -1,11 +1,14 @@
 import { CheckCircleOutlined } from '@ant-design/icons';
 import { type LowStock, lowStock } from '@depot/contracts';
 import { Result, Table, Typography } from 'antd';
+import { productColumn } from '../../components/products.tsx';
+import { StoreFilter } from '../../components/stores.tsx';
 import { LoadFailed, pagination, SearchBox, tableChange, useListState, useStayInRange } from '../../kit/listState.tsx';
 import { usePage } from '../../kit/queries.ts';
 import { fitTable, wrap } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
-import { formatCount, productColumn, quantityText, StoreFilter, TableCard } from './common.tsx';
+import { formatCount, quantityText } from '../../lib/format.ts';
+import { TableCard } from './parts.tsx';
 
 /** `/stocks/low`: products at or under their reorder level, lowest first, and how many to order. */
 export function LowStockPage() {

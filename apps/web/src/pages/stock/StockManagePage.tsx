@@ -2,6 +2,8 @@ import { EditOutlined, HistoryOutlined } from '@ant-design/icons';
 import { type StockLevel, stockLevel } from '@depot/contracts';
 import { Button, Flex, Space, Switch, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
+import { ExpiryTag, ProductNames } from '../../components/products.tsx';
+import { StoreFilter, useSessionStore } from '../../components/stores.tsx';
 import { costText } from '../../kit/common.tsx';
 import {
   LoadFailed,
@@ -16,18 +18,11 @@ import { usePage } from '../../kit/queries.ts';
 import { fitTable, wrap } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useCan } from '../../lib/access.tsx';
+import { formatCount, quantityText } from '../../lib/format.ts';
 import { CategorySelect } from '../../resources/catalogue.tsx';
 import { AdjustDialog } from './AdjustDialog.tsx';
-import {
-  ExpiryTag,
-  formatCount,
-  ProductNames,
-  quantityText,
-  StoreFilter,
-  TableCard,
-  useSessionStore,
-} from './common.tsx';
 import { HistoryDrawer } from './HistoryDrawer.tsx';
+import { TableCard } from './parts.tsx';
 
 const FILTERS = ['store_id', 'category_id', 'low'];
 const SORTS = ['name_kh', 'name_en', 'sku', 'quantity'];

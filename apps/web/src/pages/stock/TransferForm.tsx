@@ -2,13 +2,6 @@ import { type TransferDetail, transferDetail, transferInput, written } from '@de
 import { useMutation } from '@tanstack/react-query';
 import { Alert, Col, Form, Modal, Row, Table, Typography } from 'antd';
 import { useEffect, useState } from 'react';
-import { useWritten } from '../../kit/queries.ts';
-import { fitTable } from '../../kit/table.ts';
-import { useCtx } from '../../kit/useCtx.ts';
-import { parseWith, useFormErrors } from '../../lib/forms.ts';
-import { api } from '../../lib/http.ts';
-import { StoreSelect } from '../../resources/parties.tsx';
-import { formatCount, NoteField, useSessionStore } from './common.tsx';
 import {
   baseUnitOf,
   type DocumentLine,
@@ -19,7 +12,16 @@ import {
   ProductFinder,
   savedLine,
   unitName,
-} from './lines.tsx';
+} from '../../components/lines.tsx';
+import { NoteField } from '../../components/NoteField.tsx';
+import { useSessionStore } from '../../components/stores.tsx';
+import { useWritten } from '../../kit/queries.ts';
+import { fitTable } from '../../kit/table.ts';
+import { useCtx } from '../../kit/useCtx.ts';
+import { formatCount } from '../../lib/format.ts';
+import { parseWith, useFormErrors } from '../../lib/forms.ts';
+import { api } from '../../lib/http.ts';
+import { StoreSelect } from '../../resources/parties.tsx';
 
 const answer = written(transferDetail);
 

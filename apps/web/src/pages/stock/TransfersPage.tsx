@@ -2,6 +2,7 @@ import { CheckOutlined, CloseOutlined, EditOutlined, PlusOutlined, SendOutlined 
 import { type Transfer, type TransferDetail, transferDetail } from '@depot/contracts';
 import { Button, Descriptions, Table, Typography } from 'antd';
 import { createContext, useContext, useState } from 'react';
+import { productColumn } from '../../components/products.tsx';
 import { useDetailParam } from '../../kit/detail.tsx';
 import { type DocumentActions, DocumentDrawer, DocumentView } from '../../kit/document.tsx';
 import { ListPage } from '../../kit/ListPage.tsx';
@@ -10,8 +11,8 @@ import { fitTable } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useCan } from '../../lib/access.tsx';
 import { formatDateTime } from '../../lib/dates.ts';
+import { formatCount } from '../../lib/format.ts';
 import { TransferStatusTag, transfers } from '../../resources/transfers.tsx';
-import { formatCount, productColumn } from './common.tsx';
 import { TransferForm } from './TransferForm.tsx';
 
 /** Opens the form: empty for a new transfer, filled for a draft's changes. */

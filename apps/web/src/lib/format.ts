@@ -1,0 +1,21 @@
+import { formatCount, formatPercent, type Locale } from '@depot/contracts';
+
+/** How numbers and quantities read on screens, receipts and documents. */
+
+// 1,250: the one count formatter (contracts format.ts), in the page's numerals as money is
+export { formatCount } from '@depot/contracts';
+
+/** "24 cans": a quantity in its unit, named in the page's language. */
+export function quantityText(value: number, unit: { unit_name_kh: string; unit_name_en: string }, locale: Locale) {
+  return `${formatCount(value)} ${locale === 'kh' ? unit.unit_name_kh || unit.unit_name_en : unit.unit_name_en || unit.unit_name_kh}`;
+}
+
+/** Whole days from one `YYYY-MM-DD` to another (calendar dates, no time zone). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+/** "15%", "12.5%" from basis points. */
+export function percentText(bp: number): string {
+  return formatPercent(bp);
+}

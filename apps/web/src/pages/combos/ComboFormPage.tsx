@@ -1,0 +1,190 @@
+import { ArrowLeftOutlined } from '@ant-design/icons';
+import { comboDetail, comboInput } from '@depot/contracts';
+import { Alert, Button, Card, Col, Flex, Form, Input, Radio, Row, Table, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { baseUnitOf, lineColumns, lineEdits, lineKey, lineProduct, ProductFinder } from '../../components/lines.tsx';
+import { DraftFormPage } from '../../kit/DraftPages.tsx';
+import { UsdInput } from '../../kit/inputs.tsx';
+import { fitTable } from '../../kit/table.ts';
+import { useCtx } from '../../kit/useCtx.ts';
+import { parseWith, useFormErrors } from '../../lib/forms.ts';
+import { localePath } from '../../lib/locale.ts';
+import {
+  type ComboDraft,
+  type ComboLine,
+  type ComboState,
+  comboBody,
+  comboDraftOf,
+  comboDrafts,
+  comboState,
+  emptyCombo,
+  saveComboDraft,
+} from './comboDraft.ts';
+
+const FIELD =
+  /^(name_en|name_kh|description|sku|barcode|selling_price_cents|status|items|items\.\d+\.(product_id|unit_id|quantity))$/;
+
+function ComboForm({ initial, errors: initialErrors }: { initial: ComboDraft; errors?: Record<string, string[]> }) {
+  const { t, locale } = useCtx();
+  const navigate = useNavigate();
+  const { state } = useLocation();
+  const from = comboState(state);
+  const [draft, setDraft] = useState(initial);
+  const { item, clear, setErrors, errors, problem, setProblem, place } = useFormErrors((key) => FIELD.test(key));
+  const editing = draft.id !== null;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, with the errors the page arrived with
+  useEffect(() => {
+    if (initialErrors) place(initialErrors, t('purchases.fixAndReview'));
+  }, []);
+
+  const set = <K extends keyof ComboDraft>(key: K, value: ComboDraft[K]) => {
+    setDraft((d) => ({ ...d, [key]: value }));
+    clear(key);
+    setProblem(null);
+  };
+  const { change, add, remove } = lineEdits<ComboLine>({
+    update: (lines) => setDraft((d) => ({ ...d, lines: lines(d.lines) })),
+    clear,
+    setErrors,
+    make: (row) => ({ key: lineKey(), product: lineProduct(row), unit: baseUnitOf(row), quantity: 1 }),
+    // One more of a product already in its own unit; in another unit, a line of its own.
+    same: (line, row) => line.product.id === row.id && line.unit?.id === row.unit_id,
+    edited: () => setProblem(null),
+  });
+  const { start, end } = lineColumns<ComboLine>(
+    { t, locale },
+    { item, change, remove, quantityTestId: (index) => `combo-line-${index}-quantity` },
+  );
+
+  const back = () => navigate(localePath(from.list ?? '/combos', locale) + (from.back ?? ''));
+
+  const review = () => {
+    const parsed = parseWith(comboInput, comboBody(draft), locale);
+    if (!parsed.data) {
+      place(parsed.errors, t('purchases.fixFirst'));
+      return;
+    }
+    saveComboDraft(draft);
+    void navigate(localePath('/combos/review', locale), {
+      state: { draft, back: from.back, list: from.list } satisfies ComboState,
+    });
+  };
+
+  const text = (key: 'name_en' | 'name_kh' | 'sku' | 'barcode', label: string, max: number, lang?: string) => (
+    <Form.Item label={label} htmlFor={`combo-${key}`} {...item(key)}>
+      <Input
+        id={`combo-${key}`}
+        lang={lang}
+        maxLength={max}
+        value={draft[key]}
+        onChange={(event) => set(key, event.target.value)}
+      />
+    </Form.Item>
+  );
+  const names = [
+    <Col key="kh" xs={24} md={12}>
+      {text('name_kh', t('fields.name_kh'), 50, 'km')}
+    </Col>,
+    <Col key="en" xs={24} md={12}>
+      {text('name_en', t('fields.name_en'), 50, 'en')}
+    </Col>,
+  ];
+
+  return (
+    <Card
+      title={
+        <Flex align="center" gap={8}>
+          <Button type="text" icon={<ArrowLeftOutlined />} aria-label={t('kit.back')} onClick={() => void back()} />
+          <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
+            {editing ? t('combos.edit') : t('combos.create')}
+          </Typography.Title>
+        </Flex>
+      }
+    >
+      <Form layout="vertical" requiredMark={false} data-testid="combo-form" style={{ maxWidth: 960 }}>
+        {problem && (
+          <Alert
+            type={Object.keys(errors).length > 0 ? 'warning' : 'error'}
+            showIcon
+            title={problem}
+            style={{ marginBottom: 16 }}
+            data-testid="form-error"
+          />
+        )}
+        <Row gutter={16}>
+          {locale === 'kh' ? names : [...names].reverse()}
+          <Col xs={24} md={8}>
+            {text('sku', t('fields.sku'), 40)}
+          </Col>
+          <Col xs={24} md={8}>
+            {text('barcode', t('fields.barcode'), 50)}
+          </Col>
+          <Col xs={24} md={8}>
+            <Form.Item label={t('combos.sellingPrice')} htmlFor="combo-price" {...item('selling_price_cents')}>
+              <UsdInput
+                id="combo-price"
+                value={draft.selling_price_cents ?? undefined}
+                onChange={(next) => set('selling_price_cents', next ?? null)}
+              />
+            </Form.Item>
+          </Col>
+        </Row>
+        <Form.Item label={t('fields.description')} htmlFor="combo-description" {...item('description')}>
+          <Input.TextArea
+            id="combo-description"
+            rows={2}
+            maxLength={500}
+            value={draft.description}
+            onChange={(event) => set('description', event.target.value)}
+          />
+        </Form.Item>
+        <Form.Item label={t('fields.status')} {...item('status')}>
+          <Radio.Group
+            optionType="button"
+            buttonStyle="solid"
+            value={draft.status}
+            onChange={(event) => set('status', event.target.value)}
+            options={[
+              { value: 'active', label: t('status.active') },
+              { value: 'inactive', label: t('status.inactive') },
+            ]}
+          />
+        </Form.Item>
+        <Form.Item label={t('combos.items')} {...item('items')}>
+          <ProductFinder onPick={add} />
+        </Form.Item>
+        <Table<ComboLine>
+          data-testid="combo-lines"
+          size="small"
+          rowKey="key"
+          rowClassName="line-row"
+          pagination={false}
+          dataSource={draft.lines}
+          {...fitTable}
+          locale={{ emptyText: t('lines.empty') }}
+          columns={[...start, end]}
+        />
+        <Typography.Paragraph type="secondary" style={{ marginTop: 12 }}>
+          {t('combos.reviewHelp')}
+        </Typography.Paragraph>
+        <Flex gap={12}>
+          <Button type="primary" data-testid="review" onClick={review}>
+            {t('purchases.review')}
+          </Button>
+          <Button onClick={() => void back()}>{t('kit.cancel')}</Button>
+        </Flex>
+      </Form>
+    </Card>
+  );
+}
+
+const COMBOS = { api: 'combos', row: comboDetail };
+
+/** `/combos/create` and `/combos/update/:id`: names, codes, the selling price and the items. */
+export function ComboFormPage() {
+  return (
+    <DraftFormPage store={comboDrafts} record={COMBOS} draftOf={comboDraftOf} empty={emptyCombo} Form={ComboForm} />
+  );
+}
