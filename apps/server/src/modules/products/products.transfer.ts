@@ -136,7 +136,7 @@ function drained(stream: Writable): Promise<void> {
  * explains every column in Khmer and English.
  */
 /** A label a Khmer reader and an English one both read: "ផលិតផល · Products". */
-function both(key: MessageKey): string {
+export function both(key: MessageKey): string {
   return `${translate(key, 'kh')} · ${translate(key, 'en')}`;
 }
 
