@@ -60,7 +60,7 @@ const says = {
     rate: '1 $ = 4,100៛',
     outOfStock: 'អស់ស្តុក',
     inStock: (quantity: string) => `ស្តុក ${quantity}`,
-    notEnough: (product: string) => `មិនមានស្តុកគ្រប់គ្រាន់សម្រាប់ផលិតផល “${product}” ទេ។`,
+    notEnough: (product: string) => `មិនមានស្តុកគ្រប់គ្រាន់សម្រាប់ផលិតផល «${product}» ទេ។`,
     done: (n: string) => `បានកត់ត្រាការលក់ ${n}`,
     resumed: (n: string) => `គិតលុយ · ${n}`,
     payHeld: (n: string) => `ពិនិត្យ និងបង់ប្រាក់ · ${n}`,

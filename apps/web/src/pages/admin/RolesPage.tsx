@@ -105,7 +105,7 @@ export function RolesPage() {
               label: (
                 <div data-testid={`role-${r.name}`}>
                   <div>{locale === 'kh' ? r.label_kh : r.label_en}</div>
-                  <div style={{ opacity: 0.65, fontSize: 12 }}>
+                  <div style={{ fontSize: 12 }}>
                     {r.group} · {t('roles.members', { count: r.users_count })}
                   </div>
                 </div>
@@ -214,11 +214,13 @@ function RoleEditor({ role: current, onCreated }: { role: Role | null; onCreated
   const field = (name: keyof RoleInput, label: string, disabled = false) => (
     <Form.Item
       label={label}
+      htmlFor={`role-${name}`}
       validateStatus={errors[name] ? 'error' : undefined}
       help={errors[name]?.join(' ')}
       style={{ marginBottom: 12 }}
     >
       <Input
+        id={`role-${name}`}
         value={values[name] as string}
         disabled={disabled}
         data-testid={`role-field-${name}`}
