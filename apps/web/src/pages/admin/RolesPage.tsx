@@ -268,6 +268,7 @@ function RoleEditor({ role: current, onCreated }: { role: Role | null; onCreated
             <Col xs={24} md={12}>
               <Form.Item
                 label={t('roles.landing')}
+                htmlFor="role-landing"
                 extra={t('roles.landingHelp')}
                 validateStatus={errors.landing ? 'error' : undefined}
                 help={errors.landing?.join(' ')}
@@ -275,6 +276,7 @@ function RoleEditor({ role: current, onCreated }: { role: Role | null; onCreated
               >
                 {/* only the screens the role can open, as ticked below */}
                 <Select<Landing | ''>
+                  id="role-landing"
                   data-testid="role-field-landing"
                   value={values.landing ?? ''}
                   onChange={(landing) => setValues((v) => ({ ...v, landing: landing || null }))}
