@@ -18,8 +18,8 @@ const says = {
   kh: {
     offline: 'គ្មានអ៊ីនធឺណិត',
     online: 'មានអ៊ីនធឺណិត',
-    waiting: 'ការលក់ 3 កំពុងរង់ចាំធ្វើសមកាលកម្ម',
-    unsynced: 'មិនទាន់ធ្វើសមកាលកម្ម',
+    waiting: 'ការលក់ 3 កំពុងរង់ចាំផ្ញើទៅប្រព័ន្ធ',
+    unsynced: 'មិនទាន់បានផ្ញើទៅប្រព័ន្ធ',
   },
   en: { offline: 'Offline', online: 'Online', waiting: 'Sales waiting to sync: 3', unsynced: 'Not synced yet' },
 } as const;
@@ -97,7 +97,7 @@ for (const lang of ['en', 'kh'] as Lang[]) {
         await page.getByTestId('print-receipt').click();
         const shown = page.getByRole('dialog').getByTestId('receipt');
         await expect(shown.getByTestId('receipt-number')).toHaveText(number ?? 'none');
-        await expect(shown.getByTestId('receipt-unsynced')).toHaveText('មិនទាន់ធ្វើសមកាលកម្ម Not synced yet');
+        await expect(shown.getByTestId('receipt-unsynced')).toHaveText('មិនទាន់បានផ្ញើទៅប្រព័ន្ធ Not synced yet');
         await expect(shown.getByTestId('receipt-total')).toHaveText('$1.00');
         await expect(shown.getByTestId('receipt-total-khr')).toHaveText('4,100៛');
         await snap(page, `offline-till-receipt-${lang}`);
@@ -136,7 +136,7 @@ for (const lang of ['en', 'kh'] as Lang[]) {
     await queued.getByTestId(`reprint-${numbers[1]}`).click();
     const reprinted = page.getByRole('dialog').getByTestId('receipt');
     await expect(reprinted.getByTestId('receipt-number')).toHaveText(numbers[1] ?? 'none');
-    await expect(reprinted.getByTestId('receipt-unsynced')).toHaveText('មិនទាន់ធ្វើសមកាលកម្ម Not synced yet');
+    await expect(reprinted.getByTestId('receipt-unsynced')).toHaveText('មិនទាន់បានផ្ញើទៅប្រព័ន្ធ Not synced yet');
     await expect(reprinted.getByTestId('receipt-total-khr')).toHaveText('4,100៛');
     await snap(page, `offline-till-reprint-${lang}`);
     await page.keyboard.press('Escape');

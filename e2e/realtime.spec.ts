@@ -122,7 +122,7 @@ test.describe('real time and notifications', () => {
     await expect(page.getByTestId('connection-state')).toHaveText('បានភ្ជាប់');
     await page.getByTestId('notification-bell').click();
     await expect(page).toHaveURL(/\/notifications$/);
-    await expect(page.getByTestId(`notification-${low}`)).toHaveText('ស្តុកទាប');
+    await expect(page.getByTestId(`notification-${low}`)).toHaveText('ស្តុកជិតអស់');
     await page.getByTestId('status-unread').click();
     await expect(
       page
@@ -172,9 +172,9 @@ const says = {
   },
   kh: {
     low: (product: string, level: number, left: number) =>
-      `${product} នៅMain store ស្តុកទាប៖ នៅសល់ ${left}, កម្រិតបញ្ជាទិញឡើងវិញ ${level}។`,
-    lowTag: (level: number) => `ស្តុកទាប៖ បញ្ជាទិញនៅ ${level}`,
-    title: 'ស្តុកទាប',
+      `${product} នៅMain store ស្តុកជិតអស់៖ នៅសល់ ${left}, កម្រិតបញ្ជាទិញបន្ថែម ${level}។`,
+    lowTag: (level: number) => `ស្តុកជិតអស់៖ បញ្ជាទិញនៅ ${level}`,
+    title: 'ស្តុកជិតអស់',
     unread: (n: number) => `ការជូនដំណឹង៖ មិនទាន់អាន ${n}`,
   },
 } as const;

@@ -18,7 +18,7 @@ import { type ReactNode, useState } from 'react';
 import { z } from 'zod';
 import { listKey, useList, usePage, useRecord } from '../kit/queries.ts';
 import { type Ctx, localName } from '../kit/resource.ts';
-import { wrap } from '../kit/table.ts';
+import { unseenTitle, wrap } from '../kit/table.ts';
 import { useCtx } from '../kit/useCtx.ts';
 import { useDebounced } from '../kit/useDebounced.ts';
 import { api } from '../lib/http.ts';
@@ -251,7 +251,7 @@ export function lineColumns<L extends DocumentLine>(
   ];
   const end: TableColumnType<L> = {
     key: 'remove',
-    title: '',
+    title: unseenTitle(t('kit.actions')),
     width: 48,
     fixed: 'right',
     render: (_, line, index) => (

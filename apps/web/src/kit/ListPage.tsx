@@ -29,7 +29,7 @@ import {
 } from './listState.tsx';
 import { failureMessage, useList, useWrite } from './queries.ts';
 import type { ResourceDef, Row } from './resource.ts';
-import { fitTable, wrap } from './table.ts';
+import { fitTable, unseenTitle, wrap } from './table.ts';
 import { useCtx } from './useCtx.ts';
 
 export function ListPage<R extends Row>({ def }: { def: ResourceDef<R> }) {
@@ -119,7 +119,7 @@ export function ListPage<R extends Row>({ def }: { def: ResourceDef<R> }) {
 
   const tableColumns: TableColumnsType<R> = columns.map((column) => ({
     key: column.key,
-    title: column.title,
+    title: column.unseen ? unseenTitle(column.title) : column.title,
     ...(column.wrap ? wrap(column.width ?? 160) : { width: column.width }),
     render: (_: unknown, row: R) => column.render(row),
     sorter: Boolean(column.sort),

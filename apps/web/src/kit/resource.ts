@@ -18,6 +18,8 @@ export interface Ctx {
 export interface Column<R> {
   key: string;
   title: string;
+  /** The header is drawn empty (a picture): `title` is for screen readers only. */
+  unseen?: boolean;
   /** The API's sort name (`?sort=name` / `?sort=-name`); absent, the column does not sort. */
   sort?: string;
   render: (row: R) => ReactNode;

@@ -1,4 +1,4 @@
-import type { TdHTMLAttributes } from 'react';
+import { createElement, type ReactElement, type TdHTMLAttributes } from 'react';
 
 /**
  * Tables that fit the page. A table is as wide as its card, and wider only when its columns cannot
@@ -20,4 +20,9 @@ export function wrap(width: number): {
 } {
   const least = { style: { minWidth: Math.round(width * 0.75) } };
   return { width, className: 'cell-wrap', onCell: () => least };
+}
+
+/** A column header drawn empty (a picture, a row's buttons) that screen readers still name. */
+export function unseenTitle(text: string): ReactElement {
+  return createElement('span', { className: 'unseen' }, text);
 }

@@ -17,7 +17,7 @@ export function AppFooter() {
 export function CentredLayout({ children }: { children: ReactNode }) {
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      <Flex justify="flex-end" style={{ padding: 16 }}>
+      <Flex component="header" role="banner" justify="flex-end" style={{ padding: 16 }}>
         <Toolbar />
       </Flex>
       <Layout.Content style={{ display: 'flex', alignItems: 'center', justifyContent: 'center', padding: 16 }}>

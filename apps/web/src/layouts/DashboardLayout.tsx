@@ -62,7 +62,9 @@ export function DashboardLayout() {
         <SideMenu />
       </Layout.Sider>
       <Layout style={full ? { height: '100vh', overflow: 'hidden' } : undefined}>
+        {/* antd's layout is a <section>, which would keep its <header> from being the page's banner */}
         <Layout.Header
+          role="banner"
           style={{
             display: 'flex',
             alignItems: 'center',

@@ -1,3 +1,4 @@
+import { shownDigits } from '@depot/contracts';
 import type { Locale as AntdLocale } from 'antd/es/locale/index.js';
 import km_KH from 'antd/es/locale/km_KH.js';
 
@@ -47,6 +48,19 @@ function mend(base: AntdLocale): AntdLocale {
       prev_page: 'ទំព័រមុន',
       next_page: 'ទំព័របន្ទាប់',
       page_size: 'ចំនួនក្នុងមួយទំព័រ',
+      // digits typed in Latin and written in the page's numerals when the pager reads them
+      get prev_5() {
+        return shownDigits('ថយក្រោយ 5 ទំព័រ');
+      },
+      get next_5() {
+        return shownDigits('ទៅមុខ 5 ទំព័រ');
+      },
+      get prev_3() {
+        return shownDigits('ថយក្រោយ 3 ទំព័រ');
+      },
+      get next_3() {
+        return shownDigits('ទៅមុខ 3 ទំព័រ');
+      },
     },
     DatePicker: {
       ...datePicker,
@@ -66,8 +80,18 @@ function mend(base: AntdLocale): AntdLocale {
       collapse: 'បង្រួម',
       filterCheckAll: 'ជ្រើសរើសធាតុទាំងអស់',
       triggerAsc: 'ចុចដើម្បីរៀបតាមលំដាប់តូច',
+      selectNone: 'ដកការជ្រើសរើសទាំងអស់',
     },
-    Transfer: { ...(base.Transfer as NonNullable<AntdLocale['Transfer']>), itemUnit: 'ធាតុ', itemsUnit: 'ធាតុ' },
+    // the one Transfer moves people (a role's members): counted in នាក់, and menu items end without ។
+    Transfer: {
+      ...(base.Transfer as NonNullable<AntdLocale['Transfer']>),
+      itemUnit: 'នាក់',
+      itemsUnit: 'នាក់',
+      selectAll: 'ជ្រើសរើសទាំងអស់',
+      deselectAll: 'ដកការជ្រើសរើសទាំងអស់',
+      removeAll: 'ដកចេញទាំងអស់',
+      removeCurrent: 'ដកទំព័រនេះចេញ',
+    },
     Upload: { ...base.Upload, uploadError: 'បញ្ចូលមិនជោគជ័យ' },
     Text: { ...base.Text, collapse: 'បង្រួម', copied: 'បានចម្លង' },
     global: { ...base.global, sortable: 'អាចតម្រៀបបាន' },

@@ -109,8 +109,9 @@ describe('message catalogues', () => {
   });
 
   it('are written in Khmer on the Khmer side, not copied from English', () => {
+    // a text of figures and signs alone ("1 $ = {{rate}}") is the same in both languages
     const notKhmer = Object.entries(catalogues.kh)
-      .filter(([, value]) => !KHMER.test(value))
+      .filter(([, value]) => !KHMER.test(value) && /[A-Za-z]/.test(value.replace(/\{\{\w+\}\}/g, '')))
       .map(([key]) => key);
     expect(notKhmer).toEqual([]);
   });

@@ -19,6 +19,7 @@ import {
 import { useState } from 'react';
 import { failureMessage, usePage, useWrite } from '../kit/queries.ts';
 import type { Ctx } from '../kit/resource.ts';
+import { unseenTitle } from '../kit/table.ts';
 import { useCtx } from '../kit/useCtx.ts';
 import { applyFieldErrors } from '../lib/forms.ts';
 import { ApiError } from '../lib/http.ts';
@@ -155,7 +156,7 @@ export function StorePrinters({ store }: { store: Store }) {
           },
           {
             key: 'actions',
-            title: '',
+            title: unseenTitle(t('kit.actions')),
             align: 'end',
             render: (_, row) => (
               <Flex gap={4} justify="flex-end">

@@ -92,7 +92,7 @@ function ExpiryTag({ date, ctx }: { date: string | null; ctx: Ctx }) {
 function productColumns(ctx: Ctx): Column<Product>[] {
   const { t, locale } = ctx;
   return [
-    { key: 'image', title: '', width: 60, render: (row) => <Thumbnail row={row} /> },
+    { key: 'image', title: t('fields.image'), unseen: true, width: 60, render: (row) => <Thumbnail row={row} /> },
     {
       key: 'name',
       title: t('fields.name'),

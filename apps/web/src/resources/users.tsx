@@ -1,5 +1,5 @@
 import { ApartmentOutlined, KeyOutlined, LockOutlined, UnlockOutlined } from '@ant-design/icons';
-import { role, type User, user, userInput, written } from '@depot/contracts';
+import { PASSWORD_MIN, role, type User, user, userInput, written } from '@depot/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Form, Input, Modal, Select, Space, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
@@ -212,7 +212,7 @@ function passwordFields(ctx: Ctx): Field[] {
       name: 'password',
       label: ctx.t('fields.password'),
       control: <Input.Password autoComplete="new-password" />,
-      help: ctx.t('users.passwordHelp'),
+      help: ctx.t('users.passwordHelp', { min: PASSWORD_MIN }),
       half: true,
     },
     {

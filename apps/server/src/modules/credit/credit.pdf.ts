@@ -14,6 +14,8 @@ const t = (key: MessageKey, locale: Locale) => escapeHtml(translate(key, locale)
 // in Latin digits: the PDF is converted to the request's numerals when printed (kit/pdf.ts)
 const money = (cents: number) => escapeHtml(formatUsd(cents, 'latin'));
 const dayOf = (day: string, locale: Locale) => formatDate(day, locale, { numerals: 'latin' });
+/** Khmer writes its own colon (៖), English the Latin one. */
+export const colon = (locale: Locale) => (locale === 'kh' ? '៖' : ':');
 
 /** A statement as a printable page: the party, the period, opening balance, each document, closing balance. */
 export async function statementHtml(s: Statement, locale: Locale): Promise<string> {
@@ -47,7 +49,7 @@ td.n{text-align:right;white-space:nowrap}.sum td{font-weight:700}
 </style></head><body>
 <h1>${title}</h1>
 <div class="meta">${escapeHtml(s.party.name)}${s.party.phone ? ` · ${escapeHtml(s.party.phone)}` : ''}${s.party.address ? ` · ${escapeHtml(s.party.address)}` : ''}<br>
-${t('statement.period', locale)}: ${escapeHtml(dayOf(s.from, locale))} – ${escapeHtml(dayOf(s.to, locale))}</div>
+${t('statement.period', locale)}${colon(locale)} ${escapeHtml(dayOf(s.from, locale))} – ${escapeHtml(dayOf(s.to, locale))}</div>
 <table><thead><tr><th>${t('statement.date', locale)}</th><th></th><th>${t('statement.document', locale)}</th><th>${t('statement.debit', locale)}</th><th>${t('statement.credit', locale)}</th><th>${t('statement.balance', locale)}</th></tr></thead><tbody>
 <tr class="sum"><td colspan="5">${t('statement.opening', locale)}</td><td class="n">${money(s.opening_cents)}</td></tr>
 ${lines || `<tr><td colspan="6">${t('statement.none', locale)}</td></tr>`}

@@ -200,7 +200,7 @@ describe('paying an order by KHQR', () => {
       { ...headers, 'x-localization': 'kh' },
     );
     expect(none.status).toBe(422);
-    expect(none.body.errors.currency).toEqual(['ការបញ្ជាទិញនេះគ្មានអ្វីត្រូវបង់ទៀតទេ។']);
+    expect(none.body.errors.currency).toEqual(['ការលក់នេះគ្មានអ្វីត្រូវបង់ទៀតទេ។']);
     expect((await send('POST', '/api/orders/999999/khqr', { currency: 'USD' })).status).toBe(404);
     expect((await send('POST', `/api/orders/${paid.id}/khqr`, { currency: 'EUR' })).status).toBe(422);
     expect((await send('GET', `/api/orders/${paid.id}/khqr`)).body.data).toBeNull();

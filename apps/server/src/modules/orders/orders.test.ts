@@ -170,7 +170,7 @@ describe('a sale at the till', () => {
       sale({ items: [{ product_id: ids.beer, unit_id: ids.carton, quantity: 2 }] }),
       { 'x-localization': 'kh' },
     );
-    expect(kh.body.message).toBe('មិនមានស្តុកគ្រប់គ្រាន់សម្រាប់ផលិតផល “ស្រាបៀរអង្គរ” ទេ។');
+    expect(kh.body.message).toBe('មិនមានស្តុកគ្រប់គ្រាន់សម្រាប់ផលិតផល «ស្រាបៀរអង្គរ» ទេ។');
     expect(await onHand(ids.beer)).toBe(before);
     expect((await send('GET', '/api/orders')).body.meta.total).toBe(orders);
     const carton = await send(

@@ -272,7 +272,9 @@ describe('price lists in spreadsheets', () => {
     expect(res.headers['content-type']).toContain('spreadsheetml');
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(res.rawPayload as never);
-    const sheet = workbook.getWorksheet('Prices');
+    // the sheets are named in both languages, as the products workbook's
+    expect(workbook.worksheets.map((s) => s.name)).toEqual(['តម្លៃ · Prices', 'ការណែនាំ · Guide']);
+    const sheet = workbook.getWorksheet('តម្លៃ · Prices');
     const rows = (sheet?.getSheetValues() ?? [])
       .slice(1)
       .map((r) => Array.from((r as unknown[]).slice(1), (v) => v ?? ''));
@@ -289,7 +291,7 @@ describe('price lists in spreadsheets', () => {
       'status',
     ]);
     expect(rows).toContainEqual(['Wholesale', 'product', 'BEER-1', 'Carton', '', 1, '24.00', 98000, '', 'active']);
-    expect(workbook.getWorksheet('Guide')).toBeDefined();
+    expect(workbook.getWorksheet('ការណែនាំ · Guide')?.getRow(3).getCell(2).value).toBe('ចាំបាច់ · yes');
 
     // the exported file, one price changed and a category break added, imported back
     rows.push(['លក់ដុំ', 'category', '', '', 'Drinks', 48, '', '', '5', 'active']);

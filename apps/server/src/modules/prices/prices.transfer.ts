@@ -24,6 +24,7 @@ import { type Say, sayer } from '../../http/locale.ts';
 import { isBadText } from '../../http/text.ts';
 import { listFilters, resourceService } from '../../kit/resource.ts';
 import {
+  both,
   cleanCell,
   FileRefusal,
   NameIndex,
@@ -59,7 +60,7 @@ export async function priceWorkbook(
   rows: Awaited<ReturnType<ReturnType<typeof priceLists.query>['execute']>>,
 ): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
-  const sheet = workbook.addWorksheet('Prices', { views: [{ state: 'frozen', ySplit: 1 }] });
+  const sheet = workbook.addWorksheet(both('import.sheet.prices'), { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = PRICE_SHEET_COLUMNS.map((key) => ({ key, width: key === 'list' || key === 'category' ? 24 : 14 }));
   sheet.addRow([...PRICE_SHEET_COLUMNS]).font = { bold: true };
   for (const r of rows) {
@@ -77,14 +78,16 @@ export async function priceWorkbook(
     };
     sheet.addRow(PRICE_SHEET_COLUMNS.map((c) => cells[c]));
   }
-  const guide = workbook.addWorksheet('Guide');
+  const guide = workbook.addWorksheet(both('import.sheet.guide'));
   guide.columns = [{ width: 16 }, { width: 10 }, { width: 70 }, { width: 70 }];
-  guide.addRow(['column', 'required', 'ការពន្យល់', 'Explanation']).font = { bold: true };
+  guide.addRow([both('import.guide.column'), both('import.guide.required'), 'ការពន្យល់', 'Explanation']).font = {
+    bold: true,
+  };
   for (const column of PRICE_SHEET_COLUMNS) {
     const key = `price_import.guide.${column}` as MessageKey;
     guide.addRow([
       column,
-      PRICE_SHEET_REQUIRED.includes(column) ? 'yes' : '',
+      PRICE_SHEET_REQUIRED.includes(column) ? both('import.guide.yes') : '',
       translate(key, 'kh'),
       translate(key, 'en'),
     ]).alignment = { wrapText: true, vertical: 'top' };

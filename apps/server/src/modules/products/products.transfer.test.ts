@@ -206,7 +206,7 @@ describe('product export', () => {
     expect(guide.slice(1, 17).map((r) => r[0])).toEqual(COLUMNS);
     const unit = guide.find((r) => r[0] === 'unit') as string[];
     expect(guide[0].slice(0, 2)).toEqual(['ជួរឈរ · column', 'ចាំបាច់ · required']);
-    expect(unit[1]).toBe('បាទ · yes');
+    expect(unit[1]).toBe('ចាំបាច់ · yes');
     expect(unit[2]).toMatch(/[\u1780-\u17FF]/);
     expect(unit[3]).toContain('base unit');
   });
@@ -460,9 +460,9 @@ describe('product import', () => {
     );
     expect(res.status).toBe(422);
     expect(res.body.message).toBe('ទិន្នន័យដែលបានផ្ដល់មិនត្រឹមត្រូវ។');
-    expect(res.body.errors.file).toEqual(['គ្មានអ្វីត្រូវបាននាំចូលទេ។ ជួរដែលមានកំហុស៖ 1; កំហុសសរុប៖ 1។']);
+    expect(res.body.errors.file).toEqual(['គ្មានអ្វីត្រូវបាននាំចូលទេ។ ជួរដែលមានកំហុស៖ 1។ កំហុសសរុប៖ 1។']);
     expect(res.body.rows).toEqual([
-      { row: 1, column: 'colour', value: 'colour', message: expect.stringContaining('មិនស្គាល់ជួរឈរ "colour" ទេ។') },
+      { row: 1, column: 'colour', value: 'colour', message: expect.stringContaining('មិនស្គាល់ជួរឈរ «colour» ទេ។') },
     ]);
 
     const rows = await importFile(
@@ -473,7 +473,7 @@ describe('product import', () => {
       { as: { ...headers, 'x-localization': 'kh' } },
     );
     expect(rows.body.rows).toEqual([
-      { row: 2, column: 'category', value: 'គ្មាន', message: 'ប្រភេទ "គ្មាន" មិនមានទេ។' },
+      { row: 2, column: 'category', value: 'គ្មាន', message: 'ប្រភេទ «គ្មាន» មិនមានទេ។' },
       { row: 2, column: 'price_usd', value: '', message: 'ប្រអប់នេះត្រូវតែបំពេញ!' },
     ]);
   });

@@ -196,7 +196,7 @@ describe('sample data', () => {
     expect(res.status).toBe(409);
     expect(res.body.message).toContain('records of your own use it (Order: 1, stock movements: 1)');
     const kh = await send('DELETE', '/api/samples', { ...admin, 'x-localization': 'kh' });
-    expect(kh.body.message).toContain('ការបញ្ជាទិញ: 1');
+    expect(kh.body.message).toContain('ការលក់: 1');
     expect(await counts(ctx.db)).toEqual(loaded);
     expect((await send('GET', '/api/samples')).body.data.status).toBe('loaded');
   });

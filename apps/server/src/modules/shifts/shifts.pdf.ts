@@ -13,6 +13,7 @@ import {
 } from '@depot/contracts';
 import { escapeHtml } from '../../kit/html.ts';
 import { fontFaces, printPdf } from '../../kit/pdf.ts';
+import { colon } from '../credit/credit.pdf.ts';
 
 const t = (key: MessageKey, locale: Locale) => escapeHtml(translate(key, locale));
 // Figures and times in Latin digits (contracts format.ts): the PDF is converted to the request's
@@ -96,7 +97,7 @@ td.n{text-align:right;white-space:nowrap}.sum td{font-weight:700}
 <div class="shop">${escapeHtml(titleOf(settings, locale))}</div>
 <h1>${t(z ? 'shift.pdf.z' : 'shift.pdf.x', locale)}</h1>
 <table class="meta"><tbody>${meta.map(([k, v]) => `<tr><td>${t(k, locale)}</td><td>${escapeHtml(v)}</td></tr>`).join('')}</tbody></table>
-<h2>${t('shift.pdf.sales', locale)}: ${shift.orders_count}${shift.sales_cents === null ? '' : ` · ${t('shift.pdf.sales_total', locale)}: ${formatUsd(shift.sales_cents, 'latin')}`}</h2>
+<h2>${t('shift.pdf.sales', locale)}${colon(locale)} ${shift.orders_count}${shift.sales_cents === null ? '' : ` · ${t('shift.pdf.sales_total', locale)}${colon(locale)} ${formatUsd(shift.sales_cents, 'latin')}`}</h2>
 ${payments ? `<table class="meta"><thead><tr><th colspan="2">${t('shift.pdf.payments', locale)}</th></tr></thead><tbody>${payments}</tbody></table>` : ''}
 <div class="cols" style="margin-top:10pt">${drawer('usd')}${drawer('khr')}</div>
 ${

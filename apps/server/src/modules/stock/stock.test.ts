@@ -134,7 +134,7 @@ describe('adjustments', () => {
       { store_id: ids.main, reason: 'loss', items: [{ product_id: ids.water, quantity: 999 }] },
       { 'x-localization': 'kh' },
     );
-    expect(kh.body.message).toBe('មិនមានស្តុកគ្រប់គ្រាន់សម្រាប់ផលិតផល “ទឹកបរិសុទ្ធ” ទេ។');
+    expect(kh.body.message).toBe('មិនមានស្តុកគ្រប់គ្រាន់សម្រាប់ផលិតផល «ទឹកបរិសុទ្ធ» ទេ។');
     expect(await onHand(ids.main, ids.water)).toBe(before);
     const movements = await send(
       'GET',

@@ -60,6 +60,7 @@ export function AuditPage() {
         <Input.Search
           allowClear
           placeholder={t('audit.searchHint')}
+          aria-label={t('audit.searchHint')}
           value={typed}
           onChange={(e) => {
             setTyped(e.target.value);
@@ -71,6 +72,7 @@ export function AuditPage() {
         <Select
           allowClear
           placeholder={t('audit.actionFilter')}
+          aria-label={t('audit.actionFilter')}
           value={action}
           onChange={(v) => {
             setAction(v);

@@ -1,4 +1,4 @@
-import { messageResponse, passwordChangeInput } from '@depot/contracts';
+import { messageResponse, PASSWORD_MIN, passwordChangeInput } from '@depot/contracts';
 import { Alert, App, Button, Card, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -31,7 +31,7 @@ export function PasswordPage() {
           key === 'password_confirmation'
             ? t('password.mismatch')
             : key === 'password'
-              ? t('password.short')
+              ? t('password.short', { min: PASSWORD_MIN })
               : t('password.required'),
         ];
       }

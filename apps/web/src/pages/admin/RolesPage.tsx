@@ -105,7 +105,7 @@ export function RolesPage() {
               label: (
                 <div data-testid={`role-${r.name}`}>
                   <div>{locale === 'kh' ? r.label_kh : r.label_en}</div>
-                  <div style={{ opacity: 0.65, fontSize: 12 }}>
+                  <div style={{ fontSize: 12 }}>
                     {r.group} · {t('roles.members', { count: r.users_count })}
                   </div>
                 </div>
@@ -214,11 +214,13 @@ function RoleEditor({ role: current, onCreated }: { role: Role | null; onCreated
   const field = (name: keyof RoleInput, label: string, disabled = false) => (
     <Form.Item
       label={label}
+      htmlFor={`role-${name}`}
       validateStatus={errors[name] ? 'error' : undefined}
       help={errors[name]?.join(' ')}
       style={{ marginBottom: 12 }}
     >
       <Input
+        id={`role-${name}`}
         value={values[name] as string}
         disabled={disabled}
         data-testid={`role-field-${name}`}
@@ -266,6 +268,7 @@ function RoleEditor({ role: current, onCreated }: { role: Role | null; onCreated
             <Col xs={24} md={12}>
               <Form.Item
                 label={t('roles.landing')}
+                htmlFor="role-landing"
                 extra={t('roles.landingHelp')}
                 validateStatus={errors.landing ? 'error' : undefined}
                 help={errors.landing?.join(' ')}
@@ -273,6 +276,7 @@ function RoleEditor({ role: current, onCreated }: { role: Role | null; onCreated
               >
                 {/* only the screens the role can open, as ticked below */}
                 <Select<Landing | ''>
+                  id="role-landing"
                   data-testid="role-field-landing"
                   value={values.landing ?? ''}
                   onChange={(landing) => setValues((v) => ({ ...v, landing: landing || null }))}

@@ -121,8 +121,8 @@ describe('the notifications inbox', { timeout: 30_000 }, () => {
     signIn();
     renderApp('/notifications');
     const table = await screen.findByTestId('notifications-table');
-    await within(table).findByText('ស្រាបៀរអង្គរ ៣៣០ មល នៅMain store ស្តុកទាប៖ នៅសល់ 3, កម្រិតបញ្ជាទិញឡើងវិញ 24។');
-    expect(within(table).getByText('ស្តុកទាប')).toBeTruthy();
+    await within(table).findByText('ស្រាបៀរអង្គរ ៣៣០ មល នៅMain store ស្តុកជិតអស់៖ នៅសល់ 3, កម្រិតបញ្ជាទិញបន្ថែម 24។');
+    expect(within(table).getByText('ស្តុកជិតអស់')).toBeTruthy();
   });
 
   it('filters unread / read / all and shows the archive, in the address and the request', async () => {

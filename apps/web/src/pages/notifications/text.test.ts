@@ -23,9 +23,9 @@ describe('a notification’s sentence', () => {
     const kh = i18n.getFixedT('kh');
     setNumerals('khmer');
     const text = notificationText(low, kh, 'kh').text;
-    expect(text).toContain('នៅសល់ ៣, កម្រិតបញ្ជាទិញឡើងវិញ ២៤');
+    expect(text).toContain('នៅសល់ ៣, កម្រិតបញ្ជាទិញបន្ថែម ២៤');
     expect(text).toContain('Store 2');
     setNumerals('latin');
-    expect(notificationText(low, kh, 'kh').text).toContain('នៅសល់ 3, កម្រិតបញ្ជាទិញឡើងវិញ 24');
+    expect(notificationText(low, kh, 'kh').text).toContain('នៅសល់ 3, កម្រិតបញ្ជាទិញបន្ថែម 24');
   });
 });

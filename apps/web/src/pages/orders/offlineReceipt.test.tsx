@@ -19,7 +19,7 @@ const UI = {
     kept: /^ការលក់ (OFF-[A-Z0-9]{4}-\d{4}) បានរក្សាទុកលើឧបករណ៍នេះ$/,
     title: 'បង្កាន់ដៃ · ',
     print: 'បោះពុម្ពបង្កាន់ដៃ',
-    unsynced: 'មិនទាន់ធ្វើសមកាលកម្ម',
+    unsynced: 'មិនទាន់បានផ្ញើទៅប្រព័ន្ធ',
     refused: 'ត្រូវបានបដិសេធ',
   },
 } as const;
@@ -49,7 +49,7 @@ describe('the receipt of a sale kept offline', { timeout: 40_000 }, () => {
       const settled = settle(total.total_cents, [{ method: 'cash_usd', amount: 500 }], rates);
       const mine = within(receipt);
       expect(mine.getByTestId('receipt-number').textContent).toBe(number);
-      expect(mine.getByTestId('receipt-unsynced').textContent).toBe('មិនទាន់ធ្វើសមកាលកម្ម Not synced yet');
+      expect(mine.getByTestId('receipt-unsynced').textContent).toBe('មិនទាន់បានផ្ញើទៅប្រព័ន្ធ Not synced yet');
       expect(mine.getByTestId('receipt-total').textContent).toBe(formatUsd(total.total_cents));
       expect(mine.getByTestId('receipt-total-khr').textContent).toBe(formatKhr(rielOf(total.total_cents, rates)));
       expect(mine.getByTestId('receipt-change').textContent).toBe(formatChange(changeGiven(settled, 'split')));
@@ -94,7 +94,7 @@ describe('the receipt of a sale kept offline', { timeout: 40_000 }, () => {
       expect(within(dialog).getByText(`${UI[lang].title}${number}`)).toBeTruthy();
       const receipt = await within(dialog).findByTestId('receipt');
       expect(within(receipt).getByTestId('receipt-number').textContent).toBe(number);
-      expect(within(receipt).getByTestId('receipt-unsynced').textContent).toBe('មិនទាន់ធ្វើសមកាលកម្ម Not synced yet');
+      expect(within(receipt).getByTestId('receipt-unsynced').textContent).toBe('មិនទាន់បានផ្ញើទៅប្រព័ន្ធ Not synced yet');
       expect(within(receipt).getByTestId('receipt-total').textContent).toBe(total);
       expect(receipt.textContent).toContain('$5.00');
       expect(within(dialog).getByTestId('print-now')).toBeTruthy();

@@ -392,7 +392,7 @@ export function TaxInvoice({ order }: { order: OrderDetail }) {
         <Row label={l.totalKhr} strong>
           {formatKhr(order.total_khr)}
         </Row>
-        <Row label={l.rate}>1 USD = {formatKhr(totalRate(order))}</Row>
+        <Row label={l.rate}>1 $ = {formatKhr(totalRate(order))}</Row>
       </div>
       <div className="invoice-signatures">
         <div>

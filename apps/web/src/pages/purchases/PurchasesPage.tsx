@@ -166,7 +166,7 @@ function PurchaseDetails({ detail }: { detail: PurchaseDetail }) {
           {...fitTable}
           locale={{ emptyText: t('purchases.noPayments') }}
           columns={[
-            { key: 'date', title: t('purchases.paidOn'), render: (_, row) => row.paid_at },
+            { key: 'date', title: t('purchases.paidOn'), render: (_, row) => formatDate(row.paid_at, locale) },
             {
               key: 'amount',
               title: t('purchases.amount'),

@@ -357,6 +357,36 @@ describe('purchase details', { timeout: 30_000 }, () => {
   });
 });
 
+describe('a purchase’s payments', { timeout: 30_000 }, () => {
+  it('shows the day paid as people read a date, not the raw date', async () => {
+    const paid = purchaseRow(9, { paid_cents: 1000, due_cents: 1260 });
+    paid.payments = [
+      {
+        id: 3,
+        amount_cents: 1000,
+        method: 'cash_usd',
+        paid_at: '2026-03-12',
+        reference: null,
+        note: null,
+        created_by_name: 'Dara',
+        created_at: '2026-03-12T02:00:00.000Z',
+      },
+    ];
+    mockFetch({
+      ...lookups,
+      'GET purchases': () => ({ body: listAnswer([paid]) }),
+      'GET purchases/9': () => ({ body: { data: paid } }),
+    });
+    signedIn({ permissions: [...PURCHASES, ...LOOKUPS] });
+    renderApp('/en/purchases?view=9');
+    const details = await screen.findByTestId('purchase-details');
+    const reference = await within(details).findByText('Dara');
+    const row = reference.closest('tr') as HTMLElement;
+    expect(within(row).getByText('12 Mar 2026')).toBeTruthy();
+    expect(within(row).queryByText('2026-03-12')).toBeNull();
+  });
+});
+
 describe('a supplier’s purchases', { timeout: 30_000 }, () => {
   const handlers = {
     ...lookups,

@@ -73,8 +73,13 @@ function ShiftSettingsForm({ initial }: { initial: ShiftSettings }) {
       {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 16 }} />}
       <Row gutter={16}>
         <Col xs={24} md={12}>
-          <Form.Item label={t('shifts.settings.requireShift')} extra={t('shifts.settings.requireShiftHelp')}>
+          <Form.Item
+            label={t('shifts.settings.requireShift')}
+            htmlFor="shift-require"
+            extra={t('shifts.settings.requireShiftHelp')}
+          >
             <Switch
+              id="shift-require"
               checked={values.require_shift}
               onChange={(v) => set('require_shift', v)}
               data-testid="require-shift"
@@ -82,13 +87,22 @@ function ShiftSettingsForm({ initial }: { initial: ShiftSettings }) {
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
-          <Form.Item label={t('shifts.settings.blindClose')} extra={t('shifts.settings.blindCloseHelp')}>
-            <Switch checked={values.blind_close} onChange={(v) => set('blind_close', v)} />
+          <Form.Item
+            label={t('shifts.settings.blindClose')}
+            htmlFor="shift-blind"
+            extra={t('shifts.settings.blindCloseHelp')}
+          >
+            <Switch id="shift-blind" checked={values.blind_close} onChange={(v) => set('blind_close', v)} />
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
-          <Form.Item label={t('shifts.settings.thresholdUsd')} {...item('threshold_usd_cents')}>
+          <Form.Item
+            label={t('shifts.settings.thresholdUsd')}
+            htmlFor="shift-threshold-usd"
+            {...item('threshold_usd_cents')}
+          >
             <InputNumber<number>
+              id="shift-threshold-usd"
               style={{ width: '100%' }}
               min={0}
               precision={2}
@@ -99,8 +113,9 @@ function ShiftSettingsForm({ initial }: { initial: ShiftSettings }) {
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
-          <Form.Item label={t('shifts.settings.thresholdKhr')} {...item('threshold_khr')}>
+          <Form.Item label={t('shifts.settings.thresholdKhr')} htmlFor="shift-threshold-khr" {...item('threshold_khr')}>
             <InputNumber<number>
+              id="shift-threshold-khr"
               style={{ width: '100%' }}
               min={0}
               precision={0}
