@@ -30,8 +30,9 @@ import {
   Tag,
   Transfer,
 } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { z } from 'zod';
+import { useTransferNames } from '../../kit/a11y.ts';
 import { failureMessage } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useCan } from '../../lib/access.tsx';
@@ -343,6 +344,9 @@ function Members({ role: current, enabled }: { role: Role; enabled: boolean }) {
   const [problem, setProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   useEffect(() => setTarget(current.member_ids), [current.member_ids]);
+  const titles = [t('roles.notMembers'), t('roles.membersTitle')];
+  const lists = useRef<HTMLDivElement>(null);
+  useTransferNames(lists, (list) => t('roles.selectAllIn', { list: titles[list] }));
 
   const save = async () => {
     setProblem(null);
@@ -374,23 +378,25 @@ function Members({ role: current, enabled }: { role: Role; enabled: boolean }) {
       }
     >
       {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 16 }} />}
-      <Transfer
-        data-testid="members"
-        disabled={!enabled}
-        dataSource={(users.data ?? []).map((u) => ({
-          key: u.id,
-          title: u.full_name ? `${u.full_name} (${u.name})` : u.name,
-          // a user whose roles the reader may not change (they hold more, or work elsewhere)
-          disabled: u.abilities ? !u.abilities.roles : false,
-        }))}
-        targetKeys={target}
-        onChange={(keys) => setTarget(keys.map(Number))}
-        render={(item) => item.title}
-        showSearch
-        titles={[t('roles.notMembers'), t('roles.membersTitle')]}
-        styles={{ section: { width: '100%', height: 320 } }}
-        style={{ width: '100%' }}
-      />
+      <div ref={lists}>
+        <Transfer
+          data-testid="members"
+          disabled={!enabled}
+          dataSource={(users.data ?? []).map((u) => ({
+            key: u.id,
+            title: u.full_name ? `${u.full_name} (${u.name})` : u.name,
+            // a user whose roles the reader may not change (they hold more, or work elsewhere)
+            disabled: u.abilities ? !u.abilities.roles : false,
+          }))}
+          targetKeys={target}
+          onChange={(keys) => setTarget(keys.map(Number))}
+          render={(item) => item.title}
+          showSearch
+          titles={titles}
+          styles={{ section: { width: '100%', height: 320 } }}
+          style={{ width: '100%' }}
+        />
+      </div>
     </Card>
   );
 }

@@ -92,6 +92,10 @@ describe('roles screen', () => {
     const members = screen.getByTestId('members');
     expect(within(members).getByText('Chan Sophea (sophea)')).toBeTruthy();
     expect(within(members).getByText('Sok Dara (dara)')).toBeTruthy();
+    // every checkbox of the lists is named, for a screen reader and for axe
+    await waitFor(() => expect(within(members).getByRole('checkbox', { name: 'Chan Sophea (sophea)' })).toBeTruthy());
+    expect(within(members).getByRole('checkbox', { name: 'Sok Dara (dara)' })).toBeTruthy();
+    expect(within(members).getAllByRole('checkbox', { name: /^Select everyone in/ })).toHaveLength(2);
   });
 });
 
