@@ -304,7 +304,13 @@ export class Hub {
     }
     // signed for this socket, and the user it signed in as may listen there now (a signature got
     // by one user is no use on another's socket, nor after the user lost the channel)
-    if (!connection.user.mayListen(channel)) return this.subscriptionError(connection, channel, 'unauthorized');
+    if (!connection.user.mayListen(channel)) {
+      // the rights read at sign-in may be older than the signature, which was made from the user's
+      // rights at its request (a store given since): read them again once before refusing
+      const now = await this.options.authority(connection.user.id);
+      if (!now?.(channel)) return this.subscriptionError(connection, channel, 'unauthorized');
+      connection.user.mayListen = now;
+    }
     if (kind === 'private') {
       this.add(connection, channel, {});
       return this.succeeded(connection, channel);

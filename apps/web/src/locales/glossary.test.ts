@@ -59,20 +59,19 @@ describe('the Khmer glossary (../shared/KHMER.md)', () => {
       expect(keys.filter((key) => !(key in messages))).toEqual([]);
     }
     // the receipt and the tax invoice print catalogue keys (print.*), which the catalogue check reads
-    expect(read('apps/web/src/pages/sales/print.tsx')).toMatch(/t\('print\.receipt', KH\)/);
+    expect(read('apps/web/src/pages/orders/receipts.tsx')).toMatch(/t\('print\.receipt', KH\)/);
   });
 
   it('names every sheet of a workbook from the messages, in both languages', () => {
-    for (const file of [
-      'apps/server/src/modules/products/products.transfer.ts',
-      'apps/server/src/modules/prices/prices.transfer.ts',
-    ]) {
-      const sheets = [...read(file).matchAll(/addWorksheet\((both\('[\w.]+'\)|[^,)]+)/g)].map((m) =>
+    // the kit's workbook names its data sheet by the key its caller gives (products.transfer.ts)
+    for (const file of ['apps/server/src/kit/spreadsheet.ts', 'apps/server/src/modules/prices/prices.transfer.ts']) {
+      const sheets = [...read(file).matchAll(/addWorksheet\((both\([\w.']+\)|[^,)]+)/g)].map((m) =>
         (m[1] as string).trim(),
       );
       expect(sheets.length, file).toBeGreaterThan(1);
-      expect(sheets.filter((name) => !/^both\('import\.sheet\.\w+'\)$/.test(name))).toEqual([]);
+      expect(sheets.filter((name) => !/^both\(('import\.sheet\.\w+'|book\.name)\)$/.test(name))).toEqual([]);
     }
+    expect(read('apps/server/src/modules/products/products.transfer.ts')).toMatch(/name: 'import\.sheet\.products'/);
     const names = Object.entries(messages).filter(([key]) => key.startsWith('import.sheet.'));
     expect(names.length).toBeGreaterThan(2);
     for (const [, { kh }] of names) expect(kh).toMatch(/^[\u1780-\u17FF]/);
