@@ -127,7 +127,7 @@ test.describe('real time and notifications', () => {
     await expect(
       page
         .getByTestId('notifications-table')
-        .getByText(/ស្នើសុំប្រាក់សងវិញ \$12\.50/)
+        .getByText(/ស្នើសុំសងប្រាក់វិញ \$12\.50/)
         .first(),
     ).toBeVisible();
     await snap(page, 'notifications-kh-dark');

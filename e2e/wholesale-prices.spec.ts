@@ -112,7 +112,7 @@ for (const lang of ['kh', 'en'] as Lang[]) {
       expect(file.suggestedFilename()).toMatch(/^price-lists-\d{4}-\d{2}-\d{2}\.xlsx$/);
       const workbook = new ExcelJS.Workbook();
       await workbook.xlsx.readFile(await file.path());
-      const rows = (workbook.getWorksheet('Prices')?.getSheetValues() ?? []).map((r) =>
+      const rows = (workbook.getWorksheet('តម្លៃ · Prices')?.getSheetValues() ?? []).map((r) =>
         Array.isArray(r) ? r.slice(1).map((v) => v ?? '') : [],
       );
       expect(rows).toContainEqual([group.en, 'product', `WHS-${tag}`, carton.en, '', 1, '24.00', '', '', 'active']);
