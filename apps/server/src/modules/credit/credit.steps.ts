@@ -2,6 +2,7 @@ import type { Db } from '../../db/database.ts';
 import { salePolicy } from '../../policies/credit.ts';
 import type { Actor, Approver } from '../../policies/policy.ts';
 import { auditWho, recordAudit } from '../audit/audit.ts';
+import { storeTakesKhqr } from '../khqr/khqr.repository.ts';
 import { customerBalance } from './credit.ledger.ts';
 import { lockCustomer } from './credit.service.ts';
 
@@ -30,7 +31,7 @@ export async function checkCredit(
   // the customer at the counter is scanning the sale's QR for what is due: not credit, where the
   // store can take KHQR at all. Left unpaid, the order stays on the list as unpaid, and voiding it
   // still needs a manager (policies/orders.ts).
-  if (sale.awaitingKhqr && (await takesKhqr(trx, sale.storeId))) return;
+  if (sale.awaitingKhqr && (await storeTakesKhqr(trx, sale.storeId))) return;
   const customer = await lockCustomer(trx, sale.customerId);
   if (!customer) return;
   const limit = customer.credit_limit_cents === null ? null : Number(customer.credit_limit_cents);
@@ -68,9 +69,4 @@ export async function checkCredit(
       approved_by: approvedBy ?? actor.userId,
     },
   });
-}
-
-async function takesKhqr(trx: Db, storeId: number): Promise<boolean> {
-  const store = await trx.selectFrom('stores').select('khqr_account_id').where('id', '=', storeId).executeTakeFirst();
-  return Boolean(store?.khqr_account_id);
 }

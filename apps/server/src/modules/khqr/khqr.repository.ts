@@ -31,6 +31,24 @@ export function orderForKhqr(db: Db, orderId: number) {
     .executeTakeFirst();
 }
 
+type Payee = { khqr_account_id: string | null; khqr_merchant_name: string | null; khqr_merchant_city: string | null };
+type SetUp = { khqr_account_id: string; khqr_merchant_name: string; khqr_merchant_city: string };
+
+/** Whether a store can be paid by KHQR: its Bakong account, merchant name and city are all set. */
+export function takesKhqr<T extends Payee>(store: T): store is T & SetUp {
+  return Boolean(store.khqr_account_id && store.khqr_merchant_name && store.khqr_merchant_city);
+}
+
+/** Whether this store can be paid by KHQR (takesKhqr), read from the database. */
+export async function storeTakesKhqr(db: Db, storeId: number): Promise<boolean> {
+  const store = await db
+    .selectFrom('stores')
+    .select(['khqr_account_id', 'khqr_merchant_name', 'khqr_merchant_city'])
+    .where('id', '=', storeId)
+    .executeTakeFirst();
+  return store !== undefined && takesKhqr(store);
+}
+
 const columns = [
   'khqr_payments.id',
   'khqr_payments.order_id',

@@ -16,7 +16,7 @@ import { orderPolicy } from '../../policies/orders.ts';
 import type { Actor } from '../../policies/policy.ts';
 import type { OrderService } from '../orders/orders.service.ts';
 import { type BakongClient, BakongUnreachable } from './bakong.ts';
-import { findKhqr, insertKhqr, markPaid, orderForKhqr, paymentRecorded } from './khqr.repository.ts';
+import { findKhqr, insertKhqr, markPaid, orderForKhqr, paymentRecorded, takesKhqr } from './khqr.repository.ts';
 
 /**
  * KHQR at the till. The order exists first (the till checks it out unpaid, so the stock is taken
@@ -60,8 +60,8 @@ export function khqrService(db: Db, orders: OrderService, bakong: BakongClient |
           action: { key: 'action.paid' },
         });
       }
+      if (!takesKhqr(order)) throw new AppError(409, 'khqr.not_set_up', { store: order.store_name });
       const { khqr_account_id: account, khqr_merchant_name: name, khqr_merchant_city: city } = order;
-      if (!account || !name || !city) throw new AppError(409, 'khqr.not_set_up', { store: order.store_name });
       const due = Number(order.total_cents) - Number(order.paid_cents);
       // riel at the sale's rate for riel received and its step: what the till shows as due in riel
       const dueKhr = settle(due, [], {
