@@ -63,6 +63,8 @@ import { shiftRoutes } from './modules/shifts/shifts.routes.ts';
 import { shifts } from './modules/shifts/shifts.service.ts';
 import { stockRoutes } from './modules/stock/stock.routes.ts';
 import { transfers } from './modules/stock/transfers.ts';
+import type { RateFeedConfig } from './modules/tax/tax.feed.ts';
+import { taxRoutes } from './modules/tax/tax.routes.ts';
 import { users } from './modules/users/users.resources.ts';
 import { adminRoutes } from './modules/users/users.routes.ts';
 import { approvalService } from './policies/approval.ts';
@@ -107,6 +109,8 @@ export interface AppOptions {
   shared?: Shared;
   /** Bakong's payment check for KHQR; absent, cashiers confirm KHQR payments by hand. */
   bakong?: BakongConfig | null;
+  /** The NBC's rate feed (DEPOT_RATE_FEED_URL): `POST /api/official-rates/fetch` asks it; absent, rates are entered by hand. */
+  rateFeed?: RateFeedConfig | null;
   /** How long a network printer may take to accept a job (5 s by default). */
   printerTimeoutMs?: number;
   /**
@@ -217,6 +221,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(shiftRoutes, { db, approvals, settings });
   await app.register(creditRoutes, { db });
   await app.register(khqrRoutes, { db, bakong: options.bakong ?? null });
+  await app.register(taxRoutes, { db, rateFeed: options.rateFeed ?? null });
   await app.register(printingRoutes, { db, timeoutMs: options.printerTimeoutMs ?? 5000, guard: printerGuard });
   await app.register(adminRoutes, { db });
   await app.register(auditRoutes, { db });

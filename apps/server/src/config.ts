@@ -52,6 +52,12 @@ const variables = z.object({
   /** Bakong Open API token: set, the server checks KHQR payments itself; unset, cashiers confirm by hand. */
   BAKONG_API_TOKEN: z.string().min(1).optional(),
   BAKONG_API_URL: z.url().default('https://api-bakong.nbc.gov.kh'),
+  /**
+   * The National Bank's daily rate feed, in its XML format (https://www.nbc.gov.kh/api/exRate.php):
+   * set, the server fetches it every DEPOT_RATE_FEED_HOURS; unset, the NBC's rate is entered by hand.
+   */
+  DEPOT_RATE_FEED_URL: z.url().optional(),
+  DEPOT_RATE_FEED_HOURS: z.coerce.number().int().min(1).max(168).default(6),
   /** How long a network printer may take to accept a job before the till is told it did not answer. */
   PRINTER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   /** The ports the server may connect to for a network printer (http/network-guard.ts): `9100-9109,515`. */

@@ -6,6 +6,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { seed } from './db/seed.ts';
 import { withStartupLock } from './db/startup-lock.ts';
 import { connectRedis } from './kit/redis.ts';
+import { scheduleRateFeed } from './modules/tax/tax.feed.ts';
 import { scheduleBackups } from './ops/backup.schedule.ts';
 import { realtimeSettings } from './realtime/realtime.ts';
 
@@ -36,6 +37,9 @@ async function main(config: Config) {
       sessionMaxDays: config.DEPOT_SESSION_MAX_DAYS,
       shared: redis && { redis, prefix: config.REDIS_PREFIX },
       bakong: config.BAKONG_API_TOKEN ? { token: config.BAKONG_API_TOKEN, url: config.BAKONG_API_URL } : null,
+      rateFeed: config.DEPOT_RATE_FEED_URL
+        ? { url: config.DEPOT_RATE_FEED_URL, hours: config.DEPOT_RATE_FEED_HOURS }
+        : null,
       printerTimeoutMs: config.PRINTER_TIMEOUT_MS,
       printerNetwork: { ports: config.PRINTER_PORTS, allowLoopback: config.PRINTER_ALLOW_LOOPBACK },
       realtime: realtimeSettings(config),
@@ -75,8 +79,15 @@ async function main(config: Config) {
         )
       : undefined;
 
+  // the NBC's rate, fetched by the first process only (one row a publication)
+  const rateFeed =
+    config.DEPOT_RATE_FEED_URL && (cluster.isPrimary || process.env.DEPOT_WORKER_INDEX === '0')
+      ? scheduleRateFeed(database.db, { url: config.DEPOT_RATE_FEED_URL, hours: config.DEPOT_RATE_FEED_HOURS }, app.log)
+      : undefined;
+
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
+    rateFeed?.stop();
     await app.close();
     await backups?.stop();
     await database.close();

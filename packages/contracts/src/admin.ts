@@ -263,6 +263,8 @@ export const AUDIT_ACTIONS = [
   'printer.restored',
   'shift.pay_in',
   'shift.pay_out',
+  'tax_document.issued',
+  'exchange_rate.official',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -41,4 +41,5 @@ export * from './searchText.ts';
 export * from './settings.ts';
 export * from './shifts.ts';
 export * from './stock.ts';
+export * from './tax.ts';
 export * from './validation.ts';

@@ -60,6 +60,11 @@ export const RESOURCES = {
   combos: CRUD,
   orders: [...CRUD, 'cancel', 'approve'],
   invoices: ['list', 'view', 'generate'],
+  /**
+   * Tax documents (issue 27): `create` issues a sale's tax or commercial invoice; `approve` issues a
+   * debit note (a price correction upward). Credit notes come with returns and voids.
+   */
+  tax_documents: ['list', 'view', 'create', 'approve'],
   purchases: [...CRUD, 'approve', 'cancel'],
   stocks: ['list', 'view', 'create', 'update', 'approve'],
   reports: ['view', 'generate'],
@@ -137,6 +142,7 @@ export const DEFAULT_ROLES = [
       // a held or unpaid sale; a paid one, and returns, need a manager (policies/orders.ts)
       ...pick('orders', 'list', 'view', 'create', 'update', 'cancel'),
       ...pick('invoices', 'list', 'view', 'generate'),
+      ...pick('tax_documents', 'list', 'view', 'create'),
       ...pick('customers', 'list', 'view', 'create', 'update'),
       // the till shows which price list a customer's group buys at
       ...pick('customer_groups', 'list', 'view'),

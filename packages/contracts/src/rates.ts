@@ -15,6 +15,15 @@ export const VAT_RATE_BP_MAX = 3_000;
 export const STALE_AFTER_HOURS_MAX = 720;
 export const RECEIPT_TEXT_MAX = 200;
 
+/**
+ * Which riel rate an invoice states its total at, as the business chooses (sale settings):
+ * `gdt_monthly` the General Department of Taxation's published rate of the previous month;
+ * `market` the depot's own rate (the sale's), never below the National Bank's daily rate.
+ */
+export const RATE_POLICIES = ['gdt_monthly', 'market'] as const;
+export type RatePolicy = (typeof RATE_POLICIES)[number];
+export const DEFAULT_RATE_POLICY: RatePolicy = 'market';
+
 const rate = z.number().int().min(RATE_KHR_MIN).max(RATE_KHR_MAX);
 const optionalRate = rate.nullish().transform((v) => v ?? null);
 
@@ -82,6 +91,8 @@ export const saleSettingsInput = z.object({
   stale_after_hours: z.number().int().min(1).max(STALE_AFTER_HOURS_MAX),
   receipt_title: receiptText,
   receipt_footer: receiptText,
+  /** Left out: unchanged (clients older than the setting). */
+  tax_rate_policy: z.enum(RATE_POLICIES).optional(),
 });
 export type SaleSettingsInput = z.input<typeof saleSettingsInput>;
 
@@ -91,6 +102,7 @@ export const saleSettings = z.object({
   stale_after_hours: z.number().int(),
   receipt_title: z.string(),
   receipt_footer: z.string(),
+  tax_rate_policy: z.enum(RATE_POLICIES),
 });
 export type SaleSettings = z.infer<typeof saleSettings>;
 
@@ -100,6 +112,7 @@ export const DEFAULT_SALE_SETTINGS: SaleSettings = {
   stale_after_hours: 24,
   receipt_title: '',
   receipt_footer: 'សូមអរគុណ! Thank you!',
+  tax_rate_policy: DEFAULT_RATE_POLICY,
 };
 
 /** The rates of a sale and its VAT: what the orders module prices and settles with. */

@@ -536,6 +536,9 @@ export interface DB {
   order_payments: OrderPaymentsTable;
   order_returns: OrderReturnsTable;
   invoices: InvoicesTable;
+  tax_documents: TaxDocumentsTable;
+  tax_document_lines: TaxDocumentLinesTable;
+  official_rates: OfficialRatesTable;
   printers: PrintersTable;
   khqr_payments: KhqrPaymentsTable;
   notifications: NotificationsTable;
@@ -776,6 +779,76 @@ export interface InvoicesTable extends Timestamps, SoftDelete {
   tax_cents: number;
   items_count: number;
   paid_at: string;
+}
+
+/** A tax document (0034): written once when issued, never updated (modules/tax). */
+export interface TaxDocumentsTable {
+  id: Generated<number>;
+  kind: string;
+  series: string;
+  sequence: number;
+  number: string;
+  issued_at: string;
+  issue_date: string;
+  store_id: number;
+  order_id: number;
+  /** The order, on an invoice only: one invoice a sale. */
+  invoiced_order_id: number | null;
+  return_id: number | null;
+  original_id: number | null;
+  reason: string | null;
+  seller_name: string;
+  seller_address: string | null;
+  seller_tin: string | null;
+  seller_phone: string | null;
+  customer_id: number;
+  buyer_name: string;
+  buyer_address: string | null;
+  buyer_tin: string | null;
+  buyer_phone: string | null;
+  vat_rate_bp: number;
+  net_cents: number;
+  tax_cents: number;
+  total_cents: number;
+  net_khr: number;
+  tax_khr: number;
+  total_khr: number;
+  rate_khr: number;
+  rate_source: string;
+  rate_date: string;
+  created_by: number | null;
+  created_at: string;
+}
+
+export interface TaxDocumentLinesTable {
+  id: Generated<number>;
+  document_id: number;
+  line_no: number;
+  order_item_id: number | null;
+  description_kh: string;
+  description_en: string;
+  sku: string | null;
+  unit_kh: string | null;
+  unit_en: string | null;
+  quantity: number;
+  unit_price_cents: number;
+  discount_cents: number;
+  tax_category: string;
+  tax_rate_bp: number;
+  net_cents: number;
+  tax_cents: number;
+  total_cents: number;
+}
+
+/** A published rate (0034): the NBC's of a day or the GDT's of a month, by hand or from the feed. */
+export interface OfficialRatesTable {
+  id: Generated<number>;
+  kind: string;
+  date: string;
+  rate_khr: number;
+  source: string;
+  created_by: number | null;
+  created_at: string;
 }
 
 export type User = Selectable<UsersTable>;

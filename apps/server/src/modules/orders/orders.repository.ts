@@ -364,8 +364,10 @@ export async function deleteInvoice(db: Db, orderId: number, at: string): Promis
 }
 
 /** A return's row. */
-export async function insertReturn(db: Db, values: Insertable<OrderReturnsTable>): Promise<void> {
-  await db.insertInto('order_returns').values(values).execute();
+/** A return; answers its id (a credit note names it). */
+export async function insertReturn(db: Db, values: Insertable<OrderReturnsTable>): Promise<number> {
+  const { id } = await db.insertInto('order_returns').values(values).returning('id').executeTakeFirstOrThrow();
+  return id;
 }
 
 // ---- the batches a sale's lines took (orders.stock.ts) ----

@@ -109,7 +109,9 @@ export async function returnLines(trx: Db, orderId: number, items: ReturnInput['
     given.push({ kind: line.kind, product_id: line.product_id, combo_id: line.combo_id, units });
   }
   await tallyReturned(trx, orderId, given);
-  return { refund, back };
+  // each line's returned units before and after: what an invoiced sale's credit note credits
+  const parts = back.map(({ itemId, share: [after] }) => ({ itemId, from: was.get(itemId) ?? 0, to: after }));
+  return { refund, back, parts };
 }
 
 /**
@@ -136,7 +138,7 @@ export async function recordReturn(
   };
   await insertPayment(trx, payment);
   await tallyPayments(trx, order.id, [payment]);
-  await insertReturn(trx, {
+  return insertReturn(trx, {
     order_id: order.id,
     refund_cents: refund.cents,
     note: refund.note,

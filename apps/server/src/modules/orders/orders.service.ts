@@ -8,6 +8,7 @@ import { auditWho, recordAudit } from '../audit/audit.ts';
 import { checkCredit } from '../credit/credit.steps.ts';
 import { saleRates } from '../rates/rates.service.ts';
 import { attachShift } from '../shifts/shifts.service.ts';
+import { creditNoteFor, creditVoid } from '../tax/tax.issue.ts';
 import {
   type OrderInput,
   orderValues,
@@ -218,6 +219,8 @@ export function orderService(db: Db) {
         async ({ trx, at, row, approvedBy }) => {
           if (row.status === 'confirmed') {
             const order = { id, storeId: row.store_id, userId: actor.userId };
+            // an invoiced sale's void credits what was left of it (before its units go back)
+            await creditVoid(trx, id, reason, actor.userId);
             await putBack(trx, order, await everyLine(trx, id), reason);
             await refundTheRest(trx, row, actor.userId, at);
             await voidInvoice(trx, id, at);
@@ -241,14 +244,21 @@ export function orderService(db: Db) {
         id,
         'return',
         async ({ trx, at, row, approvedBy }) => {
-          const { refund, back } = await returnLines(trx, id, input.items);
+          const { refund, back, parts } = await returnLines(trx, id, input.items);
           await putBack(trx, { id, storeId: row.store_id, userId: actor.userId }, back, input.note);
-          await recordReturn(
+          const returnId = await recordReturn(
             trx,
             row,
             { cents: refund, method: input.refund_method, note: input.note },
             { userId: actor.userId, approvedBy, at },
           );
+          // an invoiced sale's return is credited against its invoice, at the invoice's rate
+          await creditNoteFor(trx, id, parts, {
+            returnId,
+            reason: input.note,
+            delivery: false,
+            userId: actor.userId,
+          });
           await recordAudit(trx, auditWho(actor), {
             action: 'order.refund',
             subject: { type: 'order', id },

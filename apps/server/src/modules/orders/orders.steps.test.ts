@@ -130,12 +130,20 @@ describe('order steps', () => {
       ctx.db.transaction().execute(async (trx) => {
         // a third of $4.13 is $1.38 (rounded half up); two more take the rest, $2.75
         const first = await returnLines(trx, ids.sold, [{ order_item_id: ids.soldLine, quantity: 1 }]);
-        expect(first).toEqual({ refund: 138, back: [{ itemId: ids.soldLine, share: [1, 3] }] });
+        expect(first).toEqual({
+          refund: 138,
+          back: [{ itemId: ids.soldLine, share: [1, 3] }],
+          parts: [{ itemId: ids.soldLine, from: 0, to: 1 }],
+        });
         const rest = await returnLines(trx, ids.sold, [
           { order_item_id: ids.soldLine, quantity: 1 },
           { order_item_id: ids.soldLine, quantity: 1 },
         ]);
-        expect(rest).toEqual({ refund: 275, back: [{ itemId: ids.soldLine, share: [3, 3] }] });
+        expect(rest).toEqual({
+          refund: 275,
+          back: [{ itemId: ids.soldLine, share: [3, 3] }],
+          parts: [{ itemId: ids.soldLine, from: 1, to: 3 }],
+        });
         expect(
           await problems(() => returnLines(trx, ids.sold, [{ order_item_id: ids.soldLine, quantity: 1 }])),
         ).toEqual({ 'items.0.quantity': ['order.over_returned'] });

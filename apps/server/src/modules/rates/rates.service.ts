@@ -127,12 +127,14 @@ export function rateService(db: Db) {
     async updateSaleSettings(input: z.output<typeof saleSettingsInput>, who?: AuditWho): Promise<SaleSettings> {
       await transaction(db, async (trx) => {
         const before = await readSaleSettings(trx);
-        const diff = changes(before as Record<string, unknown>, input);
-        await writeSettings(trx, input, now());
+        // a setting left out (an older client's form) stays as it is
+        const values = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+        const diff = changes(before as Record<string, unknown>, values);
+        await writeSettings(trx, values, now());
         if (diff.changed && who) {
           await recordAudit(trx, who, { action: 'settings.sale', before: diff.before, after: diff.after });
         }
-        emit(trx, event('SettingsChanged', { keys: Object.keys(input) }));
+        emit(trx, event('SettingsChanged', { keys: Object.keys(values) }));
       });
       return readSaleSettings(db);
     },
