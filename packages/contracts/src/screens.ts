@@ -42,6 +42,14 @@ export const SCREENS: readonly Screen[] = [
     menu: 'menu.invoices',
     group: 'menu.group.sales',
   },
+  // tax documents (issue 27): tax and commercial invoices, credit and debit notes
+  {
+    path: '/tax-documents',
+    layout: 'dashboard',
+    permission: 'tax_documents.list',
+    menu: 'menu.tax_documents',
+    group: 'menu.group.sales',
+  },
   ...crud('/discounts', 'discounts', 'menu.group.sales'),
   ...crud('/combos', 'combos', 'menu.group.sales'),
   { path: '/combos/review', layout: 'dashboard', permission: 'combos.create' },

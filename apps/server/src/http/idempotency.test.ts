@@ -97,6 +97,24 @@ const RECIPES: Record<string, () => Promise<{ url: string; body?: object }>> = {
       body: { items: [{ order_item_id: paid.items[0].id, quantity: 1 }], refund_method: 'cash_usd' },
     };
   },
+  'POST /api/tax-documents': async () => {
+    // an invoice's riel rate: the market rule needs the NBC's of the day
+    await made('/api/official-rates', { kind: 'nbc_daily', date: todayInCambodia(), rate_khr: 4100 });
+    const paid = await made('/api/orders', sale({ payments: [{ method: 'cash_usd', amount: 100 }] }));
+    return { url: '/api/tax-documents', body: { order_id: paid.id } };
+  },
+  'POST /api/tax-documents/:id/debit-notes': async () => {
+    await made('/api/official-rates', { kind: 'nbc_daily', date: todayInCambodia(), rate_khr: 4100 });
+    const paid = await made('/api/orders', sale({ payments: [{ method: 'cash_usd', amount: 100 }] }));
+    const invoice = await made('/api/tax-documents', { order_id: paid.id });
+    return {
+      url: `/api/tax-documents/${invoice.id}/debit-notes`,
+      body: {
+        reason: 'Price correction',
+        lines: [{ description: 'Water', quantity: 1, unit_price_cents: 10, tax_category: 'E' }],
+      },
+    };
+  },
   'POST /api/purchases': async () => ({
     url: '/api/purchases',
     body: {

@@ -85,6 +85,9 @@ export const pages: Record<string, Page> = {
   },
   '/shifts': { lazy: () => import('../pages/shifts/ShiftsPage.tsx').then((m) => ({ Component: m.ShiftsPage })) },
   '/invoices': { lazy: () => import('../pages/orders/InvoicesPage.tsx').then((m) => ({ Component: m.InvoicesPage })) },
+  '/tax-documents': {
+    lazy: () => import('../pages/tax/TaxDocumentsPage.tsx').then((m) => ({ Component: m.TaxDocumentsPage })),
+  },
   ...crud('/discounts', discountDefs, 'discounts'),
   '/combos': { lazy: list(comboDefs, 'combos') },
   '/combos/create': { lazy: comboForm },

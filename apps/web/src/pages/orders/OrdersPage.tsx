@@ -33,6 +33,7 @@ import { formatCount } from '../../lib/format.ts';
 import { localePath } from '../../lib/locale.ts';
 import { DeliveryTag, deliveryLabels, OfflineTags, OrderStatusTag, orders } from '../../resources/orders.tsx';
 import { PaymentStatusTag } from '../../resources/purchases.tsx';
+import { OrderTaxDocument } from '../tax/TaxDocumentDialog.tsx';
 import { loadCart, saveCart } from '../till/cart.ts';
 import { useCatalogue } from '../till/catalogue.ts';
 import { listText, sourceText } from '../till/prices.ts';
@@ -149,6 +150,12 @@ export function OrderDetails({ detail }: { detail: OrderDetail }) {
       icon: <FileTextOutlined />,
       when: () => Boolean(detail.invoice),
       open: () => setDialog('invoice'),
+    },
+    taxDocument: {
+      label: t('tax.issue'),
+      ability: null,
+      when: () => confirmed,
+      render: () => <OrderTaxDocument order={detail} />,
     },
     cancel: {
       label: t('orders.cancel'),

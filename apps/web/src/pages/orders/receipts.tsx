@@ -84,7 +84,7 @@ function Customer({ name }: { name: string }) {
 }
 
 /** A label in Khmer with its English beneath. */
-function Bi({ pair, inline }: { pair: readonly [string, string] | readonly string[]; inline?: boolean }) {
+export function Bi({ pair, inline }: { pair: readonly [string, string] | readonly string[]; inline?: boolean }) {
   if (inline) {
     return (
       <span>
@@ -100,7 +100,7 @@ function Bi({ pair, inline }: { pair: readonly [string, string] | readonly strin
   );
 }
 
-function Row({ label, children, strong }: { label: readonly string[]; children: ReactNode; strong?: boolean }) {
+export function Row({ label, children, strong }: { label: readonly string[]; children: ReactNode; strong?: boolean }) {
   return (
     <div className={strong ? 'print-row print-strong' : 'print-row'}>
       <Bi pair={label} />

@@ -10,6 +10,7 @@ import {
   parseUsdCents,
   RATE_KHR_MAX,
   RATE_KHR_MIN,
+  RATE_POLICIES,
   RECEIPT_TEXT_MAX,
   type SaleSettings,
   STALE_AFTER_HOURS_MAX,
@@ -47,6 +48,7 @@ import { percentText } from '../../lib/format.ts';
 import { parseWith, useFieldErrors } from '../../lib/forms.ts';
 import { ApiError, api } from '../../lib/http.ts';
 import { ShiftSettingsCard } from '../shifts/ShiftSettingsCard.tsx';
+import { OfficialRatesCard } from './OfficialRatesCard.tsx';
 import { useCurrentRates, useSaleSettings } from './rates.tsx';
 
 /**
@@ -336,6 +338,21 @@ function SaleSettingsForm({ initial }: { initial: SaleSettings }) {
         </Col>
       </Row>
       <Form.Item
+        label={t('tax.policy')}
+        htmlFor="sale-tax-rate"
+        extra={t('tax.policyHelp')}
+        {...item('tax_rate_policy')}
+      >
+        <Select<string>
+          id="sale-tax-rate"
+          data-testid="tax-rate-policy"
+          value={values.tax_rate_policy as string}
+          onChange={(next) => set('tax_rate_policy', next)}
+          options={RATE_POLICIES.map((policy) => ({ value: policy, label: t(`tax.policies.${policy}`) }))}
+          virtual={false}
+        />
+      </Form.Item>
+      <Form.Item
         label={t('rates.receiptTitle')}
         htmlFor="sale-title"
         extra={t('rates.receiptTitleHelp')}
@@ -443,6 +460,7 @@ export function ExchangeRatesPage() {
       </Card>
       {canSet && <NewRate />}
       <History />
+      <OfficialRatesCard />
       {canSettings && <SaleSettingsCard />}
       {canSettings && canShifts && <ShiftSettingsCard />}
     </Flex>
