@@ -45,14 +45,19 @@ export function kitOf<
       ? def.complete(trx, rows, extras, actor)
       : (rows as unknown as Read<Output>[]);
 
+  /**
+   * One record, completed for the actor; within their scope unless `inScope` is false (a write's
+   * answer: the record the writer was allowed to write).
+   */
   async function find(
     trx: Db,
     id: number,
     actor?: Actor,
     extras?: Record<string, unknown>,
+    inScope = true,
   ): Promise<Read<Output> | undefined> {
     const query = rowsOf(trx).where(column('id') as Expression<number>, '=', id);
-    const row = (await (actor ? scoped(query, actor) : query).executeTakeFirst()) as Q | undefined;
+    const row = (await (actor && inScope ? scoped(query, actor) : query).executeTakeFirst()) as Q | undefined;
     return row && (await complete(trx, [row], extras, actor ?? null))[0];
   }
 
