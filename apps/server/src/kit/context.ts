@@ -61,7 +61,13 @@ export function kitOf<
     return row && (await complete(trx, [row], extras, actor ?? null))[0];
   }
 
-  return { db, def, column, base, rowsOf, policy, scoped, present, complete, find };
+  /** Whether the record is within the actor's scope (read, not completed: a write's first check). */
+  async function inScope(trx: Db, id: number, actor: Actor): Promise<boolean> {
+    const query = rowsOf(trx).where(column('id') as Expression<number>, '=', id);
+    return (await scoped(query, actor).executeTakeFirst()) !== undefined;
+  }
+
+  return { db, def, column, base, rowsOf, policy, scoped, present, complete, find, inScope };
 }
 
 /** The shared parts of one resource's service (see kitOf). */

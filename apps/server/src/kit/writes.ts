@@ -26,7 +26,7 @@ import { tableChanged } from './totals.ts';
 export function writing<T extends ResourceTable, I extends z.ZodType, O extends z.ZodType<Row>, Q extends Row>(
   kit: Kit<T, I, O, Q>,
 ) {
-  const { db, def, policy, present, find } = kit;
+  const { db, def, policy, present, find, inScope } = kit;
   type Output = z.infer<O>;
   const stored = (input: z.output<I>) => def.toRow?.(input) ?? (input as Record<string, unknown>);
 
@@ -101,7 +101,7 @@ export function writing<T extends ResourceTable, I extends z.ZodType, O extends 
   async function writable(trx: Db, actor: Actor, id: number, action: 'update' | 'delete' | 'restore') {
     const row = await liveRow(trx, id);
     if (!row || (action !== 'restore' && row.deleted_at !== null)) throw notFound();
-    if (policy.scope && !(await find(trx, id, actor))) throw notFound();
+    if (policy.scope && !(await inScope(trx, id, actor))) throw notFound();
     await policy.authorize?.(actor, action, row, trx);
     return row;
   }
