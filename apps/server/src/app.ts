@@ -55,6 +55,8 @@ import { purchases } from './modules/purchases/purchases.resources.ts';
 import { purchaseRoutes } from './modules/purchases/purchases.routes.ts';
 import { rateRoutes } from './modules/rates/rates.routes.ts';
 import { reportRoutes } from './modules/reports/reports.routes.ts';
+import { roles } from './modules/roles/roles.resources.ts';
+import { rolesRoutes } from './modules/roles/roles.routes.ts';
 import { sampleRoutes } from './modules/samples/samples.routes.ts';
 import { sampleService } from './modules/samples/samples.service.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
@@ -66,7 +68,7 @@ import { transfers } from './modules/stock/transfers.ts';
 import type { RateFeedConfig } from './modules/tax/tax.feed.ts';
 import { taxRoutes } from './modules/tax/tax.routes.ts';
 import { users } from './modules/users/users.resources.ts';
-import { adminRoutes } from './modules/users/users.routes.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
 import { approvalService } from './policies/approval.ts';
 import { broadcastingRoutes } from './realtime/broadcasting.routes.ts';
 import { broadcastDomainEvents } from './realtime/domain.ts';
@@ -90,6 +92,7 @@ export const resourceDefinitions = [
   invoices,
   printers,
   users,
+  roles,
   shifts,
 ] as const;
 
@@ -223,7 +226,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(khqrRoutes, { db, bakong: options.bakong ?? null });
   await app.register(taxRoutes, { db, rateFeed: options.rateFeed ?? null });
   await app.register(printingRoutes, { db, timeoutMs: options.printerTimeoutMs ?? 5000, guard: printerGuard });
-  await app.register(adminRoutes, { db });
+  await app.register(usersRoutes, { db });
+  await app.register(rolesRoutes, { db });
   await app.register(auditRoutes, { db });
   await app.register(broadcastingRoutes, { realtime, db });
   // every domain event, after its commit, on its channels (realtime/domain.ts)

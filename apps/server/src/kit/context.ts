@@ -45,18 +45,29 @@ export function kitOf<
       ? def.complete(trx, rows, extras, actor)
       : (rows as unknown as Read<Output>[]);
 
+  /**
+   * One record, completed for the actor; within their scope unless `inScope` is false (a write's
+   * answer: the record the writer was allowed to write).
+   */
   async function find(
     trx: Db,
     id: number,
     actor?: Actor,
     extras?: Record<string, unknown>,
+    inScope = true,
   ): Promise<Read<Output> | undefined> {
     const query = rowsOf(trx).where(column('id') as Expression<number>, '=', id);
-    const row = (await (actor ? scoped(query, actor) : query).executeTakeFirst()) as Q | undefined;
+    const row = (await (actor && inScope ? scoped(query, actor) : query).executeTakeFirst()) as Q | undefined;
     return row && (await complete(trx, [row], extras, actor ?? null))[0];
   }
 
-  return { db, def, column, base, rowsOf, policy, scoped, present, complete, find };
+  /** Whether the record is within the actor's scope (read, not completed: a write's first check). */
+  async function inScope(trx: Db, id: number, actor: Actor): Promise<boolean> {
+    const query = rowsOf(trx).where(column('id') as Expression<number>, '=', id);
+    return (await scoped(query, actor).executeTakeFirst()) !== undefined;
+  }
+
+  return { db, def, column, base, rowsOf, policy, scoped, present, complete, find, inScope };
 }
 
 /** The shared parts of one resource's service (see kitOf). */

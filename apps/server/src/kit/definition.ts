@@ -36,13 +36,27 @@ export interface ResourcePolicy<O, In> {
   present?: (actor: Actor, record: Read<O>) => O;
   /** Sort names the actor may not use: those of fields hidden from them. */
   hiddenSorts?: (actor: Actor) => readonly string[];
-  /** Refuses a write of an existing record (by throwing): a store the actor does not cover. */
-  authorize?: (actor: Actor, action: 'update' | 'delete' | 'restore', row: Record<string, unknown>) => void;
+  /**
+   * Refuses a write of an existing record (by throwing): a store the actor does not cover, a user
+   * stronger than them. `trx` is the write's transaction, for a rule that reads the database.
+   */
+  authorize?: (
+    actor: Actor,
+    action: 'update' | 'delete' | 'restore',
+    row: Record<string, unknown>,
+    trx: Db,
+  ) => void | Promise<void>;
   /**
    * The input as the actor may write it (a field they may not see keeps its stored value), or a
-   * refusal (a field they may not change). `existing` is the stored row, null on create.
+   * refusal (a field they may not change). `existing` is the stored row, null on create. Before
+   * the database's rules (`check`).
    */
-  write?: (actor: Actor, input: In, existing: Record<string, unknown> | null) => In;
+  write?: (actor: Actor, input: In, existing: Record<string, unknown> | null, trx: Db) => In | Promise<In>;
+  /**
+   * Refuses (by throwing) an input the database's rules accept but the actor may not write: roles
+   * or permissions beyond their own, a store they do not cover. After `check`, before `prepare`.
+   */
+  admit?: (actor: Actor, input: In, existing: Record<string, unknown> | null, trx: Db) => Promise<void>;
 }
 
 /**
@@ -88,6 +102,12 @@ export interface ResourceDefinition<
   unique?: string[];
   /** The stored values of an input where they differ (a boolean is stored as 0/1 on both databases). */
   toRow?: (input: z.output<I>) => Record<string, unknown>;
+  /**
+   * The stored values of a write when making them takes work, in place of `toRow`: a password
+   * checked and hashed. After the checks and the policy, in the write's transaction; `existing`
+   * is the stored row, null on create.
+   */
+  prepare?: (trx: Db, input: z.output<I>, existing: Record<string, unknown> | null) => Promise<Record<string, unknown>>;
   /** Rules that need the database (a referenced record must exist and be live, …). */
   check?: (db: Db, input: z.output<I>, id: number | null) => Promise<Record<string, MessageKey> | null>;
   /**
@@ -108,6 +128,8 @@ export interface ResourceDefinition<
    * with `printers.list` but written by whoever may update stores.
    */
   access?: Partial<Record<KitRoute, Permission>>;
+  /** The API description's summary of some routes, where the generated one says too little. */
+  summaries?: Partial<Record<KitRoute, string>>;
   /** What still uses a record; deleting it is refused while any count is above zero. */
   dependents?: (db: Db, id: number) => Promise<{ entity: MessageKey; count: number }[]>;
   /** Who sees which records and fields, and who may write them (the resource's policy). */
@@ -118,10 +140,11 @@ export interface ResourceDefinition<
    */
   audit?: (trx: Db, actor: Actor, before: Record<string, unknown>, input: z.output<I>) => Promise<void>;
   /**
-   * Writes the audit trail's lines of every write of a record (a printer, a store's payee account),
-   * in its transaction: the stored row before (null on create) and after.
+   * What every write of a record does besides its row, in its transaction, once the row is written:
+   * the audit trail's lines (a printer, a store's payee account), rows of other tables (a user's
+   * stores and roles), sessions ended, events emitted. A refusal here undoes the write.
    */
-  trail?: (trx: Db, actor: Actor, change: TrailChange) => Promise<void>;
+  written?: (trx: Db, actor: Actor, change: WriteChange<z.output<I>>) => Promise<void>;
   /**
    * What a create writes besides the record, in its transaction, once the record is in (a new
    * product's opening stock): a refusal here undoes the record too.
@@ -146,12 +169,14 @@ export interface ResourceDefinition<
   changes?: boolean;
 }
 
-/** A write of a record as the audit trail sees it (ResourceDefinition.trail). */
-export interface TrailChange {
+/** A write of a record (ResourceDefinition.written): the stored row before (null on create) and after. */
+export interface WriteChange<In> {
   action: 'create' | 'update' | 'delete' | 'restore';
   id: number;
   before: Record<string, unknown> | null;
   after: Record<string, unknown>;
+  /** What was written: the input as the policy allowed it; null on delete and restore. */
+  input: In | null;
 }
 
 /** An input to check against the database's rules, with the id of the record it would update. */

@@ -110,11 +110,15 @@ export function registerResource<
   const idOf = (request: FastifyRequest) => (request.params as { id: number }).id;
   const body = (request: FastifyRequest) => request.body as z.output<I>;
   const has = (route: KitRoute) => !def.routes || def.routes.includes(route);
+  const summary = (route: KitRoute) => (def.summaries?.[route] ? { summary: def.summaries[route] } : {});
 
   if (has('list'))
     app.get(
       def.path,
-      { config: access('list'), schema: { tags, querystring: query, response: { 200: paginated(def.output) } } },
+      {
+        config: access('list'),
+        schema: { tags, ...summary('list'), querystring: query, response: { 200: paginated(def.output) } },
+      },
       async (request) => {
         const q = request.query as ListQuery & Record<string, unknown>;
         const { rows, total, lowerBound } = await service.list(authOf(request), q, filters.read(q), extrasOf(request));
@@ -139,6 +143,7 @@ export function registerResource<
         config: access('show'),
         schema: {
           tags,
+          ...summary('show'),
           params: idParams,
           ...(def.extras && { querystring: z.object(def.extras) }),
           response: { 200: single(def.output) },
@@ -150,7 +155,10 @@ export function registerResource<
   if (has('create'))
     app.post(
       def.path,
-      { config: access('create'), schema: { tags, body: def.input, response: { 201: written(def.output) } } },
+      {
+        config: access('create'),
+        schema: { tags, ...summary('create'), body: def.input, response: { 201: written(def.output) } },
+      },
       async (request, reply) => {
         const data = await service.create(authOf(request), body(request));
         return reply.code(201).send({ message: await message(request, 'resource.created'), data });
@@ -162,7 +170,13 @@ export function registerResource<
       `${def.path}/:id`,
       {
         config: access('update'),
-        schema: { tags, params: idParams, body: def.input, response: { 200: written(def.output) } },
+        schema: {
+          tags,
+          ...summary('update'),
+          params: idParams,
+          body: def.input,
+          response: { 200: written(def.output) },
+        },
       },
       async (request) => ({
         message: await message(request, 'resource.updated'),
@@ -173,7 +187,10 @@ export function registerResource<
   if (has('delete'))
     app.delete(
       `${def.path}/:id`,
-      { config: access('delete'), schema: { tags, params: idParams, response: { 200: written(def.output) } } },
+      {
+        config: access('delete'),
+        schema: { tags, ...summary('delete'), params: idParams, response: { 200: written(def.output) } },
+      },
       async (request) => ({
         message: await message(request, 'resource.deleted'),
         data: await service.remove(authOf(request), idOf(request)),
@@ -183,7 +200,10 @@ export function registerResource<
   if (has('restore'))
     app.post(
       `${def.path}/:id/restore`,
-      { config: access('restore'), schema: { tags, params: idParams, response: { 200: written(def.output) } } },
+      {
+        config: access('restore'),
+        schema: { tags, ...summary('restore'), params: idParams, response: { 200: written(def.output) } },
+      },
       async (request) => ({
         message: await message(request, 'resource.restored'),
         data: await service.restore(authOf(request), idOf(request)),

@@ -183,6 +183,8 @@ export async function searchCondition(db: Db, def: Searchable, search: string): 
 export async function indexRecords(trx: Db, def: Searchable, ids: readonly number[] | null): Promise<number> {
   let written = 0;
   const resource = def.table;
+  // nothing to index for a resource searched by nothing (roles): a write costs no statement here
+  if (!def.searchable.length && ids !== null) return 0;
   const chunks =
     ids === null
       ? [null]

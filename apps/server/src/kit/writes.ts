@@ -7,18 +7,26 @@ import { transaction } from '../db/transaction.ts';
 import { AppError, FieldError, notFound } from '../http/errors.ts';
 import type { Actor } from '../policies/policy.ts';
 import type { Kit } from './context.ts';
-import { type CheckItem, inBatches, type Problems, type Read, type ResourceTable, type Row } from './definition.ts';
+import {
+  type CheckItem,
+  inBatches,
+  type Problems,
+  type Read,
+  type ResourceTable,
+  type Row,
+  type WriteChange,
+} from './definition.ts';
 import { indexRecords } from './search.ts';
 import { tableChanged } from './totals.ts';
 
 /**
  * A resource's writes: create, update, delete and restore, each in a transaction, checked against
- * the database's rules and the policy, with the definition's hooks (trail, audit, created).
+ * the database's rules and the policy, with the definition's hooks (prepare, created, audit, written).
  */
 export function writing<T extends ResourceTable, I extends z.ZodType, O extends z.ZodType<Row>, Q extends Row>(
   kit: Kit<T, I, O, Q>,
 ) {
-  const { db, def, policy, present, find } = kit;
+  const { db, def, policy, present, find, inScope } = kit;
   type Output = z.infer<O>;
   const stored = (input: z.output<I>) => def.toRow?.(input) ?? (input as Record<string, unknown>);
 
@@ -93,15 +101,30 @@ export function writing<T extends ResourceTable, I extends z.ZodType, O extends 
   async function writable(trx: Db, actor: Actor, id: number, action: 'update' | 'delete' | 'restore') {
     const row = await liveRow(trx, id);
     if (!row || (action !== 'restore' && row.deleted_at !== null)) throw notFound();
-    if (policy.scope && !(await find(trx, id, actor))) throw notFound();
-    policy.authorize?.(actor, action, row);
+    if (policy.scope && !(await inScope(trx, id, actor))) throw notFound();
+    await policy.authorize?.(actor, action, row, trx);
     return row;
   }
 
+  /**
+   * The input as it is stored: shaped by the policy, checked against the database's rules, admitted
+   * by the policy, then prepared (`prepare`, else `toRow`).
+   */
   async function checkWrite(trx: Db, actor: Actor, input: z.output<I>, existing: Record<string, unknown> | null) {
-    const allowed = policy.write ? policy.write(actor, input, existing) : input;
+    const allowed = policy.write ? await policy.write(actor, input, existing, trx) : input;
     await check(trx, allowed, existing ? (existing.id as number) : null);
-    return allowed;
+    await policy.admit?.(actor, allowed, existing, trx);
+    const values = def.prepare ? await def.prepare(trx, allowed, existing) : stored(allowed);
+    return { allowed, values };
+  }
+
+  /** The record as the writer sees it, with what they may now do to it. */
+  async function answer(trx: Db, actor: Actor, id: number): Promise<Output> {
+    return present(actor, (await find(trx, id, actor, {}, false)) as Read<Output>);
+  }
+
+  async function written(trx: Db, actor: Actor, change: Omit<WriteChange<z.output<I>>, 'after'>) {
+    if (def.written) await def.written(trx, actor, { ...change, after: (await liveRow(trx, change.id))! });
   }
 
   return {
@@ -113,37 +136,33 @@ export function writing<T extends ResourceTable, I extends z.ZodType, O extends 
 
     create(actor: Actor, input: z.output<I>): Promise<Output> {
       return write(actor, async (trx) => {
-        const allowed = await checkWrite(trx, actor, input, null);
+        const { allowed, values } = await checkWrite(trx, actor, input, null);
         const at = now();
-        const inserted = await trx
+        const { id } = (await trx
           .insertInto(def.table as ResourceTable)
-          .values({ ...stored(allowed), created_at: at, updated_at: at } as never)
+          .values({ ...values, created_at: at, updated_at: at } as never)
           .returning(sql<number>`id`.as('id'))
-          .executeTakeFirstOrThrow();
-        await def.created?.(trx, actor, (inserted as Row).id, allowed);
-        if (def.trail) {
-          const id = (inserted as Row).id;
-          await def.trail(trx, actor, { action: 'create', id, before: null, after: (await liveRow(trx, id))! });
-        }
-        await indexRecords(trx, def, [(inserted as Row).id]);
-        return present(actor, (await find(trx, (inserted as Row).id)) as Read<Output>);
+          .executeTakeFirstOrThrow()) as Row;
+        await def.created?.(trx, actor, id, allowed);
+        await written(trx, actor, { action: 'create', id, before: null, input: allowed });
+        await indexRecords(trx, def, [id]);
+        return answer(trx, actor, id);
       });
     },
 
     update(actor: Actor, id: number, input: z.output<I>): Promise<Output> {
       return write(actor, async (trx) => {
         const row = await writable(trx, actor, id, 'update');
-        const allowed = await checkWrite(trx, actor, input, row);
+        const { allowed, values } = await checkWrite(trx, actor, input, row);
         await trx
           .updateTable(def.table as ResourceTable)
-          .set({ ...stored(allowed), updated_at: now() } as never)
+          .set({ ...values, updated_at: now() } as never)
           .where(sql.ref('id') as Expression<number>, '=', id)
           .execute();
         await def.audit?.(trx, actor, row, allowed);
-        if (def.trail)
-          await def.trail(trx, actor, { action: 'update', id, before: row, after: (await liveRow(trx, id))! });
+        await written(trx, actor, { action: 'update', id, before: row, input: allowed });
         await indexRecords(trx, def, [id]);
-        return present(actor, (await find(trx, id)) as Read<Output>);
+        return answer(trx, actor, id);
       });
     },
 
@@ -167,8 +186,8 @@ export function writing<T extends ResourceTable, I extends z.ZodType, O extends 
           .set({ deleted_at: at, updated_at: at } as never)
           .where(sql.ref('id') as Expression<number>, '=', id)
           .execute();
-        if (def.trail) await def.trail(trx, actor, { action: 'delete', id, before, after: (await liveRow(trx, id))! });
-        return present(actor, (await find(trx, id)) as Read<Output>);
+        await written(trx, actor, { action: 'delete', id, before, input: null });
+        return answer(trx, actor, id);
       });
     },
 
@@ -183,10 +202,9 @@ export function writing<T extends ResourceTable, I extends z.ZodType, O extends 
             .set({ deleted_at: null, updated_at: now() } as never)
             .where(sql.ref('id') as Expression<number>, '=', id)
             .execute();
-          if (def.trail)
-            await def.trail(trx, actor, { action: 'restore', id, before: row, after: (await liveRow(trx, id))! });
+          await written(trx, actor, { action: 'restore', id, before: row, input: null });
         }
-        return present(actor, (await find(trx, id)) as Read<Output>);
+        return answer(trx, actor, id);
       });
     },
   };

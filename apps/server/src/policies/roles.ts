@@ -1,5 +1,8 @@
-import { DEFAULT_ROLES, type Role } from '@depot/contracts';
+import { DEFAULT_ROLES, type Role, type RoleInput } from '@depot/contracts';
+import type { Db } from '../db/database.ts';
 import { AppError, FieldError } from '../http/errors.ts';
+import type { ResourcePolicy } from '../kit/definition.ts';
+import { rolePermissions } from '../modules/users/users.repository.ts';
 import { type Actor, definePolicy, rule } from './policy.ts';
 import { holdsAll } from './users.ts';
 
@@ -55,3 +58,32 @@ export function assertPermissionsHeld(actor: Actor, permissions: readonly string
 export function grantable(actor: Actor, permissions: readonly string[]): string[] {
   return permissions.filter((p) => actor.permissions.has(p));
 }
+
+/** One of the default roles: the seed marks only the administrator's row, but each is one. */
+export function isSystemRole(row: { name: string; is_system: number | boolean }): boolean {
+  return row.is_system === 1 || row.is_system === true || DEFAULT_ROLES.some((r) => r.name === row.name);
+}
+
+/** A stored role as the rules judge it: its name, whether it is a default one, its permissions. */
+async function roleSubject(trx: Db, row: Record<string, unknown>): Promise<RoleSubject> {
+  const permissions = await rolePermissions(trx, [row.id as number]);
+  return {
+    name: row.name as string,
+    is_system: isSystemRole(row as { name: string; is_system: number }),
+    permissions: permissions.map((p) => p.name),
+  };
+}
+
+/**
+ * The roles' writes through the kit (modules/roles/roles.resources.ts): an edit or a deletion as
+ * `rolePolicy` rules, and a role written with only permissions the actor holds.
+ */
+export const roleWrites: ResourcePolicy<Role, RoleInput> = {
+  async authorize(actor, action, row, trx) {
+    rolePolicy.authorize(actor, await roleSubject(trx, row), action === 'delete' ? 'delete' : 'update');
+  },
+  async admit(actor, input) {
+    assertPermissionsHeld(actor, input.permissions);
+  },
+  present: (actor, role) => presentRole(actor, role as Role),
+};

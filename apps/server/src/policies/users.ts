@@ -1,7 +1,9 @@
-import type { User } from '@depot/contracts';
+import type { User, UserInput } from '@depot/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { AppError, FieldError, notFound } from '../http/errors.ts';
+import { AppError, FieldError, forbidden, notFound } from '../http/errors.ts';
+import type { ResourcePolicy } from '../kit/definition.ts';
+import { heldRoles, rolePermissions } from '../modules/users/users.repository.ts';
 import { limitsAreas } from './coverage.ts';
 import { type Actor, type AnyQuery, type can, covers, definePolicy, rule } from './policy.ts';
 
@@ -262,3 +264,66 @@ export function assertRolesHeld(
     throw new FieldError({ [field]: [{ key: 'validation.role_not_held' }] });
   }
 }
+
+/** A user's stores as their input gives them: their stores and their home store. */
+export function storesOf(input: Pick<UserInput, 'store_ids' | 'store_id'>): number[] {
+  return [...new Set([...input.store_ids, ...(input.store_id ? [input.store_id] : [])])];
+}
+
+/** Roles given or taken: the actor may change roles (roles.assign) and holds all their permissions. */
+async function assertRolesGiven(trx: Db, actor: Actor, roleIds: readonly number[]): Promise<void> {
+  if (!roleIds.length) return;
+  if (!actor.permissions.has('roles.assign')) throw forbidden();
+  const rows = await rolePermissions(trx, roleIds);
+  assertRolesHeld(
+    actor,
+    roleIds.map((id) => ({ permissions: rows.filter((r) => r.role_id === id).map((r) => r.name) })),
+  );
+}
+
+/** The user as the rules judge them now, refused unless the actor may take `action` on them. */
+export async function authorizeUser(
+  trx: Db,
+  actor: Actor,
+  id: number,
+  action: keyof NonNullable<User['abilities']>,
+): Promise<UserSubject> {
+  const subject = await userSubject(trx, id);
+  if (!subject || subject.deleted_at !== null) throw notFound();
+  userPolicy.authorize(actor, subject, action);
+  return subject;
+}
+
+/**
+ * The users' writes through the kit (modules/users/users.resources.ts): an edit or a deletion of
+ * one the actor may manage (not themselves deleted); a user created with roles only by one who may
+ * give roles; stores the actor covers; roles given or taken only within the actor's own
+ * permissions, by one who may change that user's roles; a disable as `disable` rules.
+ */
+export const userWrites: ResourcePolicy<User, UserInput> = {
+  async authorize(actor, action, row, trx) {
+    if (action === 'delete') assertNotSelf(actor, row.id as number);
+    await authorizeUser(trx, actor, row.id as number, action === 'delete' ? 'delete' : 'update');
+  },
+  write(actor, input, existing) {
+    if (!existing && input.role_ids.length && !actor.permissions.has('roles.assign')) throw forbidden();
+    return input;
+  },
+  async admit(actor, input, existing, trx) {
+    assertStoresCovered(actor, 'store_ids', storesOf(input));
+    if (!existing) return assertRolesGiven(trx, actor, input.role_ids);
+    const id = existing.id as number;
+    const before = await heldRoles(trx, id);
+    const roles = [...new Set(input.role_ids)];
+    const given = roles.filter((r) => !before.includes(r));
+    const taken = before.filter((r) => !roles.includes(r));
+    if (given.length || taken.length) {
+      await authorizeUser(trx, actor, id, 'roles');
+      await assertRolesGiven(trx, actor, [...given, ...taken]);
+    }
+    if (input.status === 'inactive' && existing.status === 'active') {
+      assertNotSelf(actor, id);
+      await authorizeUser(trx, actor, id, 'disable');
+    }
+  },
+};

@@ -75,7 +75,7 @@ export const stores: ResourceDefinition<'stores', typeof storeInput, typeof stor
   check: (db, input) => villageExists(db, input.village_id),
   dependents: async (db, id) => [{ entity: 'entity.users', count: await countLive(db, 'users', 'store_id', id) }],
   // the payee account changed (or given to a new store): a line with the account before and after
-  trail: async (trx, actor, { action, id, before, after }) => {
+  written: async (trx, actor, { action, id, before, after }) => {
     if (action !== 'create' && action !== 'update') return;
     const diff = changes(payeeOf(before), payeeOf(after));
     if (!diff.changed) return;

@@ -88,7 +88,7 @@ export function printersResource(
     },
     policy: printerPolicy,
     // every write of a printer is audited: where the server connects, and who aimed it there
-    trail: async (trx, actor, { action, id, before, after }) => {
+    written: async (trx, actor, { action, id, before, after }) => {
       const fields = (row: Record<string, unknown> | null) =>
         row && Object.fromEntries(PRINTER_AUDITED.map((f) => [f, row[f]]));
       const diff = action === 'update' ? changes(fields(before)!, fields(after)!) : null;

@@ -3,36 +3,32 @@ import { type Selectable, sql } from 'kysely';
 import { type Db, now } from '../../db/database.ts';
 import type { RolesTable } from '../../db/schema.ts';
 
-/** The Kysely queries of roles: the rules, events and audit are in roles.service.ts. */
+/**
+ * The Kysely queries of roles: the rules are policies/roles.ts, the events and audit roles.resources.ts
+ * (create, edit, delete) and roles.service.ts (reset, members).
+ */
 
 export type RoleRow = Selectable<RolesTable>;
 
-/** Live roles (all, or those of `ids`) in id order, with their permissions and live members. */
-export async function roleRows(trx: Db, ids: number[] | null) {
-  let query = trx.selectFrom('roles').selectAll().where('deleted_at', 'is', null);
-  if (ids) query = query.where('id', 'in', ids.length ? ids : [0]);
-  const rows: RoleRow[] = await query.orderBy('id').execute();
-  const roleIds = rows.map((r) => r.id);
-  const perms = roleIds.length
-    ? await trx
-        .selectFrom('role_permissions')
-        .innerJoin('permissions', 'permissions.id', 'role_permissions.permission_id')
-        .select(['role_permissions.role_id', 'permissions.name'])
-        .where('role_permissions.role_id', 'in', roleIds)
-        .orderBy('permissions.name')
-        .execute()
-    : [];
-  const members = roleIds.length
-    ? await trx
-        .selectFrom('user_roles')
-        .innerJoin('users', 'users.id', 'user_roles.user_id')
-        .select(['user_roles.role_id', 'user_roles.user_id'])
-        .where('user_roles.role_id', 'in', roleIds)
-        .where('users.deleted_at', 'is', null)
-        .orderBy('user_roles.user_id')
-        .execute()
-    : [];
-  return { rows, perms, members };
+/** The permissions (by name) and live members of each of the roles. */
+export async function permissionsAndMembers(trx: Db, roleIds: readonly number[]) {
+  const ids = [0, ...roleIds];
+  const perms = await trx
+    .selectFrom('role_permissions')
+    .innerJoin('permissions', 'permissions.id', 'role_permissions.permission_id')
+    .select(['role_permissions.role_id', 'permissions.name'])
+    .where('role_permissions.role_id', 'in', ids)
+    .orderBy('permissions.name')
+    .execute();
+  const members = await trx
+    .selectFrom('user_roles')
+    .innerJoin('users', 'users.id', 'user_roles.user_id')
+    .select(['user_roles.role_id', 'user_roles.user_id'])
+    .where('user_roles.role_id', 'in', ids)
+    .where('users.deleted_at', 'is', null)
+    .orderBy('user_roles.user_id')
+    .execute();
+  return { perms, members };
 }
 
 /** A role's permissions, replaced by those named. */
@@ -72,7 +68,7 @@ export async function touchRole(trx: Db, roleId: number) {
 }
 
 /** What a role's form writes besides its permissions. */
-const definitionOf = (input: RoleInput) => ({
+export const definitionOf = (input: RoleInput) => ({
   name: input.name,
   group_name: input.group,
   label_en: input.label_en,
@@ -80,16 +76,7 @@ const definitionOf = (input: RoleInput) => ({
   landing: input.landing,
 });
 
-export async function insertRole(trx: Db, input: RoleInput): Promise<number> {
-  const at = now();
-  const { id } = await trx
-    .insertInto('roles')
-    .values({ ...definitionOf(input), is_system: 0, created_at: at, updated_at: at })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return id;
-}
-
+/** A role's columns written again (a reset to its defaults). */
 export async function updateRole(trx: Db, id: number, input: RoleInput) {
   await trx
     .updateTable('roles')
@@ -98,9 +85,8 @@ export async function updateRole(trx: Db, id: number, input: RoleInput) {
     .execute();
 }
 
-/** The role deleted and taken from its members. */
-export async function deleteRole(trx: Db, id: number, at: string) {
-  await trx.updateTable('roles').set({ deleted_at: at, updated_at: at }).where('id', '=', id).execute();
+/** A deleted role taken from its members. */
+export async function dropMembers(trx: Db, id: number) {
   await trx.deleteFrom('user_roles').where('role_id', '=', id).execute();
 }
 

@@ -1,54 +1,31 @@
-import { DEFAULT_ROLES, isLanding, isPermission, LANDINGS, type Role, type RoleInput } from '@depot/contracts';
-import { type Db, now } from '../../db/database.ts';
+import { DEFAULT_ROLES, type Role } from '@depot/contracts';
+import type { Db } from '../../db/database.ts';
 import { emit, transaction } from '../../db/transaction.ts';
 import { event } from '../../events/events.ts';
 import { AppError, FieldError, notFound } from '../../http/errors.ts';
+import { resourceService } from '../../kit/resource.ts';
 import type { Actor } from '../../policies/policy.ts';
-import { assertPermissionsHeld, presentRole, rolePolicy } from '../../policies/roles.ts';
+import { presentRole, rolePolicy } from '../../policies/roles.ts';
 import { assertAdministratorRemains, seesUser, userPolicy, userSubjects } from '../../policies/users.ts';
 import { auditWho, recordAudit } from '../audit/audit.ts';
-import {
-  changeMembers,
-  deleteRole,
-  insertRole,
-  liveUserCount,
-  memberIds,
-  replacePermissions,
-  roleNamed,
-  roleRows,
-  touchRole,
-  updateRole,
-  usersOf,
-} from './roles.repository.ts';
+import { changeMembers, liveUserCount, memberIds, touchRole, updateRole, usersOf } from './roles.repository.ts';
+import { definitionWritten, roles } from './roles.resources.ts';
 
 /**
- * Roles: their labels, their permissions (the matrix) and their members. Whatever changes a role's
- * permissions touches its `updated_at` (it versions the permission cache), so every member's next
- * request has the new set; the members hear `PermissionsChanged` on their own channel and their
- * open screens read their permissions again.
+ * Roles: the list, a role, a default role's reset and a role's members (the kit creates, edits and
+ * deletes them: roles.resources.ts). Whatever changes a role's permissions or members touches its
+ * `updated_at` (it versions the permission cache), so every member's next request has the new set;
+ * the members hear `PermissionsChanged` on their own channel and their open screens read their
+ * permissions again.
  */
 export function rolesService(db: Db) {
+  const kit = resourceService(db, roles);
+
+  /** Live roles (all, or those of `ids`) in id order. */
   async function read(trx: Db, ids: number[] | null): Promise<Role[]> {
-    const { rows, perms, members } = await roleRows(trx, ids);
-    return rows.map((row) => {
-      const memberIds = members.filter((m) => m.role_id === row.id).map((m) => m.user_id);
-      return {
-        id: row.id,
-        name: row.name,
-        group: row.group_name,
-        label_en: row.label_en,
-        label_kh: row.label_kh,
-        // the seeded roles (the seed marks only the administrator's row, but each is a default)
-        is_system: row.is_system === 1 || DEFAULT_ROLES.some((r) => r.name === row.name),
-        landing: isLanding(row.landing) ? row.landing : null,
-        permissions: perms.filter((p) => p.role_id === row.id).map((p) => p.name),
-        users_count: memberIds.length,
-        member_ids: memberIds,
-        created_at: row.created_at,
-        updated_at: row.updated_at,
-        deleted_at: row.deleted_at,
-      };
-    });
+    let query = roles.query(trx).where('roles.deleted_at', 'is', null);
+    if (ids) query = query.where('roles.id', 'in', [0, ...ids]);
+    return (await kit.complete(trx, await query.orderBy('roles.id').execute())) as Role[];
   }
 
   async function one(trx: Db, id: number): Promise<Role> {
@@ -57,108 +34,10 @@ export function rolesService(db: Db) {
     return role;
   }
 
-  function checkPermissions(names: readonly string[]) {
-    if (names.some((n) => !isPermission(n))) throw new FieldError({ permissions: [{ key: 'validation.permission' }] });
-  }
-
-  /** Only a screen the role itself can open (its own permissions, as saved with it). */
-  function checkLanding(input: RoleInput) {
-    if (input.landing && !input.permissions.includes(LANDINGS[input.landing].permission))
-      throw new FieldError({ landing: [{ key: 'validation.landing' }] });
-  }
-
-  async function nameTaken(trx: Db, name: string, id: number | null) {
-    const taken = await roleNamed(trx, name);
-    if (taken !== undefined && taken !== id) throw new FieldError({ name: [{ key: 'validation.unique' }] });
-  }
-
-  /** The role's permissions changed: its version moves, and its members are told. */
-  async function permissionsChanged(trx: Db, roleId: number, userIds: readonly number[]) {
-    await touchRole(trx, roleId);
-    if (userIds.length) emit(trx, event('PermissionsChanged', { user_ids: [...new Set(userIds)] }));
-  }
-
-  async function writeDefinition(
-    trx: Db,
-    actor: Actor,
-    role: Role,
-    input: RoleInput,
-    action: 'role.updated' | 'role.reset',
-  ) {
-    await updateRole(trx, role.id, input);
-    const wanted = [...new Set(input.permissions)].sort();
-    const permsChanged = JSON.stringify(wanted) !== JSON.stringify([...role.permissions].sort());
-    if (permsChanged) {
-      await replacePermissions(trx, role.id, wanted);
-      await permissionsChanged(trx, role.id, await memberIds(trx, role.id));
-      await assertAdministratorRemains(trx);
-    }
-    await recordAudit(trx, auditWho(actor), {
-      action,
-      subject: { type: 'role', id: role.id },
-      before: {
-        name: role.name,
-        group: role.group,
-        label_en: role.label_en,
-        label_kh: role.label_kh,
-        landing: role.landing,
-        ...(permsChanged ? { removed: role.permissions.filter((p) => !wanted.includes(p)) } : {}),
-      },
-      after: {
-        name: input.name,
-        group: input.group,
-        label_en: input.label_en,
-        label_kh: input.label_kh,
-        landing: input.landing,
-        ...(permsChanged ? { added: wanted.filter((p) => !role.permissions.includes(p)) } : {}),
-      },
-    });
-  }
-
   return {
     /** Every role, with what the reader may do to it (policies/roles.ts). */
     list: async (actor: Actor) => (await read(db, null)).map((r) => presentRole(actor, r)),
     show: async (actor: Actor, id: number) => presentRole(actor, await one(db, id)),
-
-    create(actor: Actor, input: RoleInput): Promise<Role> {
-      checkPermissions(input.permissions);
-      checkLanding(input);
-      assertPermissionsHeld(actor, input.permissions);
-      return transaction(
-        db,
-        async (trx) => {
-          await nameTaken(trx, input.name, null);
-          const id = await insertRole(trx, input);
-          await replacePermissions(trx, id, [...new Set(input.permissions)]);
-          await recordAudit(trx, auditWho(actor), {
-            action: 'role.created',
-            subject: { type: 'role', id },
-            after: input,
-          });
-          return presentRole(actor, await one(trx, id));
-        },
-        actor,
-      );
-    },
-
-    update(actor: Actor, id: number, input: RoleInput): Promise<Role> {
-      checkPermissions(input.permissions);
-      checkLanding(input);
-      return transaction(
-        db,
-        async (trx) => {
-          const role = await one(trx, id);
-          rolePolicy.authorize(actor, role, 'update');
-          assertPermissionsHeld(actor, input.permissions);
-          // a default role keeps its name: the seed and the code know it by it
-          if (role.is_system && input.name !== role.name) throw new FieldError({ name: [{ key: 'roles.system' }] });
-          await nameTaken(trx, input.name, id);
-          await writeDefinition(trx, actor, role, input, 'role.updated');
-          return presentRole(actor, await one(trx, id));
-        },
-        actor,
-      );
-    },
 
     /** A default role back to its seeded labels and permissions. */
     reset(actor: Actor, id: number): Promise<Role> {
@@ -169,44 +48,17 @@ export function rolesService(db: Db) {
           const defaults = DEFAULT_ROLES.find((r) => r.name === role.name);
           if (!role.is_system || !defaults) throw new AppError(422, 'roles.not_system');
           rolePolicy.authorize(actor, role, 'reset');
-          await writeDefinition(
-            trx,
-            actor,
-            role,
-            {
-              name: defaults.name,
-              group: defaults.group,
-              label_en: defaults.label_en,
-              label_kh: defaults.label_kh,
-              permissions: [...defaults.permissions],
-              landing: null,
-            },
-            'role.reset',
-          );
+          const input = {
+            name: defaults.name,
+            group: defaults.group,
+            label_en: defaults.label_en,
+            label_kh: defaults.label_kh,
+            permissions: [...defaults.permissions],
+            landing: null,
+          };
+          await updateRole(trx, id, input);
+          await definitionWritten(trx, actor, role, input, 'role.reset');
           return presentRole(actor, await one(trx, id));
-        },
-        actor,
-      );
-    },
-
-    remove(actor: Actor, id: number): Promise<Role> {
-      return transaction(
-        db,
-        async (trx) => {
-          const role = await one(trx, id);
-          rolePolicy.authorize(actor, role, 'delete');
-          if (role.is_system) throw new AppError(422, 'roles.system');
-          const members = await memberIds(trx, id);
-          const at = now();
-          await deleteRole(trx, id, at);
-          if (members.length) emit(trx, event('PermissionsChanged', { user_ids: members }));
-          await assertAdministratorRemains(trx);
-          await recordAudit(trx, auditWho(actor), {
-            action: 'role.deleted',
-            subject: { type: 'role', id },
-            before: { name: role.name, permissions: role.permissions, member_ids: role.member_ids },
-          });
-          return presentRole(actor, { ...role, deleted_at: at });
         },
         actor,
       );

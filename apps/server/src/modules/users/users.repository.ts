@@ -1,7 +1,10 @@
 import type { UserCoverage } from '@depot/contracts';
 import { type Db, now } from '../../db/database.ts';
 
-/** The Kysely queries of users' writes and coverage: the rules, events and audit are in users.service.ts. */
+/**
+ * The Kysely queries of users' writes and coverage: the rules are policies/users.ts, the events and
+ * audit users.resources.ts (create, edit, delete) and users.service.ts (status, password, coverage).
+ */
 
 /** Ends every sign-in of a user at once: their tokens stop working on the next request. */
 export async function endSessions(trx: Db, userId: number, at: string): Promise<void> {
@@ -85,16 +88,6 @@ export function rolePermissions(trx: Db, roleIds: readonly number[]) {
     .select(['role_permissions.role_id', 'permissions.name'])
     .where('role_permissions.role_id', 'in', [...roleIds])
     .execute();
-}
-
-export async function insertUser(trx: Db, values: Record<string, unknown>): Promise<number> {
-  const at = now();
-  const { id } = await trx
-    .insertInto('users')
-    .values({ ...values, created_at: at, updated_at: at } as never)
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return id;
 }
 
 /** Writes some of the user's columns; `updated_at` is the user's version (their cached coverage). */
