@@ -6,6 +6,7 @@ import {
   PRODUCT_IMPORT_MAX_MB,
   PRODUCT_IMPORT_MAX_ROWS,
   type ProductImportRowError,
+  parseUsdCents,
   translate,
 } from '@depot/contracts';
 import { parseString } from '@fast-csv/parse';
@@ -13,6 +14,7 @@ import type ExcelJS from 'exceljs';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { AppError } from '../http/errors.ts';
 import type { Say } from '../http/locale.ts';
+import { isBadText } from '../http/text.ts';
 import { readUpload } from '../http/upload.ts';
 import { loadExcel } from './excel.ts';
 
@@ -319,6 +321,62 @@ export function cleanCell(text: string | undefined): string {
 
 /** "5200" → 5200; anything else stays text, for the schema to call it not valid. */
 export const wholeNumber = (text: string): number | string => (/^\d{1,15}$/.test(text) ? Number(text) : text);
+
+/**
+ * The header's columns by position, for a sheet of these `columns` that must have `required`;
+ * unknown, doubled and missing columns are errors of the header's row.
+ */
+export function readHeader<C extends string>(
+  header: Line,
+  say: Say,
+  columns: readonly C[],
+  required: readonly C[],
+): { index: Map<C, number>; errors: ProductImportRowError[] } {
+  const index = new Map<C, number>();
+  const errors: ProductImportRowError[] = [];
+  const known = new Set<string>(columns);
+  const error = (column: string, value: string, key: MessageKey, params: MessageParams) =>
+    errors.push({ row: header.row, column, value, message: say(key, params) });
+  header.cells.forEach((text, position) => {
+    const column = text.trim().toLowerCase();
+    if (!column) return; // a blank header cell (a formatted, empty column) is no column
+    if (!known.has(column)) {
+      error(column, text, 'import.unknown_column', { column: text.trim(), columns: columns.join(', ') });
+    } else if (index.has(column as C)) error(column, text, 'import.duplicate_column', { column });
+    else index.set(column as C, position);
+  });
+  for (const column of required) {
+    if (!index.has(column)) error(column, '', 'import.missing_column', { column });
+  }
+  return { index, errors };
+}
+
+/** "$1.25" → 125 (cents); anything else stays text, for the schema to call it not valid. */
+export const usdCell = (text: string): number | string => parseUsdCents(text.replace(/^\$/, '')) ?? text;
+
+/** "5,200 ៛" → 5200 (riel); anything else stays text, for the schema to call it not valid. */
+export const rielCell = (text: string): number | string => wholeNumber(text.replace(/[\s,៛]/g, '') || text);
+
+/**
+ * One line's cells by column, and its mistakes: the first one of each column. A cell the file has
+ * no column for is undefined; a cell with a NUL or a lone surrogate is refused, as the form's
+ * fields refuse it, and reads as undefined.
+ */
+export function lineCells<C>(line: Line, index: Map<C, number>, say: Say) {
+  const problems = new Map<C, string>();
+  const fail = (column: C, key: MessageKey, params?: MessageParams) => {
+    if (!problems.has(column)) problems.set(column, say(key, params));
+  };
+  const cell = (column: C): string | undefined => {
+    const position = index.get(column);
+    if (position === undefined) return undefined;
+    const text = cleanCell(line.cells[position]);
+    if (!isBadText(text)) return text;
+    fail(column, 'validation.characters');
+    return undefined;
+  };
+  return { problems, fail, cell };
+}
 
 const normal = (name: string) => name.trim().normalize('NFC').toLowerCase();
 
