@@ -166,7 +166,7 @@ export async function* inChunks<T>(
 
 // ─── reading a file ─────────────────────────────────────────────────────────────────────────────
 
-export interface Line {
+export interface SheetLine {
   /** The spreadsheet's row number (1 is the first). */
   row: number;
   cells: string[];
@@ -239,7 +239,7 @@ function checkZip(bytes: Buffer, ceiling: number): void {
 }
 
 /** The first worksheet's rows. Streamed: a sheet is never held whole, only the strings we keep. */
-async function* xlsxLines(bytes: Buffer): AsyncGenerator<Line> {
+async function* xlsxLines(bytes: Buffer): AsyncGenerator<SheetLine> {
   checkZip(bytes, UNPACKED_MAX_MB * 1024 * 1024);
   const reader = new (await loadExcel()).stream.xlsx.WorkbookReader(Readable.from(bytes), {
     worksheets: 'emit',
@@ -274,7 +274,7 @@ function decodeText(bytes: Buffer): string {
 }
 
 /** RFC 4180 records (fast-csv); the separator is the header line's comma, semicolon or tab (Excel's "CSV" varies). */
-async function* csvLines(text: string): AsyncGenerator<Line> {
+async function* csvLines(text: string): AsyncGenerator<SheetLine> {
   const firstLine = text.slice(0, text.search(/\r|\n|$/));
   const count = (c: string) => firstLine.split(c).length;
   const delimiter = [',', ';', '\t'].reduce((best, c) => (count(c) > count(best) ? c : best), ',');
@@ -283,16 +283,16 @@ async function* csvLines(text: string): AsyncGenerator<Line> {
 }
 
 export interface Sheet {
-  header: Line;
-  lines: Line[];
+  header: SheetLine;
+  lines: SheetLine[];
 }
 
 /** The header (the first row that is not empty) and the data rows, judged by content, not by name. */
 export async function readSheet(bytes: Buffer): Promise<Sheet> {
   const zip = bytes.length >= 4 && bytes.readUInt32LE(0) === 0x04034b50;
   const source = zip ? xlsxLines(bytes) : csvLines(decodeText(bytes));
-  let header: Line | null = null;
-  const lines: Line[] = [];
+  let header: SheetLine | null = null;
+  const lines: SheetLine[] = [];
   let count = 0;
   try {
     for await (const line of source) {
@@ -327,7 +327,7 @@ export const wholeNumber = (text: string): number | string => (/^\d{1,15}$/.test
  * unknown, doubled and missing columns are errors of the header's row.
  */
 export function readHeader<C extends string>(
-  header: Line,
+  header: SheetLine,
   say: Say,
   columns: readonly C[],
   required: readonly C[],
@@ -362,7 +362,7 @@ export const rielCell = (text: string): number | string => wholeNumber(text.repl
  * no column for is undefined; a cell with a NUL or a lone surrogate is refused, as the form's
  * fields refuse it, and reads as undefined.
  */
-export function lineCells<C>(line: Line, index: Map<C, number>, say: Say) {
+export function lineCells<C>(line: SheetLine, index: Map<C, number>, say: Say) {
   const problems = new Map<C, string>();
   const fail = (column: C, key: MessageKey, params?: MessageParams) => {
     if (!problems.has(column)) problems.set(column, say(key, params));

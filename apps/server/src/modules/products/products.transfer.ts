@@ -30,7 +30,6 @@ import {
   EXPORT_CHUNK,
   FileRefusal,
   inChunks,
-  type Line,
   lineCells,
   NameIndex,
   readHeader,
@@ -39,6 +38,7 @@ import {
   rielCell,
   rowsRefusal,
   type Sheet,
+  type SheetLine,
   upload,
   usdCell,
   wholeNumber,
@@ -196,7 +196,7 @@ interface Checked {
 
 /** One row on its way through the checks. */
 interface Row {
-  line: Line;
+  line: SheetLine;
   /** The live product the row's SKU names: the row updates it. */
   current: Selectable<ProductsTable> | undefined;
   /** The product's fields as read from the row, before the schema. */

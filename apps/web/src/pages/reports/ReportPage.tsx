@@ -19,7 +19,7 @@ import { api, download } from '../../lib/http.ts';
 import { BrandSelect, CategorySelect } from '../../resources/catalogue.tsx';
 import { StoreSelect } from '../../resources/parties.tsx';
 import { Chart } from './Chart.tsx';
-import { FigureGrid, formatBucket, label, SectionTable } from './common.tsx';
+import { FigureGrid, formatBucket, label, SectionTable } from './figures.tsx';
 
 const PRESETS = ['today', 'yesterday', 'week', 'month', 'last_month'] as const;
 

@@ -8,10 +8,10 @@ import { z } from 'zod';
 import { LoadFailed } from '../../kit/listState.tsx';
 import { fitTable } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
+import { formatDate } from '../../lib/dates.ts';
 import { api } from '../../lib/http.ts';
 import { StoreSelect } from '../../resources/parties.tsx';
 import { differenceText } from '../../resources/shifts.tsx';
-import { formatDay } from './common.tsx';
 
 /**
  * `/reports/shifts`: the differences of closed shifts per cashier and day, in dollars and riel, with
@@ -62,7 +62,7 @@ export function ShiftsReportPage() {
           {
             key: 'day',
             title: t('shiftReport.day'),
-            render: (_: unknown, r: ShiftDifferenceRow) => formatDay(r.day, locale),
+            render: (_: unknown, r: ShiftDifferenceRow) => formatDate(r.day, locale),
           },
         ]
       : []),
