@@ -55,7 +55,7 @@ function locationColumn<R extends { location: string | null; location_kh: string
   };
 }
 
-/** Credit fields (issue 17): only who holds credit.update changes them (the server keeps them otherwise). */
+/** Credit fields: only who holds credit.update changes them (the server keeps them otherwise). */
 function CreditLimitInput(props: {
   value?: number | string;
   onChange?: (v: number | string | undefined) => void;

@@ -32,7 +32,7 @@ import { ProductSelect } from './discounts.tsx';
 import { PriceListTransfer } from './ProductTransfer.tsx';
 
 /**
- * Wholesale prices (issue 17): customer groups and the rows of their price lists (a unit's price,
+ * Wholesale prices: customer groups and the rows of their price lists (a unit's price,
  * a quantity break; a category's break as a percentage off). Which price wins is the server's
  * `choosePrice` (contracts prices.ts), documented in ARCHITECTURE.md.
  */

@@ -23,7 +23,7 @@ import { PaymentDialog, SupplierPaymentDialog } from './PaymentDialogs.tsx';
 import { StatementDialog } from './StatementDialog.tsx';
 
 /**
- * A customer's or a supplier's account (issue 17): balance, limit and terms, ageing, the documents
+ * A customer's or a supplier's account: balance, limit and terms, ageing, the documents
  * still open; for a customer, a payment on account with its allocation shown before it is
  * recorded; for both, a statement for a period, printed or as a PDF.
  */

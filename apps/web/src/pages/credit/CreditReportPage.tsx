@@ -15,7 +15,7 @@ import { CreditDrawer } from './CreditDrawer.tsx';
 type Row = CreditReport['rows'][number];
 
 /**
- * Receivables and payables (issue 17): what each customer owes and what the depot owes each
+ * Receivables and payables: what each customer owes and what the depot owes each
  * supplier now, aged by days past due, with the totals; a name opens the account. Scoped by the
  * server to the user's stores; payables need costs.view.
  */
