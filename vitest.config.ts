@@ -5,8 +5,7 @@ const serverTests = ['apps/server/src/**/*.test.ts'];
 // the other suites: a slow test is a benchmark's business (bench/), not a failure here.
 const serverTimeouts = { testTimeout: 30_000, hookTimeout: 30_000 };
 // One module graph for each worker's server files, not one for each file: every server file imports
-// the whole app, and importing it again per file was most of the suite's time (measured: the orders,
-// stock, products, users and roles suites on SQLite 104 s → 42 s, their imports 112 s → 12 s). The
+// the whole app, and importing it again per file was most of the suite's time. The
 // server's modules keep no state between files (a suite has its own database and app), the suites
 // mock no modules, and the one that fakes timers restores them in a finally.
 const serverShared = { ...serverTimeouts, isolate: false };
@@ -18,8 +17,7 @@ const serverShared = { ...serverTimeouts, isolate: false };
 export default defineConfig({
   test: {
     // vitest's default is one worker fewer than the cores: one, on the 2-core machines here. The
-    // server suites wait on PostgreSQL and on files half the time, so two workers keep both cores busy
-    // (measured: the orders, stock and products suites on PostgreSQL 20 s → 16 s).
+    // server suites wait on PostgreSQL and on files half the time, so two workers keep both cores busy.
     maxWorkers: 2,
     projects: [
       // property tests (fast-check) run their cases on a machine that also runs the other suites

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { todayInCambodia } from '@depot/contracts';
 import { PostgresAdapter, sql } from 'kysely';
 import { createDatabase, type Db } from '../apps/server/src/db/database.ts';
-import { type Later, runTogether } from '../apps/server/src/db/later.ts';
+import { type LastWrite, runTogether } from '../apps/server/src/db/later.ts';
 import { lockAndReadStatement } from '../apps/server/src/modules/stock/ledger.ts';
 
 type Row = Record<string, unknown>;
@@ -140,7 +140,7 @@ export async function databaseFloor(url: string, orderId: number, connections: n
           .execute();
       }
       const numbers = pg ? sql`numbers` : sql`sequences`;
-      const writes: Later[] = [
+      const writes: LastWrite[] = [
         {
           query: sql`update stock_levels set quantity = stock_levels.quantity + v.column3, updated_at = ${at}
             from (values ${sql.join(t.movements.map((m) => sql`(cast(${m.store_id} as bigint), cast(${m.batch_id} as bigint), cast(${m.quantity} as bigint))`))}) as v

@@ -52,7 +52,7 @@ export default defineConfig({
     react(),
     buildManifest(),
     precompress(),
-    // The till opens with no connection (issue 13): the service worker keeps the built files, the
+    // The till opens with no connection: the service worker keeps the built files, the
     // pages as the server last sent them (with their run-time configuration, nonce and CSP), and
     // the answers of the API's reads, each tried on the network first. Registered by lib/pwa.ts.
     VitePWA({

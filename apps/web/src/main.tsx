@@ -12,7 +12,7 @@ import { installChunkReload } from './lib/reload.ts';
 
 installChunkReload();
 registerServiceWorker();
-// the till opened: its catalogue is read from the device while the app starts (issue 13)
+// the till opened: its catalogue is read from the device while the app starts
 if (/\/pos\/?$/.test(window.location.pathname)) {
   void import('./lib/offline/localCatalogue.ts').then((m) => m.loadCatalogue()).catch(() => undefined);
 }

@@ -5,7 +5,7 @@ import { RECORD_STATUSES, recordFields } from './resources.ts';
 import { LANDING_KEYS } from './screens.ts';
 
 /**
- * Administration (issue 10): users, roles with their permissions and members, coverage (stores,
+ * Administration: users, roles with their permissions and members, coverage (stores,
  * operational districts and health facilities), and the audit trail.
  */
 

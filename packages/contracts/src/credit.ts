@@ -6,7 +6,7 @@ import { TENDER_METHODS } from './pricing.ts';
 import { PAYMENT_METHODS, purchasePaymentInput } from './purchases.ts';
 
 /**
- * Credit (issue 17): what customers owe the depot and what the depot owes its suppliers.
+ * Credit: what customers owe the depot and what the depot owes its suppliers.
  *
  * - A customer's credit limit is in US cents. `null`: not limited (a customer made before credit
  *   existed sells as before); `0`: nothing may be left unpaid; N: the customer may owe at most N.

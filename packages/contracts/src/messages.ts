@@ -620,7 +620,7 @@ export const messages = {
     kh: 'មិនអាចអានរូបភាពបានទេ។',
   },
 
-  // reports and dashboards (issue 11): titles, figures and columns, read by the web and the exports
+  // reports and dashboards: titles, figures and columns, read by the web and the exports
   'report.range_order': {
     en: 'The end date must not be before the start date.',
     kh: 'ថ្ងៃបញ្ចប់មិនអាចនៅមុនថ្ងៃចាប់ផ្ដើមបានទេ។',
@@ -762,7 +762,7 @@ export const messages = {
   'report.method.cheque': { en: 'Cheque', kh: 'មូលប្បទានបត្រ' },
   'report.method.credit': { en: 'On credit', kh: 'ជំពាក់' },
   'report.method.refund': { en: 'Refund', kh: 'ប្រាក់សងវិញ' },
-  // administration (issue 10): users, roles, coverage, the audit trail
+  // administration: users, roles, coverage, the audit trail
   'entity.user': { en: 'User', kh: 'អ្នកប្រើប្រាស់' },
   'entity.role': { en: 'Role', kh: 'តួនាទី' },
   'entity.roles': { en: 'roles', kh: 'តួនាទី' },
@@ -807,7 +807,7 @@ export const messages = {
     en: 'The current password is incorrect.',
     kh: 'ពាក្យសម្ងាត់បច្ចុប្បន្នមិនត្រឹមត្រូវ។',
   },
-  // issue 26: authority never grows by itself
+  // authority never grows by itself
   'users.beyond_own': {
     en: 'You can only manage users who hold no permission you do not hold yourself and who work only in your stores.',
     kh: 'អ្នកអាចគ្រប់គ្រងបានតែអ្នកប្រើប្រាស់ដែលគ្មានសិទ្ធិលើសពីសិទ្ធិរបស់អ្នក និងធ្វើការតែក្នុងហាងរបស់អ្នកប៉ុណ្ណោះ។',
@@ -934,7 +934,7 @@ export const messages = {
   },
   'error.payload_too_large': { en: 'The request is too large.', kh: 'សំណើធំពេក។' },
   'error.bad_request': { en: 'The request could not be read.', kh: 'មិនអាចអានសំណើបានទេ។' },
-  // credit (issue 17)
+  // credit
   'credit.over_limit': {
     en: '{customer} would owe {owed}, more than their credit limit of {limit}: a manager’s approval is needed.',
     kh: '{customer} នឹងជំពាក់ {owed} លើសពីកម្រិតឥណទាន {limit}៖ ត្រូវការការអនុម័តពីអ្នកគ្រប់គ្រង។',

@@ -80,7 +80,7 @@ export const customerInput = z.object({
   village_id: villageId,
   status,
   ...customerCreditInput,
-  /** The customer's group and so their price list (issue 17); none: the base prices. */
+  /** The customer's group and so their price list; none: the base prices. */
   customer_group_id: villageId,
 });
 export const customer = z.object({
@@ -95,7 +95,7 @@ export const customer = z.object({
   /** The walk-in customer every sale starts with; it cannot be deleted. (SQLite answers 0/1.) */
   is_walk_in: z.coerce.boolean(),
   ...customerCredit,
-  /** The customer's group (issue 17); absent from older answers, read as none. */
+  /** The customer's group; absent from older answers, read as none. */
   customer_group_id: z.number().int().nullable().default(null),
   customer_group_name_en: z.string().nullable().default(null),
   customer_group_name_kh: z.string().nullable().default(null),

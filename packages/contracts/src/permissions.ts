@@ -44,7 +44,7 @@ export const RESOURCES = {
   price_lists: CRUD,
   suppliers: CRUD,
   /**
-   * Credit (issue 17): `view` balances, ageing, statements, receivables and payables (a supplier's
+   * Credit: `view` balances, ageing, statements, receivables and payables (a supplier's
    * needs costs.view too); `create` records a customer's payment on account; `update` sets a
    * customer's credit limit and a party's payment terms.
    */

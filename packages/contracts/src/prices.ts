@@ -5,7 +5,7 @@ import { RECORD_STATUSES, recordFields } from './resources.ts';
 import { QUANTITY_MAX } from './stock.ts';
 
 /**
- * Wholesale prices (issue 17): customer groups with their own price lists, a price per selling
+ * Wholesale prices: customer groups with their own price lists, a price per selling
  * unit (piece, pack, carton) and quantity breaks. A price list is the rows of one group, or of the
  * base list (no group: every customer). `choosePrice` is the one rule that picks a line's price; the
  * server prices orders with it and answers the till's quotes with it. Money in US cents; riel whole.

@@ -32,6 +32,19 @@ export function appEvent(name: string): string {
   return `${EVENT_NAMESPACE}.${name}`.replace(/\./g, '\\');
 }
 
+/** The domain events a store's channel carries (the server's realtime/domain.ts `routesOf`). */
+export const STORE_EVENTS = [
+  'StockChanged',
+  'OrderCreated',
+  'OrderUpdated',
+  'PurchaseReceived',
+  'TransferSent',
+  'TransferReceived',
+] as const;
+
+/** The domain events the `depot` channel carries for every signed-in user. */
+export const DEPOT_EVENTS = ['ExchangeRateChanged', 'SettingsChanged'] as const;
+
 /** What laravel-echo's `.notification(callback)` listens to on a user's private channel. */
 export const NOTIFICATION_CREATED_EVENT = 'Illuminate\\Notifications\\Events\\BroadcastNotificationCreated';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { roleSummary, storeSummary } from './auth.ts';
 
 /**
- * Reports and dashboards (issue 11): read from the orders, their payments and returns, the stock
+ * Reports and dashboards: read from the orders, their payments and returns, the stock
  * ledger and the purchases as they are: no summary table that could go stale. Every report has the
  * same shape, so one page, one chart, one workbook and one PDF serve them all: headline figures
  * (with the previous period's), a series by day / week / month for the chart, and tables

@@ -112,7 +112,7 @@ export const SCREENS: readonly Screen[] = [
   // The spec lists /customers and /customers/create (and the same for suppliers); staff also need
   // to correct a phone number, so both have an update screen as well.
   ...crud('/customers', 'customers', 'menu.group.partners'),
-  // wholesale (issue 17): customer groups and their price lists
+  // wholesale: customer groups and their price lists
   ...crud('/customer-groups', 'customer_groups', 'menu.group.partners'),
   ...crud('/price-lists', 'price_lists', 'menu.group.catalogue'),
   ...crud('/suppliers', 'suppliers', 'menu.group.partners'),
@@ -124,7 +124,7 @@ export const SCREENS: readonly Screen[] = [
   // the inbox (spec section 1: notifications with archive and unread / read filters); the header's
   // bell opens it, so it has no menu entry
   { path: '/notifications', layout: 'dashboard', permission: 'notifications.list' },
-  // administration (issue 10): staff, roles and their permissions, coverage, the audit trail
+  // administration: staff, roles and their permissions, coverage, the audit trail
   ...crud('/users', 'users', 'menu.group.admin'),
   { path: '/users/coverage/:id', layout: 'dashboard', permission: 'coverage.assign' },
   { path: '/roles', layout: 'dashboard', permission: 'roles.list', menu: 'menu.roles', group: 'menu.group.admin' },
@@ -139,7 +139,7 @@ export const SCREENS: readonly Screen[] = [
     menu: 'menu.samples',
     group: 'menu.group.admin',
   },
-  // reports (issue 11): each reads its figures from the server, scoped to the user's stores
+  // reports: each reads its figures from the server, scoped to the user's stores
   ...(['sales', 'financial', 'inventory', 'customer'] as const).map(
     (name): Screen => ({
       path: `/reports/${name}`,
@@ -156,7 +156,7 @@ export const SCREENS: readonly Screen[] = [
     menu: 'menu.report_shifts',
     group: 'menu.group.reports',
   },
-  // receivables and payables with ageing (issue 17), for who sees credit: never a cashier
+  // receivables and payables with ageing, for who sees credit: never a cashier
   {
     path: '/reports/credit',
     layout: 'dashboard',

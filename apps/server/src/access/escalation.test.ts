@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, bearer, createStore, createUser, type TestContext, useTestApp } from '../test/harness.ts';
 
 /**
- * Authority never grows by itself (issue 26): whatever a user may do to users and roles, no
+ * Authority never grows by itself: whatever a user may do to users and roles, no
  * sequence of those calls ends with them — or anyone whose password they know — holding a
  * permission or a store they did not hold before. The rules: policies/users.ts, policies/roles.ts.
  */

@@ -1,15 +1,15 @@
 import { CompiledQuery } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { type Later, partsOf } from './later.ts';
+import { type LastWrite, partsOf } from './later.ts';
 
-const write = (label: string, parameters: number, name?: string): Later => ({
+const write = (label: string, parameters: number, name?: string): LastWrite => ({
   query: CompiledQuery.raw(
     label,
     Array.from({ length: parameters }, () => 0),
   ),
   ...(name ? { name } : {}),
 });
-const labels = (parts: Later[][]) => parts.map((part) => part.map((w) => w.query.sql));
+const labels = (parts: LastWrite[][]) => parts.map((part) => part.map((w) => w.query.sql));
 
 /**
  * A sale's last writes cut into PostgreSQL statements (PostgreSQL takes 65,535 parameters at most):

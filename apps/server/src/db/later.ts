@@ -15,7 +15,7 @@ import { type Db, isPostgres } from './database.ts';
  * test's own transaction) at once. A write may name the rows it must touch (a guarded update): when
  * it touches fewer, its `refused` error is thrown and the transaction rolls back.
  */
-export interface Later {
+export interface LastWrite {
   query: CompiledQuery;
   /** The rows the write must answer (its RETURNING), or the error that undoes the transaction. */
   check?: { rows: number; refused: () => Promise<Error> | Error };
@@ -27,22 +27,22 @@ export interface Later {
   name?: string;
 }
 
-const batches = new WeakMap<Db, Later[]>();
+const batches = new WeakMap<Db, LastWrite[]>();
 
 /** Opens the batch of `trx` (db/transaction.ts). */
-export function gatherLater(trx: Db): void {
+export function openLastWrites(trx: Db): void {
   batches.set(trx, []);
 }
 
 /** A write of `trx` to run last (see above); at once outside `transaction()`. */
-export async function later(trx: Db, ...writes: Later[]): Promise<void> {
+export async function writeLast(trx: Db, ...writes: LastWrite[]): Promise<void> {
   const batch = batches.get(trx);
   if (batch) batch.push(...writes);
   else await runTogether(trx, writes);
 }
 
 /** Takes the batch of `trx`, closed: what it writes from now on runs at once. */
-export function takeLater(trx: Db): Later[] {
+export function takeLastWrites(trx: Db): LastWrite[] {
   const batch = batches.get(trx) ?? [];
   batches.delete(trx);
   return batch;
@@ -55,7 +55,7 @@ const MAX_PARAMETERS = 30_000;
  * Runs writes in the order given: on PostgreSQL as few statements as the parameters allow (one,
  * for a sale), on SQLite one after the other. Checks each write's rows.
  */
-export async function runTogether(trx: Db, writes: readonly Later[]): Promise<void> {
+export async function runTogether(trx: Db, writes: readonly LastWrite[]): Promise<void> {
   if (!writes.length) return;
   if (!isPostgres(trx)) {
     for (const write of writes) {
@@ -83,13 +83,13 @@ export async function runTogether(trx: Db, writes: readonly Later[]): Promise<vo
  * every write after it stay in one statement (those after it may read its RETURNING by name, which
  * exists only in its own statement): a new statement starts at it when they would not fit.
  */
-export function partsOf(writes: readonly Later[], max = MAX_PARAMETERS): Later[][] {
+export function partsOf(writes: readonly LastWrite[], max = MAX_PARAMETERS): LastWrite[][] {
   const named = writes.findIndex((w) => w.name);
   const sizes = writes.map((w) => w.query.parameters.length);
   const rest = named < 0 ? 0 : sizes.slice(named).reduce((sum, n) => sum + n, 0);
-  let part: Later[] = [];
+  let part: LastWrite[] = [];
   let size = 0;
-  const parts: Later[][] = [part];
+  const parts: LastWrite[][] = [part];
   for (const [i, write] of writes.entries()) {
     const grouped = named >= 0 && i > named;
     const tail = i === named ? rest : sizes[i];
@@ -111,7 +111,7 @@ export function partsOf(writes: readonly Later[], max = MAX_PARAMETERS): Later[]
  * same things (their row locks cannot deadlock one another). None sees another's writes; a named
  * one's RETURNING is read by name.
  */
-export function together(writes: readonly Later[]): CompiledQuery {
+export function together(writes: readonly LastWrite[]): CompiledQuery {
   const parameters: unknown[] = [];
   const names = writes.map((w, i) => w.name ?? `w${i}`);
   const parts = writes.map((w, i) => {

@@ -1,6 +1,6 @@
 import { type CompiledQuery, type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import type { Db } from './database.ts';
-import { later, runTogether } from './later.ts';
+import { runTogether, writeLast } from './later.ts';
 import type { OrdersTable } from './schema.ts';
 
 /**
@@ -116,7 +116,7 @@ export async function flushRollups(trx: Db): Promise<void> {
   if (!changes?.size) return;
   const sorted = [...changes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, c]) => c);
   if (sorted.some((c) => c.recompute)) await write(trx, sorted);
-  else await later(trx, ...upserts(trx, sorted).map((query) => ({ query })));
+  else await writeLast(trx, ...upserts(trx, sorted).map((query) => ({ query })));
 }
 
 function merge(into: Row, row: Row, table: Table) {

@@ -70,7 +70,7 @@ describe('seed', () => {
   });
 });
 
-describe('upgrading to issue 9 (trust)', () => {
+describe('upgrading a database from before stores were covered per user', () => {
   it('gives each user their home store to cover, and the new permissions to the roles that hold them by default', async () => {
     const target = await emptyDatabase();
     const database = createDatabase(target.url);

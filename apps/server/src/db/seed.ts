@@ -25,7 +25,7 @@ export interface SeedResult {
  *
  * It never takes a permission away from a role, default or not, even where the defaults changed:
  * an administrator may have granted it on purpose, and a seed cannot tell a deliberate grant from
- * an old default. The least-privilege limits of issue 9 therefore live in the policies, not in
+ * an old default. The least-privilege limits therefore live in the policies, not in
  * the roles: a cashier keeps `orders.cancel`, and policies/orders.ts lets it void only held or
  * unpaid sales; a stock keeper keeps `products.update`, and policies/products.ts refuses a change of
  * selling prices without `prices.update`. Those hold on an upgraded database the moment it starts.

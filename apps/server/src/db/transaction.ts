@@ -1,7 +1,7 @@
 import { coalesce, eventBus } from '../events/bus.ts';
 import type { DomainEvent } from '../events/events.ts';
 import type { Db } from './database.ts';
-import { gatherLater, type Later, runTogether, takeLater } from './later.ts';
+import { type LastWrite, openLastWrites, runTogether, takeLastWrites } from './later.ts';
 import { flushRollups, gatherRollups } from './rollups.ts';
 
 /**
@@ -19,7 +19,7 @@ export interface Claim {
    */
   take(trx: Db): Promise<{ result: unknown } | null>;
   /** The write storing the work's result with the claim, in the work's transaction. */
-  keep(trx: Db, result: unknown): Later;
+  storeResult(trx: Db, result: unknown): LastWrite;
 }
 
 /** Who writes: the request's actor carries its idempotency claim, if it has one. */
@@ -60,7 +60,7 @@ export async function transaction<T>(db: Db, work: (trx: Db) => Promise<T>, writ
   const result = await db.transaction().execute(async (trx) => {
     units.set(trx, events);
     gatherRollups(trx);
-    gatherLater(trx);
+    openLastWrites(trx);
     if (claim) {
       const earlier = await claim.take(trx);
       if (earlier) {
@@ -72,8 +72,8 @@ export async function transaction<T>(db: Db, work: (trx: Db) => Promise<T>, writ
     // the reports' rollups the work changed (db/rollups.ts), then the key's result, with the work's
     // last writes (db/later.ts)
     await flushRollups(trx);
-    const last = takeLater(trx);
-    if (claim) last.push(claim.keep(trx, value));
+    const last = takeLastWrites(trx);
+    if (claim) last.push(claim.storeResult(trx, value));
     await runTogether(trx, last);
     return value;
   });

@@ -1,7 +1,8 @@
+import { appEvent } from '@depot/contracts';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, bearer, login, useTestApp } from '../test/harness.ts';
 import { eventBus } from './bus.ts';
-import { broadcastName, type DomainEvent } from './events.ts';
+import type { DomainEvent } from './events.ts';
 
 const ctx = useTestApp();
 const ids: Record<string, number> = {};
@@ -138,7 +139,7 @@ describe('domain events', () => {
   });
 
   it('are named as Laravel broadcasts them', () => {
-    expect(broadcastName('StockChanged')).toBe('App\\Events\\StockChanged');
+    expect(appEvent('StockChanged')).toBe('App\\Events\\StockChanged');
     stop();
   });
 });

@@ -52,27 +52,6 @@ export type EventName = keyof EventPayloads;
 
 export type DomainEvent = { [N in EventName]: { name: N; payload: EventPayloads[N] } }[EventName];
 
-export const EVENT_NAMES = [
-  'StockChanged',
-  'OrderCreated',
-  'OrderUpdated',
-  'PurchaseReceived',
-  'TransferSent',
-  'TransferReceived',
-  'ExchangeRateChanged',
-  'SettingsChanged',
-  'PermissionsChanged',
-  'UserAccessRevoked',
-] as const satisfies readonly EventName[];
-
-/** The namespace laravel-echo prefixes to an event name it listens to. */
-export const EVENT_NAMESPACE = 'App.Events';
-
-/** The name Laravel broadcasts an event class under: `App\Events\StockChanged`. */
-export function broadcastName(name: EventName): string {
-  return `${EVENT_NAMESPACE.replaceAll('.', '\\')}\\${name}`;
-}
-
 export function event<N extends EventName>(name: N, payload: EventPayloads[N]): DomainEvent {
   return { name, payload } as DomainEvent;
 }

@@ -133,7 +133,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
           keyed.replayed = true;
           return resultOf(row.result ?? '{}');
         },
-        keep(trx: Db, result: unknown) {
+        storeResult(trx: Db, result: unknown) {
           return { query: keepResult.compiled(trx, { userId, key, result: JSON.stringify({ value: result }) }) };
         },
       } satisfies Claim,

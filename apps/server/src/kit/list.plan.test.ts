@@ -10,7 +10,7 @@ import { resourceService } from './resource.ts';
 /**
  * A products page past the first, in a name order, finds its ids in the index of live products
  * (migration 0029) alone: with the plain name index, each entry skipped was a read of its row to
- * check `deleted_at` (page 50 read 1,000 rows of a million, 0.7 ms, the bulk of the page). The
+ * check `deleted_at`, so a far page read every row before it). The
  * plan is SQLite's question (as search.plan.test.ts); both databases check the pages themselves.
  */
 const COUNT = 3000;

@@ -179,8 +179,8 @@ export function listing<T extends ResourceTable, I extends z.ZodType, O extends 
         .distinct()
         .orderBy(sql.ref('s0.sort_key'), direction)
         .orderBy(sql.ref('s0.record_id'), direction)
-        // written into the text, not bound: told only "limit ?", SQLite (stat4) read a Khmer word's
-        // whole range and sorted it (1.3 s for "មី" at 1,000,000 products); its values are few
+        // written into the text, not bound: told only "limit ?", SQLite (stat4) read a common Khmer word's
+        // whole range and sorted it before taking a page; its values are few
         .limit(sql.lit(bound + 1))
         .execute()) as { record_id: number }[];
       const ids = walked.slice(offset, offset + query.per_page).map((r) => Number(r.record_id));

@@ -6,6 +6,7 @@ import {
   PRODUCT_IMPORT_MAX_MB,
   PRODUCT_IMPORT_MAX_ROWS,
   type ProductImportRowError,
+  parseUsdCents,
   translate,
 } from '@depot/contracts';
 import { parseString } from '@fast-csv/parse';
@@ -13,6 +14,7 @@ import type ExcelJS from 'exceljs';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { AppError } from '../http/errors.ts';
 import type { Say } from '../http/locale.ts';
+import { isBadText } from '../http/text.ts';
 import { readUpload } from '../http/upload.ts';
 import { loadExcel } from './excel.ts';
 
@@ -164,7 +166,7 @@ export async function* inChunks<T>(
 
 // ─── reading a file ─────────────────────────────────────────────────────────────────────────────
 
-export interface Line {
+export interface SheetLine {
   /** The spreadsheet's row number (1 is the first). */
   row: number;
   cells: string[];
@@ -237,7 +239,7 @@ function checkZip(bytes: Buffer, ceiling: number): void {
 }
 
 /** The first worksheet's rows. Streamed: a sheet is never held whole, only the strings we keep. */
-async function* xlsxLines(bytes: Buffer): AsyncGenerator<Line> {
+async function* xlsxLines(bytes: Buffer): AsyncGenerator<SheetLine> {
   checkZip(bytes, UNPACKED_MAX_MB * 1024 * 1024);
   const reader = new (await loadExcel()).stream.xlsx.WorkbookReader(Readable.from(bytes), {
     worksheets: 'emit',
@@ -272,7 +274,7 @@ function decodeText(bytes: Buffer): string {
 }
 
 /** RFC 4180 records (fast-csv); the separator is the header line's comma, semicolon or tab (Excel's "CSV" varies). */
-async function* csvLines(text: string): AsyncGenerator<Line> {
+async function* csvLines(text: string): AsyncGenerator<SheetLine> {
   const firstLine = text.slice(0, text.search(/\r|\n|$/));
   const count = (c: string) => firstLine.split(c).length;
   const delimiter = [',', ';', '\t'].reduce((best, c) => (count(c) > count(best) ? c : best), ',');
@@ -281,16 +283,16 @@ async function* csvLines(text: string): AsyncGenerator<Line> {
 }
 
 export interface Sheet {
-  header: Line;
-  lines: Line[];
+  header: SheetLine;
+  lines: SheetLine[];
 }
 
 /** The header (the first row that is not empty) and the data rows, judged by content, not by name. */
 export async function readSheet(bytes: Buffer): Promise<Sheet> {
   const zip = bytes.length >= 4 && bytes.readUInt32LE(0) === 0x04034b50;
   const source = zip ? xlsxLines(bytes) : csvLines(decodeText(bytes));
-  let header: Line | null = null;
-  const lines: Line[] = [];
+  let header: SheetLine | null = null;
+  const lines: SheetLine[] = [];
   let count = 0;
   try {
     for await (const line of source) {
@@ -319,6 +321,62 @@ export function cleanCell(text: string | undefined): string {
 
 /** "5200" → 5200; anything else stays text, for the schema to call it not valid. */
 export const wholeNumber = (text: string): number | string => (/^\d{1,15}$/.test(text) ? Number(text) : text);
+
+/**
+ * The header's columns by position, for a sheet of these `columns` that must have `required`;
+ * unknown, doubled and missing columns are errors of the header's row.
+ */
+export function readHeader<C extends string>(
+  header: SheetLine,
+  say: Say,
+  columns: readonly C[],
+  required: readonly C[],
+): { index: Map<C, number>; errors: ProductImportRowError[] } {
+  const index = new Map<C, number>();
+  const errors: ProductImportRowError[] = [];
+  const known = new Set<string>(columns);
+  const error = (column: string, value: string, key: MessageKey, params: MessageParams) =>
+    errors.push({ row: header.row, column, value, message: say(key, params) });
+  header.cells.forEach((text, position) => {
+    const column = text.trim().toLowerCase();
+    if (!column) return; // a blank header cell (a formatted, empty column) is no column
+    if (!known.has(column)) {
+      error(column, text, 'import.unknown_column', { column: text.trim(), columns: columns.join(', ') });
+    } else if (index.has(column as C)) error(column, text, 'import.duplicate_column', { column });
+    else index.set(column as C, position);
+  });
+  for (const column of required) {
+    if (!index.has(column)) error(column, '', 'import.missing_column', { column });
+  }
+  return { index, errors };
+}
+
+/** "$1.25" → 125 (cents); anything else stays text, for the schema to call it not valid. */
+export const usdCell = (text: string): number | string => parseUsdCents(text.replace(/^\$/, '')) ?? text;
+
+/** "5,200 ៛" → 5200 (riel); anything else stays text, for the schema to call it not valid. */
+export const rielCell = (text: string): number | string => wholeNumber(text.replace(/[\s,៛]/g, '') || text);
+
+/**
+ * One line's cells by column, and its mistakes: the first one of each column. A cell the file has
+ * no column for is undefined; a cell with a NUL or a lone surrogate is refused, as the form's
+ * fields refuse it, and reads as undefined.
+ */
+export function lineCells<C>(line: SheetLine, index: Map<C, number>, say: Say) {
+  const problems = new Map<C, string>();
+  const fail = (column: C, key: MessageKey, params?: MessageParams) => {
+    if (!problems.has(column)) problems.set(column, say(key, params));
+  };
+  const cell = (column: C): string | undefined => {
+    const position = index.get(column);
+    if (position === undefined) return undefined;
+    const text = cleanCell(line.cells[position]);
+    if (!isBadText(text)) return text;
+    fail(column, 'validation.characters');
+    return undefined;
+  };
+  return { problems, fail, cell };
+}
 
 const normal = (name: string) => name.trim().normalize('NFC').toLowerCase();
 

@@ -4,8 +4,8 @@ import type { Db } from '../db/database.ts';
 import type { Shared } from './redis.ts';
 
 /**
- * The totals of list pages, remembered until their table changes. Counting 100,000 live products
- * costs about 2 ms on SQLite, more than all the rest of a list page; the rows themselves are always
+ * The totals of list pages, remembered until their table changes. Counting a large table's live
+ * rows costs more than all the rest of a list page; the rows themselves are always
  * read afresh. Whatever writes a resource's table calls `tableChanged` once it has committed.
  *
  * Alone, a process keeps the tables' versions and the totals in its memory; a total is also

@@ -3,7 +3,7 @@ import { AppError } from '../http/errors.ts';
 import { type Actor, can, covers, definePolicy, type Refusal, rule } from './policy.ts';
 
 /**
- * Credit (issue 17): customers' credit limits and payment terms, what they owe, their payments on
+ * Credit: customers' credit limits and payment terms, what they owe, their payments on
  * account, statements; what the depot owes its suppliers.
  *
  * - Seeing balances, ageing and statements is `credit.view` (a cashier has none); a supplier's

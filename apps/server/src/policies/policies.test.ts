@@ -69,7 +69,7 @@ describe('voids and refunds need a manager', () => {
     expect(held.body.data.abilities).toEqual({ update: true, pay: false, cancel: true, return: false, deliver: false });
     expect((await call(cashier.headers, 'POST', `/api/orders/${held.body.data.id}/cancel`, {})).status).toBe(200);
 
-    // unpaid, but the goods were handed over: a void would put back stock that left (issue 26)
+    // unpaid, but the goods were handed over: a void would put back stock that left
     const unpaid = await call(
       cashier.headers,
       'POST',

@@ -1,11 +1,15 @@
-import { channelNames, privateChannel } from '@depot/contracts';
+import { appEvent, channelNames, type DEPOT_EVENTS, privateChannel, type STORE_EVENTS } from '@depot/contracts';
 import type { Db } from '../db/database.ts';
 import { eventBus } from '../events/bus.ts';
-import { broadcastName, type DomainEvent } from '../events/events.ts';
+import type { DomainEvent, EventName } from '../events/events.ts';
 import type { Realtime } from './realtime.ts';
 
 const store = (id: number) => privateChannel(channelNames.store(id));
 const depot = privateChannel(channelNames.depot);
+
+/** What the web listens to (contracts `STORE_EVENTS`, `DEPOT_EVENTS`): domain events, or no build. */
+type Domain<N extends EventName> = N;
+export type ListenedEvent = Domain<(typeof STORE_EVENTS | typeof DEPOT_EVENTS)[number]>;
 
 /**
  * Where each domain event goes (wire names), with the payload sent there. The one map from events
@@ -46,7 +50,7 @@ export function routesOf(event: DomainEvent): { channels: string[]; payload: obj
  */
 export function broadcastDomainEvents(db: Db, realtime: Realtime): () => void {
   return eventBus(db).subscribe(async (event) => {
-    const name = broadcastName(event.name);
+    const name = appEvent(event.name);
     await Promise.all(routesOf(event).map(({ channels, payload }) => realtime.broadcast(channels, name, payload)));
     // after the event reached them: sockets of users whose rights no longer hold are closed
     if (event.name === 'PermissionsChanged') await realtime.recheck(event.payload.user_ids);

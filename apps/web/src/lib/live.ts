@@ -1,23 +1,10 @@
-import { broadcastingChannelsResponse, channelNames } from '@depot/contracts';
+import { broadcastingChannelsResponse, channelNames, DEPOT_EVENTS, STORE_EVENTS } from '@depot/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { resourceKey } from '../kit/queries.ts';
 import { useSession } from './access.tsx';
 import { api } from './http.ts';
 import { realtime } from './realtime.ts';
-
-/** What a store's channel carries (server: realtime/domain.ts), as laravel-echo names them. */
-export const STORE_EVENTS = [
-  'StockChanged',
-  'OrderCreated',
-  'OrderUpdated',
-  'PurchaseReceived',
-  'TransferSent',
-  'TransferReceived',
-] as const;
-
-/** What the `depot` channel carries for every signed-in user. */
-export const DEPOT_EVENTS = ['ExchangeRateChanged', 'SettingsChanged'] as const;
 
 /** Events arriving together (a sale: stock and the order) refresh once. */
 const SETTLE_MS = 250;

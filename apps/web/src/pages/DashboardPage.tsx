@@ -18,12 +18,12 @@ import {
 } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import { formatDateTime } from '../lib/dates.ts';
+import { formatDate, formatDateTime } from '../lib/dates.ts';
 import { api } from '../lib/http.ts';
 import { localeFromPath } from '../lib/locale.ts';
 import { auditActionLabel } from './admin/AuditPage.tsx';
 import { Chart } from './reports/Chart.tsx';
-import { FigureCard, FigureGrid, formatDay, label, SectionTable } from './reports/common.tsx';
+import { FigureCard, FigureGrid, label, SectionTable } from './reports/figures.tsx';
 
 const dashboardQuery = {
   queryKey: ['dashboard'],
@@ -104,7 +104,7 @@ export function DashboardPage() {
             </Descriptions>
           </div>
           <Typography.Text type="secondary">
-            {t('dashboard.today')}: {formatDay(data.today, locale)}
+            {t('dashboard.today')}: {formatDate(data.today, locale)}
           </Typography.Text>
         </Flex>
       </Card>
@@ -119,7 +119,7 @@ export function DashboardPage() {
               ? t('dashboard.shiftNote', {
                   number: data.shift.number,
                   till: data.shift.till,
-                  date: formatDay(data.shift.opened_at, locale),
+                  date: formatDate(data.shift.opened_at, locale),
                 })
               : t('dashboard.ownSalesNote')
           }

@@ -13,7 +13,7 @@ import { can, useCovers } from '../lib/access.tsx';
  * quantity go to the server, which writes them as an `opening` stock adjustment with the product.
  */
 
-type Line = NonNullable<ProductInput['opening_stock']>[number];
+type OpeningLine = NonNullable<ProductInput['opening_stock']>[number];
 
 interface Draft {
   quantity: number | null;
@@ -31,7 +31,12 @@ const EMPTY: Draft = { quantity: null, lot: '', expiry_date: null };
 export const showOpeningStock = (values: Record<string, unknown>) =>
   Array.isArray(values.opening_stock) && can('stocks.create');
 
-export function OpeningStockInput({ onChange }: { value?: Line[] | null; onChange?: (value: Line[]) => void }) {
+export function OpeningStockInput({
+  onChange,
+}: {
+  value?: OpeningLine[] | null;
+  onChange?: (value: OpeningLine[]) => void;
+}) {
   const { t } = useCtx();
   const form = Form.useFormInstance();
   const unitCost = Form.useWatch('cost_usd_cents', form) as number | undefined;

@@ -19,7 +19,7 @@ import { ApiError, download, saveFile, upload } from '../lib/http.ts';
 
 type Format = 'xlsx' | 'csv';
 
-/** What is exported and imported: products, or price lists (issue 17), through the same dialog. */
+/** What is exported and imported: products, or price lists, through the same dialog. */
 interface SheetKind {
   api: 'products' | 'price-lists';
   row: z.ZodType<Row>;

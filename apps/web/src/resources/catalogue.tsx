@@ -12,6 +12,8 @@ import {
   unitInput,
 } from '@depot/contracts';
 import { Input, InputNumber, Tag } from 'antd';
+import { type PickProps, RemoteSelect } from '../kit/RemoteSelect.tsx';
+import { type Ctx, defineResource, localName } from '../kit/resource.ts';
 import {
   nameColumns,
   nameFields,
@@ -21,9 +23,7 @@ import {
   statusFilter,
   textAreaField,
   textField,
-} from '../kit/common.tsx';
-import { type PickProps, RemoteSelect } from '../kit/RemoteSelect.tsx';
-import { type Ctx, defineResource, localName } from '../kit/resource.ts';
+} from '../kit/resourceParts.tsx';
 
 const byLocalName = (locale: string) => (locale === 'kh' ? 'name_kh' : 'name_en');
 

@@ -1,8 +1,8 @@
 import { type Combo, combo, comboInput, formatUsd } from '@depot/contracts';
 import { Typography } from 'antd';
 import { ProductNames } from '../components/products.tsx';
-import { costText, statusColumn, statusFilter } from '../kit/common.tsx';
 import { defineResource, localName } from '../kit/resource.ts';
+import { costText, statusColumn, statusFilter } from '../kit/resourceParts.tsx';
 import { formatCount, percentText } from '../lib/format.ts';
 
 /** "25%", "−3.5%": a margin in basis points. */

@@ -16,10 +16,10 @@ import {
 import { Form, Input, Radio, Tag, Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import { useEffect, useState } from 'react';
-import { dateFilter, selectFilter, statusColumn, statusField, statusFilter, textField } from '../kit/common.tsx';
 import { DateInput } from '../kit/inputs.tsx';
 import { type PickProps, RemoteSelect } from '../kit/RemoteSelect.tsx';
 import { type Ctx, defineResource, localName } from '../kit/resource.ts';
+import { dateFilter, selectFilter, statusColumn, statusField, statusFilter, textField } from '../kit/resourceParts.tsx';
 import { formatDate } from '../lib/dates.ts';
 import { percentText } from '../lib/format.ts';
 import { CategorySelect } from './catalogue.tsx';

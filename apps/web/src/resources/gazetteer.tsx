@@ -13,10 +13,10 @@ import {
   villageInput,
 } from '@depot/contracts';
 import { Input, Select, Tag, Typography } from 'antd';
-import { nameColumns, nameFields, selectFilter, textField } from '../kit/common.tsx';
 import { LocationPicker } from '../kit/LocationPicker.tsx';
 import { type PickProps, RemoteSelect } from '../kit/RemoteSelect.tsx';
 import { type Column, type Ctx, defineResource, type Field, localName } from '../kit/resource.ts';
+import { nameColumns, nameFields, selectFilter, textField } from '../kit/resourceParts.tsx';
 
 /** The Cambodian gazetteer: four levels, each listed and edited the same way. */
 

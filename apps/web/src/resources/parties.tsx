@@ -12,11 +12,18 @@ import {
 } from '@depot/contracts';
 import { Button, Input, Radio, Space, Tag } from 'antd';
 import { useNavigate } from 'react-router';
-import { selectFilter, statusColumn, statusField, statusFilter, textAreaField, textField } from '../kit/common.tsx';
 import { CountInput, UsdInput } from '../kit/inputs.tsx';
 import { LocationPicker } from '../kit/LocationPicker.tsx';
 import { type PickProps, RemoteSelect } from '../kit/RemoteSelect.tsx';
 import { type Column, type Ctx, defineResource, type Field, localName } from '../kit/resource.ts';
+import {
+  selectFilter,
+  statusColumn,
+  statusField,
+  statusFilter,
+  textAreaField,
+  textField,
+} from '../kit/resourceParts.tsx';
 import { useCan, useCovers } from '../lib/access.tsx';
 import { localePath } from '../lib/locale.ts';
 import { CreditButton } from '../pages/credit/CreditDrawer.tsx';
@@ -48,7 +55,7 @@ function locationColumn<R extends { location: string | null; location_kh: string
   };
 }
 
-/** Credit fields (issue 17): only who holds credit.update changes them (the server keeps them otherwise). */
+/** Credit fields: only who holds credit.update changes them (the server keeps them otherwise). */
 function CreditLimitInput(props: {
   value?: number | string;
   onChange?: (v: number | string | undefined) => void;

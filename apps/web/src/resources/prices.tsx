@@ -15,17 +15,24 @@ import {
 } from '@depot/contracts';
 import { InputNumber, Radio, Tag, Typography } from 'antd';
 import type { TFunction } from 'i18next';
-import { nameColumns, nameFields, selectFilter, statusColumn, statusField, statusFilter } from '../kit/common.tsx';
 import { CountInput, RielInput, UsdInput } from '../kit/inputs.tsx';
 import { type PickProps, RemoteSelect } from '../kit/RemoteSelect.tsx';
 import { type Ctx, defineResource, localName } from '../kit/resource.ts';
+import {
+  nameColumns,
+  nameFields,
+  selectFilter,
+  statusColumn,
+  statusField,
+  statusFilter,
+} from '../kit/resourceParts.tsx';
 import { percentText } from '../lib/format.ts';
 import { CategorySelect, unitLabel } from './catalogue.tsx';
 import { ProductSelect } from './discounts.tsx';
 import { PriceListTransfer } from './ProductTransfer.tsx';
 
 /**
- * Wholesale prices (issue 17): customer groups and the rows of their price lists (a unit's price,
+ * Wholesale prices: customer groups and the rows of their price lists (a unit's price,
  * a quantity break; a category's break as a percentage off). Which price wins is the server's
  * `choosePrice` (contracts prices.ts), documented in ARCHITECTURE.md.
  */

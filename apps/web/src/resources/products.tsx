@@ -13,10 +13,10 @@ import {
 } from '@depot/contracts';
 import { Flex, Form, Image, Input, Switch, Tag, Typography } from 'antd';
 import { useEffect, useRef } from 'react';
-import { selectFilter, statusColumn, statusField, statusFilter } from '../kit/common.tsx';
 import { CountInput, DateInput, ImageInput, RielInput, UsdInput } from '../kit/inputs.tsx';
 import { type PickProps, RemoteSelect } from '../kit/RemoteSelect.tsx';
 import { type Column, type Ctx, defineResource, type Field, khmerFirst, localName } from '../kit/resource.ts';
+import { selectFilter, statusColumn, statusField, statusFilter } from '../kit/resourceParts.tsx';
 import { formatDate } from '../lib/dates.ts';
 import { api, upload } from '../lib/http.ts';
 import { BaseUnitSelect, BrandSelect, CategorySelect } from './catalogue.tsx';

@@ -10,9 +10,9 @@ import {
 } from '@depot/contracts';
 import { Flex, Tag, Typography } from 'antd';
 import type { TFunction } from 'i18next';
-import { dateFilter, selectFilter } from '../kit/common.tsx';
 import { DetailLink } from '../kit/detail.tsx';
 import { defineResource } from '../kit/resource.ts';
+import { dateFilter, selectFilter } from '../kit/resourceParts.tsx';
 import { formatDate } from '../lib/dates.ts';
 import { StoreSelect, SupplierSelect } from './parties.tsx';
 

@@ -2,9 +2,9 @@ import { ArrowRightOutlined, EyeOutlined } from '@ant-design/icons';
 import { TRANSFER_STATUSES, type Transfer, type TransferStatus, transfer, transferInput } from '@depot/contracts';
 import { Flex, Tag, Typography } from 'antd';
 import type { TFunction } from 'i18next';
-import { selectFilter } from '../kit/common.tsx';
 import { DetailLink } from '../kit/detail.tsx';
 import { defineResource } from '../kit/resource.ts';
+import { selectFilter } from '../kit/resourceParts.tsx';
 import { formatDateTime } from '../lib/dates.ts';
 import { StoreSelect } from './parties.tsx';
 

@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Trust (issue 9). `user_stores`: the stores each user covers (sees and acts in), filled from each
- * user's home store (`users.store_id`, which stays the till's default). `approved_by` on orders and
+ * Trust: where each user works. `user_stores`: the stores each user covers (sees and acts in),
+ * filled from each user's home store (`users.store_id`, which stays the till's default). `approved_by` on orders and
  * returns: the manager whose approval, entered at the till, allowed a void or a refund.
  * `idempotency_keys.result`: what the keyed work answered, written in the work's own transaction,
  * so a retry after a crash between the commit and the answer is rebuilt from it.

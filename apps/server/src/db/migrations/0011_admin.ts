@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { columnTypes, withId } from './helpers.ts';
 
 /**
- * Administration (issue 10).
+ * Administration: password resets, the areas a user covers, and the audit trail.
  * - users: `must_change_password` (set by an administrator's reset: the sign-in answers it and the
  *   web asks for a new password first), the last sign-in's time and address.
  * - `user_areas`: the operational districts and health facilities a user covers (coverage.ts).

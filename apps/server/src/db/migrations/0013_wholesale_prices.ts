@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { withId, withTimestamps } from './helpers.ts';
 
 /**
- * Wholesale prices (issue 17): customer groups, each customer in at most one; price-list rows (a
+ * Wholesale prices: customer groups, each customer in at most one; price-list rows (a
  * unit's price or a quantity break, of a group or of the base list); and on each order line the
  * price it was sold at and why (`price_source`, the list's names, the list price before a break).
  */

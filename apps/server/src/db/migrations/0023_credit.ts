@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { withId, withTimestamps } from './helpers.ts';
 
 /**
- * Credit (issue 17): a customer's credit limit (US cents; null: not limited, as before; 0: nothing
+ * Credit: a customer's credit limit (US cents; null: not limited, as before; 0: nothing
  * may be left unpaid) and payment terms in days; a supplier's terms; the manager who let a sale go
  * over a customer's limit; customer payments against several orders at once (one tender, allocated
  * to orders: each share is an order payment carrying the customer payment's id).

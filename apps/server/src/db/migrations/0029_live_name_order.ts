@@ -4,9 +4,9 @@ import { type Kysely, sql } from 'kysely';
  * The products list in its name orders, live products only (`deleted_at is null`, as every list
  * but the bin's): an index of just those, in (name, id) order, so a page past the first finds its
  * ids in the index alone. With the plain name index each entry skipped was a lookup of its row to
- * check `deleted_at`: page 50 of 20 read 1,000 rows of a million (0.7 ms on SQLite, the bulk of
- * the page's cost). `id` breaks ties as the list does (SQLite's index holds it anyway; PostgreSQL's
- * needs it to hand the order without a sort).
+ * check `deleted_at`, so a far page read every row before it (most of the page's cost). `id`
+ * breaks ties as the list does (SQLite's index holds it anyway; PostgreSQL's needs it to hand the
+ * order without a sort).
  */
 const ORDERS = ['name_en', 'name_kh'] as const;
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Sign-in trust (issue 26):
+ * Sign-in trust:
  * - `auth_tokens.used_by`: the client (SHA-256 of its address and user agent) that rotated a refresh
  *   token, so that only the same client's retry of a lost answer is tolerated (auth.service.ts
  *   `refresh`); a second use from anyone else revokes the sign-in.

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Every riel in a drawer (issue 26): a payment, a refund and the change given belong to the shift
+ * Every riel in a drawer: a payment, a refund and the change given belong to the shift
  * open by whoever handled the cash, not to the shift of the order. `order_payments.shift_id` is the
  * drawer each tender or refund went into or came out of; `orders.change_shift_id` the drawer the
  * change of its settling payment left. Rows written before are the order's shift's, as the drawers

@@ -19,7 +19,7 @@ export const combos: ResourceDefinition<'combos', typeof comboInput, typeof comb
   output: combo,
   routes: ['list'],
   query: comboRows,
-  /** The till's local catalogue (issue 13): combos changed since a cursor; their items from the detail. */
+  /** The till's local catalogue: combos changed since a cursor; their items from the detail. */
   changes: true,
   policy: {
     present: (actor, row) => ({ ...presentCombo(actor, row), abilities: comboPolicy.abilities(actor, row) }),

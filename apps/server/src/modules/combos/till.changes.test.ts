@@ -3,7 +3,7 @@ import { ADMIN_PASSWORD, bearer, createUser, login, useTestApp } from '../../tes
 
 /**
  * `GET /api/{combos,discounts,customers}/changes`: what the till's local catalogue reads besides
- * products (issue 13): paged in (updated_at, id) order, deleted and inactive rows included, the
+ * products: paged in (updated_at, id) order, deleted and inactive rows included, the
  * list's permission.
  */
 const ctx = useTestApp();

@@ -2,6 +2,7 @@ import {
   type Ageing,
   addDays,
   ageingBucket,
+  type CreditReport,
   daysBetween,
   emptyAgeing,
   type OpenDocument,
@@ -76,14 +77,28 @@ export function ageDocuments(docs: readonly Debt[], terms: number, today = today
   return { balance, ageing, open };
 }
 
-/** A customer's confirmed orders (those of the actor's stores; every store with no actor). */
-export async function customerOrders(db: Db, customerId: number, actor: Actor | null): Promise<Debt[]> {
+/** A debt and whose it is (the customer or the supplier). */
+export interface PartyDebt extends Debt {
+  party_id: number;
+}
+
+/** Which documents: one party's or every party's, one store's or every store's, unpaid ones or all. */
+export interface DebtFilter {
+  partyId?: number;
+  storeId?: number | null;
+  unpaidOnly?: boolean;
+}
+
+/** Confirmed orders (those of the actor's stores; every store with no actor). */
+export async function customerOrders(db: Db, actor: Actor | null, filter: DebtFilter = {}): Promise<PartyDebt[]> {
   let q = db
     .selectFrom('orders as o')
-    .select(['o.id', 'o.number', 'o.store_id', 'o.order_date', 'o.total_cents', 'o.paid_cents'])
-    .where('o.customer_id', '=', customerId)
+    .select(['o.id', 'o.number', 'o.store_id', 'o.order_date', 'o.total_cents', 'o.paid_cents', 'o.customer_id'])
     .where('o.status', '=', 'confirmed')
     .where('o.deleted_at', 'is', null);
+  if (filter.partyId !== undefined) q = q.where('o.customer_id', '=', filter.partyId);
+  if (filter.storeId) q = q.where('o.store_id', '=', filter.storeId);
+  if (filter.unpaidOnly) q = q.whereRef('o.paid_cents', '<', 'o.total_cents');
   if (actor) q = inStores(q, actor, 'o.store_id');
   const rows = await q.execute();
   return rows.map((r) => ({
@@ -93,12 +108,13 @@ export async function customerOrders(db: Db, customerId: number, actor: Actor | 
     date: r.order_date,
     total_cents: Number(r.total_cents),
     paid_cents: Number(r.paid_cents),
+    party_id: r.customer_id,
   }));
 }
 
 /** What a customer owes now, every store together: the credit limit's measure. */
 export async function customerBalance(db: Db, customerId: number): Promise<number> {
-  const docs = await customerOrders(db, customerId, null);
+  const docs = await customerOrders(db, null, { partyId: customerId });
   return docs.reduce((sum, d) => sum + d.total_cents - d.paid_cents, 0);
 }
 
@@ -122,7 +138,7 @@ export function appliedShares(paidCents: number, amounts: readonly number[]): nu
 
 /** A customer's statement entries, every one (sales, payments, returns, refunds), in order. */
 export async function customerEntries(db: Db, customerId: number, actor: Actor | null): Promise<Entry[]> {
-  const orders = await customerOrders(db, customerId, actor);
+  const orders = await customerOrders(db, actor, { partyId: customerId });
   if (!orders.length) return [];
   const ids = orders.map((o) => o.id);
   const byId = new Map(orders.map((o) => [o.id, o]));
@@ -230,14 +246,24 @@ function sortEntries(entries: Entry[]): Entry[] {
   );
 }
 
-/** A supplier's ordered and received purchases (cancelled ones and drafts owe nothing). */
-export async function supplierPurchases(db: Db, supplierId: number, actor: Actor | null): Promise<Debt[]> {
+/** Ordered and received purchases (cancelled ones and drafts owe nothing). */
+export async function supplierPurchases(db: Db, actor: Actor | null, filter: DebtFilter = {}): Promise<PartyDebt[]> {
   let q = db
     .selectFrom('purchases as pu')
-    .select(['pu.id', 'pu.number', 'pu.store_id', 'pu.purchase_date', 'pu.grand_total_cents', 'pu.paid_cents'])
-    .where('pu.supplier_id', '=', supplierId)
+    .select([
+      'pu.id',
+      'pu.number',
+      'pu.store_id',
+      'pu.purchase_date',
+      'pu.grand_total_cents',
+      'pu.paid_cents',
+      'pu.supplier_id',
+    ])
     .where('pu.status', 'not in', ['draft', 'cancelled'])
     .where('pu.deleted_at', 'is', null);
+  if (filter.partyId !== undefined) q = q.where('pu.supplier_id', '=', filter.partyId);
+  if (filter.storeId) q = q.where('pu.store_id', '=', filter.storeId);
+  if (filter.unpaidOnly) q = q.whereRef('pu.paid_cents', '<', 'pu.grand_total_cents');
   if (actor) q = inStores(q, actor, 'pu.store_id');
   const rows = await q.execute();
   return rows.map((r) => ({
@@ -247,12 +273,13 @@ export async function supplierPurchases(db: Db, supplierId: number, actor: Actor
     date: r.purchase_date,
     total_cents: Number(r.grand_total_cents),
     paid_cents: Number(r.paid_cents),
+    party_id: r.supplier_id,
   }));
 }
 
 /** A supplier's statement entries: purchases and the payments made on them. */
 export async function supplierEntries(db: Db, supplierId: number, actor: Actor | null): Promise<Entry[]> {
-  const purchases = await supplierPurchases(db, supplierId, actor);
+  const purchases = await supplierPurchases(db, actor, { partyId: supplierId });
   if (!purchases.length) return [];
   const byId = new Map(purchases.map((p) => [p.id, p]));
   const entries: Entry[] = purchases.map((p) => ({
@@ -316,22 +343,40 @@ export function statementOf(entries: readonly Entry[], from: string, to: string)
   return { opening_cents: opening, lines, totals, closing_cents: closing };
 }
 
+/** The parties a credit report names, as read from their table. */
+export interface CreditParty {
+  id: number;
+  name: string;
+  phone: string | null;
+  credit_limit_cents: number | string | bigint | null;
+  payment_terms_days: number | string | bigint;
+}
+
 /** Receivables or payables now: each party's open documents aged, and the totals. */
-export function creditRows<P extends { id: number; terms: number }>(
-  parties: readonly P[],
-  docs: readonly (Debt & { party_id: number })[],
+export function creditReport(
+  parties: readonly CreditParty[],
+  docs: readonly PartyDebt[],
   today = todayInCambodia(),
-) {
+): CreditReport {
   const total = emptyAgeing();
   let totalCents = 0;
-  const rows = [];
+  const rows: CreditReport['rows'] = [];
   for (const party of parties) {
+    const terms = Number(party.payment_terms_days);
     const mine = docs.filter((d) => d.party_id === party.id);
-    const { balance, ageing } = ageDocuments(mine, party.terms, today);
+    const { balance, ageing } = ageDocuments(mine, terms, today);
     if (balance === 0) continue;
     for (const key of Object.keys(total) as (keyof Ageing)[]) total[key] += ageing[key];
     totalCents += balance;
-    rows.push({ party, balance_cents: balance, ageing });
+    rows.push({
+      id: party.id,
+      name: party.name,
+      phone: party.phone,
+      credit_limit_cents: party.credit_limit_cents === null ? null : Number(party.credit_limit_cents),
+      payment_terms_days: terms,
+      balance_cents: balance,
+      ageing,
+    });
   }
   rows.sort((a, b) => b.balance_cents - a.balance_cents);
   return { rows, total_cents: totalCents, ageing: total };

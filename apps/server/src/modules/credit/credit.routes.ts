@@ -23,7 +23,7 @@ import { statementPdf } from './credit.pdf.ts';
 import { creditService } from './credit.service.ts';
 
 /**
- * Credit (issue 17; rules in policies/credit.ts): a customer's and a supplier's account (balance,
+ * Credit (rules in policies/credit.ts): a customer's and a supplier's account (balance,
  * ageing, open documents), statements for a period (JSON, or a PDF with `format=pdf`), payments on
  * account (idempotent with `Idempotency-Key`), receivables and payables with ageing.
  */

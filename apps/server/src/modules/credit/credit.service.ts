@@ -34,7 +34,7 @@ import { saleRates } from '../rates/rates.service.ts';
 import { drawerShift, movesCash } from '../shifts/shifts.service.ts';
 import {
   ageDocuments,
-  creditRows,
+  creditReport,
   customerEntries,
   customerOrders,
   statementOf,
@@ -199,7 +199,7 @@ export function creditService(db: Db) {
       assertSeesCredit(actor, 'customer');
       const customer = await liveCustomer(id);
       const terms = Number(customer.payment_terms_days);
-      const { balance, ageing, open } = ageDocuments(await customerOrders(db, id, actor), terms);
+      const { balance, ageing, open } = ageDocuments(await customerOrders(db, actor, { partyId: id }), terms);
       const limit = customer.credit_limit_cents === null ? null : Number(customer.credit_limit_cents);
       return {
         id,
@@ -218,7 +218,7 @@ export function creditService(db: Db) {
       assertSeesCredit(actor, 'supplier');
       const supplier = await liveSupplier(id);
       const terms = Number(supplier.payment_terms_days);
-      const { balance, ageing, open } = ageDocuments(await supplierPurchases(db, id, actor), terms);
+      const { balance, ageing, open } = ageDocuments(await supplierPurchases(db, actor, { partyId: id }), terms);
       return {
         id,
         name: supplier.name,
@@ -257,23 +257,7 @@ export function creditService(db: Db) {
     async receivables(actor: Actor, storeId: number | null): Promise<CreditReport> {
       assertSeesCredit(actor, 'customer');
       if (storeId) assertStoreInput(actor, 'store_id', storeId);
-      let q = db
-        .selectFrom('orders as o')
-        .select(['o.id', 'o.number', 'o.store_id', 'o.order_date', 'o.total_cents', 'o.paid_cents', 'o.customer_id'])
-        .where('o.status', '=', 'confirmed')
-        .where('o.deleted_at', 'is', null)
-        .whereRef('o.paid_cents', '<', 'o.total_cents');
-      q = inStores(q, actor, 'o.store_id');
-      if (storeId) q = q.where('o.store_id', '=', storeId);
-      const docs = (await q.execute()).map((r) => ({
-        id: r.id,
-        number: r.number,
-        store_id: r.store_id,
-        date: r.order_date,
-        total_cents: Number(r.total_cents),
-        paid_cents: Number(r.paid_cents),
-        party_id: r.customer_id,
-      }));
+      const docs = await customerOrders(db, actor, { storeId, unpaidOnly: true });
       const ids = [...new Set(docs.map((d) => d.party_id))];
       const parties = ids.length
         ? await db
@@ -282,54 +266,14 @@ export function creditService(db: Db) {
             .where('id', 'in', ids)
             .execute()
         : [];
-      const report = creditRows(
-        parties.map((p) => ({ ...p, terms: Number(p.payment_terms_days) })),
-        docs,
-      );
-      return {
-        rows: report.rows.map((r) => ({
-          id: r.party.id,
-          name: r.party.name,
-          phone: r.party.phone,
-          credit_limit_cents: r.party.credit_limit_cents === null ? null : Number(r.party.credit_limit_cents),
-          payment_terms_days: r.party.terms,
-          balance_cents: r.balance_cents,
-          ageing: r.ageing,
-        })),
-        total_cents: report.total_cents,
-        ageing: report.ageing,
-      };
+      return creditReport(parties, docs);
     },
 
     /** What the depot owes its suppliers now, aged. */
     async payables(actor: Actor, storeId: number | null): Promise<CreditReport> {
       assertSeesCredit(actor, 'supplier');
       if (storeId) assertStoreInput(actor, 'store_id', storeId);
-      let q = db
-        .selectFrom('purchases as pu')
-        .select([
-          'pu.id',
-          'pu.number',
-          'pu.store_id',
-          'pu.purchase_date',
-          'pu.grand_total_cents',
-          'pu.paid_cents',
-          'pu.supplier_id',
-        ])
-        .where('pu.status', 'not in', ['draft', 'cancelled'])
-        .where('pu.deleted_at', 'is', null)
-        .whereRef('pu.paid_cents', '<', 'pu.grand_total_cents');
-      q = inStores(q, actor, 'pu.store_id');
-      if (storeId) q = q.where('pu.store_id', '=', storeId);
-      const docs = (await q.execute()).map((r) => ({
-        id: r.id,
-        number: r.number,
-        store_id: r.store_id,
-        date: r.purchase_date,
-        total_cents: Number(r.grand_total_cents),
-        paid_cents: Number(r.paid_cents),
-        party_id: r.supplier_id,
-      }));
+      const docs = await supplierPurchases(db, actor, { storeId, unpaidOnly: true });
       const ids = [...new Set(docs.map((d) => d.party_id))];
       const parties = ids.length
         ? await db
@@ -338,23 +282,10 @@ export function creditService(db: Db) {
             .where('id', 'in', ids)
             .execute()
         : [];
-      const report = creditRows(
-        parties.map((p) => ({ ...p, terms: Number(p.payment_terms_days) })),
+      return creditReport(
+        parties.map((p) => ({ ...p, credit_limit_cents: null })),
         docs,
       );
-      return {
-        rows: report.rows.map((r) => ({
-          id: r.party.id,
-          name: r.party.name,
-          phone: r.party.phone,
-          credit_limit_cents: null,
-          payment_terms_days: r.party.terms,
-          balance_cents: r.balance_cents,
-          ageing: r.ageing,
-        })),
-        total_cents: report.total_cents,
-        ageing: report.ageing,
-      };
     },
 
     /** A customer payment with its allocations; 404 outside the actor's stores. */
@@ -373,7 +304,7 @@ export function creditService(db: Db) {
         assertStoreInput(actor, 'store_id', storeId);
         const customer = await lockCustomer(trx, customerId);
         if (!customer || customer.deleted_at) throw notFound();
-        const open = ageDocuments(await customerOrders(trx, customerId, actor), 0).open;
+        const open = ageDocuments(await customerOrders(trx, actor, { partyId: customerId }), 0).open;
         // cash taken on account goes into the drawer of whoever takes it (or, shifts required: refused)
         const shiftId = await drawerShift(trx, actor.userId, storeId, movesCash([input.method]) ? 'cash' : null);
         const rates = await saleRates(trx);
@@ -471,7 +402,7 @@ export function creditService(db: Db) {
         async (trx) => {
           const supplier = await lockSupplier(trx, supplierId);
           if (!supplier || supplier.deleted_at) throw notFound();
-          const open = ageDocuments(await supplierPurchases(trx, supplierId, actor), 0).open;
+          const open = ageDocuments(await supplierPurchases(trx, actor, { partyId: supplierId }), 0).open;
           const shares = allocateOnAccount(open, input.purchase_ids, SUPPLIER_ACCOUNT, input.amount_cents);
           const allocations: SupplierPayment['allocations'] = [];
           for (const share of shares) {

@@ -107,7 +107,7 @@ describe('a credit limit at the till', () => {
   });
 
   it('gives a customer without a limit no credit, and a limit of 0 allows nothing unpaid', async () => {
-    // no limit set is no credit (issue 26): anything left unpaid needs a manager
+    // no limit set is no credit: anything left unpaid needs a manager
     const none = await newCustomer(null);
     const refused = await send('POST', '/api/orders', sale(none, 1), cashier);
     expect(refused.status).toBe(403);

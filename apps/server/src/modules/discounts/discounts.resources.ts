@@ -61,7 +61,7 @@ export const discounts: ResourceDefinition<'discounts', typeof discountInput, ty
   input: discountInput,
   output: discount,
   query: discountRows,
-  /** The till's local catalogue (issue 13): discounts changed since a cursor. */
+  /** The till's local catalogue: discounts changed since a cursor. */
   changes: true,
   searchable: ['discounts.name'],
   sortable: {

@@ -5,7 +5,7 @@ import { ADMIN_PASSWORD, bearer, createUser, login, useTestApp } from '../../tes
 import { lockProducts, receive } from '../stock/ledger.ts';
 
 /**
- * The till's offline queue as the server sees it (issue 13): the same keyed sales sent again and
+ * The till's offline queue as the server sees it: the same keyed sales sent again and
  * again, out of order, two tabs at once. Each sale is recorded once, with the stock it took.
  */
 const ctx = useTestApp();

@@ -1,7 +1,7 @@
 import type { DeliveryStatus, OrderDetail, TenderMethod } from '@depot/contracts';
 import { type Insertable, type SelectQueryBuilder, sql, type Updateable } from 'kysely';
 import { type Db, isPostgres } from '../../db/database.ts';
-import { type Later, later, runTogether } from '../../db/later.ts';
+import { type LastWrite, runTogether, writeLast } from '../../db/later.ts';
 import { prepared } from '../../db/prepared.ts';
 import type {
   DB,
@@ -261,9 +261,9 @@ export function numberWrites(
   trx: Db,
   year: string,
   numbered: { table: 'orders' | 'invoices'; id: number; prefix: string; heads: string[]; terms: SearchTerm[] }[],
-): Later[] {
+): LastWrite[] {
   const pg = isPostgres(trx);
-  const writes: Later[] = [
+  const writes: LastWrite[] = [
     {
       name: 'numbers',
       query: trx
@@ -375,7 +375,7 @@ export async function insertReturn(db: Db, values: Insertable<OrderReturnsTable>
 /** The batches lines took, left for the transaction's end (db/later.ts): 100 rows a statement. */
 export async function writeTaken(trx: Db, taken: Insertable<OrderItemBatchesTable>[]): Promise<void> {
   for (let i = 0; i < taken.length; i += 100) {
-    await later(trx, {
+    await writeLast(trx, {
       query: trx
         .insertInto('order_item_batches')
         .values(taken.slice(i, i + 100))

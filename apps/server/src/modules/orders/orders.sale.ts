@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { todayInCambodia } from '@depot/contracts';
 import type { Db } from '../../db/database.ts';
-import { later } from '../../db/later.ts';
+import { writeLast } from '../../db/later.ts';
 import { tallyOrder } from '../../db/rollups.ts';
 import type { StepContext } from '../../kit/document.ts';
 import { termRows, termsOf } from '../../kit/search.ts';
@@ -75,7 +75,7 @@ export async function numberSale(
     })),
   );
   if (sale.order) ctx.indexed = true;
-  await later(trx, ...writes);
+  await writeLast(trx, ...writes);
 }
 
 /**

@@ -120,7 +120,7 @@ export const customers: ResourceDefinition<'customers', typeof customerInput, ty
         'customers.deleted_at',
       ]),
   searchable: ['customers.name', 'customers.phone'],
-  /** The till's customer picker on the device (issue 13): customers changed since a cursor, the list's scope. */
+  /** The till's customer picker on the device: customers changed since a cursor, the list's scope. */
   changes: true,
   sortable: { name: 'customers.name', status: 'customers.status', created_at: 'customers.created_at' },
   defaultSort: 'name',

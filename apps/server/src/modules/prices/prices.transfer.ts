@@ -3,12 +3,10 @@ import {
   issuesToErrors,
   listQuery,
   type MessageKey,
-  type MessageParams,
   PRICE_SHEET_COLUMNS,
   PRICE_SHEET_REQUIRED,
   type PriceSheetColumn,
   type ProductImportRowError,
-  parseUsdCents,
   priceListInput,
   productImportResult,
   todayInCambodia,
@@ -21,18 +19,21 @@ import { authOf } from '../../access/access.ts';
 import { type Db, now } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
 import { type Say, sayer } from '../../http/locale.ts';
-import { isBadText } from '../../http/text.ts';
 import { listFilters, resourceService } from '../../kit/resource.ts';
 import {
   both,
   cleanCell,
   FileRefusal,
+  lineCells,
   NameIndex,
+  readHeader,
   readSheet,
   refusal,
+  rielCell,
   rowsRefusal,
   type Sheet,
   upload,
+  usdCell,
   wholeNumber,
   XLSX_TYPE,
 } from '../../kit/spreadsheet.ts';
@@ -118,25 +119,6 @@ const FIELD: Partial<Record<Column, keyof Input>> = {
 };
 const COLUMN_OF = new Map(Object.entries(FIELD).map(([column, field]) => [field as string, column as Column]));
 
-function readHeader(sheet: Sheet, say: Say) {
-  const index = new Map<Column, number>();
-  const errors: ProductImportRowError[] = [];
-  const known = new Set<string>(PRICE_SHEET_COLUMNS);
-  const error = (column: string, value: string, key: MessageKey, params: MessageParams) =>
-    errors.push({ row: sheet.header.row, column, value, message: say(key, params) });
-  sheet.header.cells.forEach((text, position) => {
-    const column = text.trim().toLowerCase();
-    if (!column) return;
-    if (!known.has(column))
-      error(column, text, 'import.unknown_column', { column: text.trim(), columns: PRICE_SHEET_COLUMNS.join(', ') });
-    else if (index.has(column as Column)) error(column, text, 'import.duplicate_column', { column });
-    else index.set(column as Column, position);
-  });
-  for (const column of PRICE_SHEET_REQUIRED)
-    if (!index.has(column)) error(column, '', 'import.missing_column', { column });
-  return { index, errors };
-}
-
 async function references(trx: Db) {
   const [groups, products, units, categories] = await Promise.all([
     trx.selectFrom('customer_groups').select(['id', 'name_en', 'name_kh']).where('deleted_at', 'is', null).execute(),
@@ -192,7 +174,7 @@ async function liveRows(trx: Db) {
 
 export async function importPrices(db: Db, sheet: Sheet, options: { say: Say; actor: ReturnType<typeof authOf> }) {
   const { say, actor } = options;
-  const { index, errors } = readHeader(sheet, say);
+  const { index, errors } = readHeader(sheet.header, say, PRICE_SHEET_COLUMNS, PRICE_SHEET_REQUIRED);
   if (errors.length) throw rowsRefusal(say, errors);
   const written = transaction(
     db,
@@ -201,18 +183,7 @@ export async function importPrices(db: Db, sheet: Sheet, options: { say: Say; ac
       const live = await liveRows(trx);
       const found: ProductImportRowError[] = [];
       const rows = sheet.lines.map((line) => {
-        const problems = new Map<Column, string>();
-        const fail = (column: Column, key: MessageKey, params?: MessageParams) => {
-          if (!problems.has(column)) problems.set(column, say(key, params));
-        };
-        const cell = (column: Column): string | undefined => {
-          const position = index.get(column);
-          if (position === undefined) return undefined;
-          const text = cleanCell(line.cells[position]);
-          if (!isBadText(text)) return text;
-          fail(column, 'validation.characters');
-          return undefined;
-        };
+        const { problems, fail, cell } = lineCells(line, index, say);
         const raw: Record<string, unknown> = {};
         const scope = (cell('scope') ?? '').toLowerCase();
         raw.scope = scope || undefined;
@@ -229,9 +200,9 @@ export async function importPrices(db: Db, sheet: Sheet, options: { say: Say; ac
         const quantity = cell('min_quantity');
         raw.min_quantity = quantity ? wholeNumber(quantity) : 1;
         const usd = cell('price_usd');
-        raw.price_cents = usd ? (parseUsdCents(usd.replace(/^\$/, '')) ?? usd) : null;
+        raw.price_cents = usd ? usdCell(usd) : null;
         const khr = cell('price_khr');
-        raw.price_khr = khr ? wholeNumber(khr.replace(/[\s,៛]/g, '') || khr) : null;
+        raw.price_khr = khr ? rielCell(khr) : null;
         const off = cell('percent_off')?.replace(/%$/, '');
         raw.off_bp = off ? (/^\d{1,3}(\.\d{1,2})?$/.test(off) ? Math.round(Number(off) * 100) : off) : null;
         const status = cell('status');

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, bearer, createUser, login, useTestApp } from '../../test/harness.ts';
 
-/** `GET /api/products/changes`: what the till's local catalogue reads (issue 13). */
+/** `GET /api/products/changes`: what the till's local catalogue reads. */
 const ctx = useTestApp();
 let headers: Record<string, string>;
 let category: number;

@@ -2,13 +2,10 @@ import {
   formatUsdCents,
   issuesToErrors,
   listQuery,
-  type MessageKey,
-  type MessageParams,
   PRODUCT_SHEET_COLUMNS,
   PRODUCT_SHEET_REQUIRED,
   type ProductImportRowError,
   type ProductSheetColumn,
-  parseUsdCents,
   type product,
   productImportResult,
   productInput,
@@ -24,7 +21,6 @@ import type { ProductsTable } from '../../db/schema.ts';
 import { transaction } from '../../db/transaction.ts';
 import { AppError } from '../../http/errors.ts';
 import { type Say, sayer } from '../../http/locale.ts';
-import { isBadText } from '../../http/text.ts';
 import { inBatches, listFilters, resourceService } from '../../kit/resource.ts';
 import { indexRecords } from '../../kit/search.ts';
 import {
@@ -34,13 +30,17 @@ import {
   EXPORT_CHUNK,
   FileRefusal,
   inChunks,
-  type Line,
+  lineCells,
   NameIndex,
+  readHeader,
   readSheet,
   refusal,
+  rielCell,
   rowsRefusal,
   type Sheet,
+  type SheetLine,
   upload,
+  usdCell,
   wholeNumber,
   XLSX_TYPE,
   xlsxStream,
@@ -188,27 +188,6 @@ function inputOf(row: Selectable<ProductsTable>): Record<string, unknown> {
   };
 }
 
-/** The header's columns by position; unknown, doubled and missing columns are errors of row 1. */
-function readHeader(header: Line, say: Say) {
-  const index = new Map<ProductSheetColumn, number>();
-  const errors: ProductImportRowError[] = [];
-  const known = new Set<string>(PRODUCT_SHEET_COLUMNS);
-  const error = (column: string, value: string, key: MessageKey, params: MessageParams) =>
-    errors.push({ row: header.row, column, value, message: say(key, params) });
-  header.cells.forEach((text, position) => {
-    const column = text.trim().toLowerCase();
-    if (!column) return; // a blank header cell (a formatted, empty column) is no column
-    if (!known.has(column)) {
-      error(column, text, 'import.unknown_column', { column: text.trim(), columns: PRODUCT_SHEET_COLUMNS.join(', ') });
-    } else if (index.has(column as ProductSheetColumn)) error(column, text, 'import.duplicate_column', { column });
-    else index.set(column as ProductSheetColumn, position);
-  });
-  for (const column of PRODUCT_SHEET_REQUIRED) {
-    if (!index.has(column)) error(column, '', 'import.missing_column', { column });
-  }
-  return { index, errors };
-}
-
 interface Checked {
   errors: ProductImportRowError[];
   creates: Input[];
@@ -217,7 +196,7 @@ interface Checked {
 
 /** One row on its way through the checks. */
 interface Row {
-  line: Line;
+  line: SheetLine;
   /** The live product the row's SKU names: the row updates it. */
   current: Selectable<ProductsTable> | undefined;
   /** The product's fields as read from the row, before the schema. */
@@ -252,20 +231,7 @@ function readRows(
   } as const;
 
   return sheet.lines.map((line) => {
-    const problems = new Map<ProductSheetColumn, string>();
-    const fail = (column: ProductSheetColumn, key: MessageKey, params?: MessageParams) => {
-      if (!problems.has(column)) problems.set(column, say(key, params));
-    };
-    /** The cell's text, or undefined when the file has no such column. */
-    const cell = (column: ProductSheetColumn): string | undefined => {
-      const position = index.get(column);
-      if (position === undefined) return undefined;
-      const text = cleanCell(line.cells[position]);
-      // the same refusal as a NUL in the form's fields: the row is refused, the cell is not read
-      if (!isBadText(text)) return text;
-      fail(column, 'validation.characters');
-      return undefined;
-    };
+    const { problems, fail, cell } = lineCells(line, index, say);
 
     const sku = cell('sku') ?? '';
     const current = sku ? existing.get(sku.toLowerCase()) : undefined;
@@ -284,10 +250,10 @@ function readRows(
     for (const column of ['price_usd', 'cost_usd'] as const) {
       const text = cell(column);
       // not a price: the text goes to the schema, which says what is wrong with it
-      if (text !== undefined) put(column, text === '' ? undefined : (parseUsdCents(text.replace(/^\$/, '')) ?? text));
+      if (text !== undefined) put(column, text === '' ? undefined : usdCell(text));
     }
     const khr = cell('price_khr');
-    if (khr !== undefined) put('price_khr', khr === '' ? null : wholeNumber(khr.replace(/[\s,៛]/g, '') || khr));
+    if (khr !== undefined) put('price_khr', khr === '' ? null : rielCell(khr));
     const reorder = cell('reorder_level');
     if (reorder !== undefined) put('reorder_level', reorder === '' ? undefined : wholeNumber(reorder));
     const status = cell('status');
@@ -409,7 +375,7 @@ function writable(
  * in it, every row is checked, and only then is anything written. Any mistake rolls it all back.
  */
 export async function importProducts(db: Db, sheet: Sheet, options: { canUpdate: boolean; say: Say; actor: Actor }) {
-  const { index, errors } = readHeader(sheet.header, options.say);
+  const { index, errors } = readHeader(sheet.header, options.say, PRODUCT_SHEET_COLUMNS, PRODUCT_SHEET_REQUIRED);
   if (errors.length) throw rowsRefusal(options.say, errors);
   const values = (column: ProductSheetColumn) => {
     const position = index.get(column);

@@ -293,15 +293,15 @@ export async function loadSamples(db: Db, uploadsDir: string, actorOf: (userId: 
   // the sales, drawn first: the purchases bring in what they will take, and some to spare
   const random = generator(20260301);
   const days = SAMPLE_PLAN.days;
-  type Sale = { store: number; daysAgo: number; hour: number; minute: number; customer: number; lines: Line[] };
-  type Line = { sku: string; quantity: number; carton: boolean };
+  type Sale = { store: number; daysAgo: number; hour: number; minute: number; customer: number; lines: SampleLine[] };
+  type SampleLine = { sku: string; quantity: number; carton: boolean };
   const sales: Sale[] = [];
   const need = new Map<string, number>(); // store/sku → base units
   for (let daysAgo = days; daysAgo >= 1; daysAgo--) {
     for (const [index, store] of storeIds.entries()) {
       const count = index === 0 ? random.int(3, 5) : random.int(1, 3);
       for (let n = 0; n < count; n++) {
-        const lines: Line[] = [];
+        const lines: SampleLine[] = [];
         const picked = new Set<string>();
         for (let l = random.int(1, 4); l > 0; l--) {
           const product = random.pick(SAMPLE_PRODUCTS);

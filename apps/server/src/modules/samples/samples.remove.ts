@@ -26,162 +26,122 @@ async function recorded(trx: Db): Promise<Map<string, number[]>> {
   return map;
 }
 
+/**
+ * Where staff's rows may use sample records, per table: a column naming a sample record, or a
+ * child row (an order's line) naming one. `own`: the table's sample rows themselves do not count.
+ */
+interface UseRule {
+  table: string;
+  entity: MessageKey;
+  own?: boolean;
+  /** column → the sample table it names */
+  refs: [string, string][];
+  /** child table, its column naming this table's row, its column naming a sample record, that record's table */
+  children?: [string, string, string, string][];
+  /** movements of sample documents go with them */
+  notSampleDocument?: boolean;
+}
+
+const USE_RULES: UseRule[] = [
+  {
+    table: 'orders',
+    entity: 'entity.order',
+    own: true,
+    refs: [
+      ['store_id', 'stores'],
+      ['customer_id', 'customers'],
+    ],
+    children: [['order_items', 'order_id', 'product_id', 'products']],
+  },
+  {
+    table: 'purchases',
+    entity: 'entity.purchase',
+    own: true,
+    refs: [
+      ['store_id', 'stores'],
+      ['supplier_id', 'suppliers'],
+    ],
+    children: [['purchase_items', 'purchase_id', 'product_id', 'products']],
+  },
+  {
+    table: 'stock_movements',
+    entity: 'entity.stock_movements',
+    refs: [
+      ['product_id', 'products'],
+      ['store_id', 'stores'],
+    ],
+    notSampleDocument: true,
+  },
+  {
+    table: 'stock_transfers',
+    entity: 'entity.transfer',
+    refs: [
+      ['from_store_id', 'stores'],
+      ['to_store_id', 'stores'],
+    ],
+    children: [['stock_transfer_items', 'transfer_id', 'product_id', 'products']],
+  },
+  {
+    table: 'combos',
+    entity: 'entity.combo',
+    refs: [],
+    children: [['combo_items', 'combo_id', 'product_id', 'products']],
+  },
+  {
+    table: 'discounts',
+    entity: 'entity.discount',
+    refs: [
+      ['product_id', 'products'],
+      ['category_id', 'categories'],
+    ],
+  },
+  {
+    table: 'products',
+    entity: 'entity.product',
+    own: true,
+    refs: [
+      ['brand_id', 'brands'],
+      ['category_id', 'categories'],
+      ['unit_id', 'units'],
+    ],
+  },
+  { table: 'sub_categories', entity: 'entity.sub_category', refs: [['category_id', 'categories']] },
+  { table: 'units', entity: 'entity.unit', own: true, refs: [['base_unit_id', 'units']] },
+  {
+    table: 'users',
+    entity: 'entity.users',
+    own: true,
+    refs: [['store_id', 'stores']],
+    children: [['user_stores', 'user_id', 'store_id', 'stores']],
+  },
+  { table: 'printers', entity: 'entity.printer', refs: [['store_id', 'stores']] },
+];
+
 /** Staff's own records that use sample records (empty: removal may go on). */
 async function usesOf(trx: Db, mine: Map<string, number[]>): Promise<Uses[]> {
-  const ids = (table: string) => mine.get(table) ?? [];
   const none = [-1]; // `in ()` is no SQL: a list that matches nothing
-  const of = (table: string) => (ids(table).length ? ids(table) : none);
-  const count = async (query: { executeTakeFirst(): Promise<{ n: number | string | bigint } | undefined> }) =>
-    Number((await query.executeTakeFirst())?.n ?? 0);
-  const n = sql<number>`count(*)`.as('n');
+  const of = (table: string) => sql.join(mine.get(table)?.length ? (mine.get(table) as number[]) : none);
+  const sampleDocument = sql<boolean>`(document_type = 'order' and document_id in (${of('orders')}))
+    or (document_type = 'purchase' and document_id in (${of('purchases')}))`;
   const uses: Uses[] = [];
-  const add = (table: string, entity: MessageKey, value: number) => {
-    if (value) uses.push({ table, entity, count: value });
-  };
-  const sampleDocument = sql<boolean>`(document_type = 'order' and document_id in (${sql.join(of('orders'))}))
-    or (document_type = 'purchase' and document_id in (${sql.join(of('purchases'))}))`;
-
-  add(
-    'orders',
-    'entity.order',
-    await count(
-      trx
-        .selectFrom('orders')
-        .select(n)
-        .where('id', 'not in', of('orders'))
-        .where((e) =>
-          e.or([
-            e('store_id', 'in', of('stores')),
-            e('customer_id', 'in', of('customers')),
-            e('id', 'in', e.selectFrom('order_items').select('order_id').where('product_id', 'in', of('products'))),
-          ]),
-        ),
-    ),
-  );
-  add(
-    'purchases',
-    'entity.purchase',
-    await count(
-      trx
-        .selectFrom('purchases')
-        .select(n)
-        .where('id', 'not in', of('purchases'))
-        .where((e) =>
-          e.or([
-            e('store_id', 'in', of('stores')),
-            e('supplier_id', 'in', of('suppliers')),
-            e(
-              'id',
-              'in',
-              e.selectFrom('purchase_items').select('purchase_id').where('product_id', 'in', of('products')),
-            ),
-          ]),
-        ),
-    ),
-  );
-  add(
-    'stock_movements',
-    'entity.stock_movements',
-    await count(
-      trx
-        .selectFrom('stock_movements')
-        .select(n)
-        .where((e) => e.or([e('product_id', 'in', of('products')), e('store_id', 'in', of('stores'))]))
-        .where(sql<boolean>`not (${sampleDocument})`),
-    ),
-  );
-  add(
-    'stock_transfers',
-    'entity.transfer',
-    await count(
-      trx
-        .selectFrom('stock_transfers')
-        .select(n)
-        .where((e) =>
-          e.or([
-            e('from_store_id', 'in', of('stores')),
-            e('to_store_id', 'in', of('stores')),
-            e(
-              'id',
-              'in',
-              e.selectFrom('stock_transfer_items').select('transfer_id').where('product_id', 'in', of('products')),
-            ),
-          ]),
-        ),
-    ),
-  );
-  add(
-    'combos',
-    'entity.combo',
-    await count(
-      trx
-        .selectFrom('combos')
-        .select(n)
-        .where('id', 'in', (e) =>
-          e.selectFrom('combo_items').select('combo_id').where('product_id', 'in', of('products')),
-        ),
-    ),
-  );
-  add(
-    'discounts',
-    'entity.discount',
-    await count(
-      trx
-        .selectFrom('discounts')
-        .select(n)
-        .where((e) => e.or([e('product_id', 'in', of('products')), e('category_id', 'in', of('categories'))])),
-    ),
-  );
-  add(
-    'products',
-    'entity.product',
-    await count(
-      trx
-        .selectFrom('products')
-        .select(n)
-        .where('id', 'not in', of('products'))
-        .where((e) =>
-          e.or([
-            e('brand_id', 'in', of('brands')),
-            e('category_id', 'in', of('categories')),
-            e('unit_id', 'in', of('units')),
-          ]),
-        ),
-    ),
-  );
-  add(
-    'sub_categories',
-    'entity.sub_category',
-    await count(trx.selectFrom('sub_categories').select(n).where('category_id', 'in', of('categories'))),
-  );
-  add(
-    'units',
-    'entity.unit',
-    await count(
-      trx.selectFrom('units').select(n).where('id', 'not in', of('units')).where('base_unit_id', 'in', of('units')),
-    ),
-  );
-  add(
-    'users',
-    'entity.users',
-    await count(
-      trx
-        .selectFrom('users')
-        .select(n)
-        .where('id', 'not in', of('users'))
-        .where((e) =>
-          e.or([
-            e('store_id', 'in', of('stores')),
-            e('id', 'in', e.selectFrom('user_stores').select('user_id').where('store_id', 'in', of('stores'))),
-          ]),
-        ),
-    ),
-  );
-  add(
-    'printers',
-    'entity.printer',
-    await count(trx.selectFrom('printers').select(n).where('store_id', 'in', of('stores'))),
-  );
+  for (const rule of USE_RULES) {
+    const using = [
+      ...rule.refs.map(([column, table]) => sql`${sql.ref(column)} in (${of(table)})`),
+      ...(rule.children ?? []).map(
+        ([child, parent, column, table]) =>
+          sql`id in (select ${sql.ref(parent)} from ${sql.table(child)} where ${sql.ref(column)} in (${of(table)}))`,
+      ),
+    ];
+    const where = [
+      sql`(${sql.join(using, sql` or `)})`,
+      ...(rule.own ? [sql`id not in (${of(rule.table)})`] : []),
+      ...(rule.notSampleDocument ? [sql`not (${sampleDocument})`] : []),
+    ];
+    const { rows } = await sql<{ n: number | string | bigint }>`select count(*) as n from ${sql.table(rule.table)}
+      where ${sql.join(where, sql` and `)}`.execute(trx);
+    const count = Number(rows[0]?.n ?? 0);
+    if (count) uses.push({ table: rule.table, entity: rule.entity, count });
+  }
   return uses;
 }
 

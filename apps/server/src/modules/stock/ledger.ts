@@ -1,7 +1,7 @@
 import type { AdjustmentReason, MovementType } from '@depot/contracts';
 import { type Insertable, sql } from 'kysely';
 import { type Db, isPostgres, now } from '../../db/database.ts';
-import { later } from '../../db/later.ts';
+import { writeLast } from '../../db/later.ts';
 import { prepared } from '../../db/prepared.ts';
 import { tallyMovement } from '../../db/rollups.ts';
 import type { StockMovementsTable } from '../../db/schema.ts';
@@ -408,7 +408,7 @@ export async function issueAll(trx: Db, ops: readonly Issue[], options: { late?:
   if (options.late && !shorts.length && taken.length) {
     // a sale's: the three writes left for the transaction's end (db/later.ts), the products staying
     // locked; the levels' update still conditional, and if it ever touched fewer rows nothing is sold
-    await later(
+    await writeLast(
       trx,
       {
         query: levelsUpdate.compile(trx),

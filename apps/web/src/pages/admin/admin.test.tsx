@@ -137,7 +137,7 @@ describe('a password reset by an administrator', () => {
   });
 });
 
-describe('what the server says the reader may do to roles (issue 26)', () => {
+describe('what the server says the reader may do to roles', () => {
   const matrix = {
     data: {
       actions: ['list', 'view', 'create', 'update'],

@@ -5,10 +5,10 @@ import { Alert, App, Button, Card, Descriptions, Flex, Skeleton, Table, Typograp
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ProductNames } from '../../components/products.tsx';
-import { costText } from '../../kit/common.tsx';
 import { DraftReviewPage, ReviewButtons } from '../../kit/DraftPages.tsx';
 import { LoadFailed } from '../../kit/listState.tsx';
 import { failureMessage, useRefreshAll } from '../../kit/queries.ts';
+import { costText } from '../../kit/resourceParts.tsx';
 import { useCtx } from '../../kit/useCtx.ts';
 import { formatCount } from '../../lib/format.ts';
 import { parseWith } from '../../lib/forms.ts';

@@ -1,5 +1,12 @@
 import { DollarOutlined, ProfileOutlined } from '@ant-design/icons';
-import { AGEING_BUCKETS, type CreditAccount, creditAccount, type OpenDocument, single } from '@depot/contracts';
+import {
+  AGEING_BUCKETS,
+  type CreditAccount,
+  creditAccount,
+  formatUsd,
+  type OpenDocument,
+  single,
+} from '@depot/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Descriptions, Drawer, Flex, Skeleton, Space, Statistic, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
@@ -8,14 +15,15 @@ import { LoadFailed } from '../../kit/listState.tsx';
 import { fitTable } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useCan } from '../../lib/access.tsx';
+import { formatDate } from '../../lib/dates.ts';
 import { api } from '../../lib/http.ts';
-import { formatDay, usd } from '../reports/common.tsx';
+
 import { accountKey, type Party } from './account.ts';
 import { PaymentDialog, SupplierPaymentDialog } from './PaymentDialogs.tsx';
 import { StatementDialog } from './StatementDialog.tsx';
 
 /**
- * A customer's or a supplier's account (issue 17): balance, limit and terms, ageing, the documents
+ * A customer's or a supplier's account: balance, limit and terms, ageing, the documents
  * still open; for a customer, a payment on account with its allocation shown before it is
  * recorded; for both, a statement for a period, printed or as a PDF.
  */
@@ -87,26 +95,26 @@ function AccountView({ party, account }: { party: Party; account: CreditAccount 
       <Flex gap={32} wrap>
         <Statistic
           title={party === 'customers' ? t('credit.owes') : t('credit.weOwe')}
-          value={usd(account.balance_cents)}
+          value={formatUsd(account.balance_cents)}
           valueStyle={{ color: account.balance_cents > 0 ? '#cf1322' : undefined }}
           data-testid="credit-balance"
         />
         {party === 'customers' && (
           <Statistic
             title={t('credit.limit')}
-            value={account.credit_limit_cents === null ? t('credit.noLimit') : usd(account.credit_limit_cents)}
+            value={account.credit_limit_cents === null ? t('credit.noLimit') : formatUsd(account.credit_limit_cents)}
             data-testid="credit-limit"
           />
         )}
         {account.available_cents !== null && (
-          <Statistic title={t('credit.available')} value={usd(account.available_cents)} />
+          <Statistic title={t('credit.available')} value={formatUsd(account.available_cents)} />
         )}
         <Statistic title={t('credit.terms')} value={t('credit.days', { count: account.payment_terms_days })} />
       </Flex>
       <Descriptions size="small" bordered column={5} layout="vertical" data-testid="credit-ageing">
         {AGEING_BUCKETS.map((bucket) => (
           <Descriptions.Item key={bucket} label={t(`credit.bucket.${bucket}`)}>
-            {usd(account.ageing[bucket])}
+            {formatUsd(account.ageing[bucket])}
           </Descriptions.Item>
         ))}
       </Descriptions>
@@ -123,10 +131,10 @@ function AccountView({ party, account }: { party: Party; account: CreditAccount 
         {...fitTable}
         columns={[
           { key: 'number', title: t('credit.document'), render: (_, d) => d.number },
-          { key: 'date', title: t('credit.date'), render: (_, d) => formatDay(d.date, locale) },
-          { key: 'due', title: t('credit.dueDate'), render: (_, d) => formatDay(d.due_date, locale) },
-          { key: 'total', title: t('credit.total'), align: 'end', render: (_, d) => usd(d.total_cents) },
-          { key: 'left', title: t('credit.left'), align: 'end', render: (_, d) => usd(d.due_cents) },
+          { key: 'date', title: t('credit.date'), render: (_, d) => formatDate(d.date, locale) },
+          { key: 'due', title: t('credit.dueDate'), render: (_, d) => formatDate(d.due_date, locale) },
+          { key: 'total', title: t('credit.total'), align: 'end', render: (_, d) => formatUsd(d.total_cents) },
+          { key: 'left', title: t('credit.left'), align: 'end', render: (_, d) => formatUsd(d.due_cents) },
           {
             key: 'late',
             title: t('credit.late'),

@@ -1,4 +1,4 @@
-import { AGEING_BUCKETS, type CreditReport, creditReport, single } from '@depot/contracts';
+import { AGEING_BUCKETS, type CreditReport, creditReport, formatUsd, single } from '@depot/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Flex, Segmented, Skeleton, Table, Typography } from 'antd';
 import { useState } from 'react';
@@ -8,14 +8,14 @@ import { fitTable } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useCan } from '../../lib/access.tsx';
 import { api } from '../../lib/http.ts';
-import { usd } from '../reports/common.tsx';
+
 import type { Party } from './account.ts';
 import { CreditDrawer } from './CreditDrawer.tsx';
 
 type Row = CreditReport['rows'][number];
 
 /**
- * Receivables and payables (issue 17): what each customer owes and what the depot owes each
+ * Receivables and payables: what each customer owes and what the depot owes each
  * supplier now, aged by days past due, with the totals; a name opens the account. Scoped by the
  * server to the user's stores; payables need costs.view.
  */
@@ -76,7 +76,7 @@ export function CreditReportPage() {
                       title: t('credit.limit'),
                       align: 'end' as const,
                       render: (_: unknown, r: Row) =>
-                        r.credit_limit_cents === null ? t('credit.noLimit') : usd(r.credit_limit_cents),
+                        r.credit_limit_cents === null ? t('credit.noLimit') : formatUsd(r.credit_limit_cents),
                     },
                   ]
                 : []),
@@ -89,13 +89,13 @@ export function CreditReportPage() {
                 key: bucket,
                 title: t(`credit.bucket.${bucket}`),
                 align: 'end' as const,
-                render: (_: unknown, r: Row) => (r.ageing[bucket] ? usd(r.ageing[bucket]) : '—'),
+                render: (_: unknown, r: Row) => (r.ageing[bucket] ? formatUsd(r.ageing[bucket]) : '—'),
               })),
               {
                 key: 'balance',
                 title: t('credit.balance'),
                 align: 'end',
-                render: (_, r) => <strong>{usd(r.balance_cents)}</strong>,
+                render: (_, r) => <strong>{formatUsd(r.balance_cents)}</strong>,
               },
             ]}
             summary={() => (
@@ -105,11 +105,11 @@ export function CreditReportPage() {
                 </Table.Summary.Cell>
                 {AGEING_BUCKETS.map((bucket, i) => (
                   <Table.Summary.Cell key={bucket} index={i + 3} align="end">
-                    {usd(report.data.ageing[bucket])}
+                    {formatUsd(report.data.ageing[bucket])}
                   </Table.Summary.Cell>
                 ))}
                 <Table.Summary.Cell index={9} align="end">
-                  <strong data-testid="credit-report-total">{usd(report.data.total_cents)}</strong>
+                  <strong data-testid="credit-report-total">{formatUsd(report.data.total_cents)}</strong>
                 </Table.Summary.Cell>
               </Table.Summary.Row>
             )}

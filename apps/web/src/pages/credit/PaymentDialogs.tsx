@@ -2,6 +2,7 @@ import {
   allocatePayment,
   type CreditAccount,
   customerPayment,
+  formatUsd,
   khrToCents,
   type OpenDocument,
   type SupplierPayment,
@@ -24,7 +25,6 @@ import { useCtx } from '../../kit/useCtx.ts';
 import { parseWith, useFormErrors } from '../../lib/forms.ts';
 import { api, newIdempotencyKey, outcomeUnknown } from '../../lib/http.ts';
 import { useCurrentRates } from '../rates/rates.tsx';
-import { usd } from '../reports/common.tsx';
 
 /**
  * What both payments on account share: the documents chosen, the form's messages, and the write with
@@ -234,7 +234,7 @@ function AllocationTable({
         {...fitTable}
         columns={[
           { key: 'number', title: t('credit.document'), render: (_, d) => d.number },
-          { key: 'left', title: t('credit.left'), align: 'end', render: (_, d) => usd(d.due_cents) },
+          { key: 'left', title: t('credit.left'), align: 'end', render: (_, d) => formatUsd(d.due_cents) },
           {
             key: 'share',
             title: t('credit.share'),
@@ -243,7 +243,7 @@ function AllocationTable({
               const share = preview.find((s) => s.id === d.id)?.amount_cents ?? 0;
               return share ? (
                 <Typography.Text strong data-testid={`credit-share-${d.number}`}>
-                  {usd(share)}
+                  {formatUsd(share)}
                   {share === byId.get(d.id)?.due_cents ? ` ✓` : ''}
                 </Typography.Text>
               ) : (
@@ -309,7 +309,7 @@ export function SupplierPaymentDialog({ account, onClose }: { account: CreditAcc
         okText={t('credit.done')}
         destroyOnHidden
       >
-        <Typography.Paragraph>{t('credit.paidOver', { amount: usd(done.amount_cents) })}</Typography.Paragraph>
+        <Typography.Paragraph>{t('credit.paidOver', { amount: formatUsd(done.amount_cents) })}</Typography.Paragraph>
         <Table
           size="small"
           rowKey="purchase_id"
@@ -323,7 +323,7 @@ export function SupplierPaymentDialog({ account, onClose }: { account: CreditAcc
               key: 'share',
               title: t('credit.share'),
               align: 'end',
-              render: (_, a) => <span data-testid={`supplier-paid-${a.number}`}>{usd(a.amount_cents)}</span>,
+              render: (_, a) => <span data-testid={`supplier-paid-${a.number}`}>{formatUsd(a.amount_cents)}</span>,
             },
           ]}
         />

@@ -1,5 +1,5 @@
 import { FilePdfOutlined, PrinterOutlined } from '@ant-design/icons';
-import { type Statement, single, statement, todayInCambodia } from '@depot/contracts';
+import { formatUsd, type Statement, single, statement, todayInCambodia } from '@depot/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, DatePicker, Descriptions, Flex, Modal, Skeleton, Space, Table, Typography } from 'antd';
 import dayjs from 'dayjs';
@@ -8,9 +8,10 @@ import { LoadFailed } from '../../kit/listState.tsx';
 import { failureMessage, resourceKey } from '../../kit/queries.ts';
 import { fitTable } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
+import { formatDate } from '../../lib/dates.ts';
 import { api, download } from '../../lib/http.ts';
 import { usePrint } from '../../lib/printing/print.tsx';
-import { formatDay, usd } from '../reports/common.tsx';
+
 import type { Party } from './account.ts';
 
 /** A statement for a period: opening balance, each document, closing balance; print or PDF. */
@@ -84,7 +85,7 @@ export function StatementDialog({ party, id, onClose }: { party: Party; id: numb
 
 function StatementView({ statement: s, locale }: { statement: Statement; locale: 'kh' | 'en' }) {
   const { t } = useCtx();
-  type Line = Statement['lines'][number];
+  type StatementLine = Statement['lines'][number];
   return (
     <Flex vertical gap={8} data-testid="statement">
       <Typography.Title level={4} style={{ margin: 0 }}>
@@ -92,9 +93,9 @@ function StatementView({ statement: s, locale }: { statement: Statement; locale:
       </Typography.Title>
       <Typography.Text>
         <strong>{s.party.name}</strong>
-        {s.party.phone ? ` · ${s.party.phone}` : ''} · {formatDay(s.from, locale)} – {formatDay(s.to, locale)}
+        {s.party.phone ? ` · ${s.party.phone}` : ''} · {formatDate(s.from, locale)} – {formatDate(s.to, locale)}
       </Typography.Text>
-      <Table<Line>
+      <Table<StatementLine>
         size="small"
         rowKey={(l, i) => `${l.number}-${l.kind}-${i}`}
         pagination={false}
@@ -104,43 +105,43 @@ function StatementView({ statement: s, locale }: { statement: Statement; locale:
         title={() => (
           <Flex justify="space-between">
             <span>{t('credit.opening')}</span>
-            <strong data-testid="statement-opening">{usd(s.opening_cents)}</strong>
+            <strong data-testid="statement-opening">{formatUsd(s.opening_cents)}</strong>
           </Flex>
         )}
         footer={() => (
           <Flex justify="space-between">
             <span>{t('credit.closing')}</span>
-            <strong data-testid="statement-closing">{usd(s.closing_cents)}</strong>
+            <strong data-testid="statement-closing">{formatUsd(s.closing_cents)}</strong>
           </Flex>
         )}
         columns={[
-          { key: 'date', title: t('credit.date'), render: (_, l) => formatDay(l.at, locale) },
+          { key: 'date', title: t('credit.date'), render: (_, l) => formatDate(l.at, locale) },
           { key: 'kind', title: t('credit.kind'), render: (_, l) => t(`credit.kinds.${l.kind}`) },
           { key: 'number', title: t('credit.document'), render: (_, l) => l.number },
           {
             key: 'debit',
             title: t('credit.debit'),
             align: 'end',
-            render: (_, l) => (l.debit_cents ? usd(l.debit_cents) : ''),
+            render: (_, l) => (l.debit_cents ? formatUsd(l.debit_cents) : ''),
           },
           {
             key: 'credit',
             title: t('credit.credit'),
             align: 'end',
-            render: (_, l) => (l.credit_cents ? usd(l.credit_cents) : ''),
+            render: (_, l) => (l.credit_cents ? formatUsd(l.credit_cents) : ''),
           },
-          { key: 'balance', title: t('credit.balance'), align: 'end', render: (_, l) => usd(l.balance_cents) },
+          { key: 'balance', title: t('credit.balance'), align: 'end', render: (_, l) => formatUsd(l.balance_cents) },
         ]}
       />
       <Descriptions size="small" column={4} data-testid="statement-totals">
         <Descriptions.Item label={s.party.kind === 'customer' ? t('credit.sales') : t('credit.purchases')}>
-          {usd(s.totals.sales_cents)}
+          {formatUsd(s.totals.sales_cents)}
         </Descriptions.Item>
-        <Descriptions.Item label={t('credit.payments')}>{usd(s.totals.payments_cents)}</Descriptions.Item>
+        <Descriptions.Item label={t('credit.payments')}>{formatUsd(s.totals.payments_cents)}</Descriptions.Item>
         {s.party.kind === 'customer' && (
           <>
-            <Descriptions.Item label={t('credit.returns')}>{usd(s.totals.returns_cents)}</Descriptions.Item>
-            <Descriptions.Item label={t('credit.refunds')}>{usd(s.totals.refunds_cents)}</Descriptions.Item>
+            <Descriptions.Item label={t('credit.returns')}>{formatUsd(s.totals.returns_cents)}</Descriptions.Item>
+            <Descriptions.Item label={t('credit.refunds')}>{formatUsd(s.totals.refunds_cents)}</Descriptions.Item>
           </>
         )}
       </Descriptions>

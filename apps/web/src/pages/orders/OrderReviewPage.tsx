@@ -232,12 +232,12 @@ function Review({ cart }: { cart: Cart }) {
   const blocked = !totals || !tendersValid(tenders) || (totals !== null && exactTooMuch(tenders, totals.total_cents));
 
   /**
-   * Sells the cart with these tenders: the order as recorded, or null (the problem shown). `keep`:
+   * Sells the cart with these tenders: the order as recorded, or null (the problem shown). `offline`:
    * with no connection the sale is kept on this device (not for a KHQR: its QR is the server's).
    */
   const checkout = async (
     payments: TenderInput[],
-    { keep: keepable = true, khqr = false } = {},
+    { offline: mayQueue = true, khqr = false } = {},
   ): Promise<OrderDetail | null> => {
     const parsed = parseWith(
       orderInput,
@@ -251,7 +251,7 @@ function Review({ cart }: { cart: Cart }) {
     const body = parsed.data;
     setProblem(null);
     // offline (or no answer below): a new sale is kept on this device and sent when the connection returns
-    const keep = async (key: string, tried: boolean) => {
+    const queueOffline = async (key: string, tried: boolean) => {
       const { userId, userName, store: storeName } = session.get();
       const store = stores.data?.data.find((row) => row.id === body.store_id);
       const sale = await enqueueSale({
@@ -290,11 +290,11 @@ function Review({ cart }: { cart: Cart }) {
       return null;
     };
     // a held order's checkout changes the server's order (a PUT): never kept on the device
-    if ((!keepable || cart.order_id) && isOffline()) {
+    if ((!mayQueue || cart.order_id) && isOffline()) {
       setProblem({ text: t('offline.needsConnection'), retry: false });
       return null;
     }
-    if (!cart.order_id && isOffline()) return keep(saleKeys.keyFor(body), false);
+    if (!cart.order_id && isOffline()) return queueOffline(saleKeys.keyFor(body), false);
     try {
       const sold = await sell.mutateAsync({ body, key: saleKeys.keyFor(body) });
       saleKeys.settle();
@@ -304,7 +304,7 @@ function Review({ cart }: { cart: Cart }) {
       return sold.data;
     } catch (error) {
       // the request went: the server may hold it under the key, so it goes again as it was
-      if (keepable && !cart.order_id && keepForLater(error)) return keep(saleKeys.keyFor(body), true);
+      if (mayQueue && !cart.order_id && keepForLater(error)) return queueOffline(saleKeys.keyFor(body), true);
       const unknown = outcomeUnknown(error);
       if (!unknown) saleKeys.settle();
       if (needsApproval(error)) {
@@ -313,7 +313,7 @@ function Review({ cart }: { cart: Cart }) {
       }
       // 409: not enough stock for a product (the server names it); 422: a refused field.
       // (a KHQR's is tried again with its own button: the same body, so the same key)
-      setProblem({ text: unknown ? t('pay.offline') : refusal(error, locale), retry: unknown && keepable });
+      setProblem({ text: unknown ? t('pay.offline') : refusal(error, locale), retry: unknown && mayQueue });
       return null;
     }
   };
@@ -467,7 +467,7 @@ function Review({ cart }: { cart: Cart }) {
                 totalCents={totals.total_cents}
                 rates={ratesOf(rates.data)}
                 disabled={sell.isPending || !tendersValid(tenders)}
-                checkout={(payments) => checkout(payments, { keep: false, khqr: true })}
+                checkout={(payments) => checkout(payments, { offline: false, khqr: true })}
                 onDone={(sale) => setDone(sale)}
               />
               <Button

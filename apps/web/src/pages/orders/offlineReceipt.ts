@@ -13,7 +13,7 @@ import {
 import { type Cart, unitPrice } from '../till/cart.ts';
 
 /**
- * The receipt of a sale kept on this device (offline, issue 13), as the order the server would
+ * The receipt of a sale kept on this device (offline), as the order the server would
  * record: its lines, prices and totals (`cartTotals`, contracts `priceCart`), its tenders and change
  * (contracts `settle` and `changeGiven`, as the server's `payOrder`), the device receipt number in
  * place of the order number. The one `Receipt` draws it, marked not yet synced. Kept with the sale

@@ -172,7 +172,7 @@ function Seller({
 }
 
 /**
- * Why a line costs what it does (issue 17), in both languages: "តម្លៃក្រុម / Group price · លក់ដុំ /
+ * Why a line costs what it does, in both languages: "តម្លៃក្រុម / Group price · លក់ដុំ /
  * Wholesale"; a break names the list price it came down from. Nothing for the product's own price.
  */
 function PriceWhy({ item, sources }: { item: OrderDetail['items'][number]; sources: Record<PriceSource, string[]> }) {

@@ -1,14 +1,13 @@
-import { formatCount, type Locale } from '@depot/contracts';
+import { formatCount, formatUsd, type Locale } from '@depot/contracts';
 import { theme } from 'antd';
 import { BarChart, LineChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
-import { usd } from './common.tsx';
 
 // A module of its own: echarts is most of a megabyte, loaded only by the pages that draw a chart
-// (the dashboard, the reports), not by every page using common.tsx's helpers (the till, credit).
+// (the dashboard, the reports), not by every page using figures.tsx's helpers.
 echarts.use([LineChart, BarChart, GridComponent, TooltipComponent, LegendComponent, SVGRenderer]);
 
 /** A chart in the page's font (the bundled Khmer font) and colours, light or dark. */
@@ -35,7 +34,7 @@ export function Chart({
     tooltip: {
       trigger: 'axis',
       textStyle: { fontFamily: token.fontFamily },
-      valueFormatter: (v: number) => (money ? usd(Math.round(v * 100)) : formatCount(v)),
+      valueFormatter: (v: number) => (money ? formatUsd(Math.round(v * 100)) : formatCount(v)),
     },
     legend: { top: 0, textStyle: { color: token.colorText, fontFamily: token.fontFamily } },
     grid: { left: 8, right: 16, top: 40, bottom: 8, containLabel: true },

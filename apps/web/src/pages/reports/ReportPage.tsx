@@ -8,18 +8,16 @@ import {
   todayInCambodia,
 } from '@depot/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { App, Button, Card, DatePicker, Flex, Result, Segmented, Skeleton, Space, Switch, Typography } from 'antd';
-import dayjs from 'dayjs';
+import { App, Button, Card, Flex, Result, Segmented, Skeleton, Space, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useCtx } from '../../kit/useCtx.ts';
 import '../../lib/dates.ts';
-import { DATE_INPUT_FORMAT } from '../../lib/dates.ts';
 import { api, download } from '../../lib/http.ts';
 import { BrandSelect, CategorySelect } from '../../resources/catalogue.tsx';
-import { StoreSelect } from '../../resources/parties.tsx';
 import { Chart } from './Chart.tsx';
-import { FigureGrid, formatBucket, label, SectionTable } from './common.tsx';
+import { FigureGrid, formatBucket, label, SectionTable } from './figures.tsx';
+import { PeriodAndStore } from './PeriodFilter.tsx';
 
 const PRESETS = ['today', 'yesterday', 'week', 'month', 'last_month'] as const;
 
@@ -115,27 +113,7 @@ export function ReportPage({ name }: { name: ReportName }) {
               set({ from: presets[p as (typeof PRESETS)[number]][0], to: presets[p as (typeof PRESETS)[number]][1] })
             }
           />
-          <DatePicker.RangePicker
-            format={DATE_INPUT_FORMAT}
-            aria-label={t('reports.range')}
-            allowClear={false}
-            value={[dayjs(from), dayjs(to)]}
-            onChange={(range) => {
-              if (range?.[0] && range[1])
-                set({ from: range[0].format('YYYY-MM-DD'), to: range[1].format('YYYY-MM-DD') });
-            }}
-          />
-          <div style={{ minWidth: 220 }}>
-            <StoreSelect
-              allowClear
-              aria-label={t('reports.store')}
-              style={{ width: '100%' }}
-              placeholder={t('reports.allStores')}
-              value={storeId ? Number(storeId) : null}
-              onChange={(v) => set({ store_id: v ? String(v) : null })}
-              data-testid="report-store"
-            />
-          </div>
+          <PeriodAndStore from={from} to={to} storeId={storeId} set={set} storeTestId="report-store" />
           {filters.includes('category_id') && (
             <div style={{ minWidth: 200 }}>
               <CategorySelect

@@ -1,17 +1,17 @@
 import { PrinterOutlined } from '@ant-design/icons';
 import { type ShiftDifferenceRow, shiftDifferenceRow, single, todayInCambodia } from '@depot/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, DatePicker, Flex, Table, Typography } from 'antd';
+import { Button, Card, Flex, Table, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { LoadFailed } from '../../kit/listState.tsx';
 import { fitTable } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
+import { formatDate } from '../../lib/dates.ts';
 import { api } from '../../lib/http.ts';
-import { StoreSelect } from '../../resources/parties.tsx';
 import { differenceText } from '../../resources/shifts.tsx';
-import { formatDay } from './common.tsx';
+import { PeriodAndStore } from './PeriodFilter.tsx';
 
 /**
  * `/reports/shifts`: the differences of closed shifts per cashier and day, in dollars and riel, with
@@ -62,7 +62,7 @@ export function ShiftsReportPage() {
           {
             key: 'day',
             title: t('shiftReport.day'),
-            render: (_: unknown, r: ShiftDifferenceRow) => formatDay(r.day, locale),
+            render: (_: unknown, r: ShiftDifferenceRow) => formatDate(r.day, locale),
           },
         ]
       : []),
@@ -93,26 +93,7 @@ export function ShiftsReportPage() {
       </Flex>
       <Card size="small" className="no-print">
         <Flex wrap gap={12} align="center">
-          <DatePicker.RangePicker
-            aria-label={t('reports.range')}
-            allowClear={false}
-            value={[dayjs(from), dayjs(to)]}
-            format="DD/MM/YYYY"
-            onChange={(range) => {
-              if (range?.[0] && range[1])
-                set({ from: range[0].format('YYYY-MM-DD'), to: range[1].format('YYYY-MM-DD') });
-            }}
-          />
-          <div style={{ minWidth: 220 }}>
-            <StoreSelect
-              allowClear
-              aria-label={t('reports.store')}
-              style={{ width: '100%' }}
-              placeholder={t('reports.allStores')}
-              value={storeId ? Number(storeId) : null}
-              onChange={(v) => set({ store_id: v ? String(v) : null })}
-            />
-          </div>
+          <PeriodAndStore from={from} to={to} storeId={storeId} set={set} />
         </Flex>
       </Card>
       {rows.isError && !rows.data ? (

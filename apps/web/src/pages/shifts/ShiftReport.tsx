@@ -60,7 +60,7 @@ function Bi({ k }: { k: Label }) {
   );
 }
 
-function Line({ k, children, strong }: { k: Label; children: ReactNode; strong?: boolean }) {
+function ReportRow({ k, children, strong }: { k: Label; children: ReactNode; strong?: boolean }) {
   return (
     <div className={strong ? 'print-row print-strong' : 'print-row'}>
       <Bi k={k} />
@@ -97,22 +97,22 @@ export function ShiftReport({ shift, paper }: { shift: ShiftDetail; paper: Paper
           <Bi k={currency === 'usd' ? l.usd : l.khr} />
         </div>
         {/* a blind close (null figures) shows none of them until the count is in */}
-        {d.float !== null && <Line k={l.float}>{m(d.float)}</Line>}
-        {d.cash_in !== null && <Line k={l.cashIn}>{m(d.cash_in)}</Line>}
-        {d.change_out !== null && <Line k={l.changeOut}>{minus(d.change_out)}</Line>}
-        {d.refunds !== null && d.refunds > 0 && <Line k={l.refunds}>{minus(d.refunds)}</Line>}
-        {d.pay_ins !== null && <Line k={l.payIns}>{m(d.pay_ins)}</Line>}
-        {d.pay_outs !== null && <Line k={l.payOuts}>{minus(d.pay_outs)}</Line>}
+        {d.float !== null && <ReportRow k={l.float}>{m(d.float)}</ReportRow>}
+        {d.cash_in !== null && <ReportRow k={l.cashIn}>{m(d.cash_in)}</ReportRow>}
+        {d.change_out !== null && <ReportRow k={l.changeOut}>{minus(d.change_out)}</ReportRow>}
+        {d.refunds !== null && d.refunds > 0 && <ReportRow k={l.refunds}>{minus(d.refunds)}</ReportRow>}
+        {d.pay_ins !== null && <ReportRow k={l.payIns}>{m(d.pay_ins)}</ReportRow>}
+        {d.pay_outs !== null && <ReportRow k={l.payOuts}>{minus(d.pay_outs)}</ReportRow>}
         {d.expected !== null && (
-          <Line k={l.expected} strong>
+          <ReportRow k={l.expected} strong>
             {m(d.expected)}
-          </Line>
+          </ReportRow>
         )}
-        {d.counted !== null && <Line k={l.counted}>{m(d.counted)}</Line>}
+        {d.counted !== null && <ReportRow k={l.counted}>{m(d.counted)}</ReportRow>}
         {d.difference !== null && d.counted !== null && (
-          <Line k={l.difference} strong>
+          <ReportRow k={l.difference} strong>
             <span data-testid={`report-${currency}-difference`}>{differenceText(d.difference, currency)}</span>
-          </Line>
+          </ReportRow>
         )}
       </div>
     );
@@ -131,15 +131,15 @@ export function ShiftReport({ shift, paper }: { shift: ShiftDetail; paper: Paper
         </div>
       </div>
       <hr />
-      <Line k={l.number}>{shift.number}</Line>
-      <Line k={l.till}>{shift.till}</Line>
-      <Line k={l.cashier}>{shift.user_name ?? '—'}</Line>
-      <Line k={l.opened}>{printedDate(shift.opened_at)}</Line>
-      {shift.closed_at && <Line k={l.closed}>{printedDate(shift.closed_at)}</Line>}
-      <Line k={l.printed}>{printedDate(new Date().toISOString())}</Line>
+      <ReportRow k={l.number}>{shift.number}</ReportRow>
+      <ReportRow k={l.till}>{shift.till}</ReportRow>
+      <ReportRow k={l.cashier}>{shift.user_name ?? '—'}</ReportRow>
+      <ReportRow k={l.opened}>{printedDate(shift.opened_at)}</ReportRow>
+      {shift.closed_at && <ReportRow k={l.closed}>{printedDate(shift.closed_at)}</ReportRow>}
+      <ReportRow k={l.printed}>{printedDate(new Date().toISOString())}</ReportRow>
       <hr />
-      <Line k={l.sales}>{shift.orders_count}</Line>
-      {shift.sales_cents !== null && <Line k={l.salesTotal}>{money('usd', shift.sales_cents)}</Line>}
+      <ReportRow k={l.sales}>{shift.orders_count}</ReportRow>
+      {shift.sales_cents !== null && <ReportRow k={l.salesTotal}>{money('usd', shift.sales_cents)}</ReportRow>}
       {shift.payments.map((p) => (
         <div key={p.method} className="print-row">
           <span className="print-bi">
@@ -167,13 +167,13 @@ export function ShiftReport({ shift, paper }: { shift: ShiftDetail; paper: Paper
       {shift.approved_by_name && (
         <>
           <hr />
-          <Line k={l.approvedBy}>{shift.approved_by_name}</Line>
+          <ReportRow k={l.approvedBy}>{shift.approved_by_name}</ReportRow>
         </>
       )}
       {z && (
         <>
           <hr />
-          <Line k={l.signature}> </Line>
+          <ReportRow k={l.signature}> </ReportRow>
         </>
       )}
     </div>

@@ -10,10 +10,10 @@ import {
 import { Drawer, Flex, Select, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { ProductNames } from '../../components/products.tsx';
-import { costText } from '../../kit/common.tsx';
 import { drawerSize } from '../../kit/detail.tsx';
 import { LoadFailed } from '../../kit/listState.tsx';
 import { usePage } from '../../kit/queries.ts';
+import { costText } from '../../kit/resourceParts.tsx';
 import { fitTable, wrap } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { formatDateTime } from '../../lib/dates.ts';

@@ -4,7 +4,6 @@ import { Button, Flex, Space, Switch, Table, type TableColumnsType, Tag, Typogra
 import { useState } from 'react';
 import { ExpiryTag, ProductNames } from '../../components/products.tsx';
 import { StoreFilter, useSessionStore } from '../../components/stores.tsx';
-import { costText } from '../../kit/common.tsx';
 import {
   LoadFailed,
   pagination,
@@ -15,6 +14,7 @@ import {
   useStayInRange,
 } from '../../kit/listState.tsx';
 import { usePage } from '../../kit/queries.ts';
+import { costText } from '../../kit/resourceParts.tsx';
 import { fitTable, wrap } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useCan } from '../../lib/access.tsx';

@@ -7,7 +7,7 @@ import { mockFetch, renderApp, signedIn } from '../../test/render.tsx';
 import { orderRow, SELLING, seenBy, tillLookups } from '../../test/sales.ts';
 
 /**
- * What needs the server says so when the device is offline (issue 13): refunds, voids (with or
+ * What needs the server says so when the device is offline: refunds, voids (with or
  * without a manager), holding and resuming held orders, a KHQR, a new customer with credit. A card
  * is recorded by hand with its terminal's transaction id (no terminal is driven from here): a card
  * sale is kept offline like a cash one.

@@ -18,7 +18,7 @@ const wrapper = ({ children }: { children: ReactNode }) => (
 const result = (stopped: boolean, sent = 0) => ({ sent, failed: 0, stopped, skipped: false });
 
 /**
- * When the queue is sent again (issue 13): a page reloaded offline may say it is online all along, so
+ * When the queue is sent again: a page reloaded offline may say it is online all along, so
  * no `online` event tells it the connection is back; a run the server did not answer is tried again
  * within seconds, not at the half-minute, and re-rendering the till does not send again at once.
  */

@@ -8,7 +8,7 @@ import { api } from '../../lib/http.ts';
 import type { Cart } from './cart.ts';
 
 /**
- * The customer's prices at the till (issue 17). The server is the authority: it prices the order
+ * The customer's prices at the till. The server is the authority: it prices the order
  * with `choosePrice` at checkout, and answers `POST /api/prices/quote` with the same rule and rows,
  * so the cart shows what will be charged: the group's price of the unit, a quantity break, or
  * factor × the product's price. A line whose quote is for another quantity or unit shows the base

@@ -21,21 +21,13 @@ export function label(key: string, locale: Locale): string {
   return key in messages ? translate(key as MessageKey, locale) : key;
 }
 
-/** A day as people read it (lib/dates.ts, the one date formatter). */
-export const formatDay = formatDate;
-
 /** A bucket of the series as its group reads: a day, the week starting on it, a month. */
 export function formatBucket(bucket: string, group: string, locale: Locale): string {
   if (group === 'month') {
     const [y, m] = bucket.split('-').map(Number);
     return `${monthName(m, locale)} ${y}`;
   }
-  return formatDay(bucket, locale);
-}
-
-/** $12,500.00 from 1250000 cents: grouped, as KHMER.md writes dollars. */
-export function usd(cents: number): string {
-  return formatUsd(cents);
+  return formatDate(bucket, locale);
 }
 
 /** A figure or a cell as people read it. */
@@ -49,7 +41,7 @@ export function formatValue(
   if (value === null || value === undefined || value === '') return '—';
   switch (kind) {
     case 'money':
-      return usd(Number(value));
+      return formatUsd(Number(value));
     case 'riel':
     case 'rate':
       return formatKhr(Number(value));
@@ -58,7 +50,7 @@ export function formatValue(
     case 'count':
       return formatCount(Number(value));
     case 'date':
-      return formatDay(String(value), locale);
+      return formatDate(String(value), locale);
   }
   const text = String(value);
   if (text.startsWith('report.')) return label(text, locale);
