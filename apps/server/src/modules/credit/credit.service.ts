@@ -24,7 +24,7 @@ import { type DocumentDefinition, documentService } from '../../kit/document.ts'
 import { findLive, type Read } from '../../kit/resource.ts';
 import { tableChanged } from '../../kit/totals.ts';
 import { assertSeesCredit, customerPaymentPolicy } from '../../policies/credit.ts';
-import { type Actor, assertStoreInput, inStores } from '../../policies/policy.ts';
+import { type Actor, assertStoreInput } from '../../policies/policy.ts';
 import { assertPaysSuppliers } from '../../policies/purchases.ts';
 import { auditWho, recordAudit } from '../audit/audit.ts';
 import { paymentStatus } from '../orders/orders.cart.ts';
