@@ -77,3 +77,40 @@ describe('a role’s landing screen', () => {
     });
   });
 });
+
+describe('a custom role deleted', () => {
+  let admin: string;
+  const as = (token: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
+    ctx.app.inject({ method, url, payload, headers: { ...bearer(token), 'x-localization': 'en' } });
+  const auditOf = async (action: string, id: number) =>
+    (await as(admin, 'GET', `/api/audit?filter[action]=${action}&filter[subject_id]=${id}`)).json().data;
+
+  beforeAll(async () => {
+    admin = (await login(ctx.app, 'admin', ADMIN_PASSWORD)).token;
+  });
+
+  it('is taken from its members at once; the audit trail keeps who held it', async () => {
+    const made = await as(admin, 'POST', '/api/roles', {
+      name: 'temp_lister',
+      group: 'test',
+      label_en: 'Temporary lister',
+      label_kh: 'អ្នកមើលបណ្ដោះអាសន្ន',
+      permissions: ['users.list'],
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const id = made.json().data.id;
+    const member = await createUser(ctx.db, { name: 'temp_member', roles: ['temp_lister'] });
+    const token = (await login(ctx.app, member.name, member.password)).token;
+    expect((await as(token, 'GET', '/api/users')).statusCode).toBe(200);
+
+    const gone = await as(admin, 'DELETE', `/api/roles/${id}`);
+    expect(gone.statusCode, gone.body).toBe(200);
+    expect(gone.json().message).toBe('Role deleted.');
+    expect(gone.json().data.deleted_at).not.toBeNull();
+    expect((await as(token, 'GET', '/api/users')).statusCode).toBe(403);
+    expect((await as(admin, 'GET', `/api/roles/${id}`)).statusCode).toBe(404);
+    expect((await as(admin, 'DELETE', `/api/roles/${id}`)).statusCode).toBe(404);
+    const [line] = await auditOf('role.deleted', id);
+    expect(line.before).toEqual({ name: 'temp_lister', permissions: ['users.list'], member_ids: [member.id] });
+  });
+});

@@ -324,3 +324,42 @@ describe('users, roles, coverage and the audit trail', () => {
     expect(routes.map((r) => r.method)).toEqual(['GET']);
   });
 });
+
+describe('a user deleted', () => {
+  let admin: string;
+  const as = (token: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
+    ctx.app.inject({ method, url, payload, headers: { ...bearer(token), 'x-localization': 'en' } });
+  const auditOf = async (action: string, id: number) =>
+    (await as(admin, 'GET', `/api/audit?filter[action]=${action}&filter[subject_id]=${id}`)).json().data;
+
+  beforeAll(async () => {
+    admin = (await login(ctx.app, 'admin', ADMIN_PASSWORD)).token;
+  });
+
+  it('ends their sessions and is in the audit trail; never oneself', async () => {
+    const made = await as(admin, 'POST', '/api/users', {
+      name: 'leaving_clerk',
+      full_name: 'Leaving Clerk',
+      password: 'Tonle-Sap-river-2031',
+      password_confirmation: 'Tonle-Sap-river-2031',
+      store_id: 1,
+      store_ids: [1],
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const { id, abilities } = made.json().data;
+    expect(abilities).toMatchObject({ update: true, delete: true });
+    const token = (await login(ctx.app, 'leaving_clerk', 'Tonle-Sap-river-2031')).token;
+    expect((await as(token, 'GET', '/api/me')).statusCode).toBe(200);
+
+    const gone = await as(admin, 'DELETE', `/api/users/${id}`);
+    expect(gone.statusCode, gone.body).toBe(200);
+    expect(gone.json().message).toBe('User deleted.');
+    expect((await as(token, 'GET', '/api/me')).statusCode).toBe(401);
+    const [line] = await auditOf('user.deleted', id);
+    expect(line.before).toEqual({ name: 'leaving_clerk', full_name: 'Leaving Clerk', status: 'active' });
+
+    const self = await as(admin, 'DELETE', '/api/users/1');
+    expect(self.statusCode).toBe(422);
+    expect(self.json().message).toBe((await import('@depot/contracts')).translate('users.self', 'en'));
+  });
+});
