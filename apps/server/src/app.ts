@@ -107,6 +107,8 @@ export interface AppOptions {
   shared?: Shared;
   /** Bakong's payment check for KHQR; absent, cashiers confirm KHQR payments by hand. */
   bakong?: BakongConfig | null;
+  /** How long a till's dynamic KHQR may be paid, in minutes (BAKONG_QR_MINUTES, at most 10). */
+  khqrMinutes?: number;
   /** How long a network printer may take to accept a job (5 s by default). */
   printerTimeoutMs?: number;
   /**
@@ -216,7 +218,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(orderRoutes, { db, approvals });
   await app.register(shiftRoutes, { db, approvals, settings });
   await app.register(creditRoutes, { db });
-  await app.register(khqrRoutes, { db, bakong: options.bakong ?? null });
+  await app.register(khqrRoutes, { db, bakong: options.bakong ?? null, tillMinutes: options.khqrMinutes });
   await app.register(printingRoutes, { db, timeoutMs: options.printerTimeoutMs ?? 5000, guard: printerGuard });
   await app.register(adminRoutes, { db });
   await app.register(auditRoutes, { db });
