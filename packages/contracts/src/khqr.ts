@@ -362,11 +362,7 @@ export const BANK_HASH_PATTERN = /^(?:[0-9a-f]{8}|[0-9a-f]{64})$/;
 
 /** `POST /api/orders/{id}/khqr/transfer`: "paid by transfer", the transfer's hash and currency. */
 export const khqrTransferInput = z.object({
-  hash: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .regex(BANK_HASH_PATTERN),
+  hash: z.string().trim().toLowerCase().regex(BANK_HASH_PATTERN),
   currency: z.enum(KHQR_CURRENCIES),
 });
 export type KhqrTransferInput = z.input<typeof khqrTransferInput>;

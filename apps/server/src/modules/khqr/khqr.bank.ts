@@ -44,12 +44,6 @@ export function paidAsAsked(
   );
 }
 
-/** A unique index refused the write (a hash claimed by two requests at once). */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
-}
-
 /** Refuses a hash another sale was paid with (claimed, or typed on one of its tenders). */
 export async function refuseUsedHash(db: Db, hash: string, orderId: number): Promise<'mine' | null> {
   const claimed = await bankTransaction(db, hash);
@@ -100,8 +94,9 @@ export async function recordBankPayment(
       );
     }
   } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    // another request claimed it meanwhile: its sale (this one: done; another: refused)
-    await refuseUsedHash(db, tx.hash, orderId);
+    // another request claimed it meanwhile (the unique hash, or the sale found paid once its lock
+    // was let go): its sale's is done here; another sale's is refused; anything else is the error
+    if ((await refuseUsedHash(db, tx.hash, orderId)) === 'mine') return;
+    throw error;
   }
 }

@@ -7,10 +7,10 @@ import {
   KHQR_TILL_MAX_MINUTES,
   type KhqrCheck,
   KhqrError,
-  khrToCents,
-  type khqrOfflineInput,
   type KhqrPayment,
+  type khqrOfflineInput,
   type khqrRequestInput,
+  khrToCents,
   type MessageKey,
   settle,
 } from '@depot/contracts';
@@ -251,7 +251,11 @@ export function khqrService(
         try {
           const answer = await bakong.checkByMd5(input.md5);
           if (answer.found) {
-            const want = { account: order.khqr_account_id, currency: recorded.currency, amount: Number(recorded.amount) };
+            const want = {
+              account: order.khqr_account_id,
+              currency: recorded.currency,
+              amount: Number(recorded.amount),
+            };
             if (paidAsAsked(answer, want)) await settleQr(actor, order, recorded, answer);
           } else await markChecked(db, [recorded.id]);
         } catch {

@@ -36,6 +36,7 @@ function qrOf(orderId: number, extra: Partial<KhqrPayment> = {}, minutes = 15): 
     created_at: new Date(made).toISOString(),
     expires_at: new Date(made + minutes * 60_000).toISOString(),
     paid_hash: null,
+    offline: false,
     can_check: true,
     ...extra,
   };
