@@ -70,12 +70,12 @@ function api(order: typeof paidByKhqr, qr: KhqrPayment | null) {
   });
 }
 
-describe('the KHQR on a receipt', { timeout: 30_000 }, () => {
+describe('the KHQR on a receipt', { timeout: 90_000 }, () => {
   it('a paid receipt never prints a payable code: it shows the bank’s reference (hash) instead', async () => {
     api(paidByKhqr, qrOf(9, { paid_hash: HASH }));
     signedIn({ permissions: SELLING });
     const { user } = renderApp('/en/orders?view=9');
-    await screen.findByTestId('order-details');
+    await screen.findByTestId('order-details', {}, { timeout: 30_000 });
     await user.click(screen.getByTestId('order-receipt'));
     const receipt = await screen.findByTestId('receipt');
     const part = await within(receipt).findByTestId('receipt-khqr');
@@ -89,7 +89,7 @@ describe('the KHQR on a receipt', { timeout: 30_000 }, () => {
     api(owed, live);
     signedIn({ permissions: SELLING });
     const { user } = renderApp('/en/orders?view=8');
-    await screen.findByTestId('order-details');
+    await screen.findByTestId('order-details', {}, { timeout: 30_000 });
     await user.click(screen.getByTestId('order-receipt'));
     const receipt = await screen.findByTestId('receipt');
     const symbol = await within(receipt).findByTestId('khqr-symbol');
@@ -101,7 +101,7 @@ describe('the KHQR on a receipt', { timeout: 30_000 }, () => {
     const { calls } = api(owed, qrOf(8));
     signedIn({ permissions: SELLING });
     const { user } = renderApp('/en/orders?view=8');
-    await screen.findByTestId('order-details');
+    await screen.findByTestId('order-details', {}, { timeout: 30_000 });
     await user.click(screen.getByTestId('order-receipt'));
     const receipt = await screen.findByTestId('receipt');
     await waitFor(() => expect(calls('GET orders/8/khqr').length).toBeGreaterThan(0));
