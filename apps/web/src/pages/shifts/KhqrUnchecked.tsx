@@ -76,7 +76,7 @@ export function KhqrUnchecked({ shiftId }: { shiftId: number }) {
           {t('shifts.khqr.check')}
         </Button>
       </Flex>
-      {check.data && check.data.data.some((row) => row.result !== 'confirmed') && (
+      {check.data?.data.some((row) => row.result !== 'confirmed') && (
         <Typography.Text type="secondary">{t('shifts.khqr.followUp')}</Typography.Text>
       )}
     </Flex>
