@@ -39,7 +39,7 @@ const found = (data: FakeTransaction) => ({
 });
 const notFound = { responseCode: 1, responseMessage: 'Transaction could not be found.', errorCode: 1, data: null };
 
-export async function startFakeBakong(token = 'test-token'): Promise<FakeBakong> {
+export async function startFakeBakong(token = 'test-token', port = 0): Promise<FakeBakong> {
   const fake = {
     byMd5: new Map<string, FakeTransaction>(),
     transfers: [] as FakeTransaction[],
@@ -105,10 +105,10 @@ export async function startFakeBakong(token = 'test-token'): Promise<FakeBakong>
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = (server.address() as AddressInfo).port;
   return Object.assign(fake, {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${bound}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   });
 }
