@@ -145,6 +145,7 @@ for (const lang of ['kh', 'en'] as Lang[]) {
     await dialog.getByTestId('transfer-hash').fill(hash.slice(0, 8));
     await dialog.getByTestId('transfer-check').click();
     await expect(dialog.getByTestId('transfer-problem')).toHaveText(text.used(first));
+    await dialog.getByTestId('transfer-problem').scrollIntoViewIfNeeded();
     await snap(page, `bakong-transfer-used-${lang}`);
     await context.close();
   });
