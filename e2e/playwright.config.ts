@@ -23,6 +23,13 @@ const OWN_PORT = PORT + OWN;
 const databaseOf = (n: number) => `e2e/.data/${n}/e2e.sqlite`;
 /** This worker's server's SQLite database, from the repository's root (a spec may write to it). */
 export const OWN_DATABASE = databaseOf(OWN);
+/**
+ * Where each server's Bakong is: a fake one (apps/server/src/test/fakeBakong.ts) that a spec
+ * starts on this port when it needs Bakong's answers; until then the server finds it unreachable.
+ */
+const bakongPortOf = (n: number) => PORT + 100 + n;
+export const OWN_BAKONG_PORT = bakongPortOf(OWN);
+export const BAKONG_TOKEN = 'e2e-bakong-token';
 export const ADMIN_PASSWORD = 'e2e-admin-pass';
 export const CASHIER = { name: 'dara', password: 'dara-pass-123', fullName: 'Sok Dara' };
 export const NOBODY = { name: 'visitor', password: 'visitor-pass-1' };
@@ -82,6 +89,9 @@ export default defineConfig({
       // the specs' fake receipt printers listen on 127.0.0.1, on a free port
       PRINTER_ALLOW_LOOPBACK: 'true',
       PRINTER_PORTS: '1024-65535',
+      BAKONG_API_TOKEN: BAKONG_TOKEN,
+      BAKONG_API_URL: `http://127.0.0.1:${bakongPortOf(n)}`,
+      BAKONG_TIMEOUT_MS: '2000',
     },
   })),
 });

@@ -114,6 +114,8 @@ export interface AppOptions {
   bakong?: BakongConfig | null;
   /** The NBC's rate feed (DEPOT_RATE_FEED_URL): `POST /api/official-rates/fetch` asks it; absent, rates are entered by hand. */
   rateFeed?: RateFeedConfig | null;
+  /** How long a till's dynamic KHQR may be paid, in minutes (BAKONG_QR_MINUTES, at most 10). */
+  khqrMinutes?: number;
   /** How long a network printer may take to accept a job (5 s by default). */
   printerTimeoutMs?: number;
   /**
@@ -223,7 +225,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(orderRoutes, { db, approvals });
   await app.register(shiftRoutes, { db, approvals, settings });
   await app.register(creditRoutes, { db });
-  await app.register(khqrRoutes, { db, bakong: options.bakong ?? null });
+  await app.register(khqrRoutes, { db, bakong: options.bakong ?? null, tillMinutes: options.khqrMinutes });
   await app.register(taxRoutes, { db, rateFeed: options.rateFeed ?? null });
   await app.register(printingRoutes, { db, timeoutMs: options.printerTimeoutMs ?? 5000, guard: printerGuard });
   await app.register(usersRoutes, { db });

@@ -58,6 +58,14 @@ const variables = z.object({
    */
   DEPOT_RATE_FEED_URL: z.url().optional(),
   DEPOT_RATE_FEED_HOURS: z.coerce.number().int().min(1).max(168).default(6),
+   * Bakong answers only calls from Cambodian addresses: a server elsewhere calls through a relay in
+   * Cambodia that forwards the same paths and headers (docs/OPERATIONS.md). Set, calls go there.
+   */
+  BAKONG_RELAY_URL: z.url().optional(),
+  /** How long a till's dynamic KHQR may be paid, in minutes (1-10). */
+  BAKONG_QR_MINUTES: z.coerce.number().int().min(1).max(10).default(10),
+  /** How long Bakong may take to answer a check (the till waits on it). */
+  BAKONG_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(8000),
   /** How long a network printer may take to accept a job before the till is told it did not answer. */
   PRINTER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   /** The ports the server may connect to for a network printer (http/network-guard.ts): `9100-9109,515`. */

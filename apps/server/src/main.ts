@@ -7,6 +7,7 @@ import { seed } from './db/seed.ts';
 import { withStartupLock } from './db/startup-lock.ts';
 import { connectRedis } from './kit/redis.ts';
 import { scheduleRateFeed } from './modules/tax/tax.feed.ts';
+import { tokenExpiry } from './modules/khqr/bakong.ts';
 import { scheduleBackups } from './ops/backup.schedule.ts';
 import { realtimeSettings } from './realtime/realtime.ts';
 
@@ -36,10 +37,18 @@ async function main(config: Config) {
       trustProxy: config.TRUST_PROXY,
       sessionMaxDays: config.DEPOT_SESSION_MAX_DAYS,
       shared: redis && { redis, prefix: config.REDIS_PREFIX },
-      bakong: config.BAKONG_API_TOKEN ? { token: config.BAKONG_API_TOKEN, url: config.BAKONG_API_URL } : null,
       rateFeed: config.DEPOT_RATE_FEED_URL
         ? { url: config.DEPOT_RATE_FEED_URL, hours: config.DEPOT_RATE_FEED_HOURS }
         : null,
+      bakong: config.BAKONG_API_TOKEN
+        ? {
+            token: config.BAKONG_API_TOKEN,
+            url: config.BAKONG_API_URL,
+            relayUrl: config.BAKONG_RELAY_URL ?? null,
+            timeoutMs: config.BAKONG_TIMEOUT_MS,
+          }
+        : null,
+      khqrMinutes: config.BAKONG_QR_MINUTES,
       printerTimeoutMs: config.PRINTER_TIMEOUT_MS,
       printerNetwork: { ports: config.PRINTER_PORTS, allowLoopback: config.PRINTER_ALLOW_LOOPBACK },
       realtime: realtimeSettings(config),
@@ -48,6 +57,11 @@ async function main(config: Config) {
     return { app, seeded };
   });
   log = app.log;
+  // Bakong's tokens last about 90 days: say so before payments stop being checked
+  const expires = config.BAKONG_API_TOKEN ? tokenExpiry(config.BAKONG_API_TOKEN) : null;
+  if (expires && expires.getTime() - Date.now() < 14 * 86_400_000) {
+    app.log.warn(`BAKONG_API_TOKEN expires ${expires.toISOString()}: renew it (docs/OPERATIONS.md)`);
+  }
 
   if (seeded.generatedAdminPassword) {
     console.log(

@@ -14,3 +14,8 @@ interface Window {
   /** Injected by the server into index.html. */
   __DEPOT__?: DepotRuntimeConfig;
 }
+
+/** `md5` 2.3 (no types of its own): a KHQR's md5, made on the till's device while offline. */
+declare module 'md5' {
+  export default function md5(message: string): string;
+}

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatDate, formatDateTime, formatKhr, formatPercent, formatTime, formatUsd } from './format.ts';
+import {
+  formatCount,
+  formatCountdown,
+  formatDate,
+  formatDateTime,
+  formatKhr,
+  formatPercent,
+  formatTime,
+  formatUsd,
+} from './format.ts';
 
 describe('the one formatting module', () => {
   it('writes money, counts and percentages in the numerals asked for', () => {
@@ -23,6 +32,13 @@ describe('the one formatting module', () => {
     expect(formatDateTime('2026-03-12T07:05:00Z', 'en', { long: true })).toBe('March 12, 2026 2:05 PM');
     expect(formatDateTime(at, 'kh', { long: true })).toBe('13 មីនា 2026 03:30');
     expect(formatTime(at)).toBe('03:30');
+  });
+
+  it('writes a countdown as minutes and seconds, never below zero', () => {
+    expect(formatCountdown(249_000)).toBe('4:09');
+    expect(formatCountdown(600_000, 'khmer')).toBe('១០:០០');
+    expect(formatCountdown(400)).toBe('0:01');
+    expect(formatCountdown(-5000)).toBe('0:00');
   });
 
   it('keeps a calendar date the day it names, and unreadable text as it is', () => {

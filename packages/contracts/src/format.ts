@@ -129,6 +129,12 @@ export function formatTime(value: string, numerals?: Numerals): string {
   return shownDigits(`${String(moment.hour).padStart(2, '0')}:${String(moment.minute).padStart(2, '0')}`, numerals);
 }
 
+/** "4:09" from 249 000 ms: the minutes and seconds left (a QR's time to be paid), never below 0:00. */
+export function formatCountdown(ms: number, numerals?: Numerals): string {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  return shownDigits(`${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`, numerals);
+}
+
 /**
  * An instant as people read it, on the depots' clock: 12 មីនា 2026 14:05 / 12 Mar 2026 14:05, or
  * with `long` in English "March 12, 2026 2:05 PM".

@@ -305,11 +305,21 @@ export const storeKhqr = {
   khqr_acquiring_bank: z.string().nullable(),
 };
 
+/** A till's dynamic KHQR may be paid this long at most (minutes); the server's setting may be shorter. */
+export const KHQR_TILL_MAX_MINUTES = 10;
+/** A receipt's KHQR (an order still owed, a delivery): 15 minutes unless asked, a day at most. */
+export const KHQR_RECEIPT_MINUTES = { default: 15, max: 1440 } as const;
+
 /** The API's KHQR of an order: `POST /api/orders/{id}/khqr` makes one, `GET` reads the newest. */
 export const khqrRequestInput = z.object({
   currency: z.enum(KHQR_CURRENCIES),
-  /** How long the QR may be paid, in minutes: a till's default is 15; a delivery's receipt may want a day. */
-  expires_in_minutes: z.number().int().min(1).max(1440).default(15),
+  /**
+   * Where the QR is shown: on the till's screen (it expires after the server's setting, 10
+   * minutes at most) or printed on a receipt (15 minutes unless `expires_in_minutes`, a day at most).
+   */
+  for: z.enum(['till', 'receipt']).default('till'),
+  /** How long the QR may be paid, in minutes, within the limit of where it is shown. */
+  expires_in_minutes: z.number().int().min(1).max(KHQR_RECEIPT_MINUTES.max).optional(),
 });
 export type KhqrRequestInput = z.input<typeof khqrRequestInput>;
 
@@ -330,6 +340,8 @@ export const khqrPayment = z.object({
   expires_at: z.string(),
   /** The bank's transaction hash once Bakong confirmed the payment. */
   paid_hash: z.string().nullable(),
+  /** Made on the till's device without a connection (checked with Bakong once synced). */
+  offline: z.boolean(),
   /** Whether the server can ask Bakong (BAKONG_API_TOKEN set); otherwise the cashier confirms by hand. */
   can_check: z.boolean(),
 });
@@ -341,6 +353,41 @@ export const khqrCheck = z.object({
   hash: z.string().nullable(),
 });
 export type KhqrCheck = z.infer<typeof khqrCheck>;
+
+/**
+ * A bank transfer's reference as the customer's bank app shows it: the transaction's short hash
+ * (its first 8 hexadecimal characters) or the whole hash (64).
+ */
+export const BANK_HASH_PATTERN = /^(?:[0-9a-f]{8}|[0-9a-f]{64})$/;
+
+/** `POST /api/orders/{id}/khqr/transfer`: "paid by transfer", the transfer's hash and currency. */
+export const khqrTransferInput = z.object({
+  hash: z.string().trim().toLowerCase().regex(BANK_HASH_PATTERN),
+  currency: z.enum(KHQR_CURRENCIES),
+});
+export type KhqrTransferInput = z.input<typeof khqrTransferInput>;
+
+/** `POST /api/orders/{id}/khqr/offline`: a KHQR the till made on the device while offline. */
+export const khqrOfflineInput = z.object({
+  payload: z.string().min(20).max(512),
+  md5: z.string().regex(/^[0-9a-f]{32}$/),
+});
+export type KhqrOfflineInput = z.input<typeof khqrOfflineInput>;
+
+/** A KHQR sale of a shift that Bakong has not confirmed (made offline, or confirmed by hand). */
+export const khqrUnchecked = z.object({
+  order_id: z.number().int(),
+  order_number: z.string(),
+  md5: z.string(),
+  currency: z.enum(KHQR_CURRENCIES),
+  amount: z.number().int(),
+  offline: z.boolean(),
+  checked_at: z.string().nullable(),
+  /** After a bulk check: confirmed by Bakong, not found there, or found paid to another account/amount. */
+  result: z.enum(['confirmed', 'not_found', 'mismatch']).nullable(),
+  hash: z.string().nullable(),
+});
+export type KhqrUnchecked = z.infer<typeof khqrUnchecked>;
 
 /** A store without a Bakong account (fixtures, and the start of a new store's form). */
 export const NO_KHQR = {

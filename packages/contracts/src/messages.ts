@@ -580,6 +580,42 @@ export const messages = {
     kh: 'ការបង់ប្រាក់ដែលបាគងរកឃើញមិនត្រូវនឹង QR នេះទេ (គណនី ចំនួនទឹកប្រាក់ ឬរូបិយប័ណ្ណ)។',
   },
   'khqr.unknown': { en: 'This QR was not made for this order.', kh: 'QR នេះមិនត្រូវបានបង្កើតសម្រាប់ការលក់នេះទេ។' },
+  'khqr.bakong_refused': {
+    en: 'Bakong refused the call: it answers only calls from Cambodia. Set a relay in Cambodia (BAKONG_RELAY_URL), or confirm the payment by hand.',
+    kh: 'បាគងបានបដិសេធការហៅ៖ វាឆ្លើយតែការហៅពីប្រទេសកម្ពុជាប៉ុណ្ណោះ។ សូមកំណត់ម៉ាស៊ីនបញ្ជូនបន្តនៅកម្ពុជា (BAKONG_RELAY_URL) ឬបញ្ជាក់ការបង់ប្រាក់ដោយដៃ។',
+  },
+  'khqr.bakong_token': {
+    en: 'Bakong refused this server’s token: it is wrong or has expired. Renew it (docs/OPERATIONS.md); meanwhile confirm payments by hand.',
+    kh: 'បាគងបានបដិសេធសោសម្ងាត់ (token) របស់ប្រព័ន្ធនេះ៖ វាខុស ឬផុតកំណត់ហើយ។ សូមបន្តវា (docs/OPERATIONS.md)៖ ក្នុងពេលនេះ សូមបញ្ជាក់ការបង់ប្រាក់ដោយដៃ។',
+  },
+  'khqr.hash_used': {
+    en: 'This transfer already paid sale {number}: one transfer pays one sale.',
+    kh: 'ការផ្ទេរប្រាក់នេះបានបង់សម្រាប់ការលក់ {number} រួចហើយ៖ ការផ្ទេរប្រាក់មួយបង់បានតែការលក់មួយប៉ុណ្ណោះ។',
+  },
+  'khqr.transfer_not_found': {
+    en: 'Bakong has no transfer {hash} of {amount}: check the reference and the amount.',
+    kh: 'បាគងគ្មានការផ្ទេរប្រាក់ {hash} ចំនួន {amount} ទេ៖ សូមពិនិត្យលេខយោង និងចំនួនទឹកប្រាក់។',
+  },
+  'khqr.transfer_mismatch': {
+    en: 'Transfer {hash} was not paid into this store’s account with this amount and currency.',
+    kh: 'ការផ្ទេរប្រាក់ {hash} មិនបានបង់ចូលគណនីរបស់ហាងនេះ ជាមួយចំនួនទឹកប្រាក់ និងរូបិយប័ណ្ណនេះទេ។',
+  },
+  'khqr.transfer_paid': {
+    en: 'Bakong confirmed the transfer: the payment is recorded.',
+    kh: 'បាគងបានបញ្ជាក់ការផ្ទេរប្រាក់៖ ការបង់ប្រាក់ត្រូវបានកត់ត្រា។',
+  },
+  'khqr.offline_recorded': {
+    en: 'The KHQR shown offline is recorded.',
+    kh: 'KHQR ដែលបានបង្ហាញពេលគ្មានអ៊ីនធឺណិតត្រូវបានកត់ត្រា។',
+  },
+  'khqr.offline_invalid': {
+    en: 'This is not a KHQR of this sale into its store’s account.',
+    kh: 'នេះមិនមែនជា KHQR នៃការលក់នេះ ចូលគណនីរបស់ហាងនោះទេ។',
+  },
+  'khqr.swept': {
+    en: 'Checked with Bakong: {confirmed} confirmed, {missing} not found.',
+    kh: 'បានពិនិត្យជាមួយបាគង៖ បានបញ្ជាក់ {confirmed} មិនបានរកឃើញ {missing}។',
+  },
   'entity.printer': { en: 'Printer', kh: 'ម៉ាស៊ីនបោះពុម្ព' },
   'printer.not_local': {
     en: 'A printer must be on the depot’s own network: {host} is not an address a printer may have (this server, a loopback, link-local, multicast, broadcast or outside address).',

@@ -260,6 +260,11 @@ describe('records of another store, and fields', () => {
     'POST /api/orders/:id/delivery': () => ({ id: ids.unpaid, body: { status: 'preparing_done' } }),
     'POST /api/orders/:id/khqr': () => ({ id: ids.unpaid, body: { currency: 'USD' } }),
     'POST /api/orders/:id/khqr/check': () => ({ id: ids.unpaid, body: {} }),
+    'POST /api/orders/:id/khqr/transfer': () => ({ id: ids.unpaid, body: { hash: 'deadbeef', currency: 'USD' } }),
+    'POST /api/orders/:id/khqr/offline': () => ({
+      id: ids.unpaid,
+      body: { payload: '0002010102122917'.padEnd(40, '0'), md5: 'a'.repeat(32) },
+    }),
     'PUT /api/purchases/:id': () => ({ id: ids.purchase, body: purchaseBody() }),
     'POST /api/purchases/:id/order': () => ({ id: ids.purchase }),
     'POST /api/purchases/:id/receive': () => ({ id: ids.purchase, body: { items: [{ item_id: 1, quantity: 1 }] } }),
@@ -277,6 +282,7 @@ describe('records of another store, and fields', () => {
       body: { kind: 'pay_in', currency: 'usd', amount: 100, reason: 'change for the till' },
     }),
     'POST /api/shifts/:id/close': () => ({ id: ids.shift, body: { counted: { usd: [], khr: [] } } }),
+    'POST /api/shifts/:id/khqr/check': () => ({ id: ids.shift }),
   };
   const DETAILS: Record<string, () => number> = {
     '/api/orders/:id': () => ids.paid,
@@ -285,6 +291,7 @@ describe('records of another store, and fields', () => {
     '/api/stock-transfers/:id': () => ids.transfer,
     '/api/shifts/:id': () => ids.shift,
     '/api/shifts/:id/report/pdf': () => ids.shift,
+    '/api/shifts/:id/khqr': () => ids.shift,
     '/api/customer-payments/:id': () => ids.customerPayment,
   };
 

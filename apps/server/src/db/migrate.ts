@@ -34,6 +34,7 @@ import * as m0031 from './migrations/0031_levels_now.ts';
 import * as m0032 from './migrations/0032_sign_in_trust.ts';
 import * as m0033 from './migrations/0033_drawer_of_payment.ts';
 import * as m0034 from './migrations/0034_tax_documents.ts';
+import * as m0036 from './migrations/0036_bank_checks.ts';
 
 /** Migrations in order. A new one is a new file added here: the list is explicit, not a directory scan. */
 const migrations = {
@@ -70,6 +71,7 @@ const migrations = {
   '0032_sign_in_trust': m0032,
   '0033_drawer_of_payment': m0033,
   '0034_tax_documents': m0034,
+  '0036_bank_checks': m0036,
 };
 
 /** The migrations this code knows, oldest first: a database at a later one was made by a newer Depot. */

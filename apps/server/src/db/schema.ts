@@ -541,6 +541,7 @@ export interface DB {
   official_rates: OfficialRatesTable;
   printers: PrintersTable;
   khqr_payments: KhqrPaymentsTable;
+  bank_transactions: BankTransactionsTable;
   notifications: NotificationsTable;
   notification_marks: NotificationMarksTable;
   app_secrets: AppSecretsTable;
@@ -883,6 +884,23 @@ export interface KhqrPaymentsTable {
   merchant_name: string;
   expires_at: string;
   paid_hash: string | null;
+  /** 1: made on the device without a connection, checked with Bakong once synced. */
+  offline: Generated<number>;
+  /** When Bakong was last asked about it. */
+  checked_at: string | null;
+  created_by: number | null;
+  created_at: string;
+}
+
+/** A Bakong transaction that paid a sale (a KHQR's or a claimed transfer's): one hash, one sale. */
+export interface BankTransactionsTable {
+  id: Generated<number>;
+  hash: string;
+  order_id: number;
+  source: 'khqr' | 'transfer';
+  currency: 'USD' | 'KHR';
+  amount: number;
+  from_account: string | null;
   created_by: number | null;
   created_at: string;
 }

@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
-import type { Db } from '../../db/database.ts';
-import type { KhqrPaymentsTable } from '../../db/schema.ts';
+import { type Db, now } from '../../db/database.ts';
+import type { BankTransactionsTable, KhqrPaymentsTable } from '../../db/schema.ts';
 
 /** An order with what a KHQR needs: its money, its rates and its store's Bakong account. */
 export function orderForKhqr(db: Db, orderId: number) {
@@ -62,6 +62,7 @@ const columns = [
   'khqr_payments.created_at',
   'khqr_payments.expires_at',
   'khqr_payments.paid_hash',
+  'khqr_payments.offline',
 ] as const;
 
 /** The newest KHQR of an order (`md5` given: that one), or undefined. */
@@ -81,17 +82,86 @@ export async function insertKhqr(db: Db, row: Insertable<KhqrPaymentsTable>): Pr
 }
 
 export async function markPaid(db: Db, id: number, hash: string): Promise<void> {
-  await db.updateTable('khqr_payments').set({ paid_hash: hash }).where('id', '=', id).execute();
+  await db.updateTable('khqr_payments').set({ paid_hash: hash, checked_at: now() }).where('id', '=', id).execute();
 }
 
-/** Whether a payment with this reference is already recorded on the order (a check retried). */
-export async function paymentRecorded(db: Db, orderId: number, reference: string): Promise<boolean> {
+/** When Bakong was last asked about these QRs (and had no payment for them). */
+export async function markChecked(db: Db, ids: number[]): Promise<void> {
+  if (!ids.length) return;
+  await db.updateTable('khqr_payments').set({ checked_at: now() }).where('id', 'in', ids).execute();
+}
+
+/** The US cents of the order's KHQR tender with this reference (a QR's md5), or null. */
+export async function tenderCents(db: Db, orderId: number, reference: string): Promise<number | null> {
   const row = await db
     .selectFrom('order_payments')
-    .select('id')
+    .select('amount_cents')
     .where('order_id', '=', orderId)
     .where('kind', '=', 'payment')
+    .where('method', '=', 'khqr')
     .where('transaction_id', '=', reference)
     .executeTakeFirst();
-  return row !== undefined;
+  return row ? Number(row.amount_cents) : null;
+}
+
+/** The sale a Bakong transaction paid already, by its hash, or undefined. */
+export function bankTransaction(db: Db, hash: string) {
+  return db
+    .selectFrom('bank_transactions')
+    .innerJoin('orders', 'orders.id', 'bank_transactions.order_id')
+    .select(['bank_transactions.order_id', 'orders.number'])
+    .where('bank_transactions.hash', '=', hash)
+    .executeTakeFirst();
+}
+
+/**
+ * The sale a bank reference was typed on by hand (a KHQR or transfer tender of another order), for
+ * payments recorded before hashes were claimed; or undefined.
+ */
+export function referenceElsewhere(db: Db, hash: string, orderId: number) {
+  return db
+    .selectFrom('order_payments')
+    .innerJoin('orders', 'orders.id', 'order_payments.order_id')
+    .select(['order_payments.order_id', 'orders.number'])
+    .where('order_payments.transaction_id', '=', hash)
+    .where('order_payments.kind', '=', 'payment')
+    .where('order_payments.method', 'in', ['khqr', 'bank_transfer'])
+    .where('order_payments.order_id', '<>', orderId)
+    .executeTakeFirst();
+}
+
+/** Claims a Bakong transaction for a sale: the unique hash refuses a second claim, whoever makes it. */
+export async function claimBankTransaction(db: Db, row: Insertable<BankTransactionsTable>): Promise<void> {
+  await db.insertInto('bank_transactions').values(row).execute();
+}
+
+/**
+ * A shift's KHQR sales that Bakong has not confirmed: their KHQR tender carries the QR's md5 (the
+ * cashier confirmed it by hand, or the QR was made offline) and no bank hash came back since.
+ */
+export function uncheckedOfShift(db: Db, shiftId: number) {
+  return db
+    .selectFrom('khqr_payments as k')
+    .innerJoin('order_payments as p', (join) =>
+      join.onRef('p.order_id', '=', 'k.order_id').onRef('p.transaction_id', '=', 'k.md5'),
+    )
+    .innerJoin('orders as o', 'o.id', 'k.order_id')
+    .innerJoin('stores as s', 's.id', 'o.store_id')
+    .select([
+      'k.id',
+      'k.order_id',
+      'o.number as order_number',
+      'k.md5',
+      'k.currency',
+      'k.amount',
+      'k.offline',
+      'k.checked_at',
+      's.khqr_account_id',
+    ])
+    .where('p.shift_id', '=', shiftId)
+    .where('p.kind', '=', 'payment')
+    .where('p.method', '=', 'khqr')
+    .where('k.paid_hash', 'is', null)
+    .orderBy('k.id')
+    .execute();
 }

@@ -1,4 +1,15 @@
-import { idParams, khqrCheck, khqrPayment, khqrRequestInput, orderDetail, single, written } from '@depot/contracts';
+import {
+  idParams,
+  khqrCheck,
+  khqrOfflineInput,
+  khqrPayment,
+  khqrRequestInput,
+  khqrTransferInput,
+  khqrUnchecked,
+  orderDetail,
+  single,
+  written,
+} from '@depot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf } from '../../access/access.ts';
@@ -6,18 +17,21 @@ import type { Db } from '../../db/database.ts';
 import { say } from '../../http/locale.ts';
 import { orderService } from '../orders/orders.service.ts';
 import { type BakongConfig, bakongClient } from './bakong.ts';
+import { khqrClaims } from './khqr.claims.ts';
 import { khqrService } from './khqr.service.ts';
 
 /**
  * An order's KHQR: made by whoever sells (`orders.create`), read by whoever sees the order (a
  * receipt prints it), checked with Bakong when a token is configured.
  */
-export const khqrRoutes: FastifyPluginAsyncZod<{ db: Db; bakong: BakongConfig | null }> = async (
+export const khqrRoutes: FastifyPluginAsyncZod<{ db: Db; bakong: BakongConfig | null; tillMinutes?: number }> = async (
   app,
-  { db, bakong },
+  { db, bakong, tillMinutes },
 ) => {
   const orders = orderService(db);
-  const service = khqrService(db, orders, bakong ? bakongClient(bakong) : null);
+  const client = bakong ? bakongClient(bakong) : null;
+  const service = khqrService(db, orders, client, tillMinutes);
+  const claims = khqrClaims(db, orders, client);
   const tags = ['orders'];
 
   app.post(
@@ -67,6 +81,55 @@ export const khqrRoutes: FastifyPluginAsyncZod<{ db: Db; bakong: BakongConfig | 
       return {
         message: await say(request, result.paid ? 'khqr.paid' : 'khqr.not_paid_yet'),
         data: { ...result, order: await orders.show(authOf(request), request.params.id) },
+      };
+    },
+  );
+
+  app.post(
+    '/api/orders/:id/khqr/transfer',
+    {
+      config: { access: 'orders.create' },
+      schema: { tags, params: idParams, body: khqrTransferInput, response: { 200: written(orderDetail) } },
+    },
+    async (request) => ({
+      message: await say(request, 'khqr.transfer_paid'),
+      data: await claims.transfer(authOf(request), request.params.id, request.body),
+    }),
+  );
+
+  app.post(
+    '/api/orders/:id/khqr/offline',
+    {
+      config: { access: 'orders.create' },
+      schema: { tags, params: idParams, body: khqrOfflineInput, response: { 200: written(khqrPayment) } },
+    },
+    async (request) => ({
+      message: await say(request, 'khqr.offline_recorded'),
+      data: await service.offline(authOf(request), request.params.id, request.body),
+    }),
+  );
+
+  app.get(
+    '/api/shifts/:id/khqr',
+    {
+      config: { access: 'shifts.view' },
+      schema: { tags: ['shifts'], params: idParams, response: { 200: single(z.array(khqrUnchecked)) } },
+    },
+    async (request) => ({ data: await claims.unchecked(authOf(request), request.params.id) }),
+  );
+
+  app.post(
+    '/api/shifts/:id/khqr/check',
+    {
+      config: { access: 'shifts.update' },
+      schema: { tags: ['shifts'], params: idParams, response: { 200: written(z.array(khqrUnchecked)) } },
+    },
+    async (request) => {
+      const data = await claims.sweep(authOf(request), request.params.id);
+      const confirmed = data.filter((row) => row.result === 'confirmed').length;
+      return {
+        message: await say(request, 'khqr.swept', { confirmed, missing: data.length - confirmed }),
+        data,
       };
     },
   );

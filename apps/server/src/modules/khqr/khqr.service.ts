@@ -1,22 +1,37 @@
 import { createHash } from 'node:crypto';
 import {
+  decodeKhqr,
   encodeKhqr,
   KHQR_LIMITS,
+  KHQR_RECEIPT_MINUTES,
+  KHQR_TILL_MAX_MINUTES,
   type KhqrCheck,
   KhqrError,
   type KhqrPayment,
-  type KhqrRequestInput,
+  type khqrOfflineInput,
+  type khqrRequestInput,
+  khrToCents,
   type MessageKey,
   settle,
 } from '@depot/contracts';
+import type { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { now } from '../../db/database.ts';
 import { AppError, FieldError, notFound } from '../../http/errors.ts';
 import { orderPolicy } from '../../policies/orders.ts';
 import type { Actor } from '../../policies/policy.ts';
 import type { OrderService } from '../orders/orders.service.ts';
-import { type BakongClient, BakongUnreachable } from './bakong.ts';
-import { findKhqr, insertKhqr, markPaid, orderForKhqr, paymentRecorded, takesKhqr } from './khqr.repository.ts';
+import type { BakongAnswer, BakongClient } from './bakong.ts';
+import { bakongFailure, paidAsAsked, recordBankPayment } from './khqr.bank.ts';
+import {
+  findKhqr,
+  insertKhqr,
+  markChecked,
+  markPaid,
+  orderForKhqr,
+  takesKhqr,
+  tenderCents,
+} from './khqr.repository.ts';
 
 /**
  * KHQR at the till. The order exists first (the till checks it out unpaid, so the stock is taken
@@ -24,10 +39,17 @@ import { findKhqr, insertKhqr, markPaid, orderForKhqr, paymentRecorded, takesKhq
  * riel at the sale's own rates; the payment is recorded as a KHQR tender through the orders
  * service's `pay`, with the bank's hash (Bakong confirmed it) or the QR's md5 (the cashier did).
  */
-export function khqrService(db: Db, orders: OrderService, bakong: BakongClient | null) {
+export function khqrService(
+  db: Db,
+  orders: OrderService,
+  bakong: BakongClient | null,
+  /** How long a till's QR may be paid (the server's setting, at most 10 minutes). */
+  tillMinutes: number = KHQR_TILL_MAX_MINUTES,
+) {
   function present(row: NonNullable<Awaited<ReturnType<typeof findKhqr>>>): KhqrPayment {
     return {
       ...row,
+      offline: Boolean(Number(row.offline)),
       amount: Number(row.amount),
       amount_cents: Number(row.amount_cents),
       created_at: new Date(row.created_at).toISOString(),
@@ -47,9 +69,30 @@ export function khqrService(db: Db, orders: OrderService, bakong: BakongClient |
     orderPolicy.authorize(actor, seen, 'pay');
   }
 
+  /**
+   * A QR Bakong found paid as asked: the payment recorded on the sale with the bank's hash (once,
+   * however often asked), or, when the cashier confirmed it by hand already, the hash kept with it.
+   */
+  async function settleQr(
+    actor: Actor,
+    order: NonNullable<Awaited<ReturnType<typeof orderForKhqr>>>,
+    qr: NonNullable<Awaited<ReturnType<typeof findKhqr>>>,
+    answer: Extract<BakongAnswer, { found: true }>,
+  ) {
+    const due = Number(order.total_cents) - Number(order.paid_cents);
+    const byHand = order.status !== 'confirmed' || due <= 0;
+    await recordBankPayment(db, orders, actor, order.id, answer, {
+      source: 'khqr',
+      method: 'khqr',
+      amountCents: byHand ? null : Math.min(Number(qr.amount_cents), due),
+      currency: qr.currency,
+    });
+    await markPaid(db, qr.id, answer.hash);
+  }
+
   return {
     /** A new dynamic KHQR for what the order still owes. */
-    async make(actor: Actor, orderId: number, input: Required<KhqrRequestInput>) {
+    async make(actor: Actor, orderId: number, input: z.output<typeof khqrRequestInput>) {
       await payable(actor, orderId);
       const order = await orderForKhqr(db, orderId);
       if (!order) throw notFound();
@@ -73,6 +116,11 @@ export function khqrService(db: Db, orders: OrderService, bakong: BakongClient |
       const amount = input.currency === 'USD' ? due : dueKhr;
       if (due <= 0 || amount <= 0) throw new FieldError({ currency: [{ key: 'order.nothing_due' }] });
       const created = Date.now();
+      // a till's QR is on screen a few minutes; a receipt's may be paid later, a day at most
+      const minutes =
+        input.for === 'till'
+          ? Math.min(input.expires_in_minutes ?? tillMinutes, tillMinutes, KHQR_TILL_MAX_MINUTES)
+          : (input.expires_in_minutes ?? KHQR_RECEIPT_MINUTES.default);
       let payload: string;
       try {
         payload = encodeKhqr({
@@ -88,7 +136,7 @@ export function khqrService(db: Db, orders: OrderService, bakong: BakongClient |
           store_label: order.store_code.slice(0, KHQR_LIMITS.store_label),
           terminal_label: null,
           created_at: created,
-          expires_at: created + input.expires_in_minutes * 60_000,
+          expires_at: created + minutes * 60_000,
         });
       } catch (error) {
         // the store's settings were checked when saved; only an amount can still be out of range
@@ -106,7 +154,7 @@ export function khqrService(db: Db, orders: OrderService, bakong: BakongClient |
         amount,
         amount_cents: due,
         merchant_name: name,
-        expires_at: new Date(created + input.expires_in_minutes * 60_000).toISOString(),
+        expires_at: new Date(created + minutes * 60_000).toISOString(),
         paid_hash: null,
         created_by: actor.userId,
         created_at: now(),
@@ -139,30 +187,82 @@ export function khqrService(db: Db, orders: OrderService, bakong: BakongClient |
       const qr = await findKhqr(db, orderId, md5);
       if (!qr) throw new AppError(404, 'khqr.unknown');
       if (qr.paid_hash) return { paid: true, hash: qr.paid_hash };
-      let answer: Awaited<ReturnType<BakongClient['checkByMd5']>>;
+      let answer: BakongAnswer;
       try {
         answer = await bakong.checkByMd5(qr.md5);
       } catch (error) {
-        if (error instanceof BakongUnreachable) throw new AppError(502, 'khqr.bakong_unreachable');
-        throw error;
+        bakongFailure(error);
       }
-      if (!answer.found) return { paid: false, hash: null };
-      // Bakong's amounts are decimals: dollars with cents, whole riel
-      const minor = Math.round(answer.amount * (qr.currency === 'USD' ? 100 : 1));
-      if (
-        answer.toAccountId !== order.khqr_account_id ||
-        answer.currency !== qr.currency ||
-        minor !== Number(qr.amount)
-      ) {
-        throw new AppError(409, 'khqr.mismatch');
+      if (!answer.found) {
+        await markChecked(db, [qr.id]);
+        return { paid: false, hash: null };
       }
-      if (!(await paymentRecorded(db, orderId, answer.hash))) {
-        await orders.pay(actor, orderId, [
-          { method: 'khqr', amount: Number(qr.amount_cents), transaction_id: answer.hash },
-        ]);
-      }
-      await markPaid(db, qr.id, answer.hash);
+      const want = { account: order.khqr_account_id, currency: qr.currency, amount: Number(qr.amount) };
+      if (!paidAsAsked(answer, want)) throw new AppError(409, 'khqr.mismatch');
+      await settleQr(actor, order, qr, answer);
       return { paid: true, hash: answer.hash };
+    },
+
+    /**
+     * A KHQR the till made on its device while offline (the sale synced since): recorded against
+     * the sale when it is one of this sale, into its store's account, and checked with Bakong at
+     * once when the server can (else at the shift's close).
+     */
+    async offline(actor: Actor, orderId: number, input: z.output<typeof khqrOfflineInput>) {
+      await orders.show(actor, orderId);
+      const order = await orderForKhqr(db, orderId);
+      if (!order) throw notFound();
+      const invalid = () => new FieldError({ payload: [{ key: 'khqr.offline_invalid' }] });
+      if (createHash('md5').update(input.payload).digest('hex') !== input.md5) throw invalid();
+      let fields: ReturnType<typeof decodeKhqr>;
+      try {
+        fields = decodeKhqr(input.payload);
+      } catch {
+        throw invalid();
+      }
+      const known = await findKhqr(db, orderId, input.md5);
+      if (!known) {
+        // what the QR pays of the sale: its KHQR tender with this md5, else the QR's own amount
+        const tender = await tenderCents(db, orderId, input.md5);
+        const cents =
+          tender ?? (fields.currency === 'USD' ? fields.amount : khrToCents(fields.amount, order.exchange_rate_khr));
+        // the device's QR is the sale's: its store's account, for no more than its total
+        const total = Number(order.total_cents);
+        const within = fields.currency === 'USD' ? fields.amount <= total : true;
+        if (!takesKhqr(order) || fields.account_id !== order.khqr_account_id || !within) throw invalid();
+        await insertKhqr(db, {
+          order_id: orderId,
+          payload: input.payload,
+          md5: input.md5,
+          currency: fields.currency,
+          amount: fields.amount,
+          amount_cents: cents,
+          merchant_name: fields.merchant_name,
+          expires_at: new Date(fields.expires_at).toISOString(),
+          paid_hash: null,
+          offline: 1,
+          created_by: actor.userId,
+          created_at: now(),
+        });
+      }
+      const recorded = await findKhqr(db, orderId, input.md5);
+      if (!recorded) throw notFound();
+      if (bakong && !recorded.paid_hash) {
+        try {
+          const answer = await bakong.checkByMd5(input.md5);
+          if (answer.found) {
+            const want = {
+              account: order.khqr_account_id,
+              currency: recorded.currency,
+              amount: Number(recorded.amount),
+            };
+            if (paidAsAsked(answer, want)) await settleQr(actor, order, recorded, answer);
+          } else await markChecked(db, [recorded.id]);
+        } catch {
+          // Bakong not reached now: the shift's close checks it
+        }
+      }
+      return present((await findKhqr(db, orderId, input.md5)) as NonNullable<typeof recorded>);
     },
   };
 }

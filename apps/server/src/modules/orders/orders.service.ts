@@ -199,9 +199,13 @@ export function orderService(db: Db) {
       });
     },
 
-    /** Tenders against what is still due; paid in full, the invoice. */
-    pay(actor: Actor, id: number, tenders: Tender[], changeIn: ChangeIn = 'split') {
+    /**
+     * Tenders against what is still due; paid in full, the invoice. `first` runs in the payment's
+     * transaction before it (a bank transaction's hash claimed: modules/khqr).
+     */
+    pay(actor: Actor, id: number, tenders: Tender[], changeIn: ChangeIn = 'split', first?: (trx: Db) => Promise<void>) {
       return documents.act(actor, id, 'pay', async ({ trx, row }) => {
+        await first?.(trx);
         const { status } = await recordPayments(trx, row, tenders, actor.userId, changeIn);
         if (status === 'paid') await issueInvoice(trx, id);
       });

@@ -43,6 +43,8 @@ export interface QueuedSale {
   tried?: boolean;
   /** Its receipt (offlineReceipt.ts), numbered `client_id`: shown and printed until it is synced. */
   receipt?: OrderDetail | null;
+  /** A KHQR made on the device for it (offline): recorded with the sale once sent, then checked with Bakong. */
+  khqr?: { payload: string; md5: string } | null;
 }
 
 interface Meta {
@@ -124,6 +126,8 @@ export async function enqueueSale(sale: {
   tried: boolean;
   /** Its receipt, drawn with the device's number and the time it was kept. */
   receipt?: (client_id: string, sold_at: string) => OrderDetail | null;
+  /** The KHQR made on the device for it. */
+  khqr?: { payload: string; md5: string } | null;
 }): Promise<QueuedSale> {
   const existing = await db.sales.where('key').equals(sale.key).first();
   if (existing) return existing;
@@ -141,6 +145,7 @@ export async function enqueueSale(sale: {
     user_id: sale.user.id,
     user_name: sale.user.name,
     tried: sale.tried,
+    khqr: sale.khqr ?? null,
   };
   try {
     row.seq = await db.sales.add(row);
@@ -175,7 +180,21 @@ export function requestBody(sale: QueuedSale): object {
 /** Sends one sale as it was kept: its body and its key. */
 export type Send = (sale: QueuedSale) => Promise<unknown>;
 
-const post: Send = (sale) => api('orders', { method: 'POST', body: requestBody(sale), idempotencyKey: sale.key });
+const post: Send = async (sale) => {
+  const sold = await api('orders', { method: 'POST', body: requestBody(sale), idempotencyKey: sale.key });
+  if (!sale.khqr) return sold;
+  // its device-made KHQR, recorded with the sale and checked with Bakong: no answer, the sale goes
+  // again (its key answers the same order) and so does this; refused (not the sale's QR), the sale stands
+  const id = (sold as { data?: { id?: number } }).data?.id;
+  if (id) {
+    try {
+      await api(`orders/${id}/khqr/offline`, { method: 'POST', body: sale.khqr });
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status >= 500) throw error;
+    }
+  }
+  return sold;
+};
 
 export interface SyncResult {
   sent: number;

@@ -55,6 +55,7 @@ import {
   tendersValid,
 } from '../till/Tenders.tsx';
 import { KhqrButton } from './khqr/KhqrButton.tsx';
+import type { DeviceQr } from './khqr/OfflineKhqrDialog.tsx';
 import { offlineOrder } from './offlineReceipt.ts';
 import { InvoiceDialog, ReceiptDialog } from './receipts.tsx';
 
@@ -237,7 +238,11 @@ function Review({ cart }: { cart: Cart }) {
    */
   const checkout = async (
     payments: TenderInput[],
-    { offline: mayQueue = true, khqr = false } = {},
+    {
+      offline: mayQueue = true,
+      khqr = false,
+      deviceQr,
+    }: { offline?: boolean; khqr?: boolean; deviceQr?: DeviceQr } = {},
   ): Promise<OrderDetail | null> => {
     const parsed = parseWith(
       orderInput,
@@ -260,6 +265,7 @@ function Review({ cart }: { cart: Cart }) {
         total_cents: totals?.total_cents ?? 0,
         user: { id: userId, name: userName },
         tried,
+        khqr: deviceQr ?? null,
         // the receipt as the online one computes it, with the device's number (offlineReceipt.ts)
         receipt: (client_id, sold_at) =>
           totals && rates.data
@@ -469,6 +475,8 @@ function Review({ cart }: { cart: Cart }) {
                 disabled={sell.isPending || !tendersValid(tenders)}
                 checkout={(payments) => checkout(payments, { offline: false, khqr: true })}
                 onDone={(sale) => setDone(sale)}
+                store={stores.data?.data.find((row) => row.id === cart.store_id)}
+                keepOffline={(payments, qr) => checkout(payments, { deviceQr: qr })}
               />
               <Button
                 type="primary"

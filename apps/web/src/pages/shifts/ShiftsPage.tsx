@@ -35,6 +35,7 @@ import { ApiError, api, newIdempotencyKey, outcomeUnknown } from '../../lib/http
 import { StoreSelect } from '../../resources/parties.tsx';
 import { differenceText, ShiftStatusTag, shifts } from '../../resources/shifts.tsx';
 import { CashCountInput, emptyCount, money } from './CashCount.tsx';
+import { KhqrUnchecked } from './KhqrUnchecked.tsx';
 import { useShiftSettings } from './queries.ts';
 import { ShiftReportDialog } from './ShiftReport.tsx';
 
@@ -284,6 +285,7 @@ function CloseDialog({ shift, onClose }: { shift: ShiftDetail; onClose: (closed:
           {expected('khr')}
         </Flex>
       )}
+      <KhqrUnchecked shiftId={shift.id} />
       <Form layout="vertical" style={{ marginTop: 12 }}>
         <Form.Item label={t('shifts.note')} {...write.fields.item('note')}>
           <Input data-testid="close-note" maxLength={255} value={note} onChange={(e) => setNote(e.target.value)} />

@@ -1,5 +1,6 @@
 import { CheckOutlined, ReloadOutlined, SyncOutlined } from '@ant-design/icons';
 import {
+  formatCountdown,
   formatKhr,
   formatTime,
   formatUsd,
@@ -14,26 +15,30 @@ import {
 } from '@depot/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, App, Button, Flex, Modal, Popconfirm, Segmented, Skeleton, Typography } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { failureMessage, useRefreshAll } from '../../../kit/queries.ts';
 import { useCtx } from '../../../kit/useCtx.ts';
 import { api, NetworkError } from '../../../lib/http.ts';
 import { outcomeUnknown, retryKeys } from '../../till/cart.ts';
 import { orderRates } from '../OrderDialogs.tsx';
 import { KhqrCard } from './KhqrCard.tsx';
+import { TransferClaim } from './TransferClaim.tsx';
 
 const made = written(khqrPayment);
 const checked = written(khqrCheck.extend({ order: orderDetail }));
 const paidAnswer = written(orderDetail);
 /** Bakong is asked this often while the QR is on screen (only when the server has a token). */
-const CHECK_EVERY_MS = 5000;
+export const CHECK_EVERY_MS = 5000;
 
 /**
  * Paying an order by KHQR: the order exists (its number is the QR's bill number), a dynamic KHQR
  * is made for what it still owes, in dollars or riel, and the payment is confirmed by Bakong (the
- * server checks by the QR's md5, every few seconds) or by the cashier who sees it on the bank's
- * notification. Either way the tender is KHQR with its reference. Closed unpaid, the order stays
- * unpaid (paid later from its details, or cancelled).
+ * server checks by the QR's md5, every few seconds until it is paid or expires) or by the cashier
+ * who sees it on the bank's notification. Either way the tender is KHQR with its reference. A
+ * customer who paid by transfer instead shows its reference, checked with Bakong (TransferClaim).
+ * The QR expires after the server's setting (10 minutes at most): then it can no longer be
+ * confirmed, and a new one is made. Closed unpaid, the order stays unpaid (paid later from its
+ * details, or cancelled).
  */
 export function KhqrDialog({
   order,
@@ -111,13 +116,25 @@ export function KhqrDialog({
   );
 
   const expired = qr ? Date.parse(qr.expires_at) <= now : false;
+  // the countdown, every second
   useEffect(() => {
-    const timer = setInterval(() => {
-      setNow(Date.now());
-      if (qr?.can_check && !expired) void askBakong(true);
-    }, CHECK_EVERY_MS);
+    const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
-  }, [qr, expired, askBakong]);
+  }, []);
+  // Bakong, every few seconds while the QR can be paid; once more as it expires (paid at the last moment)
+  const ask = useRef(askBakong);
+  ask.current = askBakong;
+  const lastAsked = useRef<string | null>(null);
+  useEffect(() => {
+    if (!qr?.can_check) return;
+    if (expired) {
+      if (lastAsked.current !== qr.md5) void ask.current(true);
+      lastAsked.current = qr.md5;
+      return;
+    }
+    const timer = setInterval(() => void ask.current(true), CHECK_EVERY_MS);
+    return () => clearInterval(timer);
+  }, [qr, expired]);
 
   const byHand = async () => {
     if (!qr) return;
@@ -189,6 +206,11 @@ export function KhqrDialog({
           ]}
         />
         {qr ? <KhqrCard qr={qr} /> : <Skeleton.Node active style={{ width: 272, height: 360 }} />}
+        {qr && !expired && (
+          <Typography.Text strong data-testid="khqr-countdown">
+            {t('khqr.left', { time: formatCountdown(Date.parse(qr.expires_at) - now) })}
+          </Typography.Text>
+        )}
         {qr && (
           <Typography.Text type={expired ? 'danger' : 'secondary'} data-testid="khqr-expiry">
             {expired
@@ -204,6 +226,7 @@ export function KhqrDialog({
           </Button>
         )}
         {problem && <Alert type="info" showIcon title={problem} style={{ width: '100%' }} data-testid="khqr-problem" />}
+        {qr?.can_check && <TransferClaim order={order} currency={currency} onPaid={done} />}
       </Flex>
     </Modal>
   );

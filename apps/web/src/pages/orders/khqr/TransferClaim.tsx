@@ -1,0 +1,82 @@
+import { BankOutlined } from '@ant-design/icons';
+import { BANK_HASH_PATTERN, type KhqrCurrency, type OrderDetail, orderDetail, written } from '@depot/contracts';
+import { useMutation } from '@tanstack/react-query';
+import { Alert, Button, Flex, Form, Input } from 'antd';
+import { useState } from 'react';
+import { useCtx } from '../../../kit/useCtx.ts';
+import { useFormErrors } from '../../../lib/forms.ts';
+import { api } from '../../../lib/http.ts';
+
+const paidAnswer = written(orderDetail);
+
+/**
+ * "Paid by transfer": the customer shows their bank app's receipt; the cashier types (or scans
+ * with the till's barcode scanner) the transfer's reference, its short hash. The server asks
+ * Bakong for that transfer with the amount due in this currency, into the store's account, and
+ * refuses one that paid another sale already. A screenshot proves nothing: only Bakong's answer does.
+ */
+export function TransferClaim({
+  order,
+  currency,
+  onPaid,
+}: {
+  order: OrderDetail;
+  currency: KhqrCurrency;
+  onPaid: (paid: OrderDetail, message: string) => void;
+}) {
+  const { t, locale } = useCtx();
+  const [hash, setHash] = useState('');
+  const form = useFormErrors((key) => key === 'hash');
+  const claim = useMutation({
+    mutationFn: (reference: string) =>
+      api(`orders/${order.id}/khqr/transfer`, {
+        method: 'POST',
+        body: { hash: reference, currency },
+        schema: paidAnswer,
+      }),
+  });
+  const typed = hash.trim().toLowerCase();
+  const looksRight = BANK_HASH_PATTERN.test(typed);
+
+  const submit = async () => {
+    form.place({});
+    try {
+      const answer = await claim.mutateAsync(typed);
+      onPaid(answer.data, answer.message);
+    } catch (error) {
+      form.fail(error, locale);
+    }
+  };
+
+  return (
+    <Form layout="vertical" style={{ width: '100%' }} onFinish={() => void submit()} data-testid="transfer-claim">
+      <Form.Item label={t('khqr.transferLabel')} extra={t('khqr.transferHelp')} {...form.item('hash')}>
+        <Flex gap={8}>
+          <Input
+            value={hash}
+            onChange={(event) => {
+              setHash(event.target.value);
+              form.clear('hash');
+            }}
+            maxLength={64}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="8465d722"
+            aria-label={t('khqr.transferLabel')}
+            data-testid="transfer-hash"
+          />
+          <Button
+            htmlType="submit"
+            icon={<BankOutlined />}
+            disabled={!looksRight}
+            loading={claim.isPending}
+            data-testid="transfer-check"
+          >
+            {t('khqr.transferCheck')}
+          </Button>
+        </Flex>
+      </Form.Item>
+      {form.problem && <Alert type="error" showIcon title={form.problem} data-testid="transfer-problem" />}
+    </Form>
+  );
+}
