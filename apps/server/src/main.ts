@@ -6,8 +6,8 @@ import { migrateToLatest } from './db/migrate.ts';
 import { seed } from './db/seed.ts';
 import { withStartupLock } from './db/startup-lock.ts';
 import { connectRedis } from './kit/redis.ts';
-import { scheduleRateFeed } from './modules/tax/tax.feed.ts';
 import { tokenExpiry } from './modules/khqr/bakong.ts';
+import { scheduleRateFeed } from './modules/tax/tax.feed.ts';
 import { scheduleBackups } from './ops/backup.schedule.ts';
 import { realtimeSettings } from './realtime/realtime.ts';
 
