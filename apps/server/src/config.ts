@@ -58,6 +58,7 @@ const variables = z.object({
    */
   DEPOT_RATE_FEED_URL: z.url().optional(),
   DEPOT_RATE_FEED_HOURS: z.coerce.number().int().min(1).max(168).default(6),
+  /**
    * Bakong answers only calls from Cambodian addresses: a server elsewhere calls through a relay in
    * Cambodia that forwards the same paths and headers (docs/OPERATIONS.md). Set, calls go there.
    */
