@@ -56,6 +56,40 @@ export function parseWith<S extends z.ZodType>(
 }
 
 /**
+ * The one way a form shows what is wrong (the kit's FormPage and every other antd Form): the shared
+ * zod schema's messages and a 422's (Khmer or English, from the server) on the fields `names` lists,
+ * through `applyFieldErrors`; the rest, and any other failure in the server's words, in `problem`
+ * for an Alert above the form.
+ * - `check(schema, value?)`: the data to send, or null with the messages placed.
+ * - `fail(error, rename?)`: a failed save placed (`rename` maps the server's keys to the form's).
+ * - `place(errors, otherwise?)`: messages placed; `otherwise` above the form when all found a field.
+ */
+export function useFormCheck(form: FormInstance, names: readonly string[], locale: Locale) {
+  const [problem, setProblem] = useState<string | null>(null);
+  const place = (errors: Record<string, string[]>, otherwise: string | null = null) => {
+    const rest = applyFieldErrors(form, errors, names);
+    setProblem(rest.length > 0 ? rest.join(' ') : otherwise);
+  };
+  const check = <S extends z.ZodType>(schema: S, value: unknown = form.getFieldsValue(true)): z.output<S> | null => {
+    const parsed = parseWith(schema, value, locale);
+    if (parsed.errors) {
+      place(parsed.errors);
+      return null;
+    }
+    setProblem(null);
+    return parsed.data;
+  };
+  const fail = (error: unknown, rename: (key: string) => string = (key) => key) => {
+    if (error instanceof ApiError && error.status === 422 && error.body?.errors) {
+      place(Object.fromEntries(Object.entries(error.body.errors).map(([key, messages]) => [rename(key), messages])));
+      return;
+    }
+    setProblem(failureMessage(error, locale));
+  };
+  return { problem, setProblem, place, check, fail };
+}
+
+/**
  * Errors of a form whose values live in React state (a purchase's lines), shown on their
  * Form.Items by key (`items.0.quantity`), each cleared when its field changes.
  */
