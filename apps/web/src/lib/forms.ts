@@ -25,8 +25,8 @@ export function namePath(key: string): (string | number)[] {
 
 /**
  * Puts Laravel-style `errors` (from zod in the browser or a 422 from the server) on their fields.
- * Returns the messages that belong to no field, for an Alert. `names` lists the form's fields when
- * some may still be empty (and so absent from the form's values).
+ * Returns the messages that belong to no field on screen, for an Alert. `names` lists the form's
+ * fields when some may still be empty (and so absent from the form's values).
  */
 export function applyFieldErrors(
   form: FormInstance,
@@ -34,10 +34,12 @@ export function applyFieldErrors(
   names: Iterable<string> = Object.keys(form.getFieldsValue(true)),
 ): string[] {
   const known = new Set(names);
+  // the fields on screen: a message for one not shown (a line's product, a hidden field) goes above
+  const shown = new Set(form.getFieldsError().map((field) => field.name.join('.')));
   const fields: { name: (string | number)[]; errors: string[] }[] = [];
   const rest: string[] = [];
   for (const [key, messages] of Object.entries(errors)) {
-    if (known.has(key.split('.')[0])) fields.push({ name: namePath(key), errors: messages });
+    if (known.has(key.split('.')[0]) && shown.has(key)) fields.push({ name: namePath(key), errors: messages });
     else rest.push(...messages);
   }
   form.setFields(fields);
