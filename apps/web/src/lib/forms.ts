@@ -42,6 +42,11 @@ export function applyFieldErrors(
     if (known.has(key.split('.')[0]) && shown.has(key)) fields.push({ name: namePath(key), errors: messages });
     else rest.push(...messages);
   }
+  // the verdict is whole: a field it does not name is right now
+  const named = new Set(Object.keys(errors));
+  for (const field of form.getFieldsError()) {
+    if (field.errors.length > 0 && !named.has(field.name.join('.'))) fields.push({ name: field.name, errors: [] });
+  }
   form.setFields(fields);
   return rest;
 }
@@ -65,6 +70,7 @@ export function parseWith<S extends z.ZodType>(
  * - `check(schema, value?)`: the data to send, or null with the messages placed.
  * - `fail(error, rename?)`: a failed save placed (`rename` maps the server's keys to the form's).
  * - `place(errors, otherwise?)`: messages placed; `otherwise` above the form when all found a field.
+ * - `edited`: the Form's `onValuesChange`, clearing what was said about a field the user changed.
  */
 export function useFormCheck(form: FormInstance, names: readonly string[], locale: Locale) {
   const [problem, setProblem] = useState<string | null>(null);
@@ -88,7 +94,23 @@ export function useFormCheck(form: FormInstance, names: readonly string[], local
     }
     setProblem(failureMessage(error, locale));
   };
-  return { problem, setProblem, place, check, fail };
+  /** For the Form's `onValuesChange`: a field changed loses its message, and the one above goes. */
+  const edited = (changed: object) => {
+    setProblem(null);
+    const stale = form.getFieldsError().filter((field) => field.errors.length > 0 && holds(changed, field.name));
+    if (stale.length > 0) form.setFields(stale.map((field) => ({ name: field.name, errors: [] })));
+  };
+  return { problem, setProblem, place, check, fail, edited };
+}
+
+/** Whether `values` (antd's changed values: only the changed path is set) has `path`. */
+function holds(values: unknown, path: (string | number)[]): boolean {
+  let at = values;
+  for (const part of path) {
+    if (at === null || typeof at !== 'object' || !(part in at)) return false;
+    at = (at as Record<string | number, unknown>)[part];
+  }
+  return true;
 }
 
 /**

@@ -38,7 +38,7 @@ function PrinterForm({ store, record, onClose }: { store: Store; record: Printer
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
   const { save } = useWrite(def);
-  const { problem, setProblem, check, fail } = useFormCheck(form, PRINTER_FIELDS, locale);
+  const { problem, check, fail, edited } = useFormCheck(form, PRINTER_FIELDS, locale);
   const submit = async () => {
     const body = check(printerInput, { ...form.getFieldsValue(true), store_id: store.id });
     if (!body) return;
@@ -71,7 +71,7 @@ function PrinterForm({ store, record, onClose }: { store: Store; record: Printer
         initialValues={
           record ?? { name: '', host: '', port: 9100, paper: '80', drawer_kick: false, drawer_pin: 2, status: 'active' }
         }
-        onValuesChange={() => setProblem(null)}
+        onValuesChange={edited}
       >
         {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 16 }} />}
         <Form.Item name="name" label={t('fields.name')}>

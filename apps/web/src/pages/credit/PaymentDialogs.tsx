@@ -65,7 +65,7 @@ function usePayment<T>(
   const frame = {
     form,
     onClose,
-    setProblem: errors.setProblem,
+    edited: errors.edited,
     pending: send.isPending,
     problem: errors.problem,
     open: account.open,
@@ -85,7 +85,7 @@ function PaymentFrame({
   okText,
   onOk,
   onClose,
-  setProblem,
+  edited,
   pending,
   problem,
   open,
@@ -122,7 +122,7 @@ function PaymentFrame({
         component="div"
         data-testid="credit-pay-form"
         initialValues={initialValues}
-        onValuesChange={() => setProblem(null)}
+        onValuesChange={edited}
       >
         {problem && (
           <Alert type="error" showIcon title={problem} style={{ marginBottom: 12 }} data-testid="credit-pay-problem" />

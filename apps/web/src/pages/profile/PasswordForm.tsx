@@ -18,7 +18,7 @@ export function PasswordForm({ onChanged }: { onChanged?: () => void }) {
   const { t, locale } = useCtx();
   const { message } = App.useApp();
   const [form] = Form.useForm();
-  const { problem, setProblem, check, fail } = useFormCheck(form, FIELDS, locale);
+  const { problem, check, fail, edited } = useFormCheck(form, FIELDS, locale);
   const [saving, setSaving] = useState(false);
   const submit = async () => {
     const body = check(passwordChangeInput);
@@ -46,7 +46,7 @@ export function PasswordForm({ onChanged }: { onChanged?: () => void }) {
       layout="vertical"
       requiredMark={false}
       onFinish={() => void submit()}
-      onValuesChange={() => setProblem(null)}
+      onValuesChange={edited}
       data-testid="password-form"
     >
       {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 16 }} />}

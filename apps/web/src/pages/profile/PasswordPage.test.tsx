@@ -7,7 +7,9 @@ import { mockFetch, renderApp, signedIn } from '../../test/render.tsx';
 /** The field's message under it: antd's Form.Item that holds the input. */
 function messageOf(testId: string): string {
   const item = screen.getByTestId(testId).closest('.ant-form-item');
-  return item?.querySelector('.ant-form-item-explain-error')?.textContent ?? '';
+  // a message taken away may linger while it fades out: only a field marked in error has one
+  if (!item?.classList.contains('ant-form-item-has-error')) return '';
+  return item.querySelector('.ant-form-item-explain-error')?.textContent ?? '';
 }
 
 describe('a password reset by an administrator', { timeout: 60_000 }, () => {

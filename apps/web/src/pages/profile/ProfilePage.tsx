@@ -94,7 +94,7 @@ function DetailsForm({ data }: { data: Profile }) {
   const { message } = App.useApp();
   const client = useQueryClient();
   const [form] = Form.useForm();
-  const { problem, check, fail } = useFormCheck(form, PROFILE_FIELDS, locale);
+  const { problem, check, fail, edited } = useFormCheck(form, PROFILE_FIELDS, locale);
   const [saving, setSaving] = useState(false);
   const submit = async () => {
     const body = check(profileInput);
@@ -120,7 +120,14 @@ function DetailsForm({ data }: { data: Profile }) {
     </Col>
   );
   return (
-    <Form form={form} layout="vertical" initialValues={data} onFinish={() => void submit()} data-testid="profile-form">
+    <Form
+      form={form}
+      layout="vertical"
+      initialValues={data}
+      onFinish={() => void submit()}
+      onValuesChange={edited}
+      data-testid="profile-form"
+    >
       {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 16 }} />}
       <Typography.Title level={3} style={{ fontSize: 16 }}>
         {t('profile.personal')}

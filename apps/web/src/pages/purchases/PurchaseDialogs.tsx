@@ -41,7 +41,7 @@ export function ReceiveDialog({ detail, onClose }: { detail: PurchaseDetail; onC
   const all = () => Object.fromEntries(due.map((item) => [item.id, dueOf(item)]));
   const [form] = Form.useForm<ReceiveValues>();
   // each line's quantity is the field `line.<item id>`
-  const { problem, setProblem, place, fail } = useFormCheck(form, ['received_at', 'line'], locale);
+  const { problem, setProblem, place, fail, edited } = useFormCheck(form, ['received_at', 'line'], locale);
   const [key] = useState(newIdempotencyKey);
   const send = useMutation({
     mutationFn: (body: unknown) =>
@@ -92,7 +92,7 @@ export function ReceiveDialog({ detail, onClose }: { detail: PurchaseDetail; onC
         form={form}
         component="div"
         initialValues={{ received_at: todayInCambodia(), line: all() }}
-        onValuesChange={() => setProblem(null)}
+        onValuesChange={edited}
       >
         <Flex vertical gap={16} data-testid="receive-form">
           <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
@@ -162,7 +162,7 @@ export function PaymentDialog({ detail, onClose }: { detail: PurchaseDetail; onC
   const { t, locale } = useCtx();
   const written = useWritten();
   const [form] = Form.useForm();
-  const { problem, setProblem, check, fail } = useFormCheck(form, PAYMENT_FIELDS, locale);
+  const { problem, check, fail, edited } = useFormCheck(form, PAYMENT_FIELDS, locale);
   const [key] = useState(newIdempotencyKey);
   const send = useMutation({
     mutationFn: (body: unknown) =>
@@ -204,7 +204,7 @@ export function PaymentDialog({ detail, onClose }: { detail: PurchaseDetail; onC
           reference: '',
           note: '',
         }}
-        onValuesChange={() => setProblem(null)}
+        onValuesChange={edited}
       >
         <Typography.Paragraph>
           {t('purchases.dueNow')} <Typography.Text strong>{formatUsd(detail.due_cents)}</Typography.Text>

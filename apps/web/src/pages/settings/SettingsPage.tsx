@@ -165,7 +165,7 @@ function SettingsForm({ initial }: { initial: Values }) {
   const [form] = Form.useForm<Values>();
   const watched = Form.useWatch([], form) as Partial<Values> | undefined;
   const values: Values = { ...initial, ...(watched ?? {}) };
-  const { problem, setProblem, check, fail } = useFormCheck(form, FIELDS, locale);
+  const { problem, setProblem, check, fail, edited } = useFormCheck(form, FIELDS, locale);
   const [saving, setSaving] = useState(false);
 
   const submit = async () => {
@@ -204,6 +204,7 @@ function SettingsForm({ initial }: { initial: Values }) {
       layout="vertical"
       initialValues={initial}
       onFinish={() => void submit()}
+      onValuesChange={edited}
       data-testid="settings-form"
     >
       {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 16 }} />}

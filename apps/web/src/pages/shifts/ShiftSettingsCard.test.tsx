@@ -8,7 +8,9 @@ const permissions = ['exchange_rates.view', 'settings.view', 'settings.update', 
 /** The message under a field: its antd Form.Item's. */
 function messageOf(testId: string): string {
   const item = screen.getByTestId(testId).closest('.ant-form-item');
-  return item?.querySelector('.ant-form-item-explain-error')?.textContent ?? '';
+  // a message taken away may linger while it fades out: only a field marked in error has one
+  if (!item?.classList.contains('ant-form-item-has-error')) return '';
+  return item.querySelector('.ant-form-item-explain-error')?.textContent ?? '';
 }
 
 describe('shift settings', { timeout: 60_000 }, () => {

@@ -51,7 +51,7 @@ function ShiftSettingsForm({ initial }: { initial: ShiftSettings }) {
   const refresh = useRefreshAll();
   const canUpdate = useCan('settings.update');
   const [form] = Form.useForm<ShiftSettings>();
-  const { problem, setProblem, check, fail } = useFormCheck(form, FIELDS, locale);
+  const { problem, check, fail, edited } = useFormCheck(form, FIELDS, locale);
   const send = useMutation({
     mutationFn: (body: ShiftSettings) =>
       api('shifts/settings', { method: 'PUT', body, schema: written(shiftSettings) }),
@@ -74,7 +74,7 @@ function ShiftSettingsForm({ initial }: { initial: ShiftSettings }) {
       requiredMark={false}
       disabled={!canUpdate || send.isPending}
       initialValues={initial}
-      onValuesChange={() => setProblem(null)}
+      onValuesChange={edited}
       data-testid="shift-settings"
     >
       {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 16 }} />}

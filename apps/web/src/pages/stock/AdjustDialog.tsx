@@ -35,7 +35,7 @@ function AdjustForm({ level, onClose }: { level: StockLevel; onClose: () => void
   const { t, locale } = useCtx();
   const written = useWritten();
   const [form] = Form.useForm<Values>();
-  const { problem, setProblem, place, fail } = useFormCheck(form, FIELDS, locale);
+  const { problem, setProblem, place, fail, edited } = useFormCheck(form, FIELDS, locale);
   const reason = Form.useWatch('reason', form) ?? 'count';
   const quantity = Form.useWatch(['items', 0, 'quantity'], form) ?? null;
   const batchId = Form.useWatch(['items', 0, 'batch_id'], form) ?? null;
@@ -110,7 +110,7 @@ function AdjustForm({ level, onClose }: { level: StockLevel; onClose: () => void
         data-testid="adjust-form"
         disabled={send.isPending}
         initialValues={{ reason: 'count', note: '', items: [{ batch_id: null, quantity: null }] }}
-        onValuesChange={() => setProblem(null)}
+        onValuesChange={edited}
       >
         <Descriptions
           size="small"
