@@ -155,7 +155,7 @@ export const pages: Record<string, Page> = {
   },
   '/roles': { lazy: () => import('../pages/admin/RolesPage.tsx').then((m) => ({ Component: m.RolesPage })) },
   '/audit': { lazy: () => import('../pages/admin/AuditPage.tsx').then((m) => ({ Component: m.AuditPage })) },
-  '/password': { lazy: () => import('../pages/admin/PasswordPage.tsx').then((m) => ({ Component: m.PasswordPage })) },
+  '/password': { lazy: () => import('../pages/profile/PasswordPage.tsx').then((m) => ({ Component: m.PasswordPage })) },
 };
 
 const layouts: Record<Screen['layout'], Pick<RouteObject, 'Component' | 'lazy'>> = {

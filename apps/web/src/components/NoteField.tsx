@@ -2,7 +2,11 @@ import { Form, Input } from 'antd';
 import type { CSSProperties } from 'react';
 import { useCtx } from '../kit/useCtx.ts';
 
-/** The note of a document or an entry (an adjustment, a transfer, a payment), its message under it. */
+/**
+ * The note of a document or an entry (an adjustment, a transfer, a payment): the form's `note`
+ * field, its message under it. A form whose values still live in React state (a transfer's lines)
+ * passes `value`, `onChange` and `error` instead.
+ */
 export function NoteField({
   id,
   value,
@@ -12,21 +16,21 @@ export function NoteField({
   style,
 }: {
   id: string;
-  value: string;
-  onChange: (value: string) => void;
-  error: { validateStatus?: 'error'; help?: string };
+  value?: string;
+  onChange?: (value: string) => void;
+  error?: { validateStatus?: 'error'; help?: string };
   max?: number;
   style?: CSSProperties;
 }) {
   const { t } = useCtx();
+  const own = onChange !== undefined;
   return (
-    <Form.Item label={t('stock.note')} htmlFor={id} style={style} {...error}>
+    <Form.Item name={own ? undefined : 'note'} label={t('stock.note')} htmlFor={id} style={style} {...error}>
       <Input.TextArea
         id={id}
         rows={2}
         maxLength={max}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
+        {...(own ? { value, onChange: (event) => onChange(event.target.value) } : {})}
       />
     </Form.Item>
   );

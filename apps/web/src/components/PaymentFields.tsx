@@ -3,7 +3,6 @@ import { Col, Form, Input, Row, Select } from 'antd';
 import type { TFunction } from 'i18next';
 import { DateInput, UsdInput } from '../kit/inputs.tsx';
 import { useCtx } from '../kit/useCtx.ts';
-import type { useFormErrors } from '../lib/forms.ts';
 
 /** How a payment is typed and named, by a sale, a purchase and an account's payment. */
 
@@ -20,54 +19,25 @@ export function paymentMethodLabels(t: TFunction): Record<PaymentMethod, string>
 
 export const PAYMENT_FIELDS = ['amount_cents', 'method', 'paid_at', 'reference', 'note'];
 
-/** A payment to a supplier as typed: what `purchasePaymentInput` reads (amount, method, day, reference). */
-export interface PaymentDraft {
-  amount: number | string | null | undefined;
-  method: PaymentMethod;
-  paidAt: string | null;
-  reference: string;
-}
-
 /**
- * The fields of a payment to a supplier, each with its message (cleared when it changes): a
- * purchase's own Pay and a supplier's payment over several purchases (CreditDrawer) type them here.
- * `id` prefixes the inputs' ids and test ids.
+ * The fields of a payment to a supplier, named as `purchasePaymentInput` reads them (`amount_cents`,
+ * `method`, `paid_at`, `reference`), inside the caller's antd Form: a purchase's own Pay and a
+ * supplier's payment over several purchases (CreditDrawer). `id` prefixes the inputs' ids and test ids.
  */
-export function PaymentFields({
-  id,
-  draft,
-  onChange,
-  errors: { item, clear },
-}: {
-  id: string;
-  draft: PaymentDraft;
-  onChange: (patch: Partial<PaymentDraft>) => void;
-  errors: Pick<ReturnType<typeof useFormErrors>, 'item' | 'clear'>;
-}) {
+export function PaymentFields({ id }: { id: string }) {
   const { t } = useCtx();
   const methods = paymentMethodLabels(t);
-  const change = (field: string, patch: Partial<PaymentDraft>) => {
-    onChange(patch);
-    clear(field);
-  };
   return (
     <Row gutter={16}>
       <Col xs={24} md={12}>
-        <Form.Item label={t('purchases.amount')} htmlFor={`${id}-amount`} {...item('amount_cents')}>
-          <UsdInput
-            id={`${id}-amount`}
-            value={draft.amount ?? undefined}
-            onChange={(amount) => change('amount_cents', { amount })}
-            data-testid={`${id}-amount`}
-          />
+        <Form.Item name="amount_cents" label={t('purchases.amount')} htmlFor={`${id}-amount`}>
+          <UsdInput id={`${id}-amount`} data-testid={`${id}-amount`} />
         </Form.Item>
       </Col>
       <Col xs={24} md={12}>
-        <Form.Item label={t('purchases.methodLabel')} htmlFor={`${id}-method`} {...item('method')}>
+        <Form.Item name="method" label={t('purchases.methodLabel')} htmlFor={`${id}-method`}>
           <Select<PaymentMethod>
             id={`${id}-method`}
-            value={draft.method}
-            onChange={(method) => change('method', { method })}
             options={PAYMENT_METHODS.map((value) => ({ value, label: methods[value] }))}
             virtual={false}
             data-testid={`${id}-method`}
@@ -75,22 +45,13 @@ export function PaymentFields({
         </Form.Item>
       </Col>
       <Col xs={24} md={12}>
-        <Form.Item label={t('purchases.paidOn')} htmlFor={`${id}-date`} {...item('paid_at')}>
-          <DateInput
-            id={`${id}-date`}
-            value={draft.paidAt}
-            onChange={(paidAt) => change('paid_at', { paidAt: paidAt ?? null })}
-          />
+        <Form.Item name="paid_at" label={t('purchases.paidOn')} htmlFor={`${id}-date`}>
+          <DateInput id={`${id}-date`} />
         </Form.Item>
       </Col>
       <Col xs={24} md={12}>
-        <Form.Item label={t('purchases.reference')} htmlFor={`${id}-reference`} {...item('reference')}>
-          <Input
-            id={`${id}-reference`}
-            maxLength={100}
-            value={draft.reference}
-            onChange={(event) => change('reference', { reference: event.target.value })}
-          />
+        <Form.Item name="reference" label={t('purchases.reference')} htmlFor={`${id}-reference`}>
+          <Input id={`${id}-reference`} maxLength={100} />
         </Form.Item>
       </Col>
     </Row>

@@ -1,10 +1,9 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
-import { issuesToErrors } from '@depot/contracts';
 import { Alert, App, Button, Card, Col, Flex, Form, Row as GridRow, Result, Skeleton, Typography } from 'antd';
-import { cloneElement, isValidElement, type ReactElement, useEffect, useMemo, useState } from 'react';
+import { cloneElement, isValidElement, type ReactElement, useEffect, useMemo } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { Can } from '../lib/access.tsx';
-import { applyFieldErrors, zodRule } from '../lib/forms.ts';
+import { useFormCheck, zodRule } from '../lib/forms.ts';
 import { ApiError } from '../lib/http.ts';
 import { localePath } from '../lib/locale.ts';
 import { failureMessage, useRecord, useWrite } from './queries.ts';
@@ -32,11 +31,11 @@ function RecordForm<R extends Row>({ def, record }: { def: ResourceDef<R>; recor
   const navigate = useNavigate();
   const { state } = useLocation();
   const [form] = Form.useForm<Values>();
-  const [problem, setProblem] = useState<string | null>(null);
   const { save, refresh } = useWrite(def);
   const texts = def.texts(t);
   const fields = useMemo(() => def.fields(ctx), [def, ctx]);
   const names = fields.map((field) => field.name);
+  const { problem, setProblem, check, fail } = useFormCheck(form, names, locale);
   const shape = def.input.shape as Record<string, Parameters<typeof zodRule>[0]>;
 
   // The list that opened the form, at its page, search and filters, in the page's language.
@@ -55,22 +54,17 @@ function RecordForm<R extends Row>({ def, record }: { def: ResourceDef<R>; recor
 
   const onFinish = async () => {
     // The server's schema, whole: per-field rules cannot see rules across fields (a unit's factor).
-    const parsed = def.input.safeParse(form.getFieldsValue(true), { reportInput: true });
-    if (!parsed.success) {
-      const rest = applyFieldErrors(form, issuesToErrors(parsed.error.issues, locale), names);
-      setProblem(rest[0] ?? null);
-      return;
-    }
+    const body = check(def.input);
+    if (body === null) return;
     // a record is the server's to make or change (a customer with credit, a product): none offline
     if (typeof navigator !== 'undefined' && navigator.onLine === false) {
       setProblem(t('offline.needsConnection'));
       return;
     }
-    setProblem(null);
     let saved: R | undefined;
     try {
       const answer = await save.mutateAsync(
-        record ? { action: 'update', id: record.id, body: parsed.data } : { action: 'create', body: parsed.data },
+        record ? { action: 'update', id: record.id, body } : { action: 'create', body },
       );
       saved = answer.data;
       void message.success(answer.message);
@@ -88,12 +82,7 @@ function RecordForm<R extends Row>({ def, record }: { def: ResourceDef<R>; recor
         });
         return;
       }
-      if (error instanceof ApiError && error.status === 422 && error.body?.errors) {
-        const rest = applyFieldErrors(form, error.body.errors, names);
-        setProblem(rest[0] ?? null);
-        return;
-      }
-      setProblem(failureMessage(error, locale));
+      fail(error);
     }
   };
 

@@ -25,8 +25,8 @@ export function namePath(key: string): (string | number)[] {
 
 /**
  * Puts Laravel-style `errors` (from zod in the browser or a 422 from the server) on their fields.
- * Returns the messages that belong to no field, for an Alert. `names` lists the form's fields when
- * some may still be empty (and so absent from the form's values).
+ * Returns the messages that belong to no field on screen, for an Alert. `names` lists the form's
+ * fields when some may still be empty (and so absent from the form's values).
  */
 export function applyFieldErrors(
   form: FormInstance,
@@ -34,11 +34,18 @@ export function applyFieldErrors(
   names: Iterable<string> = Object.keys(form.getFieldsValue(true)),
 ): string[] {
   const known = new Set(names);
+  // the fields on screen: a message for one not shown (a line's product, a hidden field) goes above
+  const shown = new Set(form.getFieldsError().map((field) => field.name.join('.')));
   const fields: { name: (string | number)[]; errors: string[] }[] = [];
   const rest: string[] = [];
   for (const [key, messages] of Object.entries(errors)) {
-    if (known.has(key.split('.')[0])) fields.push({ name: namePath(key), errors: messages });
+    if (known.has(key.split('.')[0]) && shown.has(key)) fields.push({ name: namePath(key), errors: messages });
     else rest.push(...messages);
+  }
+  // the verdict is whole: a field it does not name is right now
+  const named = new Set(Object.keys(errors));
+  for (const field of form.getFieldsError()) {
+    if (field.errors.length > 0 && !named.has(field.name.join('.'))) fields.push({ name: field.name, errors: [] });
   }
   form.setFields(fields);
   return rest;
@@ -53,6 +60,57 @@ export function parseWith<S extends z.ZodType>(
   const parsed = schema.safeParse(value, { reportInput: true });
   if (parsed.success) return { data: parsed.data, errors: null };
   return { data: null, errors: issuesToErrors(parsed.error.issues, locale) };
+}
+
+/**
+ * The one way a form shows what is wrong (the kit's FormPage and every other antd Form): the shared
+ * zod schema's messages and a 422's (Khmer or English, from the server) on the fields `names` lists,
+ * through `applyFieldErrors`; the rest, and any other failure in the server's words, in `problem`
+ * for an Alert above the form.
+ * - `check(schema, value?)`: the data to send, or null with the messages placed.
+ * - `fail(error, rename?)`: a failed save placed (`rename` maps the server's keys to the form's).
+ * - `place(errors, otherwise?)`: messages placed; `otherwise` above the form when all found a field.
+ * - `edited`: the Form's `onValuesChange`, clearing what was said about a field the user changed.
+ */
+export function useFormCheck(form: FormInstance, names: readonly string[], locale: Locale) {
+  const [problem, setProblem] = useState<string | null>(null);
+  const place = (errors: Record<string, string[]>, otherwise: string | null = null) => {
+    const rest = applyFieldErrors(form, errors, names);
+    setProblem(rest.length > 0 ? rest.join(' ') : otherwise);
+  };
+  const check = <S extends z.ZodType>(schema: S, value: unknown = form.getFieldsValue(true)): z.output<S> | null => {
+    const parsed = parseWith(schema, value, locale);
+    if (parsed.errors) {
+      place(parsed.errors);
+      return null;
+    }
+    setProblem(null);
+    return parsed.data;
+  };
+  const fail = (error: unknown, rename: (key: string) => string = (key) => key) => {
+    if (error instanceof ApiError && error.status === 422 && error.body?.errors) {
+      place(Object.fromEntries(Object.entries(error.body.errors).map(([key, messages]) => [rename(key), messages])));
+      return;
+    }
+    setProblem(failureMessage(error, locale));
+  };
+  /** For the Form's `onValuesChange`: a field changed loses its message, and the one above goes. */
+  const edited = (changed: object) => {
+    setProblem(null);
+    const stale = form.getFieldsError().filter((field) => field.errors.length > 0 && holds(changed, field.name));
+    if (stale.length > 0) form.setFields(stale.map((field) => ({ name: field.name, errors: [] })));
+  };
+  return { problem, setProblem, place, check, fail, edited };
+}
+
+/** Whether `values` (antd's changed values: only the changed path is set) has `path`. */
+function holds(values: unknown, path: (string | number)[]): boolean {
+  let at = values;
+  for (const part of path) {
+    if (at === null || typeof at !== 'object' || !(part in at)) return false;
+    at = (at as Record<string | number, unknown>)[part];
+  }
+  return true;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
-import { issuesToErrors, type Printer, printer, printerInput, type Store } from '@depot/contracts';
+import { type Printer, printer, printerInput, type Store } from '@depot/contracts';
 import {
   Alert,
   App,
@@ -21,8 +21,7 @@ import { failureMessage, usePage, useWrite } from '../kit/queries.ts';
 import type { Ctx } from '../kit/resource.ts';
 import { unseenTitle } from '../kit/table.ts';
 import { useCtx } from '../kit/useCtx.ts';
-import { applyFieldErrors } from '../lib/forms.ts';
-import { ApiError } from '../lib/http.ts';
+import { useFormCheck } from '../lib/forms.ts';
 import { DRAWER_PIN_OPTIONS } from '../lib/printing/targets.ts';
 
 /**
@@ -32,30 +31,25 @@ import { DRAWER_PIN_OPTIONS } from '../lib/printing/targets.ts';
  */
 const def = { api: 'printers', row: printer } as const;
 type Values = Record<string, unknown>;
+const PRINTER_FIELDS = ['name', 'host', 'port', 'paper', 'drawer_kick', 'drawer_pin', 'status'];
 
 function PrinterForm({ store, record, onClose }: { store: Store; record: Printer | null; onClose: () => void }) {
   const { t, locale } = useCtx();
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
-  const [problem, setProblem] = useState<string | null>(null);
   const { save } = useWrite(def);
-  const names = ['name', 'host', 'port', 'paper', 'drawer_kick', 'drawer_pin', 'status'];
+  const { problem, check, fail, edited } = useFormCheck(form, PRINTER_FIELDS, locale);
   const submit = async () => {
-    const parsed = printerInput.safeParse({ ...form.getFieldsValue(true), store_id: store.id }, { reportInput: true });
-    if (!parsed.success) {
-      setProblem(applyFieldErrors(form, issuesToErrors(parsed.error.issues, locale), names)[0] ?? null);
-      return;
-    }
+    const body = check(printerInput, { ...form.getFieldsValue(true), store_id: store.id });
+    if (!body) return;
     try {
       const answer = await save.mutateAsync(
-        record ? { action: 'update', id: record.id, body: parsed.data } : { action: 'create', body: parsed.data },
+        record ? { action: 'update', id: record.id, body } : { action: 'create', body },
       );
       void message.success(answer.message);
       onClose();
     } catch (error) {
-      if (error instanceof ApiError && error.status === 422 && error.body?.errors) {
-        setProblem(applyFieldErrors(form, error.body.errors, names)[0] ?? null);
-      } else setProblem(failureMessage(error, locale));
+      fail(error);
     }
   };
   return (
@@ -77,7 +71,7 @@ function PrinterForm({ store, record, onClose }: { store: Store; record: Printer
         initialValues={
           record ?? { name: '', host: '', port: 9100, paper: '80', drawer_kick: false, drawer_pin: 2, status: 'active' }
         }
-        onValuesChange={() => setProblem(null)}
+        onValuesChange={edited}
       >
         {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 16 }} />}
         <Form.Item name="name" label={t('fields.name')}>

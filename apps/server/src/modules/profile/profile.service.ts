@@ -36,8 +36,9 @@ const COLUMNS = [
 const uploaded = (path: string | null) => (path?.startsWith('/uploads/users/') ? path : null);
 
 /**
- * A user's own profile: read, edit, change the password; and a user's picture, which the user
- * changes on their own profile and an administrator (`users.update`) on anyone's.
+ * A user's own profile: read and edit (the password: auth.service `changePassword`); and a user's
+ * picture, which the user changes on their own profile and an administrator (`users.update`)
+ * on anyone's.
  */
 export function profileService(db: Db, uploadsDir: string) {
   async function row(userId: number) {

@@ -117,26 +117,6 @@ describe('users list', () => {
   });
 });
 
-describe('a password reset by an administrator', () => {
-  it('sends the user to choose a new password before any other screen', async () => {
-    signedIn({ permissions: ['dashboards.view'], must_change_password: true });
-    const { seen } = mockFetch({ 'POST me/password': { body: { message: 'Your password has been changed.' } } });
-    const { user, path } = renderApp('/en/dashboards');
-    await screen.findByTestId('password-save');
-    expect(path()).toBe('/en/password');
-    await user.type(screen.getByTestId('password-current_password'), 'temporary-1');
-    await user.type(screen.getByTestId('password-password'), 'my-own-pass-1');
-    await user.type(screen.getByTestId('password-password_confirmation'), 'my-own-pass-2');
-    await user.click(screen.getByTestId('password-save'));
-    expect(await screen.findByText('The password confirmation does not match.')).toBeTruthy();
-    await user.clear(screen.getByTestId('password-password_confirmation'));
-    await user.type(screen.getByTestId('password-password_confirmation'), 'my-own-pass-1');
-    await user.click(screen.getByTestId('password-save'));
-    await waitFor(() => expect(path()).toBe('/en/dashboards'));
-    expect(seen.find((r) => r.path === 'me/password')?.body).toMatchObject({ password: 'my-own-pass-1' });
-  });
-});
-
 describe('what the server says the reader may do to roles', () => {
   const matrix = {
     data: {

@@ -17,12 +17,12 @@ import { useMutation } from '@tanstack/react-query';
 import { Alert, App, Form, Input, Modal, Select, Table, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
 import type { z } from 'zod';
-import { PAYMENT_FIELDS, type PaymentDraft, PaymentFields } from '../../components/PaymentFields.tsx';
+import { PAYMENT_FIELDS, PaymentFields } from '../../components/PaymentFields.tsx';
 import { RielInput, UsdInput } from '../../kit/inputs.tsx';
 import { useRefreshAll } from '../../kit/queries.ts';
 import { fitTable } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
-import { parseWith, useFormErrors } from '../../lib/forms.ts';
+import { useFormCheck } from '../../lib/forms.ts';
 import { api, newIdempotencyKey, outcomeUnknown } from '../../lib/http.ts';
 import { useCurrentRates } from '../rates/rates.tsx';
 
@@ -42,7 +42,8 @@ function usePayment<T>(
   const { message } = App.useApp();
   const refresh = useRefreshAll();
   const [chosen, setChosen] = useState<number[]>([]);
-  const errors = useFormErrors((key) => fields.includes(key));
+  const [form] = Form.useForm();
+  const errors = useFormCheck(form, fields, locale);
   const [key, setKey] = useState(newIdempotencyKey);
   const send = useMutation({
     mutationFn: (body: unknown) => api(path, { method: 'POST', body, schema, idempotencyKey: key }),
@@ -57,19 +58,21 @@ function usePayment<T>(
       return answer.data;
     } catch (error) {
       if (!outcomeUnknown(error)) setKey(newIdempotencyKey());
-      errors.fail(error, locale);
+      errors.fail(error);
       return null;
     }
   };
   const frame = {
+    form,
     onClose,
+    edited: errors.edited,
     pending: send.isPending,
     problem: errors.problem,
     open: account.open,
     chosen,
     onChoose: setChosen,
   };
-  return { chosen, errors, pay, frame };
+  return { form, chosen, errors, pay, frame };
 }
 
 /**
@@ -77,14 +80,17 @@ function usePayment<T>(
  * them and the open documents it goes to with each one's share, before it is recorded.
  */
 function PaymentFrame({
+  form,
   title,
   okText,
   onOk,
   onClose,
+  edited,
   pending,
   problem,
   open,
   cents,
+  initialValues,
   chosen,
   onChoose,
   children,
@@ -93,6 +99,7 @@ function PaymentFrame({
   okText: string;
   onOk: () => void;
   cents: number;
+  initialValues: Record<string, unknown>;
   children: ReactNode;
 }) {
   const { t } = useCtx();
@@ -109,7 +116,14 @@ function PaymentFrame({
       okButtonProps={{ 'data-testid': 'credit-pay-ok', disabled: cents <= 0 }}
       destroyOnHidden
     >
-      <Form layout="vertical" component="div" data-testid="credit-pay-form">
+      <Form
+        form={form}
+        layout="vertical"
+        component="div"
+        data-testid="credit-pay-form"
+        initialValues={initialValues}
+        onValuesChange={edited}
+      >
         {problem && (
           <Alert type="error" showIcon title={problem} style={{ marginBottom: 12 }} data-testid="credit-pay-problem" />
         )}
@@ -120,20 +134,12 @@ function PaymentFrame({
   );
 }
 
-/** A payment's reference (a transfer's, a card slip's), its message under it. */
-function ReferenceField({
-  value,
-  onChange,
-  error,
-}: {
-  value: string;
-  onChange: (value: string) => void;
-  error: { validateStatus?: 'error'; help?: string };
-}) {
+/** A payment's reference (a transfer's, a card slip's): the form's `transaction_id`. */
+function ReferenceField() {
   const { t } = useCtx();
   return (
-    <Form.Item label={t('credit.reference')} htmlFor="credit-reference" {...error}>
-      <Input id="credit-reference" maxLength={100} value={value} onChange={(e) => onChange(e.target.value)} />
+    <Form.Item name="transaction_id" label={t('credit.reference')} htmlFor="credit-reference">
+      <Input id="credit-reference" maxLength={100} />
     </Form.Item>
   );
 }
@@ -144,9 +150,6 @@ const PAY_FIELDS = ['amount', 'method', 'transaction_id', 'note'];
 export function PaymentDialog({ account, onClose }: { account: CreditAccount; onClose: () => void }) {
   const { t } = useCtx();
   const rates = useCurrentRates();
-  const [method, setMethod] = useState<TenderMethod>('cash_usd');
-  const [amount, setAmount] = useState<number | string | null | undefined>(account.balance_cents);
-  const [reference, setReference] = useState('');
   const payment = usePayment(
     account,
     `customers/${account.id}/payments`,
@@ -154,14 +157,23 @@ export function PaymentDialog({ account, onClose }: { account: CreditAccount; on
     PAY_FIELDS,
     onClose,
   );
-  const { item } = payment.errors;
+  const { form } = payment;
+  const method: TenderMethod = Form.useWatch('method', form) ?? 'cash_usd';
+  const amount: number | string | null | undefined = Form.useWatch('amount', form);
   const rateIn = rates.data ? rates.data.rate_in_khr || rates.data.rate_khr : null;
   const cents =
     typeof amount !== 'number' ? 0 : method === 'cash_khr' ? (rateIn ? khrToCents(amount, rateIn) : 0) : amount;
 
   const submit = async () => {
     const orders = payment.chosen.length ? payment.chosen : null;
-    if (await payment.pay({ method, amount, transaction_id: reference, order_ids: orders })) onClose();
+    const values = form.getFieldsValue(true);
+    const body = {
+      method: values.method,
+      amount: values.amount,
+      transaction_id: values.transaction_id,
+      order_ids: orders,
+    };
+    if (await payment.pay(body)) onClose();
   };
 
   return (
@@ -171,34 +183,27 @@ export function PaymentDialog({ account, onClose }: { account: CreditAccount; on
       okText={t('credit.record')}
       onOk={() => void submit()}
       cents={cents}
+      initialValues={{ method: 'cash_usd', amount: account.balance_cents, transaction_id: '' }}
     >
-      <Form.Item label={t('credit.method')} htmlFor="credit-method" {...item('method')}>
+      <Form.Item name="method" label={t('credit.method')} htmlFor="credit-method">
         <Select<TenderMethod>
           id="credit-method"
-          value={method}
-          onChange={(next) => {
-            setMethod(next);
-            setAmount(next === 'cash_khr' && rateIn ? Math.ceil((cents * rateIn) / 100) : cents);
-          }}
+          onChange={(next) =>
+            // the same sum in the new currency: riel at the rate riel is received at
+            form.setFieldValue('amount', next === 'cash_khr' && rateIn ? Math.ceil((cents * rateIn) / 100) : cents)
+          }
           options={TENDER_METHODS.map((m) => ({ value: m, label: t(`credit.methods.${m}`) }))}
           data-testid="credit-method"
         />
       </Form.Item>
-      <Form.Item label={t('credit.amount')} htmlFor="credit-amount" {...item('amount')}>
+      <Form.Item name="amount" label={t('credit.amount')} htmlFor="credit-amount">
         {method === 'cash_khr' ? (
-          <RielInput
-            id="credit-amount"
-            value={typeof amount === 'number' ? amount : null}
-            onChange={setAmount}
-            data-testid="credit-amount"
-          />
+          <RielInput id="credit-amount" data-testid="credit-amount" />
         ) : (
-          <UsdInput id="credit-amount" value={amount ?? undefined} onChange={setAmount} data-testid="credit-amount" />
+          <UsdInput id="credit-amount" data-testid="credit-amount" />
         )}
       </Form.Item>
-      {method !== 'cash_usd' && method !== 'cash_khr' && (
-        <ReferenceField value={reference} onChange={setReference} error={item('transaction_id')} />
-      )}
+      {method !== 'cash_usd' && method !== 'cash_khr' && <ReferenceField />}
     </PaymentFrame>
   );
 }
@@ -263,13 +268,7 @@ function AllocationTable({
  * own payment's (`PaymentFields`), as the server pays each purchase as the purchase's Pay does.
  */
 export function SupplierPaymentDialog({ account, onClose }: { account: CreditAccount; onClose: () => void }) {
-  const { t, locale } = useCtx();
-  const [draft, setDraft] = useState<PaymentDraft>({
-    amount: account.balance_cents,
-    method: 'bank_transfer',
-    paidAt: todayInCambodia(),
-    reference: '',
-  });
+  const { t } = useCtx();
   const [done, setDone] = useState<SupplierPayment | null>(null);
   const payment = usePayment(
     account,
@@ -278,23 +277,17 @@ export function SupplierPaymentDialog({ account, onClose }: { account: CreditAcc
     PAYMENT_FIELDS,
     onClose,
   );
-  const cents = typeof draft.amount === 'number' ? draft.amount : 0;
+  const amount: unknown = Form.useWatch('amount_cents', payment.form);
+  const cents = typeof amount === 'number' ? amount : 0;
 
   const submit = async () => {
-    const body = {
-      amount_cents: draft.amount,
-      method: draft.method,
-      paid_at: draft.paidAt,
-      reference: draft.reference,
-      purchase_ids: payment.chosen.length ? payment.chosen : null,
-    };
-    const parsed = parseWith(supplierPaymentInput, body, locale);
-    if (!parsed.data) {
-      payment.errors.setProblem(null);
-      payment.errors.setErrors(parsed.errors);
-      return;
-    }
-    const paid = await payment.pay(parsed.data);
+    const purchases = payment.chosen.length ? payment.chosen : null;
+    const body = payment.errors.check(supplierPaymentInput, {
+      ...payment.form.getFieldsValue(true),
+      purchase_ids: purchases,
+    });
+    if (!body) return;
+    const paid = await payment.pay(body);
     if (paid) setDone(paid);
   };
 
@@ -338,13 +331,14 @@ export function SupplierPaymentDialog({ account, onClose }: { account: CreditAcc
       okText={t('credit.pay')}
       onOk={() => void submit()}
       cents={cents}
+      initialValues={{
+        amount_cents: account.balance_cents,
+        method: 'bank_transfer',
+        paid_at: todayInCambodia(),
+        reference: '',
+      }}
     >
-      <PaymentFields
-        id="credit"
-        draft={draft}
-        onChange={(patch) => setDraft((current) => ({ ...current, ...patch }))}
-        errors={payment.errors}
-      />
+      <PaymentFields id="credit" />
     </PaymentFrame>
   );
 }

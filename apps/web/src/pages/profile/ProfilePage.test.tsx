@@ -73,14 +73,14 @@ describe('profile', { timeout: 60_000 }, () => {
     });
     signedIn(user);
     const view = renderApp('/en/profiles');
-    fireEvent.change(await screen.findByTestId('current_password'), { target: { value: 'old-password' } });
-    fireEvent.change(screen.getByTestId('new_password'), { target: { value: 'new-password-1' } });
-    fireEvent.change(screen.getByTestId('password_confirmation'), { target: { value: 'other-password' } });
+    fireEvent.change(await screen.findByTestId('password-current_password'), { target: { value: 'old-password' } });
+    fireEvent.change(screen.getByTestId('password-password'), { target: { value: 'new-password-1' } });
+    fireEvent.change(screen.getByTestId('password-password_confirmation'), { target: { value: 'other-password' } });
     await view.user.click(screen.getByTestId('password-save'));
     expect(await screen.findByText('The password confirmation does not match.')).toBeTruthy();
     expect(calls('POST me/password')).toHaveLength(0);
 
-    fireEvent.change(screen.getByTestId('password_confirmation'), { target: { value: 'new-password-1' } });
+    fireEvent.change(screen.getByTestId('password-password_confirmation'), { target: { value: 'new-password-1' } });
     await view.user.click(screen.getByTestId('password-save'));
     expect(await screen.findByText('The current password is not correct.')).toBeTruthy();
   });

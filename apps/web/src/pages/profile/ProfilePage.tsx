@@ -1,11 +1,8 @@
-import { DownloadOutlined, LockOutlined, SaveOutlined } from '@ant-design/icons';
+import { DownloadOutlined, SaveOutlined } from '@ant-design/icons';
 import {
   GENDERS,
-  messageResponse,
-  PASSWORD_MIN,
   PRODUCT_IMAGE_MAX_MB,
   type Profile,
-  passwordChangeInput,
   profile,
   profileInput,
   single,
@@ -22,7 +19,6 @@ import {
   Descriptions,
   Flex,
   Form,
-  type FormInstance,
   Input,
   Result,
   Row,
@@ -36,9 +32,10 @@ import { DateInput, ImageInput } from '../../kit/inputs.tsx';
 import { failureMessage } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { formatDate } from '../../lib/dates.ts';
-import { applyFieldErrors, parseWith } from '../../lib/forms.ts';
+import { useFormCheck } from '../../lib/forms.ts';
 import { ApiError, api, download, upload } from '../../lib/http.ts';
 import { session } from '../../lib/session.ts';
+import { PasswordForm } from './PasswordForm.tsx';
 
 /**
  * `/profiles`: the signed-in user's own profile. Their picture (uploaded at once), contact and the
@@ -47,21 +44,8 @@ import { session } from '../../lib/session.ts';
  */
 const profileKey = ['profile'] as const;
 const PROFILE_FIELDS = Object.keys(profileInput.shape);
-const PASSWORD_FIELDS = ['current_password', 'password', 'password_confirmation'];
 
 type Details = Omit<Profile, 'store' | 'roles'>;
-
-function useSaveFailure(form: FormInstance, fields: string[]) {
-  const { locale } = useCtx();
-  const [problem, setProblem] = useState<string | null>(null);
-  const fail = (error: unknown) => {
-    if (error instanceof ApiError && error.status === 422 && error.body?.errors) {
-      const rest = applyFieldErrors(form, error.body.errors, fields);
-      setProblem(rest.length ? rest.join(' ') : null);
-    } else setProblem(failureMessage(error, locale));
-  };
-  return { problem, setProblem, fail };
-}
 
 function Picture({ data }: { data: Profile }) {
   const { t, locale } = useCtx();
@@ -110,18 +94,14 @@ function DetailsForm({ data }: { data: Profile }) {
   const { message } = App.useApp();
   const client = useQueryClient();
   const [form] = Form.useForm();
-  const { problem, setProblem, fail } = useSaveFailure(form, PROFILE_FIELDS);
+  const { problem, check, fail, edited } = useFormCheck(form, PROFILE_FIELDS, locale);
   const [saving, setSaving] = useState(false);
   const submit = async () => {
-    setProblem(null);
-    const parsed = parseWith(profileInput, form.getFieldsValue(true), locale);
-    if (parsed.errors) {
-      applyFieldErrors(form, parsed.errors, PROFILE_FIELDS);
-      return;
-    }
+    const body = check(profileInput);
+    if (!body) return;
     setSaving(true);
     try {
-      const answer = await api('profile', { method: 'PUT', body: parsed.data, schema: written(profile) });
+      const answer = await api('profile', { method: 'PUT', body, schema: written(profile) });
       client.setQueryData(profileKey, answer.data);
       message.success(answer.message);
     } catch (error) {
@@ -140,7 +120,14 @@ function DetailsForm({ data }: { data: Profile }) {
     </Col>
   );
   return (
-    <Form form={form} layout="vertical" initialValues={data} onFinish={() => void submit()} data-testid="profile-form">
+    <Form
+      form={form}
+      layout="vertical"
+      initialValues={data}
+      onFinish={() => void submit()}
+      onValuesChange={edited}
+      data-testid="profile-form"
+    >
       {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 16 }} />}
       <Typography.Title level={3} style={{ fontSize: 16 }}>
         {t('profile.personal')}
@@ -194,50 +181,6 @@ function DetailsForm({ data }: { data: Profile }) {
       </Form.Item>
       <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={saving} data-testid="profile-save">
         {t('kit.save')}
-      </Button>
-    </Form>
-  );
-}
-
-function PasswordForm() {
-  const { t, locale } = useCtx();
-  const { message } = App.useApp();
-  const [form] = Form.useForm();
-  const { problem, setProblem, fail } = useSaveFailure(form, PASSWORD_FIELDS);
-  const [saving, setSaving] = useState(false);
-  const submit = async () => {
-    setProblem(null);
-    const parsed = parseWith(passwordChangeInput, form.getFieldsValue(true), locale);
-    if (parsed.errors) {
-      applyFieldErrors(form, parsed.errors, PASSWORD_FIELDS);
-      return;
-    }
-    setSaving(true);
-    try {
-      const answer = await api('me/password', { method: 'POST', body: parsed.data, schema: messageResponse });
-      form.resetFields();
-      message.success(answer.message);
-    } catch (error) {
-      fail(error);
-    } finally {
-      setSaving(false);
-    }
-  };
-  return (
-    <Form form={form} layout="vertical" onFinish={() => void submit()} data-testid="password-form">
-      {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 16 }} />}
-      <Typography.Paragraph type="secondary">{t('profile.passwordHelp', { min: PASSWORD_MIN })}</Typography.Paragraph>
-      <Form.Item name="current_password" label={t('profile.current_password')}>
-        <Input.Password autoComplete="current-password" data-testid="current_password" />
-      </Form.Item>
-      <Form.Item name="password" label={t('profile.new_password')}>
-        <Input.Password autoComplete="new-password" data-testid="new_password" />
-      </Form.Item>
-      <Form.Item name="password_confirmation" label={t('profile.password_confirmation')}>
-        <Input.Password autoComplete="new-password" data-testid="password_confirmation" />
-      </Form.Item>
-      <Button htmlType="submit" icon={<LockOutlined />} loading={saving} data-testid="password-save">
-        {t('profile.changePassword')}
       </Button>
     </Form>
   );

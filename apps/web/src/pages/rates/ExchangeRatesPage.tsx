@@ -40,13 +40,13 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { LoadFailed } from '../../kit/listState.tsx';
-import { failureMessage, usePage, useRefreshAll } from '../../kit/queries.ts';
+import { usePage, useRefreshAll } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useCan } from '../../lib/access.tsx';
 import { formatDateTime } from '../../lib/dates.ts';
 import { percentText } from '../../lib/format.ts';
-import { parseWith, useFieldErrors } from '../../lib/forms.ts';
-import { ApiError, api } from '../../lib/http.ts';
+import { useFormCheck } from '../../lib/forms.ts';
+import { api } from '../../lib/http.ts';
 import { ShiftSettingsCard } from '../shifts/ShiftSettingsCard.tsx';
 import { OfficialRatesCard } from './OfficialRatesCard.tsx';
 import { useCurrentRates, useSaleSettings } from './rates.tsx';
@@ -65,8 +65,8 @@ function RielRate({
   testId,
 }: {
   id: string;
-  value: number | null;
-  onChange: (value: number | null) => void;
+  value?: number | null;
+  onChange?: (value: number | null) => void;
   placeholder?: string;
   testId: string;
 }) {
@@ -80,113 +80,68 @@ function RielRate({
       precision={0}
       suffix="៛"
       placeholder={placeholder}
-      value={value}
-      onChange={(next) => onChange(next ?? null)}
+      value={value ?? null}
+      onChange={(next) => onChange?.(next ?? null)}
     />
   );
 }
+
+const RATE_FIELDS = Object.keys(exchangeRateInput.shape);
+const NO_RATE = { rate_khr: null, rate_in_khr: null, rate_out_khr: null, note: '' };
 
 function NewRate() {
   const { t, locale } = useCtx();
   const { message } = App.useApp();
   const refresh = useRefreshAll();
-  const [rate, setRate] = useState<number | null>(null);
-  const [rateIn, setRateIn] = useState<number | null>(null);
-  const [rateOut, setRateOut] = useState<number | null>(null);
-  const [note, setNote] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-  const { item, setErrors, clear } = useFieldErrors();
+  const [form] = Form.useForm();
+  const { problem, check, fail, edited } = useFormCheck(form, RATE_FIELDS, locale);
   const send = useMutation({
     mutationFn: (body: unknown) => api('exchange-rates', { method: 'POST', body, schema: written(exchangeRate) }),
   });
 
   const submit = async () => {
-    setProblem(null);
-    const parsed = parseWith(
-      exchangeRateInput,
-      { rate_khr: rate, rate_in_khr: rateIn, rate_out_khr: rateOut, note },
-      locale,
-    );
-    if (!parsed.data) {
-      setErrors(parsed.errors);
-      return;
-    }
+    const body = check(exchangeRateInput);
+    if (!body) return;
     try {
-      const done = await send.mutateAsync(parsed.data);
+      const done = await send.mutateAsync(body);
       void message.success(done.message);
-      setRate(null);
-      setRateIn(null);
-      setRateOut(null);
-      setNote('');
+      form.resetFields();
       void refresh();
     } catch (error) {
-      if (error instanceof ApiError && error.status === 422 && error.body?.errors) {
-        setErrors(error.body.errors);
-        return;
-      }
-      setProblem(failureMessage(error, locale));
+      fail(error);
     }
   };
 
   return (
     <Card title={t('rates.newRate')} data-testid="new-rate">
-      <Form layout="vertical" requiredMark={false} disabled={send.isPending}>
+      <Form
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        disabled={send.isPending}
+        initialValues={NO_RATE}
+        onValuesChange={edited}
+      >
         {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 16 }} />}
         <Row gutter={16}>
           <Col xs={24} md={8}>
-            <Form.Item label={t('rates.rate')} htmlFor="rate-khr" {...item('rate_khr')}>
-              <RielRate
-                id="rate-khr"
-                testId="rate-khr"
-                value={rate}
-                onChange={(next) => {
-                  setRate(next);
-                  clear('rate_khr');
-                }}
-              />
+            <Form.Item name="rate_khr" label={t('rates.rate')} htmlFor="rate-khr">
+              <RielRate id="rate-khr" testId="rate-khr" />
             </Form.Item>
           </Col>
           <Col xs={24} md={8}>
-            <Form.Item
-              label={t('rates.rateIn')}
-              htmlFor="rate-in"
-              extra={t('rates.rateInHelp')}
-              {...item('rate_in_khr')}
-            >
-              <RielRate
-                id="rate-in"
-                testId="rate-in"
-                value={rateIn}
-                placeholder={t('rates.sameAsRate')}
-                onChange={(next) => {
-                  setRateIn(next);
-                  clear('rate_in_khr');
-                }}
-              />
+            <Form.Item name="rate_in_khr" label={t('rates.rateIn')} htmlFor="rate-in" extra={t('rates.rateInHelp')}>
+              <RielRate id="rate-in" testId="rate-in" placeholder={t('rates.sameAsRate')} />
             </Form.Item>
           </Col>
           <Col xs={24} md={8}>
-            <Form.Item
-              label={t('rates.rateOut')}
-              htmlFor="rate-out"
-              extra={t('rates.rateOutHelp')}
-              {...item('rate_out_khr')}
-            >
-              <RielRate
-                id="rate-out"
-                testId="rate-out"
-                value={rateOut}
-                placeholder={t('rates.sameAsRate')}
-                onChange={(next) => {
-                  setRateOut(next);
-                  clear('rate_out_khr');
-                }}
-              />
+            <Form.Item name="rate_out_khr" label={t('rates.rateOut')} htmlFor="rate-out" extra={t('rates.rateOutHelp')}>
+              <RielRate id="rate-out" testId="rate-out" placeholder={t('rates.sameAsRate')} />
             </Form.Item>
           </Col>
         </Row>
-        <Form.Item label={t('stock.note')} htmlFor="rate-note" {...item('note')}>
-          <Input id="rate-note" maxLength={255} value={note} onChange={(event) => setNote(event.target.value)} />
+        <Form.Item name="note" label={t('stock.note')} htmlFor="rate-note">
+          <Input id="rate-note" maxLength={255} />
         </Form.Item>
         <Button
           type="primary"
@@ -244,8 +199,8 @@ function History() {
 }
 
 /** VAT typed as a percentage ("10", "7.5"), held in basis points. */
-function VatInput({ value, onChange }: { value: number; onChange: (bp: number | string) => void }) {
-  const [text, setText] = useState(() => formatUsdCents(value).replace(/\.00$/, ''));
+function VatInput({ value, onChange }: { value?: number; onChange?: (bp: number | string) => void }) {
+  const [text, setText] = useState(() => formatUsdCents(value ?? 0).replace(/\.00$/, ''));
   return (
     <Input
       id="sale-vat"
@@ -255,75 +210,65 @@ function VatInput({ value, onChange }: { value: number; onChange: (bp: number | 
       value={text}
       onChange={(event) => {
         setText(event.target.value);
-        onChange(parseUsdCents(event.target.value) ?? event.target.value);
+        onChange?.(parseUsdCents(event.target.value) ?? event.target.value);
       }}
     />
   );
 }
+
+const SALE_FIELDS = Object.keys(saleSettingsInput.shape);
 
 function SaleSettingsForm({ initial }: { initial: SaleSettings }) {
   const { t, locale } = useCtx();
   const { message } = App.useApp();
   const refresh = useRefreshAll();
   const canUpdate = useCan('settings.update');
-  const [values, setValues] = useState<Record<string, unknown>>(initial);
-  const [problem, setProblem] = useState<string | null>(null);
-  const { item, setErrors, clear } = useFieldErrors();
+  const [form] = Form.useForm();
+  const { problem, check, fail, edited } = useFormCheck(form, SALE_FIELDS, locale);
   const send = useMutation({
     mutationFn: (body: unknown) => api('settings/sale', { method: 'PUT', body, schema: written(saleSettings) }),
   });
-  const set = (key: string, value: unknown) => {
-    setValues((current) => ({ ...current, [key]: value }));
-    clear(key);
-  };
 
   const submit = async () => {
-    setProblem(null);
-    const parsed = parseWith(saleSettingsInput, values, locale);
-    if (!parsed.data) {
-      setErrors(parsed.errors);
-      return;
-    }
+    const body = check(saleSettingsInput);
+    if (!body) return;
     try {
-      const done = await send.mutateAsync(parsed.data);
+      const done = await send.mutateAsync(body);
       void message.success(done.message);
       void refresh();
     } catch (error) {
-      if (error instanceof ApiError && error.status === 422 && error.body?.errors) {
-        setErrors(error.body.errors);
-        return;
-      }
-      setProblem(failureMessage(error, locale));
+      fail(error);
     }
   };
 
   return (
-    <Form layout="vertical" requiredMark={false} disabled={!canUpdate || send.isPending} data-testid="sale-settings">
+    <Form
+      form={form}
+      layout="vertical"
+      requiredMark={false}
+      disabled={!canUpdate || send.isPending}
+      initialValues={initial}
+      onValuesChange={edited}
+      data-testid="sale-settings"
+    >
       {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 16 }} />}
       <Row gutter={16}>
         <Col xs={24} md={8}>
-          <Form.Item label={t('rates.vat')} htmlFor="sale-vat" {...item('vat_rate_bp')}>
-            <VatInput value={initial.vat_rate_bp} onChange={(bp) => set('vat_rate_bp', bp)} />
+          <Form.Item name="vat_rate_bp" label={t('rates.vat')} htmlFor="sale-vat">
+            <VatInput />
           </Form.Item>
         </Col>
         <Col xs={24} md={8}>
-          <Form.Item
-            label={t('rates.step')}
-            htmlFor="sale-step"
-            extra={t('rates.stepHelp')}
-            {...item('khr_rounding_step')}
-          >
+          <Form.Item name="khr_rounding_step" label={t('rates.step')} htmlFor="sale-step" extra={t('rates.stepHelp')}>
             <Select<number>
               id="sale-step"
-              value={values.khr_rounding_step as number}
-              onChange={(next) => set('khr_rounding_step', next)}
               options={KHR_ROUNDING_STEPS.map((step) => ({ value: step, label: formatKhr(step) }))}
               virtual={false}
             />
           </Form.Item>
         </Col>
         <Col xs={24} md={8}>
-          <Form.Item label={t('rates.staleAfter')} htmlFor="sale-stale" {...item('stale_after_hours')}>
+          <Form.Item name="stale_after_hours" label={t('rates.staleAfter')} htmlFor="sale-stale">
             <InputNumber<number>
               id="sale-stale"
               style={{ width: '100%' }}
@@ -331,48 +276,33 @@ function SaleSettingsForm({ initial }: { initial: SaleSettings }) {
               max={STALE_AFTER_HOURS_MAX}
               precision={0}
               suffix={t('rates.hours')}
-              value={values.stale_after_hours as number}
-              onChange={(next) => set('stale_after_hours', next)}
             />
           </Form.Item>
         </Col>
       </Row>
       <Form.Item
+        name="tax_rate_policy"
         label={t('tax.policy')}
         htmlFor="sale-tax-rate"
         extra={t('tax.policyHelp')}
-        {...item('tax_rate_policy')}
       >
         <Select<string>
           id="sale-tax-rate"
           data-testid="tax-rate-policy"
-          value={values.tax_rate_policy as string}
-          onChange={(next) => set('tax_rate_policy', next)}
           options={RATE_POLICIES.map((policy) => ({ value: policy, label: t(`tax.policies.${policy}`) }))}
           virtual={false}
         />
       </Form.Item>
       <Form.Item
+        name="receipt_title"
         label={t('rates.receiptTitle')}
         htmlFor="sale-title"
         extra={t('rates.receiptTitleHelp')}
-        {...item('receipt_title')}
       >
-        <Input
-          id="sale-title"
-          maxLength={RECEIPT_TEXT_MAX}
-          value={values.receipt_title as string}
-          onChange={(event) => set('receipt_title', event.target.value)}
-        />
+        <Input id="sale-title" maxLength={RECEIPT_TEXT_MAX} />
       </Form.Item>
-      <Form.Item label={t('rates.receiptFooter')} htmlFor="sale-footer" {...item('receipt_footer')}>
-        <Input.TextArea
-          id="sale-footer"
-          rows={2}
-          maxLength={RECEIPT_TEXT_MAX}
-          value={values.receipt_footer as string}
-          onChange={(event) => set('receipt_footer', event.target.value)}
-        />
+      <Form.Item name="receipt_footer" label={t('rates.receiptFooter')} htmlFor="sale-footer">
+        <Input.TextArea id="sale-footer" rows={2} maxLength={RECEIPT_TEXT_MAX} />
       </Form.Item>
       {canUpdate && (
         <Button type="primary" icon={<SaveOutlined />} loading={send.isPending} onClick={() => void submit()}>

@@ -34,7 +34,7 @@ import { useState } from 'react';
 import { ImageInput } from '../../kit/inputs.tsx';
 import { failureMessage } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
-import { applyFieldErrors, parseWith } from '../../lib/forms.ts';
+import { useFormCheck } from '../../lib/forms.ts';
 import { ApiError, api, upload } from '../../lib/http.ts';
 import { fontStack, showSettings } from '../../lib/settings.ts';
 import { contrastWarnings, themeFor } from '../../lib/theme.ts';
@@ -165,30 +165,22 @@ function SettingsForm({ initial }: { initial: Values }) {
   const [form] = Form.useForm<Values>();
   const watched = Form.useWatch([], form) as Partial<Values> | undefined;
   const values: Values = { ...initial, ...(watched ?? {}) };
-  const [problem, setProblem] = useState<string | null>(null);
+  const { problem, setProblem, check, fail, edited } = useFormCheck(form, FIELDS, locale);
   const [saving, setSaving] = useState(false);
 
   const submit = async () => {
-    setProblem(null);
-    const parsed = parseWith(settingsInput, form.getFieldsValue(true), locale);
-    if (parsed.errors) {
-      applyFieldErrors(form, parsed.errors, FIELDS);
-      return;
-    }
+    const body = check(settingsInput);
+    if (!body) return;
     setSaving(true);
     try {
-      const answer = await api('settings', { method: 'PUT', body: parsed.data, schema: written(publicSettings) });
+      const answer = await api('settings', { method: 'PUT', body, schema: written(publicSettings) });
       // the one settings query: the header, the theme, the favicon and the receipts follow now
       showSettings(client, answer.data);
       client.setQueryData(adminSettingsKey, answer.data);
       message.success(answer.message);
     } catch (error) {
-      if (error instanceof ApiError && error.status === 422 && error.body?.errors) {
-        const rest = applyFieldErrors(form, error.body.errors, FIELDS);
-        if (rest.length) setProblem(rest.join(' '));
-      } else {
-        setProblem(`${t('errors.updateSettings')}: ${failureMessage(error, locale)}`);
-      }
+      if (error instanceof ApiError && error.status === 422) fail(error);
+      else setProblem(`${t('errors.updateSettings')}: ${failureMessage(error, locale)}`);
     } finally {
       setSaving(false);
     }
@@ -212,6 +204,7 @@ function SettingsForm({ initial }: { initial: Values }) {
       layout="vertical"
       initialValues={initial}
       onFinish={() => void submit()}
+      onValuesChange={edited}
       data-testid="settings-form"
     >
       {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 16 }} />}

@@ -1,13 +1,13 @@
 import { SaveOutlined } from '@ant-design/icons';
-import { type ShiftSettings, shiftSettings, written } from '@depot/contracts';
+import { type ShiftSettings, shiftSettings, shiftSettingsInput, written } from '@depot/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Col, Form, InputNumber, Row, Select, Skeleton, Switch } from 'antd';
-import { useState } from 'react';
-import { failureMessage, useRefreshAll } from '../../kit/queries.ts';
+import { Alert, App, Button, Card, Col, Form, Row, Select, Skeleton, Switch } from 'antd';
+import { RielInput, UsdInput } from '../../kit/inputs.tsx';
+import { useRefreshAll } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useCan } from '../../lib/access.tsx';
-import { useFieldErrors } from '../../lib/forms.ts';
-import { ApiError, api } from '../../lib/http.ts';
+import { useFormCheck } from '../../lib/forms.ts';
+import { api } from '../../lib/http.ts';
 import { money } from './CashCount.tsx';
 import { useShiftSettings } from './ShiftsPage.tsx';
 
@@ -18,8 +18,8 @@ function NotesSelect({
   currency,
   id,
 }: {
-  value: number[];
-  onChange: (next: number[]) => void;
+  value?: number[];
+  onChange?: (next: number[]) => void;
   currency: 'usd' | 'khr';
   id: string;
 }) {
@@ -28,9 +28,9 @@ function NotesSelect({
     <Select<string[]>
       id={id}
       mode="tags"
-      value={value.map((v) => String(v / scale))}
+      value={(value ?? []).map((v) => String(v / scale))}
       onChange={(next) =>
-        onChange(
+        onChange?.(
           next
             .map((text) => Math.round(Number(text) * scale))
             .filter((n) => Number.isSafeInteger(n) && n > 0)
@@ -43,111 +43,93 @@ function NotesSelect({
   );
 }
 
+const FIELDS = Object.keys(shiftSettingsInput.shape);
+
 function ShiftSettingsForm({ initial }: { initial: ShiftSettings }) {
   const { t, locale } = useCtx();
   const { message } = App.useApp();
   const refresh = useRefreshAll();
   const canUpdate = useCan('settings.update');
-  const [values, setValues] = useState<ShiftSettings>(initial);
-  const [problem, setProblem] = useState<string | null>(null);
-  const { item, setErrors } = useFieldErrors();
+  const [form] = Form.useForm<ShiftSettings>();
+  const { problem, check, fail, edited } = useFormCheck(form, FIELDS, locale);
   const send = useMutation({
     mutationFn: (body: ShiftSettings) =>
       api('shifts/settings', { method: 'PUT', body, schema: written(shiftSettings) }),
   });
-  const set = <K extends keyof ShiftSettings>(key: K, value: ShiftSettings[K]) =>
-    setValues((current) => ({ ...current, [key]: value }));
   const submit = async () => {
-    setProblem(null);
+    const body = check(shiftSettingsInput);
+    if (!body) return;
     try {
-      const done = await send.mutateAsync(values);
+      const done = await send.mutateAsync(body);
       void message.success(done.message);
       void refresh();
     } catch (error) {
-      if (error instanceof ApiError && error.status === 422 && error.body?.errors) setErrors(error.body.errors);
-      else setProblem(failureMessage(error, locale));
+      fail(error);
     }
   };
   return (
-    <Form layout="vertical" requiredMark={false} disabled={!canUpdate || send.isPending} data-testid="shift-settings">
+    <Form<ShiftSettings>
+      form={form}
+      layout="vertical"
+      requiredMark={false}
+      disabled={!canUpdate || send.isPending}
+      initialValues={initial}
+      onValuesChange={edited}
+      data-testid="shift-settings"
+    >
       {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 16 }} />}
       <Row gutter={16}>
         <Col xs={24} md={12}>
           <Form.Item
+            name="require_shift"
+            valuePropName="checked"
             label={t('shifts.settings.requireShift')}
             htmlFor="shift-require"
             extra={t('shifts.settings.requireShiftHelp')}
           >
-            <Switch
-              id="shift-require"
-              checked={values.require_shift}
-              onChange={(v) => set('require_shift', v)}
-              data-testid="require-shift"
-            />
+            <Switch id="shift-require" data-testid="require-shift" />
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
           <Form.Item
+            name="blind_close"
+            valuePropName="checked"
             label={t('shifts.settings.blindClose')}
             htmlFor="shift-blind"
             extra={t('shifts.settings.blindCloseHelp')}
           >
-            <Switch id="shift-blind" checked={values.blind_close} onChange={(v) => set('blind_close', v)} />
+            <Switch id="shift-blind" />
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
-          <Form.Item
-            label={t('shifts.settings.thresholdUsd')}
-            htmlFor="shift-threshold-usd"
-            {...item('threshold_usd_cents')}
-          >
-            <InputNumber<number>
-              id="shift-threshold-usd"
-              style={{ width: '100%' }}
-              min={0}
-              precision={2}
-              prefix="$"
-              value={values.threshold_usd_cents / 100}
-              onChange={(v) => set('threshold_usd_cents', Math.round((v ?? 0) * 100))}
-            />
+          <Form.Item name="threshold_usd_cents" label={t('shifts.settings.thresholdUsd')} htmlFor="shift-threshold-usd">
+            <UsdInput id="shift-threshold-usd" data-testid="shift-threshold-usd" />
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
-          <Form.Item label={t('shifts.settings.thresholdKhr')} htmlFor="shift-threshold-khr" {...item('threshold_khr')}>
-            <InputNumber<number>
-              id="shift-threshold-khr"
-              style={{ width: '100%' }}
-              min={0}
-              precision={0}
-              suffix="៛"
-              value={values.threshold_khr}
-              onChange={(v) => set('threshold_khr', v ?? 0)}
-            />
+          <Form.Item name="threshold_khr" label={t('shifts.settings.thresholdKhr')} htmlFor="shift-threshold-khr">
+            <RielInput id="shift-threshold-khr" data-testid="shift-threshold-khr" />
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
-          <Form.Item label={t('shifts.settings.usdNotes')} htmlFor="shift-usd-notes" {...item('usd_denominations')}>
-            <NotesSelect
-              id="shift-usd-notes"
-              currency="usd"
-              value={values.usd_denominations}
-              onChange={(v) => set('usd_denominations', v)}
-            />
+          <Form.Item name="usd_denominations" label={t('shifts.settings.usdNotes')} htmlFor="shift-usd-notes">
+            <NotesSelect id="shift-usd-notes" currency="usd" />
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
-          <Form.Item label={t('shifts.settings.khrNotes')} htmlFor="shift-khr-notes" {...item('khr_denominations')}>
-            <NotesSelect
-              id="shift-khr-notes"
-              currency="khr"
-              value={values.khr_denominations}
-              onChange={(v) => set('khr_denominations', v)}
-            />
+          <Form.Item name="khr_denominations" label={t('shifts.settings.khrNotes')} htmlFor="shift-khr-notes">
+            <NotesSelect id="shift-khr-notes" currency="khr" />
           </Form.Item>
         </Col>
       </Row>
       {canUpdate && (
-        <Button type="primary" icon={<SaveOutlined />} loading={send.isPending} onClick={() => void submit()}>
+        <Button
+          type="primary"
+          icon={<SaveOutlined />}
+          loading={send.isPending}
+          onClick={() => void submit()}
+          data-testid="shift-settings-save"
+        >
           {t('kit.save')}
         </Button>
       )}

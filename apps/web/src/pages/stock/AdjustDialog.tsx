@@ -15,7 +15,7 @@ import { useWritten } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { formatDate } from '../../lib/dates.ts';
 import { formatCount, quantityText } from '../../lib/format.ts';
-import { parseWith, useFormErrors } from '../../lib/forms.ts';
+import { parseWith, useFormCheck } from '../../lib/forms.ts';
 import { api, newIdempotencyKey } from '../../lib/http.ts';
 import { reasonLabels } from './parts.tsx';
 
@@ -25,14 +25,20 @@ export function quantityAfter(reason: AdjustmentReason, current: number, quantit
   return reason === 'found' ? current + quantity : current - quantity;
 }
 
+interface Values {
+  reason: AdjustmentReason;
+  note: string;
+  items: [{ batch_id?: number | null; quantity?: number | null }];
+}
+
 function AdjustForm({ level, onClose }: { level: StockLevel; onClose: () => void }) {
   const { t, locale } = useCtx();
   const written = useWritten();
-  const [reason, setReason] = useState<AdjustmentReason>('count');
-  const [quantity, setQuantity] = useState<number | null>(null);
-  const [batchId, setBatchId] = useState<number | null>(null);
-  const [note, setNote] = useState('');
-  const { item, clear, setErrors, problem, setProblem, fail } = useFormErrors((key) => FIELDS.includes(key));
+  const [form] = Form.useForm<Values>();
+  const { problem, setProblem, place, fail, edited } = useFormCheck(form, FIELDS, locale);
+  const reason = Form.useWatch('reason', form) ?? 'count';
+  const quantity = Form.useWatch(['items', 0, 'quantity'], form) ?? null;
+  const batchId = Form.useWatch(['items', 0, 'batch_id'], form) ?? null;
   // One key for this adjustment: pressing Save again after a lost answer does not adjust twice.
   const [key] = useState(newIdempotencyKey);
   const labels = reasonLabels(t);
@@ -46,27 +52,35 @@ function AdjustForm({ level, onClose }: { level: StockLevel; onClose: () => void
   });
 
   const submit = async () => {
-    setProblem(null);
+    const values = form.getFieldsValue(true) as Values;
+    const line = values.items[0];
     const body = {
       store_id: level.store_id,
-      reason,
-      note,
-      items: [{ product_id: level.product_id, batch_id: several ? batchId : null, quantity }],
+      reason: values.reason,
+      note: values.note,
+      items: [
+        {
+          product_id: level.product_id,
+          batch_id: several ? (line.batch_id ?? null) : null,
+          quantity: line.quantity ?? null,
+        },
+      ],
     };
     const parsed = parseWith(adjustmentInput, body, locale);
     const errors = { ...parsed.errors };
-    if (several && !batchId) errors['items.0.batch_id'] = [translate('stock.batch_required', locale)];
+    if (several && !line.batch_id) errors['items.0.batch_id'] = [translate('stock.batch_required', locale)];
     if (!parsed.data || Object.keys(errors).length > 0) {
-      setErrors(errors);
+      place(errors);
       return;
     }
+    setProblem(null);
     try {
       void written(await send.mutateAsync(parsed.data));
       onClose();
     } catch (error) {
       // A 422 on its fields (`items.0.batch_id`: choose a batch), anything else above the form: a 409
       // "Not enough stock for the product …" in the server's words, in the page's language.
-      fail(error, locale);
+      fail(error);
     }
   };
 
@@ -89,7 +103,15 @@ function AdjustForm({ level, onClose }: { level: StockLevel; onClose: () => void
       confirmLoading={send.isPending}
       destroyOnHidden
     >
-      <Form layout="vertical" requiredMark={false} data-testid="adjust-form" disabled={send.isPending}>
+      <Form<Values>
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        data-testid="adjust-form"
+        disabled={send.isPending}
+        initialValues={{ reason: 'count', note: '', items: [{ batch_id: null, quantity: null }] }}
+        onValuesChange={edited}
+      >
         <Descriptions
           size="small"
           column={1}
@@ -113,29 +135,19 @@ function AdjustForm({ level, onClose }: { level: StockLevel; onClose: () => void
         {problem && (
           <Alert type="error" showIcon title={problem} style={{ marginBottom: 16 }} data-testid="adjust-error" />
         )}
-        <Form.Item label={t('stock.reason.label')} {...item('reason')}>
+        <Form.Item name="reason" label={t('stock.reason.label')}>
           <Radio.Group
             optionType="button"
             buttonStyle="solid"
-            value={reason}
-            onChange={(event) => {
-              setReason(event.target.value);
-              clear('reason');
-            }}
             options={HAND_ADJUSTMENT_REASONS.map((value) => ({ value, label: labels[value] }))}
           />
         </Form.Item>
         {several && (
-          <Form.Item label={t('stock.batch')} htmlFor="adjust-batch" {...item('items.0.batch_id')}>
+          <Form.Item name={['items', 0, 'batch_id']} label={t('stock.batch')} htmlFor="adjust-batch">
             <Select<number>
               id="adjust-batch"
               data-testid="adjust-batch"
               placeholder={t('stock.chooseBatch')}
-              value={batchId ?? undefined}
-              onChange={(next) => {
-                setBatchId(next);
-                clear('items.0.batch_id');
-              }}
               virtual={false}
               options={level.batches.map((b) => ({
                 value: b.id,
@@ -145,6 +157,7 @@ function AdjustForm({ level, onClose }: { level: StockLevel; onClose: () => void
           </Form.Item>
         )}
         <Form.Item
+          name={['items', 0, 'quantity']}
           label={quantityLabel}
           htmlFor="adjust-quantity"
           extra={
@@ -152,7 +165,6 @@ function AdjustForm({ level, onClose }: { level: StockLevel; onClose: () => void
               ? t('stock.countHelp', { quantity: quantityText(current, level, locale) })
               : undefined
           }
-          {...item('items.0.quantity')}
         >
           <InputNumber<number>
             id="adjust-quantity"
@@ -160,11 +172,6 @@ function AdjustForm({ level, onClose }: { level: StockLevel; onClose: () => void
             min={0}
             precision={0}
             style={{ width: 200 }}
-            value={quantity}
-            onChange={(next) => {
-              setQuantity(next ?? null);
-              clear('items.0.quantity');
-            }}
           />
         </Form.Item>
         {after !== null && (
@@ -175,21 +182,14 @@ function AdjustForm({ level, onClose }: { level: StockLevel; onClose: () => void
             </Typography.Text>
           </Typography.Paragraph>
         )}
-        <NoteField
-          id="adjust-note"
-          value={note}
-          onChange={(next) => {
-            setNote(next);
-            clear('note');
-          }}
-          error={item('note')}
-        />
+        <NoteField id="adjust-note" />
       </Form>
     </Modal>
   );
 }
 
-const FIELDS = ['reason', 'note', 'items.0.quantity', 'items.0.batch_id'];
+/** The form's fields: `items.0.quantity`, `items.0.batch_id` go on the line's two. */
+const FIELDS = ['reason', 'note', 'items'];
 
 /** "Adjust": a count, damage, loss, expiry taken away or stock found, for one product in one store. */
 export function AdjustDialog({ level, onClose }: { level: StockLevel | null; onClose: () => void }) {
