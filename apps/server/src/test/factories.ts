@@ -24,6 +24,8 @@ type Unit = Exclude<keyof typeof UNITS, 'can'>;
 export const BEER = { name_en: 'Angkor beer', name_kh: 'ស្រាបៀរអង្គរ' };
 export const WATER = { name_en: 'Vital water', name_kh: 'ទឹកវីតាល់' };
 export const RICE = { name_en: 'Jasmine rice', name_kh: 'អង្ករម្លិះ' };
+/** The till suites' beer: $1.25 a can, with VAT. */
+export const TAXED_BEER = { ...BEER, sku: 'BEER-1', price_usd_cents: 125, taxable: true };
 
 /**
  * Makers over a suite's app (`useTestApp`), as the user whose `headers` are given (read when

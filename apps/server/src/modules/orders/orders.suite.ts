@@ -1,5 +1,5 @@
 import { beforeAll } from 'vitest';
-import { factories, firstStore, stockIn, walkIn } from '../../test/factories.ts';
+import { factories, firstStore, stockIn, TAXED_BEER, walkIn } from '../../test/factories.ts';
 import { ADMIN_PASSWORD, bearer, login, useTestApp } from '../../test/harness.ts';
 
 /**
@@ -49,15 +49,7 @@ export function ordersSuite() {
     ids.store = await firstStore(ctx.db);
     ids.walkIn = await walkIn(ctx.db);
     Object.assign(ids, await make.catalogue('carton', 'bag'));
-    ids.beer = await make.product({
-      name_en: 'Angkor beer',
-      name_kh: 'ស្រាបៀរអង្គរ',
-      sku: 'BEER-1',
-      category_id: ids.drinks,
-      unit_id: ids.can,
-      price_usd_cents: 125,
-      taxable: true,
-    });
+    ids.beer = await make.product({ ...TAXED_BEER, category_id: ids.drinks, unit_id: ids.can });
     ids.rice = await make.product({
       name_en: 'Jasmine rice 5kg',
       name_kh: 'អង្ករម្លិះ ៥គក',

@@ -3,7 +3,7 @@ import { todayInCambodia } from '@depot/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATION_NAMES } from '../../db/migrate.ts';
 import { CHROMIUM_PATH } from '../../kit/pdf.ts';
-import { factories, firstStore, stockIn, walkIn } from '../../test/factories.ts';
+import { factories, firstStore, stockIn, TAXED_BEER, walkIn } from '../../test/factories.ts';
 import { ADMIN_PASSWORD, bearer, createStore, createUser, login, TEST_DB, useTestApp } from '../../test/harness.ts';
 
 const ctx = useTestApp();
@@ -43,15 +43,7 @@ beforeAll(async () => {
   ids.other = await createStore(ctx.db, 'FAR');
   ids.walkIn = await walkIn(ctx.db);
   Object.assign(ids, await make.catalogue());
-  ids.beer = await made('/api/products', {
-    name_en: 'Angkor beer',
-    name_kh: 'ស្រាបៀរអង្គរ',
-    sku: 'BEER-1',
-    category_id: ids.drinks,
-    unit_id: ids.can,
-    price_usd_cents: 125,
-    taxable: true,
-  });
+  ids.beer = await make.product({ ...TAXED_BEER, category_id: ids.drinks, unit_id: ids.can });
   ids.rice = await made('/api/products', {
     name_en: 'Jasmine rice',
     name_kh: 'អង្ករម្លិះ',
