@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/database.ts';
-import { lockProducts, receive } from '../modules/stock/ledger.ts';
+import { stockIn } from './factories.ts';
 
 /** A product with stock in the first store, and a way to sell it: for suites about what follows a sale. */
 export async function sellableProduct(
@@ -28,19 +28,7 @@ export async function sellableProduct(
   });
   const store = await db.selectFrom('stores').select('id').orderBy('id').executeTakeFirstOrThrow();
   const walkIn = await db.selectFrom('customers').select('id').where('is_walk_in', '=', 1).executeTakeFirstOrThrow();
-  await db.transaction().execute(async (trx) => {
-    await lockProducts(trx, [product]);
-    await receive(trx, {
-      storeId: store.id,
-      productId: product,
-      type: 'purchase_receipt',
-      batch: { lot: null, expiryDate: null },
-      quantity: 1000,
-      valueCents: 1000 * Math.floor(priceCents / 2),
-      document: null,
-      userId: null,
-    });
-  });
+  await stockIn(db, { store: store.id, product, quantity: 1000, valueCents: 1000 * Math.floor(priceCents / 2) });
   /** Sells `quantity` of it with these tenders (none: an unpaid sale); answers the order. */
   const sell = async (quantity: number, payments: object[] = [], as = headers) => {
     const res = await app.inject({

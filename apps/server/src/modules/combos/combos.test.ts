@@ -1,5 +1,6 @@
 import type { ComboDetail, ComboInput } from '@depot/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { BEER, factories, firstStore, RICE, WATER } from '../../test/factories.ts';
 import { ADMIN_PASSWORD, bearer, createUser, login, useTestApp } from '../../test/harness.ts';
 
 const ctx = useTestApp();
@@ -8,6 +9,7 @@ const ids = {} as Record<'drinks' | 'piece' | 'carton' | 'kilo' | 'beer' | 'wate
 
 type Headers = Record<string, string>;
 const en = (): Headers => ({ ...bearer(token), 'x-localization': 'en' });
+const make = factories(ctx, en);
 
 async function send(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, headers = en()) {
   const res = await ctx.app.inject({ method, url, headers, payload });
@@ -48,34 +50,28 @@ const numbers = (c: Partial<ComboDetail>) => ({
 
 beforeAll(async () => {
   token = (await login(ctx.app, 'admin', ADMIN_PASSWORD)).token;
-  ids.drinks = (await send('POST', '/api/categories', { name_en: 'Drinks', name_kh: 'ភេសជ្ជៈ' })).body.data.id;
-  const unit = async (body: object) => (await send('POST', '/api/units', body)).body.data.id as number;
-  ids.piece = await unit({ name_en: 'Can', name_kh: 'កំប៉ុង', short_name: 'can' });
-  ids.carton = await unit({
-    name_en: 'Carton',
-    name_kh: 'កេស',
-    short_name: 'ctn',
-    base_unit_id: ids.piece,
-    factor: 24,
-  });
-  ids.kilo = await unit({ name_en: 'Kilogram', name_kh: 'គីឡូក្រាម', short_name: 'kg' });
-  const product = async (name_en: string, name_kh: string, sku: string, unit_id: number, price: number, cost: number) =>
-    (
-      await send('POST', '/api/products', {
-        name_en,
-        name_kh,
-        sku,
-        barcode: sku === 'ANG-330' ? '8851234567898' : null,
-        category_id: ids.drinks,
-        unit_id,
-        price_usd_cents: price,
-        cost_usd_cents: cost,
-      })
-    ).body.data.id as number;
-  ids.beer = await product('Angkor beer', 'ស្រាបៀរអង្គរ', 'ANG-330', ids.piece, 100, 60);
-  ids.water = await product('Vital water', 'ទឹកវីតាល់', 'VIT-500', ids.piece, 50, 20);
-  ids.rice = await product('Jasmine rice', 'អង្ករម្លិះ', 'RICE-1', ids.kilo, 120, 90);
-  ids.store = (await ctx.db.selectFrom('stores').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
+  const { drinks, can, carton, kilo } = await make.catalogue('carton', 'kilo');
+  Object.assign(ids, { drinks, piece: can, carton, kilo });
+  const product = async (
+    name: { name_en: string; name_kh: string },
+    sku: string,
+    unit_id: number,
+    price: number,
+    cost: number,
+  ) =>
+    make.product({
+      ...name,
+      sku,
+      barcode: sku === 'ANG-330' ? '8851234567898' : null,
+      category_id: ids.drinks,
+      unit_id,
+      price_usd_cents: price,
+      cost_usd_cents: cost,
+    });
+  ids.beer = await product(BEER, 'ANG-330', ids.piece, 100, 60);
+  ids.water = await product(WATER, 'VIT-500', ids.piece, 50, 20);
+  ids.rice = await product(RICE, 'RICE-1', ids.kilo, 120, 90);
+  ids.store = await firstStore(ctx.db);
 
   // 30 cans of beer in stock worth $13.11 (30 × $0.43 and $0.21 shipping): the average is not whole cents
   const supplier = (await send('POST', '/api/suppliers', { name: 'Cambrew Ltd' })).body.data.id;

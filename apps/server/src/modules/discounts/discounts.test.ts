@@ -1,6 +1,7 @@
 import { type Discount, type DiscountInput, discountApplies, discountRule, priceCart } from '@depot/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tableChanged } from '../../kit/totals.ts';
+import { BEER, factories, WATER } from '../../test/factories.ts';
 import { ADMIN_PASSWORD, bearer, createUser, login, useTestApp } from '../../test/harness.ts';
 import { discountsFor } from './discounts.resources.ts';
 
@@ -10,6 +11,7 @@ const ids = {} as Record<'drinks' | 'rice' | 'beer' | 'water', number>;
 
 type Headers = Record<string, string>;
 const en = (): Headers => ({ ...bearer(token), 'x-localization': 'en' });
+const make = factories(ctx, en);
 
 async function send(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, headers = en()) {
   const res = await ctx.app.inject({ method, url, headers, payload });
@@ -24,22 +26,11 @@ async function create(body: DiscountInput): Promise<Discount> {
 
 beforeAll(async () => {
   token = (await login(ctx.app, 'admin', ADMIN_PASSWORD)).token;
-  ids.drinks = (await send('POST', '/api/categories', { name_en: 'Drinks', name_kh: 'ភេសជ្ជៈ' })).body.data.id;
-  ids.rice = (await send('POST', '/api/categories', { name_en: 'Rice', name_kh: 'អង្ករ' })).body.data.id;
-  const unit = (await send('POST', '/api/units', { name_en: 'Can', name_kh: 'កំប៉ុង', short_name: 'can' })).body.data.id;
-  const product = async (name_en: string, name_kh: string, sku: string) =>
-    (
-      await send('POST', '/api/products', {
-        name_en,
-        name_kh,
-        sku,
-        category_id: ids.drinks,
-        unit_id: unit,
-        price_usd_cents: 100,
-      })
-    ).body.data.id as number;
-  ids.beer = await product('Angkor beer', 'ស្រាបៀរអង្គរ', 'ANG-330');
-  ids.water = await product('Vital water', 'ទឹកវីតាល់', 'VIT-500');
+  const { drinks, can } = await make.catalogue();
+  ids.drinks = drinks;
+  ids.rice = await make.create('/api/categories', { name_en: 'Rice', name_kh: 'អង្ករ' });
+  ids.beer = await make.product({ ...BEER, sku: 'ANG-330', category_id: drinks, unit_id: can });
+  ids.water = await make.product({ ...WATER, sku: 'VIT-500', category_id: drinks, unit_id: can });
 });
 
 describe('creating a discount', () => {

@@ -1,12 +1,14 @@
 import type { Permission } from '@depot/contracts';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { BEER, factories, firstStore, stockIn, walkIn } from '../../test/factories.ts';
 import { ADMIN_PASSWORD, bearer, createUser, login, useTestApp } from '../../test/harness.ts';
-import { lockProducts, receive } from '../stock/ledger.ts';
 
 const ctx = useTestApp();
 let admin: Record<string, string>;
 const ids: Record<string, number> = {};
+const make = factories(ctx, () => admin);
+const post = make.create;
 
 async function send(
   method: 'GET' | 'POST' | 'PUT' | 'DELETE',
@@ -18,12 +20,6 @@ async function send(
   return { status: res.statusCode, body: res.json() };
 }
 
-async function post(url: string, body: object) {
-  const res = await send('POST', url, body);
-  if (res.status !== 201) throw new Error(`${url}: ${JSON.stringify(res.body)}`);
-  return res.body.data.id as number;
-}
-
 async function as(permissions: Permission[], locale = 'en') {
   const user = await createUser(ctx.db, { permissions });
   return { ...bearer((await login(ctx.app, user.name, user.password)).token), 'x-localization': locale };
@@ -31,18 +27,9 @@ async function as(permissions: Permission[], locale = 'en') {
 
 beforeAll(async () => {
   admin = { ...bearer((await login(ctx.app, 'admin', ADMIN_PASSWORD)).token), 'x-localization': 'en' };
-  ids.drinks = await post('/api/categories', { name_en: 'Drinks', name_kh: 'ភេសជ្ជៈ' });
-  ids.can = await post('/api/units', { name_en: 'Can', name_kh: 'កំប៉ុង', short_name: 'can' });
-  ids.carton = await post('/api/units', {
-    name_en: 'Carton',
-    name_kh: 'កេស',
-    short_name: 'ctn',
-    base_unit_id: ids.can,
-    factor: 24,
-  });
-  ids.beer = await post('/api/products', {
-    name_en: 'Angkor beer',
-    name_kh: 'ស្រាបៀរអង្គរ',
+  Object.assign(ids, await make.catalogue('carton'));
+  ids.beer = await make.product({
+    ...BEER,
     sku: 'BEER-1',
     category_id: ids.drinks,
     unit_id: ids.can,
@@ -51,22 +38,12 @@ beforeAll(async () => {
   });
   ids.wholesale = await post('/api/customer-groups', { name_en: 'Wholesale', name_kh: 'លក់ដុំ' });
   ids.shop = await post('/api/customers', { name: 'Sok shop', customer_group_id: ids.wholesale });
-  ids.walkIn = (
-    await ctx.db.selectFrom('customers').select('id').where('is_walk_in', '=', 1).executeTakeFirstOrThrow()
-  ).id;
-  const store = await ctx.db.selectFrom('stores').select('id').orderBy('id').executeTakeFirstOrThrow();
-  await ctx.db.transaction().execute(async (trx) => {
-    await lockProducts(trx, [ids.beer]);
-    await receive(trx, {
-      storeId: store.id,
-      productId: ids.beer,
-      type: 'purchase_receipt',
-      batch: { lot: null, expiryDate: null },
-      quantity: 24 * 20,
-      valueCents: 24 * 20 * 60,
-      document: null,
-      userId: null,
-    });
+  ids.walkIn = await walkIn(ctx.db);
+  await stockIn(ctx.db, {
+    store: await firstStore(ctx.db),
+    product: ids.beer,
+    quantity: 24 * 20,
+    valueCents: 24 * 20 * 60,
   });
 });
 

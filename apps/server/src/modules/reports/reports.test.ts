@@ -3,12 +3,13 @@ import { todayInCambodia } from '@depot/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATION_NAMES } from '../../db/migrate.ts';
 import { CHROMIUM_PATH } from '../../kit/pdf.ts';
+import { factories, firstStore, stockIn, TAXED_BEER, walkIn } from '../../test/factories.ts';
 import { ADMIN_PASSWORD, bearer, createStore, createUser, login, TEST_DB, useTestApp } from '../../test/harness.ts';
-import { lockProducts, receive } from '../stock/ledger.ts';
 
 const ctx = useTestApp();
 let headers: Record<string, string>;
 const ids: Record<string, number> = {};
+const make = factories(ctx, () => headers);
 const today = todayInCambodia();
 
 async function send(method: 'GET' | 'POST', url: string, payload?: object, h = headers) {
@@ -27,22 +28,6 @@ async function made(url: string, body: object) {
   return res.body.data.id as number;
 }
 
-async function stockIn(productId: number, quantity: number, valueCents: number, storeId: number) {
-  await ctx.db.transaction().execute(async (trx) => {
-    await lockProducts(trx, [productId]);
-    await receive(trx, {
-      storeId,
-      productId,
-      type: 'purchase_receipt',
-      batch: { lot: null, expiryDate: null },
-      quantity,
-      valueCents,
-      document: null,
-      userId: null,
-    });
-  });
-}
-
 type Figure = { key: string; value: number | null; previous: number | null };
 const figures = (report: { summary: Figure[] }) => Object.fromEntries(report.summary.map((f) => [f.key, f.value]));
 const section = (report: { sections: { key: string; rows: Record<string, unknown>[] }[] }, key: string) =>
@@ -54,22 +39,11 @@ const section = (report: { sections: { key: string; rows: Record<string, unknown
  */
 beforeAll(async () => {
   headers = { ...bearer((await login(ctx.app, 'admin', ADMIN_PASSWORD)).token), 'x-localization': 'en' };
-  ids.store = (await ctx.db.selectFrom('stores').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
+  ids.store = await firstStore(ctx.db);
   ids.other = await createStore(ctx.db, 'FAR');
-  ids.walkIn = (
-    await ctx.db.selectFrom('customers').select('id').where('is_walk_in', '=', 1).executeTakeFirstOrThrow()
-  ).id;
-  ids.drinks = await made('/api/categories', { name_en: 'Drinks', name_kh: 'ភេសជ្ជៈ' });
-  ids.can = await made('/api/units', { name_en: 'Can', name_kh: 'កំប៉ុង', short_name: 'can' });
-  ids.beer = await made('/api/products', {
-    name_en: 'Angkor beer',
-    name_kh: 'ស្រាបៀរអង្គរ',
-    sku: 'BEER-1',
-    category_id: ids.drinks,
-    unit_id: ids.can,
-    price_usd_cents: 125,
-    taxable: true,
-  });
+  ids.walkIn = await walkIn(ctx.db);
+  Object.assign(ids, await make.catalogue());
+  ids.beer = await make.product({ ...TAXED_BEER, category_id: ids.drinks, unit_id: ids.can });
   ids.rice = await made('/api/products', {
     name_en: 'Jasmine rice',
     name_kh: 'អង្ករម្លិះ',
@@ -79,9 +53,9 @@ beforeAll(async () => {
     price_usd_cents: 1000,
     taxable: false,
   });
-  await stockIn(ids.beer, 48, 2400, ids.store); // $0.50 a can
-  await stockIn(ids.rice, 10, 7000, ids.store); // $7.00 a bag
-  await stockIn(ids.rice, 10, 7000, ids.other);
+  await stockIn(ctx.db, { store: ids.store, product: ids.beer, quantity: 48, valueCents: 2400 }); // $0.50 a can
+  await stockIn(ctx.db, { store: ids.store, product: ids.rice, quantity: 10, valueCents: 7000 }); // $7.00 a bag
+  await stockIn(ctx.db, { store: ids.other, product: ids.rice, quantity: 10, valueCents: 7000 });
   const tenPercent = await made('/api/discounts', {
     name: 'Ten percent',
     type: 'percentage',
@@ -376,7 +350,7 @@ describe('low stock, one definition', () => {
       });
     // sold out without a reorder level: not low (nobody asked to be told)
     const soldOut = await product('SOLD-OUT', 0);
-    await stockIn(soldOut, 1, 100, store);
+    await stockIn(ctx.db, { store, product: soldOut, quantity: 1, valueCents: 100 });
     const sale = await send('POST', '/api/orders', {
       customer_id: ids.walkIn,
       store_id: store,
@@ -386,10 +360,10 @@ describe('low stock, one definition', () => {
     expect(sale.status, JSON.stringify(sale.body)).toBe(201);
     // under its reorder level: low; above it: not; under it but no longer sold: not
     const low = await product('LOW-1', 10);
-    await stockIn(low, 3, 300, store);
-    await stockIn(await product('PLENTY-1', 10), 30, 3000, store);
+    await stockIn(ctx.db, { store, product: low, quantity: 3, valueCents: 300 });
+    await stockIn(ctx.db, { store, product: await product('PLENTY-1', 10), quantity: 30, valueCents: 3000 });
     const retired = await product('RETIRED-1', 10);
-    await stockIn(retired, 2, 200, store);
+    await stockIn(ctx.db, { store, product: retired, quantity: 2, valueCents: 200 });
     await ctx.db.updateTable('products').set({ status: 'inactive' }).where('id', '=', retired).execute();
 
     const listed = (await send('GET', `/api/stocks/low?filter[store_id]=${store}`)).body;

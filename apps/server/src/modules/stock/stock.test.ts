@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { todayInCambodia } from '@depot/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { factories, firstStore, stockIn } from '../../test/factories.ts';
 import { ADMIN_PASSWORD, bearer, createUser, login, useTestApp } from '../../test/harness.ts';
-import { lockProducts, receive } from './ledger.ts';
 
 const ctx = useTestApp();
 let headers: Record<string, string>;
 const ids: Record<string, number> = {};
+const make = factories(ctx, () => headers);
 
 async function send(method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, extra: Record<string, string> = {}) {
   const res = await ctx.app.inject({ method, url, headers: { ...headers, ...extra }, payload });
@@ -14,30 +15,6 @@ async function send(method: 'GET' | 'POST' | 'PUT', url: string, payload?: objec
 }
 
 const daysFromToday = (days: number) => todayInCambodia(new Date(Date.now() + days * 86_400_000));
-
-/** Stock as a purchase receipt would bring it: straight through the ledger, the one writer. */
-async function stockIn(
-  storeId: number,
-  productId: number,
-  quantity: number,
-  valueCents: number,
-  lot: string | null = null,
-  expiryDate: string | null = null,
-) {
-  await ctx.db.transaction().execute(async (trx) => {
-    await lockProducts(trx, [productId]);
-    await receive(trx, {
-      storeId,
-      productId,
-      type: 'purchase_receipt',
-      batch: { lot, expiryDate },
-      quantity,
-      valueCents,
-      document: null,
-      userId: null,
-    });
-  });
-}
 
 /** Units of a product in a store, from the levels API. */
 async function onHand(storeId: number, productId: number): Promise<number> {
@@ -47,30 +24,16 @@ async function onHand(storeId: number, productId: number): Promise<number> {
 
 beforeAll(async () => {
   headers = { ...bearer((await login(ctx.app, 'admin', ADMIN_PASSWORD)).token), 'x-localization': 'en' };
-  const post = async (url: string, body: object) => {
-    const res = await send('POST', url, body);
-    if (res.status !== 201) throw new Error(`${url}: ${JSON.stringify(res.body)}`);
-    return res.body.data.id as number;
-  };
-  ids.main = (await ctx.db.selectFrom('stores').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
-  ids.riverside = await post('/api/stores', { name: 'Riverside depot', code: 'RS-01' });
-  ids.drinks = await post('/api/categories', { name_en: 'Drinks', name_kh: 'ភេសជ្ជៈ' });
-  ids.can = await post('/api/units', { name_en: 'Can', name_kh: 'កំប៉ុង', short_name: 'can' });
-  ids.carton = await post('/api/units', {
-    name_en: 'Carton',
-    name_kh: 'កេស',
-    short_name: 'ctn',
-    base_unit_id: ids.can,
-    factor: 24,
-  });
+  ids.main = await firstStore(ctx.db);
+  ids.riverside = await make.create('/api/stores', { name: 'Riverside depot', code: 'RS-01' });
+  Object.assign(ids, await make.catalogue('carton'));
   const product = (sku: string, name_en: string, name_kh: string, reorder_level = 0) =>
-    post('/api/products', {
+    make.product({
       name_en,
       name_kh,
       sku,
       category_id: ids.drinks,
       unit_id: ids.can,
-      price_usd_cents: 100,
       cost_usd_cents: 50,
       reorder_level,
     });
@@ -81,7 +44,7 @@ beforeAll(async () => {
 
 describe('adjustments', () => {
   it('a count sets the counted quantity; the difference is the movement, valued at the average cost', async () => {
-    await stockIn(ids.main, ids.water, 40, 2000); // 40 at 50 cents
+    await stockIn(ctx.db, { store: ids.main, product: ids.water, quantity: 40, valueCents: 2000 }); // 40 at 50 cents
     const counted = await send('POST', '/api/stocks/adjustments', {
       store_id: ids.main,
       reason: 'count',
@@ -144,8 +107,22 @@ describe('adjustments', () => {
   });
 
   it('asks which batch to count when the product has several in the store, and counts the one named', async () => {
-    await stockIn(ids.main, ids.milk, 6, 600, 'L1', daysFromToday(3));
-    await stockIn(ids.main, ids.milk, 10, 1000, 'L2', daysFromToday(20));
+    await stockIn(ctx.db, {
+      store: ids.main,
+      product: ids.milk,
+      quantity: 6,
+      valueCents: 600,
+      lot: 'L1',
+      expiryDate: daysFromToday(3),
+    });
+    await stockIn(ctx.db, {
+      store: ids.main,
+      product: ids.milk,
+      quantity: 10,
+      valueCents: 1000,
+      lot: 'L2',
+      expiryDate: daysFromToday(20),
+    });
     const ask = await send('POST', '/api/stocks/adjustments', {
       store_id: ids.main,
       reason: 'count',
@@ -199,8 +176,22 @@ describe('adjustments', () => {
 
 describe('transfers', () => {
   it('draft → sent (stock leaves, first to expire first) → received (same batches and value arrive)', async () => {
-    await stockIn(ids.main, ids.beer, 48, 2400, 'B-LATE', daysFromToday(90));
-    await stockIn(ids.main, ids.beer, 24, 1440, 'B-SOON', daysFromToday(10));
+    await stockIn(ctx.db, {
+      store: ids.main,
+      product: ids.beer,
+      quantity: 48,
+      valueCents: 2400,
+      lot: 'B-LATE',
+      expiryDate: daysFromToday(90),
+    });
+    await stockIn(ctx.db, {
+      store: ids.main,
+      product: ids.beer,
+      quantity: 24,
+      valueCents: 1440,
+      lot: 'B-SOON',
+      expiryDate: daysFromToday(10),
+    });
     const made = await send('POST', '/api/stock-transfers', {
       from_store_id: ids.main,
       to_store_id: ids.riverside,
@@ -318,7 +309,14 @@ describe('low stock and expiry', () => {
   });
 
   it('lists expired batches with their value and writes one off; a batch not expired stays', async () => {
-    await stockIn(ids.main, ids.water, 12, 720, 'OLD', daysFromToday(-2));
+    await stockIn(ctx.db, {
+      store: ids.main,
+      product: ids.water,
+      quantity: 12,
+      valueCents: 720,
+      lot: 'OLD',
+      expiryDate: daysFromToday(-2),
+    });
     const expired = await send('GET', '/api/stocks/batches?filter[expired]=true');
     expect(expired.body.data).toHaveLength(1);
     expect(expired.body.data[0]).toMatchObject({ sku: 'WATER-1', lot: 'OLD', quantity: 12, days_left: -2 });
@@ -416,7 +414,7 @@ describe('the till’s stock', () => {
       return { status: res.statusCode, body: res.json() };
     };
     const milk = 'MILK-1';
-    await stockIn(ids.riverside, ids.milk, 7, 700);
+    await stockIn(ctx.db, { store: ids.riverside, product: ids.milk, quantity: 7, valueCents: 700 });
     const before = await onHand(ids.main, ids.milk);
     const list = await till(`/api/products?search=${milk}&stock_store=${ids.riverside}`);
     expect(list.status).toBe(200);

@@ -145,7 +145,7 @@ async function freshModules() {
   vi.resetModules();
   const outbox = await import('./outbox.ts');
   outbox.resetOutboxDb(`depot-till-kept-${n}`);
-  return import('./localCatalogue.ts');
+  return import('./localKept.ts');
 }
 
 beforeEach(() => {

@@ -27,7 +27,7 @@ import { formatCount } from '../../lib/format.ts';
 import { parseWith } from '../../lib/forms.ts';
 import { ApiError, api, newIdempotencyKey } from '../../lib/http.ts';
 import { localePath } from '../../lib/locale.ts';
-import { useKept } from '../../lib/offline/localCatalogue.ts';
+import { useKept } from '../../lib/offline/localKept.ts';
 import { enqueueSale, isOffline, keepForLater, type QueuedSale } from '../../lib/offline/outbox.ts';
 import { session } from '../../lib/session.ts';
 import { ratesOf, useCurrentRates, useTodayDiscounts } from '../rates/rates.tsx';

@@ -21,7 +21,7 @@ import type { CSSProperties } from 'react';
 import { resourceKey, usePage } from '../../kit/queries.ts';
 import { useCan } from '../../lib/access.tsx';
 import { api, NetworkError } from '../../lib/http.ts';
-import { keepRates, keptState, loadKept, useKept } from '../../lib/offline/localCatalogue.ts';
+import { keepRates, keptState, loadKept, useKept } from '../../lib/offline/localKept.ts';
 
 /**
  * What a sale is priced and settled with, as the server has it now: the rate (and the rates for
@@ -81,7 +81,7 @@ function useSaleSettingsQuery(enabled: boolean) {
 
 /**
  * The discounts that can be used today (the server checks a sale against the same day): the ones
- * kept on the device once they are (localCatalogue.ts), else the server's.
+ * kept on the device once they are (localKept.ts), else the server's.
  */
 export function useTodayDiscounts() {
   const today = todayInCambodia();

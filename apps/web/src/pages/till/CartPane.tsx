@@ -23,7 +23,7 @@ import { localName } from '../../kit/resource.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useCan } from '../../lib/access.tsx';
 import { percentText } from '../../lib/format.ts';
-import { syncKept, useKept } from '../../lib/offline/localCatalogue.ts';
+import { syncKept, useKept } from '../../lib/offline/localKept.ts';
 import { discountOption } from '../../resources/discounts.tsx';
 import { Money } from '../rates/rates.tsx';
 import { type Cart, lineDiscountApplies, type TillLine, unitPrice } from './cart.ts';
@@ -65,7 +65,7 @@ function CustomerSelect({ value, onChange }: { value: number | null; onChange: (
         {...common}
       />
     );
-  // the customers kept on the device (localCatalogue.ts): found as typed, with or without a connection
+  // the customers kept on the device (localKept.ts): found as typed, with or without a connection
   const words = searchWords(typed);
   const options = local
     .filter((row) => row.id === value || words.every((word) => normal(`${row.name} ${row.phone ?? ''}`).includes(word)))

@@ -4,7 +4,8 @@ import type { z } from 'zod';
 import { lineKey } from '../../components/lines.tsx';
 import { listKey, recordKey } from '../../kit/queries.ts';
 import { api, NetworkError } from '../../lib/http.ts';
-import { keptProduct, type LocalProduct, useKept, useLocalCatalogue } from '../../lib/offline/localCatalogue.ts';
+import { keptProduct, type LocalProduct, useLocalCatalogue } from '../../lib/offline/localCatalogue.ts';
+import { useKept } from '../../lib/offline/localKept.ts';
 import type { LocalCombo } from '../../lib/offline/rows.ts';
 import { type Cart, cartOfOrder, productLine, type SoldProduct, type TillLine } from './cart.ts';
 

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { forgetCatalogue, forgetKept, keptState } from '../../lib/offline/localCatalogue.ts';
+import { forgetCatalogue } from '../../lib/offline/localCatalogue.ts';
+import { forgetKept, keptState } from '../../lib/offline/localKept.ts';
 import { outboxDb } from '../../lib/offline/outbox.ts';
 import { choose, listAnswer } from '../../test/inventory.ts';
 import { mockFetch, renderApp, signedIn } from '../../test/render.tsx';
