@@ -128,7 +128,12 @@ for (const lang of ['kh', 'en'] as Lang[]) {
     const beerItem = sale.items.find((i) => i.sku === `TAXB-${tag}`);
     if (!beerItem) throw new Error('no beer line');
 
-    const context = await newContext(browser, lang);
+    // tall and sharp enough to read a whole A4 sheet in its screenshot
+    const context = await browser.newContext({
+      locale: lang === 'kh' ? 'km-KH' : 'en-US',
+      viewport: { width: 1280, height: 1500 },
+      deviceScaleFactor: 2,
+    });
     const page = await context.newPage();
     await signIn(page, lang);
     await page.goto(`${prefix(lang)}/orders?view=${sale.id}`);

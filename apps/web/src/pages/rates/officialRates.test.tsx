@@ -107,7 +107,7 @@ describe('the published rates and the invoices’ rate rule', { timeout: 90_000 
   it('saves the rule of the invoices’ rate with the sale settings', async () => {
     signedIn({ permissions: MANAGER });
     const { calls } = ratesApi({
-      'PUT settings/sale': ({ body }) => ({
+      'PUT settings/sale': ({ body }: { body: unknown }) => ({
         status: 200,
         body: { message: 'Sale settings saved.', data: { ...SALE, ...(body as object) } },
       }),
