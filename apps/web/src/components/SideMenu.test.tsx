@@ -1,5 +1,6 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { Layout } from 'antd';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { mockFetch, renderApp, signedIn } from '../test/render.tsx';
@@ -52,5 +53,24 @@ describe('side menu', () => {
     await userEvent.click(screen.getByTestId('menu-menu.group.gazetteer'));
     expect((await screen.findByTestId('menu-/provinces')).getAttribute('href')).toBe('/provinces');
     expect(screen.queryByTestId('menu-/villages')).toBeNull();
+  });
+
+  it('opens no group over the page while folded (a phone), and the page’s group once unfolded', async () => {
+    signedIn({ permissions: ['orders.list', 'tax_documents.list'] });
+    const folded = (fold: boolean) => () => (
+      <Layout.Sider collapsed={fold} collapsedWidth={0}>
+        <SideMenu folded={fold} />
+      </Layout.Sider>
+    );
+    const router = createMemoryRouter([{ path: '*', Component: folded(true) }], { initialEntries: ['/tax-documents'] });
+    const view = render(<RouterProvider router={router} />);
+    // the Sales group's list would float over the page, covering it
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(document.querySelector('.ant-menu-submenu-popup:not(.ant-menu-submenu-hidden)')).toBeNull();
+    expect(screen.queryByTestId('menu-/tax-documents')).toBeNull();
+    view.unmount();
+    const open = createMemoryRouter([{ path: '*', Component: folded(false) }], { initialEntries: ['/tax-documents'] });
+    render(<RouterProvider router={open} />);
+    await waitFor(() => expect(screen.getByTestId('menu-/tax-documents')).toBeTruthy());
   });
 });

@@ -49,7 +49,12 @@ function menuEntryOf(path: string | undefined, entries: Screen[]): Screen | unde
 
 type Item = Required<MenuProps>['items'][number];
 
-export function SideMenu() {
+/**
+ * `folded`: the side bar is folded (a phone's, or a narrow screen's). A folded menu shows an open
+ * group as a floating list over the page, so none starts open then; unfolding it opens the group
+ * of the page the user is on.
+ */
+export function SideMenu({ folded = false }: { folded?: boolean }) {
   const { t } = useTranslation();
   const current = useSession();
   const { pathname } = useLocation();
@@ -104,9 +109,10 @@ export function SideMenu() {
     <Menu
       data-testid="side-menu"
       mode="inline"
+      key={folded ? 'folded' : 'unfolded'}
       selectedKeys={active ? [active.path] : []}
-      // The group of the page the user arrived on starts open.
-      defaultOpenKeys={active?.group ? [active.group] : []}
+      // The group of the page the user arrived on starts open (folded: none, it would cover the page).
+      defaultOpenKeys={!folded && active?.group ? [active.group] : []}
       style={{ borderInlineEnd: 'none' }}
       items={items}
     />

@@ -59,7 +59,7 @@ export function DashboardLayout() {
         <div style={{ padding: '20px 0 12px' }}>
           <Brand size={folded ? 32 : 44} showTitle={false} />
         </div>
-        <SideMenu />
+        <SideMenu folded={folded} />
       </Layout.Sider>
       <Layout style={full ? { height: '100vh', overflow: 'hidden' } : undefined}>
         {/* antd's layout is a <section>, which would keep its <header> from being the page's banner */}

@@ -12,6 +12,7 @@ export { comboPolicy } from '../../../server/src/policies/combos.ts';
 export { orderPolicy } from '../../../server/src/policies/orders.ts';
 export { purchasePolicy } from '../../../server/src/policies/purchases.ts';
 export { shiftPolicy } from '../../../server/src/policies/shifts.ts';
+export { taxDocumentPolicy } from '../../../server/src/policies/taxDocuments.ts';
 export { transferPolicy } from '../../../server/src/policies/transfers.ts';
 
 /** Whose answer a fixture stands in for: a default role (or permissions), signed in as user 1, in store 1. */

@@ -1,5 +1,6 @@
 import { CloudDownloadOutlined, SaveOutlined } from '@ant-design/icons';
 import {
+  DEFAULT_PER_PAGE,
   formatKhr,
   OFFICIAL_RATE_KINDS,
   type OfficialRate,
@@ -31,7 +32,7 @@ export function OfficialRatesCard() {
   const refresh = useRefreshAll();
   const canSet = useCan('exchange_rates.update');
   const [page, setPage] = useState(1);
-  const list = usePage('official-rates', officialRate, `page=${page}&per_page=15`);
+  const list = usePage('official-rates', officialRate, `page=${page}&per_page=${DEFAULT_PER_PAGE}`);
   const [values, setValues] = useState<Record<string, unknown>>({ kind: 'nbc_daily', date: todayInCambodia() });
   const [busy, setBusy] = useState<'save' | 'fetch' | null>(null);
   const { item, setErrors, clear } = useFieldErrors();
@@ -130,7 +131,7 @@ export function OfficialRatesCard() {
           dataSource={list.data?.data ?? []}
           pagination={{
             current: page,
-            pageSize: 15,
+            pageSize: DEFAULT_PER_PAGE,
             total: list.data?.meta.total ?? 0,
             onChange: setPage,
             showSizeChanger: false,

@@ -1,4 +1,4 @@
-import { FileAddOutlined, FileTextOutlined, PrinterOutlined } from '@ant-design/icons';
+import { FileAddOutlined, FileTextOutlined, PlusCircleOutlined, PrinterOutlined } from '@ant-design/icons';
 import {
   formatKhr,
   formatUsd,
@@ -16,12 +16,17 @@ import { useCtx } from '../../kit/useCtx.ts';
 import { useCan } from '../../lib/access.tsx';
 import { ApiError, api } from '../../lib/http.ts';
 import { useBothLanguages, usePrint } from '../../lib/printing/print.tsx';
+import { DebitNoteDialog } from './DebitNoteDialog.tsx';
 import { TaxDocumentSheet } from './TaxDocumentSheet.tsx';
 
-/** A tax document on screen (A4), Print, and its credit and debit notes (each opens in turn). */
+/**
+ * A tax document on screen (A4), Print, and its credit and debit notes (each opens in turn); a
+ * debit note against it when the server's abilities allow (a manager, an invoice).
+ */
 export function TaxDocumentDialog({ id, onClose }: { id: number; onClose: () => void }) {
   const { t, locale } = useCtx();
   const [shown, setShown] = useState(id);
+  const [debiting, setDebiting] = useState(false);
   const printer = usePrint();
   const ready = useBothLanguages();
   const query = useQuery({
@@ -37,16 +42,23 @@ export function TaxDocumentDialog({ id, onClose }: { id: number; onClose: () => 
       width={880}
       destroyOnHidden
       footer={
-        <Button
-          type="primary"
-          icon={<PrinterOutlined />}
-          disabled={!doc}
-          loading={printer.printing}
-          onClick={() => doc && printer.print(<TaxDocumentSheet doc={doc} />, 'a4')}
-          data-testid="print-document"
-        >
-          {t('print.print')}
-        </Button>
+        <Flex gap={8} justify="end" wrap>
+          {doc?.abilities.debit === true && (
+            <Button icon={<PlusCircleOutlined />} onClick={() => setDebiting(true)} data-testid="debit-note">
+              {t('tax.debit')}
+            </Button>
+          )}
+          <Button
+            type="primary"
+            icon={<PrinterOutlined />}
+            disabled={!doc}
+            loading={printer.printing}
+            onClick={() => doc && printer.print(<TaxDocumentSheet doc={doc} />, 'a4')}
+            data-testid="print-document"
+          >
+            {t('print.print')}
+          </Button>
+        </Flex>
       }
     >
       {query.isError && <Alert type="error" showIcon title={failureMessage(query.error, locale)} />}
@@ -82,6 +94,16 @@ export function TaxDocumentDialog({ id, onClose }: { id: number; onClose: () => 
       )}
       <div className="print-preview print-preview-a4">{ready && doc ? <TaxDocumentSheet doc={doc} /> : <Spin />}</div>
       {printer.portal}
+      {debiting && doc && (
+        <DebitNoteDialog
+          invoice={doc}
+          onClose={() => setDebiting(false)}
+          onDone={(note) => {
+            setDebiting(false);
+            setShown(note);
+          }}
+        />
+      )}
     </Modal>
   );
 }

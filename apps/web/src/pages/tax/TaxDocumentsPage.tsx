@@ -1,6 +1,8 @@
 import {
+  DEFAULT_PER_PAGE,
   formatKhr,
   formatUsd,
+  PER_PAGE_OPTIONS,
   TAX_DOCUMENT_KINDS,
   type TaxDocumentSummary,
   taxDocumentSummary,
@@ -27,7 +29,7 @@ const COLOURS = {
 export function TaxDocumentsPage() {
   const { t, locale } = useCtx();
   const [page, setPage] = useState(1);
-  const [perPage, setPerPage] = useState(15);
+  const [perPage, setPerPage] = useState<number>(DEFAULT_PER_PAGE);
   const [search, setSearch] = useState('');
   const [kind, setKind] = useState<string | undefined>();
   const [open, setOpen] = useState<number | null>(null);
@@ -84,7 +86,7 @@ export function TaxDocumentsPage() {
             pageSize: perPage,
             total: list.data?.meta.total ?? 0,
             showSizeChanger: true,
-            pageSizeOptions: [15, 25, 50, 100],
+            pageSizeOptions: [...PER_PAGE_OPTIONS],
             onChange: (next, size) => {
               setPage(next);
               setPerPage(size);
