@@ -1,6 +1,7 @@
 /**
- * The one client for the services Depot calls across the internet (Bakong today): JSON over
- * HTTP to a base URL from configuration, with a time limit. A test points the base URL at a local
+ * The one client for the services Depot calls across the internet (Bakong, the National
+ * Bank's rate feed, CamInvoice): HTTP to a base URL from configuration, JSON (or a feed's text),
+ * with a time limit and no redirects. A test points the base URL at a local
  * fake server; nothing here knows which service it is talking to.
  *
  * It answers every reply that carries JSON, whatever its status (a service's refusal is read by
@@ -35,35 +36,58 @@ export class OutboundUnreachable extends Error {
   }
 }
 
+export interface OutboundRequest {
+  method?: 'GET' | 'POST';
+  /** Sent as JSON. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** `json` (default): the reply must be JSON; `text`: the body as it came (a feed's XML). */
+  as?: 'json' | 'text';
+}
+
 export function outboundClient(config: OutboundConfig) {
   const base = config.baseUrl.replace(/\/+$/, '');
+
+  /** Calls `path` (under the base URL) and answers the reply, whatever its status. */
+  async function request(path: string, options: OutboundRequest = {}): Promise<OutboundReply> {
+    const { method = 'GET', body, headers = {}, as = 'json' } = options;
+    const url = `${base}${path}`;
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method,
+        headers: {
+          accept: as === 'json' ? 'application/json' : '*/*',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...config.headers,
+          ...headers,
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        redirect: 'error',
+        signal: AbortSignal.timeout(config.timeoutMs),
+      });
+    } catch (error) {
+      throw new OutboundUnreachable(`${url}: ${(error as Error).message}`);
+    }
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      throw new OutboundUnreachable(`${url}: ${(error as Error).message}`, response.status);
+    }
+    if (as === 'text') return { status: response.status, body: text };
+    try {
+      return { status: response.status, body: JSON.parse(text) as unknown };
+    } catch {
+      throw new OutboundUnreachable(`${url}: HTTP ${response.status}, not JSON`, response.status);
+    }
+  }
+
   return {
+    request,
     /** POSTs `body` as JSON to `path` (under the base URL) and answers the JSON reply. */
-    async postJson(path: string, body: unknown, headers: Record<string, string> = {}): Promise<OutboundReply> {
-      let response: Response;
-      try {
-        response = await fetch(`${base}${path}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json', ...config.headers, ...headers },
-          body: JSON.stringify(body),
-          redirect: 'error',
-          signal: AbortSignal.timeout(config.timeoutMs),
-        });
-      } catch (error) {
-        throw new OutboundUnreachable(`${base}${path}: ${(error as Error).message}`);
-      }
-      let text: string;
-      try {
-        text = await response.text();
-      } catch (error) {
-        throw new OutboundUnreachable(`${base}${path}: ${(error as Error).message}`, response.status);
-      }
-      try {
-        return { status: response.status, body: JSON.parse(text) as unknown };
-      } catch {
-        throw new OutboundUnreachable(`${base}${path}: HTTP ${response.status}, not JSON`, response.status);
-      }
-    },
+    postJson: (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      request(path, { method: 'POST', body, headers }),
   };
 }
 

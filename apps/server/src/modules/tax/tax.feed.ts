@@ -2,6 +2,7 @@ import type { OfficialRate } from '@depot/contracts';
 import { convert } from 'xmlbuilder2';
 import { type Db, now } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
+import { type OutboundReply, outboundClient } from '../../http/outbound.ts';
 import { insertOfficial, officialOnOrBefore } from './tax.repository.ts';
 
 /**
@@ -69,18 +70,15 @@ export function parseNbcRates(xml: string): { date: string; rate_khr: number } {
 
 /** Asks the feed for today's rate. */
 export async function fetchNbcRate(config: RateFeedConfig): Promise<{ date: string; rate_khr: number }> {
-  let body: string;
+  const feed = outboundClient({ baseUrl: config.url, timeoutMs: config.timeoutMs ?? 10_000 });
+  let reply: OutboundReply;
   try {
-    const response = await fetch(config.url, {
-      headers: { accept: 'application/xml, text/xml' },
-      signal: AbortSignal.timeout(config.timeoutMs ?? 10_000),
-    });
-    if (!response.ok) throw new RateFeedFailed(`HTTP ${response.status}`);
-    body = await response.text();
+    reply = await feed.request('', { as: 'text', headers: { accept: 'application/xml, text/xml' } });
   } catch (error) {
-    throw error instanceof RateFeedFailed ? error : new RateFeedFailed(String(error));
+    throw new RateFeedFailed(String(error));
   }
-  return parseNbcRates(body);
+  if (reply.status < 200 || reply.status > 299) throw new RateFeedFailed(`HTTP ${reply.status}`);
+  return parseNbcRates(String(reply.body));
 }
 
 /**
