@@ -263,6 +263,9 @@ export const AUDIT_ACTIONS = [
   'printer.restored',
   'shift.pay_in',
   'shift.pay_out',
+  'einvoice.connected',
+  'einvoice.disconnected',
+  'einvoice.purchase_drafted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -33,6 +33,7 @@ import * as m0030 from './migrations/0030_changes_more.ts';
 import * as m0031 from './migrations/0031_levels_now.ts';
 import * as m0032 from './migrations/0032_sign_in_trust.ts';
 import * as m0033 from './migrations/0033_drawer_of_payment.ts';
+import * as m0035 from './migrations/0035_einvoicing.ts';
 
 /** Migrations in order. A new one is a new file added here: the list is explicit, not a directory scan. */
 const migrations = {
@@ -68,6 +69,7 @@ const migrations = {
   '0031_levels_now': m0031,
   '0032_sign_in_trust': m0032,
   '0033_drawer_of_payment': m0033,
+  '0035_einvoicing': m0035,
 };
 
 /** The migrations this code knows, oldest first: a database at a later one was made by a newer Depot. */

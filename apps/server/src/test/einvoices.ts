@@ -68,6 +68,7 @@ export function document(kind: EInvoiceKind, number: string, lines: EInvoiceLine
   const round = (h: number) => Math.floor((h + 50) / 100);
   return {
     kind,
+    store_id: 1,
     number,
     issue_date: '2026-11-20',
     seller: SELLER,

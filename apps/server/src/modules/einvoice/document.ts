@@ -61,6 +61,8 @@ export interface EInvoiceLine {
 
 export interface EInvoiceDocument {
   kind: EInvoiceKind;
+  /** The store that issued it: who may see its status (policies/einvoices.ts). */
+  store_id: number;
   number: string;
   /** YYYY-MM-DD. */
   issue_date: string;
