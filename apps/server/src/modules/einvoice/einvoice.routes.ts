@@ -174,7 +174,7 @@ export const einvoiceRoutes: FastifyPluginAsyncZod<{ einvoicing: EInvoicing }> =
   app.post(
     '/api/einvoices/received/:id/purchase',
     {
-      config: { access: 'purchases.create', idempotent: true },
+      config: { access: 'purchases.create' },
       schema: { tags, params: idParams, body: receivedToPurchaseInput, response: { 201: written(purchaseDetail) } },
     },
     async (request, reply) => {
