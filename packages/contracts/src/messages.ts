@@ -575,7 +575,7 @@ export const messages = {
   },
   'einvoice.not_configured': {
     en: 'CamInvoice is not set up on this server (CAMINVOICE_CLIENT_ID and CAMINVOICE_CLIENT_SECRET).',
-    kh: 'CamInvoice មិនទាន់បានរៀបចំនៅលើម៉ាស៊ីនមេនេះទេ (CAMINVOICE_CLIENT_ID និង CAMINVOICE_CLIENT_SECRET)។',
+    kh: 'CamInvoice មិនទាន់បានរៀបចំនៅលើប្រព័ន្ធនេះទេ (CAMINVOICE_CLIENT_ID និង CAMINVOICE_CLIENT_SECRET)។',
   },
   'einvoice.not_connected': {
     en: 'Connect the business to CamInvoice first (Settings, CamInvoice).',
@@ -612,7 +612,7 @@ export const messages = {
   },
   'einvoice.tin_unknown': {
     en: 'No business with this TIN is on CamInvoice.',
-    kh: 'គ្មានអាជីវកម្មដែលមានលេខអត្តសញ្ញាណកម្មសារពើពន្ធនេះនៅលើ CamInvoice ទេ។',
+    kh: 'គ្មានអាជីវកម្មដែលមានលេខអត្តសញ្ញាណកម្ម អតប នេះនៅលើ CamInvoice ទេ។',
   },
   'einvoice.purchase_made': {
     en: 'Draft purchase {number} made from the e-invoice.',
