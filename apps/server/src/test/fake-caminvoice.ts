@@ -31,7 +31,7 @@ export const FAKE_BUSINESS = {
   company_name_kh: 'ដេប៉ូ ភ្នំពេញ',
 };
 
-export async function startFakeCamInvoice() {
+export async function startFakeCamInvoice(port = 0) {
   const documents: FakeDocument[] = [];
   const calls: { method: string; path: string }[] = [];
   const submissions: string[] = [];
@@ -191,7 +191,7 @@ export async function startFakeCamInvoice() {
     }
     return json(404, { message: 'no such endpoint' });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const verification = (d: FakeDocument) => `${base}/verify/${d.id}`;
 
