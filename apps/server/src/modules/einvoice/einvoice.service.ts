@@ -130,6 +130,29 @@ export async function einvoicing(db: Db, options: EInvoiceOptions, log?: Fastify
     timer.unref();
   }
 
+  type WebhookEvent = { type: string; document_id: string | null; endpoint_id: string | null };
+
+  async function handle(event: WebhookEvent): Promise<'done' | 'ignored'> {
+    const ours = await connection.endpointId();
+    if (!ours) return 'ignored';
+    if (event.type === 'ENTITY.REVOKED') {
+      if (event.endpoint_id && event.endpoint_id !== ours) return 'ignored';
+      try {
+        // revoked only if CamInvoice indeed refuses the refresh token
+        await connection.accessToken();
+      } catch (error) {
+        if (!(error instanceof NotConnected)) throw error;
+      }
+      return 'done';
+    }
+    if (!event.document_id) return 'ignored';
+    if (event.type === 'DOCUMENT.RECEIVED') {
+      await received.import(event.document_id);
+      return 'done';
+    }
+    return (await outbox.refreshOne(event.document_id)) ? 'done' : 'ignored';
+  }
+
   return {
     connection,
     outbox,
@@ -150,29 +173,15 @@ export async function einvoicing(db: Db, options: EInvoiceOptions, log?: Fastify
      * A CamInvoice event. Its body only names what changed; the change itself is read from
      * CamInvoice's API with the business's token, so a forged body can at most cause a re-read.
      */
-    async webhook(event: {
-      type: string;
-      document_id: string | null;
-      endpoint_id: string | null;
-    }): Promise<'done' | 'ignored'> {
-      const ours = await connection.endpointId();
-      if (!ours) return 'ignored';
-      if (event.type === 'ENTITY.REVOKED') {
-        if (event.endpoint_id && event.endpoint_id !== ours) return 'ignored';
-        try {
-          // revoked only if CamInvoice indeed refuses the refresh token
-          await connection.accessToken();
-        } catch (error) {
-          if (!(error instanceof NotConnected)) throw error;
-        }
-        return 'done';
+    async webhook(event: WebhookEvent): Promise<'done' | 'ignored'> {
+      try {
+        return await handle(event);
+      } catch (error) {
+        // CamInvoice unreachable, the connection gone, a document that cannot be read: the next
+        // poll finds the same change; CamInvoice is answered, never with an error of Depot's
+        log?.warn({ err: error, event: event.type }, 'CamInvoice webhook not applied');
+        return 'ignored';
       }
-      if (!event.document_id) return 'ignored';
-      if (event.type === 'DOCUMENT.RECEIVED') {
-        await received.import(event.document_id);
-        return 'done';
-      }
-      return (await outbox.refreshOne(event.document_id)) ? 'done' : 'ignored';
     },
 
     /** Queue a document now (the tax documents do it when they issue; an administrator may ask again). */

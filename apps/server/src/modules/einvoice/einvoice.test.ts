@@ -332,6 +332,19 @@ describe('received e-invoices', () => {
   });
 });
 
+describe('a webhook that cannot be applied', () => {
+  it('is answered, not failed, and changes nothing (the next poll tries again)', async () => {
+    const broken = fake.receive('<Invoice><broken', { name: 'X', tin: 'K0', endpoint: 'KHUID0' });
+    const told = await fake.webhook(`${base}/api/caminvoice/webhook/webhook-secret-for-tests-0123456789`, {
+      type: 'DOCUMENT.RECEIVED',
+      document_id: broken.id,
+    });
+    expect(told).toEqual({ status: 200, body: { result: 'ignored' } });
+    expect((await send('GET', '/api/einvoices/received')).body.data).toHaveLength(1);
+    fake.documents.splice(fake.documents.indexOf(broken), 1);
+  });
+});
+
 describe('tokens', () => {
   it('refreshes the access token before it expires', async () => {
     const before = fake.state.refreshes;

@@ -139,7 +139,9 @@ export function outboxService(db: Db, connection: ConnectionService, log?: Fasti
         await update(row.id, { status: 'rejected', reason: error.detail, lease_until: null });
         return;
       }
-      throw error;
+      // anything else (the document could not be read or written): tried again later, logged
+      log?.error({ err: error, document: row.number }, 'CamInvoice: document not sent');
+      return later(row, String(error));
     }
   }
 
