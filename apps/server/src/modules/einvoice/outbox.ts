@@ -61,6 +61,34 @@ export function statusOf(platform: string): EInvoiceOutboxTable['status'] | null
 
 const DUPLICATE = /duplicat|already exist|already submitted/i;
 
+/**
+ * Queue an issued tax document for CamInvoice (idempotent: a document is queued once). The tax
+ * documents call it in their issuing transaction (`trx`), so a document is issued and queued together.
+ */
+export async function enqueueEInvoice(
+  trx: Db,
+  kind: EInvoiceKind,
+  documentId: number,
+  storeId: number,
+  number: string,
+): Promise<void> {
+  const at = now();
+  await trx
+    .insertInto('einvoice_outbox')
+    .values({
+      document_kind: kind,
+      document_id: documentId,
+      store_id: storeId,
+      number,
+      status: 'draft',
+      next_attempt_at: at,
+      created_at: at,
+      updated_at: at,
+    })
+    .onConflict((c) => c.columns(['document_kind', 'document_id']).doNothing())
+    .execute();
+}
+
 export function outboxService(db: Db, connection: ConnectionService, log?: FastifyBaseLogger) {
   async function update(
     id: number,
@@ -150,23 +178,7 @@ export function outboxService(db: Db, connection: ConnectionService, log?: Fasti
      * Queue an issued document (idempotent: a document is queued once). Call it in the issuing
      * transaction (`trx`) so a document is issued and queued together.
      */
-    async enqueue(trx: Db, kind: EInvoiceKind, documentId: number, storeId: number, number: string): Promise<void> {
-      const at = now();
-      await trx
-        .insertInto('einvoice_outbox')
-        .values({
-          document_kind: kind,
-          document_id: documentId,
-          store_id: storeId,
-          number,
-          status: 'draft',
-          next_attempt_at: at,
-          created_at: at,
-          updated_at: at,
-        })
-        .onConflict((c) => c.columns(['document_kind', 'document_id']).doNothing())
-        .execute();
-    },
+    enqueue: enqueueEInvoice,
 
     /** Send every due row (draft, or submitting whose answer was lost): one pass. */
     async run(): Promise<number> {
