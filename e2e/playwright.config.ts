@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { FAKE_CLIENT } from '../apps/server/src/test/fake-caminvoice.ts';
 
 /** The first server's port; worker n talks to its own server on PORT + n. */
 export const PORT = Number(process.env.E2E_PORT ?? 3210);
@@ -35,6 +36,10 @@ export const CASHIER = { name: 'dara', password: 'dara-pass-123', fullName: 'Sok
 export const NOBODY = { name: 'visitor', password: 'visitor-pass-1' };
 
 const cli = 'node --import tsx apps/server/src/cli.ts';
+/** Where each worker's fake CamInvoice listens (einvoice.spec.ts starts it). */
+export const caminvoicePort = (n: number) => PORT + 40 + n;
+export const OWN_CAMINVOICE_PORT = caminvoicePort(OWN);
+export const E2E_WEBHOOK_SECRET = 'e2e-webhook-secret-0123456789abcdef';
 
 /**
  * The real server, one for each worker, each on a fresh SQLite database, serving the built web app
@@ -92,6 +97,12 @@ export default defineConfig({
       BAKONG_API_TOKEN: BAKONG_TOKEN,
       BAKONG_API_URL: `http://127.0.0.1:${bakongPortOf(n)}`,
       BAKONG_TIMEOUT_MS: '2000',
+      // CamInvoice: the fake platform einvoice.spec.ts starts on its worker's port + 40
+      CAMINVOICE_CLIENT_ID: FAKE_CLIENT.id,
+      CAMINVOICE_CLIENT_SECRET: FAKE_CLIENT.secret,
+      CAMINVOICE_BASE_URL: `http://127.0.0.1:${caminvoicePort(n)}`,
+      CAMINVOICE_WEBHOOK_SECRET: E2E_WEBHOOK_SECRET,
+      CAMINVOICE_POLL_SECONDS: '5',
     },
   })),
 });

@@ -26,6 +26,8 @@ import { combos } from './modules/combos/combos.resources.ts';
 import { comboRoutes } from './modules/combos/combos.routes.ts';
 import { creditRoutes } from './modules/credit/credit.routes.ts';
 import { discounts } from './modules/discounts/discounts.resources.ts';
+import { einvoiceRoutes } from './modules/einvoice/einvoice.routes.ts';
+import { type EInvoiceOptions, type EInvoicing, einvoicing } from './modules/einvoice/einvoice.service.ts';
 import { geographyResources } from './modules/geography/geography.resources.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import type { BakongConfig } from './modules/khqr/bakong.ts';
@@ -126,6 +128,8 @@ export interface AppOptions {
   printerNetwork?: { ports?: PortRanges; allowLoopback?: boolean };
   /** Real time (driver, keys, timeouts); absent, the embedded endpoint with generated keys. */
   realtime?: RealtimeSettings;
+  /** CamInvoice e-invoicing (credentials, keys, schedule); absent, not configured (the screen says so). */
+  einvoice?: EInvoiceOptions;
   /** Hours between checks for batches near their expiry (notifications); absent, no schedule (tests). */
   expiryCheckHours?: number;
 }
@@ -134,6 +138,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Real time: `broadcast(channels, event, payload)` for the rest of the server. */
     realtime: Realtime;
+    /** E-invoicing with CamInvoice: the connection, the outbox, received documents (modules/einvoice). */
+    einvoicing: EInvoicing;
     /** What domain events notify (the bus's listener); `expiringBatches()` the periodic check. */
     notifications: NotificationRaiser;
   }
@@ -227,6 +233,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(creditRoutes, { db });
   await app.register(khqrRoutes, { db, bakong: options.bakong ?? null, tillMinutes: options.khqrMinutes });
   await app.register(taxRoutes, { db, rateFeed: options.rateFeed ?? null });
+  const einvoices = await einvoicing(db, options.einvoice ?? {}, app.log);
+  app.decorate('einvoicing', einvoices);
+  app.addHook('onClose', () => einvoices.stop());
+  await app.register(einvoiceRoutes, { einvoicing: einvoices });
   await app.register(printingRoutes, { db, timeoutMs: options.printerTimeoutMs ?? 5000, guard: printerGuard });
   await app.register(usersRoutes, { db });
   await app.register(rolesRoutes, { db });

@@ -2,6 +2,7 @@ import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { PRINTER_PORTS, parsePorts } from './http/network-guard.ts';
+import { parseSecretKey } from './modules/einvoice/seal.ts';
 import { REPO_ROOT } from './paths.ts';
 
 const variables = z.object({
@@ -67,6 +68,28 @@ const variables = z.object({
   BAKONG_QR_MINUTES: z.coerce.number().int().min(1).max(10).default(10),
   /** How long Bakong may take to answer a check (the till waits on it). */
   BAKONG_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(8000),
+  /** CamInvoice (GDT e-invoicing): the software provider's credentials; both set, e-invoicing is on. */
+  CAMINVOICE_CLIENT_ID: z.string().min(1).optional(),
+  CAMINVOICE_CLIENT_SECRET: z.string().min(1).optional(),
+  /** The platform: the sandbox by default; production's address when GDT approves the integration. */
+  CAMINVOICE_BASE_URL: z.url().default('https://sandbox.e-invoice.gov.kh'),
+  /** The secret part of the webhook's address; absent, one is generated and kept in the database. */
+  CAMINVOICE_WEBHOOK_SECRET: z.string().min(24, 'must be at least 24 characters').optional(),
+  /** Seconds between sending queued documents and reading statuses and received documents. */
+  CAMINVOICE_POLL_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+  /** The key (32 bytes, base64 or hex) tokens are sealed with; absent, one kept in the database. */
+  DEPOT_SECRET_KEY: z
+    .string()
+    .optional()
+    .transform((text, context) => {
+      if (text === undefined || text === '') return undefined;
+      const key = parseSecretKey(text);
+      if (!key) {
+        context.addIssue({ code: 'custom', message: 'must be 32 bytes, base64 or hex (openssl rand -base64 32)' });
+        return z.NEVER;
+      }
+      return key;
+    }),
   /** How long a network printer may take to accept a job before the till is told it did not answer. */
   PRINTER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   /** The ports the server may connect to for a network printer (http/network-guard.ts): `9100-9109,515`. */
@@ -150,6 +173,13 @@ const env = variables.superRefine((config, context) => {
       code: 'custom',
       path: ['DEPOT_BACKUP_DIR'],
       message: 'is needed for scheduled backups (DEPOT_BACKUP_AT or DEPOT_BACKUP_INTERVAL_HOURS is set)',
+    });
+  }
+  if (Boolean(config.CAMINVOICE_CLIENT_ID) !== Boolean(config.CAMINVOICE_CLIENT_SECRET)) {
+    context.addIssue({
+      code: 'custom',
+      path: [config.CAMINVOICE_CLIENT_ID ? 'CAMINVOICE_CLIENT_SECRET' : 'CAMINVOICE_CLIENT_ID'],
+      message: 'CAMINVOICE_CLIENT_ID and CAMINVOICE_CLIENT_SECRET go together',
     });
   }
   if (config.BROADCAST_DRIVER === 'redis' && !config.REDIS_URL) {

@@ -53,6 +53,19 @@ async function main(config: Config) {
       printerNetwork: { ports: config.PRINTER_PORTS, allowLoopback: config.PRINTER_ALLOW_LOOPBACK },
       realtime: realtimeSettings(config),
       expiryCheckHours: 6,
+      einvoice: {
+        caminvoice:
+          config.CAMINVOICE_CLIENT_ID && config.CAMINVOICE_CLIENT_SECRET
+            ? {
+                clientId: config.CAMINVOICE_CLIENT_ID,
+                clientSecret: config.CAMINVOICE_CLIENT_SECRET,
+                baseUrl: config.CAMINVOICE_BASE_URL,
+              }
+            : null,
+        secretKey: config.DEPOT_SECRET_KEY ?? null,
+        webhookSecret: config.CAMINVOICE_WEBHOOK_SECRET ?? null,
+        pollSeconds: config.CAMINVOICE_POLL_SECONDS,
+      },
     });
     return { app, seeded };
   });

@@ -265,6 +265,9 @@ export const AUDIT_ACTIONS = [
   'shift.pay_out',
   'tax_document.issued',
   'exchange_rate.official',
+  'einvoice.connected',
+  'einvoice.disconnected',
+  'einvoice.purchase_drafted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -574,6 +574,63 @@ export const messages = {
     en: 'Bakong has no payment for this QR yet.',
     kh: 'បាគងមិនទាន់មានការបង់ប្រាក់សម្រាប់ QR នេះនៅឡើយទេ។',
   },
+  'einvoice.not_configured': {
+    en: 'CamInvoice is not set up on this server (CAMINVOICE_CLIENT_ID and CAMINVOICE_CLIENT_SECRET).',
+    kh: 'CamInvoice មិនទាន់បានរៀបចំនៅលើប្រព័ន្ធនេះទេ (CAMINVOICE_CLIENT_ID និង CAMINVOICE_CLIENT_SECRET)។',
+  },
+  'einvoice.not_connected': {
+    en: 'Connect the business to CamInvoice first (Settings, CamInvoice).',
+    kh: 'សូមភ្ជាប់អាជីវកម្មទៅ CamInvoice ជាមុនសិន (ការកំណត់ CamInvoice)។',
+  },
+  'einvoice.state': {
+    en: 'This connection request is unknown or has expired: start connecting again.',
+    kh: 'សំណើភ្ជាប់នេះមិនស្គាល់ ឬផុតកំណត់ហើយ៖ សូមចាប់ផ្ដើមភ្ជាប់ម្ដងទៀត។',
+  },
+  'einvoice.refused': {
+    en: 'CamInvoice refused the connection: {reason}',
+    kh: 'CamInvoice បានបដិសេធការភ្ជាប់៖ {reason}',
+  },
+  'einvoice.unreachable': {
+    en: 'CamInvoice did not answer. Try again in a moment.',
+    kh: 'CamInvoice មិនបានឆ្លើយតបទេ។ សូមព្យាយាមម្ដងទៀតបន្តិចទៀត។',
+  },
+  'einvoice.connected': {
+    en: 'Connected to CamInvoice as {name}.',
+    kh: 'បានភ្ជាប់ទៅ CamInvoice ជា {name}។',
+  },
+  'einvoice.disconnected': { en: 'Disconnected from CamInvoice.', kh: 'បានផ្ដាច់ពី CamInvoice។' },
+  'einvoice.queued': {
+    en: 'Document {number} will be sent to CamInvoice.',
+    kh: 'ឯកសារ {number} នឹងត្រូវផ្ញើទៅ CamInvoice។',
+  },
+  'einvoice.no_source': {
+    en: 'Documents of this kind cannot be sent to CamInvoice.',
+    kh: 'ឯកសារប្រភេទនេះមិនអាចផ្ញើទៅ CamInvoice បានទេ។',
+  },
+  'einvoice.final': {
+    en: 'Document {number} is already {status} on CamInvoice.',
+    kh: 'ឯកសារ {number} មានស្ថានភាព {status} នៅលើ CamInvoice រួចហើយ។',
+  },
+  'einvoice.tin_unknown': {
+    en: 'No business with this TIN is on CamInvoice.',
+    kh: 'គ្មានអាជីវកម្មដែលមានលេខអត្តសញ្ញាណកម្ម អតប នេះនៅលើ CamInvoice ទេ។',
+  },
+  'einvoice.purchase_made': {
+    en: 'Draft purchase {number} made from the e-invoice.',
+    kh: 'បានបង្កើតព្រាងការទិញ {number} ពីវិក្កយបត្រអេឡិចត្រូនិក។',
+  },
+  'einvoice.purchase_exists': {
+    en: 'A purchase was already made from this e-invoice.',
+    kh: 'ការទិញមួយត្រូវបានបង្កើតពីវិក្កយបត្រអេឡិចត្រូនិកនេះរួចហើយ។',
+  },
+  'einvoice.lines_count': {
+    en: 'Give one product (or none) for each of the e-invoice’s {count} lines.',
+    kh: 'សូមផ្ដល់ទំនិញមួយ (ឬគ្មាន) សម្រាប់បន្ទាត់នីមួយៗក្នុងចំណោម {count} បន្ទាត់នៃវិក្កយបត្រអេឡិចត្រូនិក។',
+  },
+  'einvoice.no_lines': {
+    en: 'Choose a product for at least one line.',
+    kh: 'សូមជ្រើសរើសទំនិញសម្រាប់យ៉ាងហោចណាស់មួយបន្ទាត់។',
+  },
   'khqr.paid': { en: 'Bakong confirmed the payment.', kh: 'បាគងបានបញ្ជាក់ការបង់ប្រាក់។' },
   'khqr.mismatch': {
     en: 'The payment Bakong found does not match this QR (account, amount or currency).',

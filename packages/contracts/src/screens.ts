@@ -75,6 +75,14 @@ export const SCREENS: readonly Screen[] = [
   { path: '/purchases/create', layout: 'dashboard', permission: 'purchases.create' },
   { path: '/purchases/review', layout: 'dashboard', permission: 'purchases.create' },
   { path: '/purchases/update/:id', layout: 'dashboard', permission: 'purchases.update' },
+  // suppliers' e-invoices received through CamInvoice, each made a draft purchase by a person
+  {
+    path: '/einvoices/received',
+    layout: 'dashboard',
+    permission: 'purchases.list',
+    menu: 'menu.received_einvoices',
+    group: 'menu.group.inventory',
+  },
   {
     path: '/stocks/manage',
     layout: 'dashboard',
@@ -172,6 +180,14 @@ export const SCREENS: readonly Screen[] = [
     layout: 'dashboard',
     permission: 'settings.update',
     menu: 'menu.settings',
+    group: 'menu.group.admin',
+  },
+  // the business's connection to CamInvoice (GDT e-invoicing), for administrators
+  {
+    path: '/settings/caminvoice',
+    layout: 'dashboard',
+    permission: 'settings.update',
+    menu: 'menu.caminvoice',
     group: 'menu.group.admin',
   },
   { path: '/no-permission', layout: 'default' },

@@ -34,6 +34,7 @@ import * as m0031 from './migrations/0031_levels_now.ts';
 import * as m0032 from './migrations/0032_sign_in_trust.ts';
 import * as m0033 from './migrations/0033_drawer_of_payment.ts';
 import * as m0034 from './migrations/0034_tax_documents.ts';
+import * as m0035 from './migrations/0035_einvoicing.ts';
 import * as m0036 from './migrations/0036_bank_checks.ts';
 
 /** Migrations in order. A new one is a new file added here: the list is explicit, not a directory scan. */
@@ -71,6 +72,7 @@ const migrations = {
   '0032_sign_in_trust': m0032,
   '0033_drawer_of_payment': m0033,
   '0034_tax_documents': m0034,
+  '0035_einvoicing': m0035,
   '0036_bank_checks': m0036,
 };
 

@@ -558,6 +558,73 @@ export interface DB {
   daily_payments: DailyPaymentsTable;
   daily_stock: DailyStockTable;
   daily_customers: DailyCustomersTable;
+  einvoice_connections: EInvoiceConnectionsTable;
+  einvoice_connect_states: EInvoiceConnectStatesTable;
+  einvoice_outbox: EInvoiceOutboxTable;
+  einvoice_received: EInvoiceReceivedTable;
+}
+
+/** The business's CamInvoice connection (0035): tokens sealed (modules/einvoice/seal.ts). */
+export interface EInvoiceConnectionsTable {
+  id: Generated<number>;
+  status: 'connected' | 'revoked' | 'disconnected';
+  endpoint_id: string;
+  tin: string | null;
+  company_name_en: string | null;
+  company_name_kh: string | null;
+  refresh_token: string;
+  access_token: string | null;
+  access_expires_at: string | null;
+  last_polled_at: string | null;
+  problem: string | null;
+  connected_by: number | null;
+  connected_at: string;
+  revoked_at: string | null;
+  updated_at: string;
+}
+
+export interface EInvoiceConnectStatesTable {
+  state: string;
+  user_id: number;
+  expires_at: string;
+}
+
+export interface EInvoiceOutboxTable {
+  id: Generated<number>;
+  document_kind: 'invoice' | 'credit_note' | 'debit_note';
+  document_id: number;
+  store_id: number;
+  number: string;
+  status: 'draft' | 'submitting' | 'valid' | 'delivered' | 'accepted' | 'rejected';
+  platform_document_id: string | null;
+  verification_link: string | null;
+  reason: string | null;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  lease_until: string | null;
+  submitted_at: string | null;
+  xml: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EInvoiceReceivedTable {
+  id: Generated<number>;
+  platform_document_id: string;
+  document_type: string;
+  number: string;
+  issue_date: string;
+  supplier_name: string;
+  supplier_tin: string | null;
+  supplier_endpoint_id: string | null;
+  total_khr: number;
+  rate_khr: number | null;
+  /** JSON: the lines as read from the UBL (contracts einvoice.ts `receivedLine`). */
+  lines: string;
+  xml: string;
+  purchase_id: number | null;
+  created_at: string;
+  updated_at: string;
 }
 
 /** Confirmed orders per day of the order, store and customer: spending, still due, the last purchase. */

@@ -136,6 +136,13 @@ export const pages: Record<string, Page> = {
   '/settings': {
     lazy: () => import('../pages/settings/SettingsPage.tsx').then((m) => ({ Component: m.SettingsPage })),
   },
+  '/settings/caminvoice': {
+    lazy: () => import('../pages/einvoice/CamInvoicePage.tsx').then((m) => ({ Component: m.CamInvoicePage })),
+  },
+  '/einvoices/received': {
+    lazy: () =>
+      import('../pages/einvoice/ReceivedEInvoicesPage.tsx').then((m) => ({ Component: m.ReceivedEInvoicesPage })),
+  },
   ...crud('/brands', catalogue, 'brands'),
   ...crud('/categories', catalogue, 'categories'),
   ...crud('/subCategories', catalogue, 'subCategories'),

@@ -5,6 +5,7 @@ import {
   AGEING_BUCKETS,
   AUDIT_ACTIONS,
   CONNECTION_STATES,
+  EINVOICE_STATUSES,
   NOTIFICATION_STATUSES,
   NOTIFICATION_TYPES,
   PRICE_SOURCES,
@@ -85,6 +86,10 @@ describe('message catalogues', () => {
     ...NOTIFICATION_TYPES.flatMap((type) => [`notifications.types.${type}.title`, `notifications.types.${type}.text`]),
     'notifications.types.unknown.title',
     ...SAMPLE_STATUSES.map((status) => `samples.status.${status}`),
+    // CamInvoice: documents' and the connection's states, the platform
+    ...EINVOICE_STATUSES.map((status) => `einvoice.status.${status}`),
+    ...['connected', 'revoked', 'disconnected'].map((status) => `einvoice.connectionStatus.${status}`),
+    ...['sandbox', 'production'].map((environment) => `einvoice.environments.${environment}`),
     ...SAMPLE_TABLES.map((table) => `samples.table.${table}`),
     // the audit trail's actions, the permission matrix's rows and columns
     ...AUDIT_ACTIONS.map((action) => `audit.action.${action.replace('.', '_')}`),

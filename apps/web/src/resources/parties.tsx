@@ -27,6 +27,7 @@ import {
 import { useCan, useCovers } from '../lib/access.tsx';
 import { localePath } from '../lib/locale.ts';
 import { CreditButton } from '../pages/credit/CreditDrawer.tsx';
+import { TinLookupInput } from '../pages/einvoice/TinLookupInput.tsx';
 import { CustomerGroupSelect } from './prices.tsx';
 import { khqrFields, StorePrinters } from './printers.tsx';
 
@@ -166,7 +167,7 @@ export const customers = defineResource({
     },
     textAreaField('address', ctx.t('fields.address')),
     textAreaField('shipping_address', ctx.t('fields.shipping_address')),
-    textField('vat_number', ctx.t('fields.vat_number'), 30),
+    { name: 'vat_number', label: ctx.t('fields.vat_number'), control: <TinLookupInput maxLength={30} /> },
     locationField(ctx),
     statusField(ctx),
     ...customerCreditFields(ctx),
