@@ -280,12 +280,7 @@ function SaleSettingsForm({ initial }: { initial: SaleSettings }) {
           </Form.Item>
         </Col>
       </Row>
-      <Form.Item
-        name="tax_rate_policy"
-        label={t('tax.policy')}
-        htmlFor="sale-tax-rate"
-        extra={t('tax.policyHelp')}
-      >
+      <Form.Item name="tax_rate_policy" label={t('tax.policy')} htmlFor="sale-tax-rate" extra={t('tax.policyHelp')}>
         <Select<string>
           id="sale-tax-rate"
           data-testid="tax-rate-policy"
