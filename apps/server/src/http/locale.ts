@@ -33,7 +33,7 @@ export function requestLocale(request: FastifyRequest): Locale {
   );
 }
 
-/** Messages in one reader's language and numerals (`sayer`), with both at hand for what needs them. */
+/** Messages in one reader's language and numerals (`messagesFor`), with both at hand for what needs them. */
 export interface Say {
   (key: MessageKey, params?: MessageParams): string;
   readonly locale: Locale;
@@ -41,7 +41,7 @@ export interface Say {
 }
 
 /** The request's reader's `Say`: for code that writes many messages (an import's rows). */
-export async function sayer(request: FastifyRequest): Promise<Say> {
+export async function messagesFor(request: FastifyRequest): Promise<Say> {
   const locale = request.locale;
   const numerals = await request.numerals();
   return Object.assign((key: MessageKey, params?: MessageParams) => translate(key, locale, params, numerals), {
@@ -52,11 +52,11 @@ export async function sayer(request: FastifyRequest): Promise<Say> {
 
 /**
  * A message of the catalogue as the request's reader sees it: their language, their numerals. Every
- * message the server answers is written through here or `sayer` (the error handler, the routes'
+ * message the server answers is written through here or `messagesFor` (the error handler, the routes'
  * messages, the imports' refusals).
  */
 export async function say(request: FastifyRequest, key: MessageKey, params?: MessageParams): Promise<string> {
-  return (await sayer(request))(key, params);
+  return (await messagesFor(request))(key, params);
 }
 
 /**

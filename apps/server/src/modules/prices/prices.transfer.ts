@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { authOf } from '../../access/access.ts';
 import { type Db, now } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
-import { type Say, sayer } from '../../http/locale.ts';
+import { type Say, messagesFor } from '../../http/locale.ts';
 import { listFilters, resourceService } from '../../kit/resource.ts';
 import {
   both,
@@ -305,7 +305,7 @@ export async function registerPriceTransfer(app: FastifyInstance, db: Db): Promi
     '/api/price-lists/import',
     { config: { access: 'price_lists.create' }, schema: { tags: ['prices'], response: { 200: productImportResult } } },
     async (request) => {
-      const say = await sayer(request);
+      const say = await messagesFor(request);
       const actor = authOf(request);
       priceListPolicy.authorize(actor);
       try {

@@ -20,7 +20,7 @@ import { type Db, now } from '../../db/database.ts';
 import type { ProductsTable } from '../../db/schema.ts';
 import { transaction } from '../../db/transaction.ts';
 import { AppError } from '../../http/errors.ts';
-import { type Say, sayer } from '../../http/locale.ts';
+import { type Say, messagesFor } from '../../http/locale.ts';
 import { inBatches, listFilters, resourceService } from '../../kit/resource.ts';
 import { indexRecords } from '../../kit/search.ts';
 import {
@@ -488,7 +488,7 @@ export async function registerProductTransfer(app: FastifyInstance, db: Db): Pro
       schema: { tags: ['products'], response: { 200: productImportResult } },
     },
     async (request) => {
-      const say = await sayer(request);
+      const say = await messagesFor(request);
       try {
         const sheet = await readSheet(await upload(request));
         // a row that would update a product needs products.update: such rows are refused one by one

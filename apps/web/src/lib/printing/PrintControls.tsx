@@ -172,8 +172,8 @@ export function PrintControls({
     setBusy(true);
     setProblem(null);
     try {
-      const said = await work();
-      if (said) void message.success(said);
+      const done = await work();
+      if (done) void message.success(done);
     } catch (error) {
       if (error instanceof LocalPrinterMissing) {
         setProblem(t('printing.chooseAgain'));

@@ -295,7 +295,7 @@ function SettingsForm({ initial }: { initial: Values }) {
               {colour('background_color', t('settings.background_color'))}
             </Row>
             {contrastWarnings(values).map((warning) => {
-              const said = {
+              const params = {
                 name: t(`settings.${warning.field}`),
                 ratio: warning.ratio.toFixed(2),
                 shown: warning.shown,
@@ -309,8 +309,8 @@ function SettingsForm({ initial }: { initial: Values }) {
                   data-testid={`contrast-${warning.field}`}
                   title={
                     warning.field === 'background_color'
-                      ? t('settings.contrastBackground', said)
-                      : t('settings.contrastColour', said)
+                      ? t('settings.contrastBackground', params)
+                      : t('settings.contrastColour', params)
                   }
                 />
               );

@@ -93,8 +93,8 @@ export function KhqrDialog({
   }, [currency]);
 
   const done = useCallback(
-    (paid: OrderDetail, said: string) => {
-      void message.success(said);
+    (paid: OrderDetail, confirmation: string) => {
+      void message.success(confirmation);
       void refresh();
       onPaid(paid);
     },
