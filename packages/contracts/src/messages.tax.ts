@@ -42,7 +42,7 @@ export const taxMessages = {
   },
   'tax.not_sold': {
     en: 'Order {number} is not a sale (held or voided): it has no invoice.',
-    kh: 'ការបញ្ជាទិញ {number} មិនមែនជាការលក់ទេ (រង់ចាំ ឬបានបោះបង់)៖ គ្មានវិក្កយបត្រទេ។',
+    kh: 'បញ្ជីលក់ {number} មិនមែនជាការលក់ទេ (រង់ចាំ ឬបានបោះបង់)៖ គ្មានវិក្កយបត្រទេ។',
   },
   'tax.not_invoice': {
     en: 'A debit note corrects an invoice, not a note.',
