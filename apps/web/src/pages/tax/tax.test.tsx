@@ -85,6 +85,7 @@ function invoiceOf(extra: Partial<TaxDocumentDetail> = {}, viewer: Viewer = {}):
     rate_date: '2026-03-01',
     created_by_name: 'Sok Dara',
     notes: [],
+    einvoice: null,
     ...extra,
   };
   return { ...row, abilities: extra.abilities ?? taxDocumentPolicy.abilities(actorOf(viewer), row) };
