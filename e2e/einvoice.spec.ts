@@ -1,8 +1,8 @@
 import { writeUbl } from '../apps/server/src/modules/einvoice/ubl.ts';
 import { document, line } from '../apps/server/src/test/einvoices.ts';
-import { type FakeCamInvoice, startFakeCamInvoice } from '../apps/server/src/test/fake-caminvoice.ts';
+import { FAKE_BUSINESS, type FakeCamInvoice, startFakeCamInvoice } from '../apps/server/src/test/fake-caminvoice.ts';
 import { E2E_WEBHOOK_SECRET, OWN_CAMINVOICE_PORT } from './playwright.config.ts';
-import { expect, newContext, setColorMode, signIn, snap, test } from './support.ts';
+import { adminApi, expect, newContext, setColorMode, signIn, snap, test, withSystemSettings } from './support.ts';
 
 /**
  * An administrator connects the business to CamInvoice (a fake platform on this worker's port,
@@ -10,6 +10,51 @@ import { expect, newContext, setColorMode, signIn, snap, test } from './support.
  * e-invoice arrives and is listed with its lines to match; then the business disconnects.
  */
 let fake: FakeCamInvoice;
+withSystemSettings({ vat_number: FAKE_BUSINESS.tin, store_address: 'Street 271, Phnom Penh' });
+const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Phnom_Penh' }).format(new Date());
+
+/** A registered buyer's paid sale, issued its tax invoice through the API: answers the invoice. */
+async function taxInvoice(request: Parameters<typeof adminApi>[0]) {
+  const api = await adminApi(request);
+  const tag = Date.now().toString(36).slice(-5);
+  const current = (await api.get<{ data: { rate_khr: number } }>('exchange-rates/current')).data;
+  // a National Bank rate for today, unless a spec before this one entered it
+  await api.post('official-rates', { kind: 'nbc_daily', date: today, rate_khr: current.rate_khr }).catch(() => null);
+  const stores = await api.get<{ data: { id: number; code: string }[] }>('stores?per_page=100');
+  const main = stores.data.find((s) => s.code === 'MAIN');
+  if (!main) throw new Error('no main store');
+  const category = await api.post('categories', { name_en: `Drinks ${tag}`, name_kh: `ភេសជ្ជៈ ${tag}` });
+  const unit = await api.post('units', { name_en: `Can ${tag}`, name_kh: `កំប៉ុង ${tag}`, short_name: `e${tag}` });
+  const beer = await api.post('products', {
+    category_id: category.id,
+    unit_id: unit.id,
+    name_en: `Angkor beer ${tag}`,
+    name_kh: `ស្រាបៀរអង្គរ ${tag}`,
+    sku: `EINV-${tag}`,
+    price_usd_cents: 125,
+    taxable: true,
+  });
+  await api.post('stocks/adjustments', {
+    store_id: main.id,
+    reason: 'found',
+    note: `e2e einvoice ${tag}`,
+    items: [{ product_id: beer.id, quantity: 20 }],
+  });
+  const buyer = await api.post('customers', {
+    name: `ហាងលក់ទំនិញ សុខា ${tag}`,
+    phone: '012 345 678',
+    address: 'Street 63, Phnom Penh',
+    vat_number: 'K002-100200300',
+  });
+  const sale = await api.post('orders', {
+    store_id: main.id,
+    customer_id: buyer.id,
+    items: [{ product_id: beer.id, quantity: 6 }],
+    payments: [{ method: 'cash_usd', amount: 2000 }],
+  });
+  return api.post<{ id: number; number: string }>('tax-documents', { order_id: sale.id });
+}
+
 test.beforeAll(async () => {
   fake = await startFakeCamInvoice(OWN_CAMINVOICE_PORT);
 });
@@ -17,7 +62,7 @@ test.afterAll(async () => {
   await fake?.close();
 });
 
-test('an administrator connects to CamInvoice and finds a supplier’s e-invoice', async ({ browser }) => {
+test('an administrator connects to CamInvoice and finds a supplier’s e-invoice', async ({ browser, request }) => {
   test.setTimeout(120_000);
   const context = await newContext(browser, 'en');
   const page = await context.newPage();
@@ -56,6 +101,18 @@ test('an administrator connects to CamInvoice and finds a supplier’s e-invoice
   await page.getByRole('button', { name: 'Make a draft purchase' }).first().click();
   await expect(page.getByText('Not matched: choose a product or leave it out').first()).toBeVisible();
   await snap(page, 'einvoices-received-lines-en-light');
+
+  // a tax invoice to a registered buyer is cleared (the outbox runs every 5 s) and prints its QR
+  const invoice = await taxInvoice(request);
+  await expect
+    .poll(async () => fake.documents.find((d) => d.number === invoice.number)?.status, { timeout: 30_000 })
+    .toBe('VALID');
+  await page.goto('/en/tax-documents', { waitUntil: 'networkidle' });
+  await page.getByRole('button', { name: invoice.number }).click();
+  await expect(page.getByTestId(`einvoice-status-invoice-${invoice.id}`).first()).toHaveText('CamInvoice: valid');
+  const qr = page.getByTestId('tax-document').getByTestId('einvoice-qr');
+  await expect(qr).toHaveAttribute('data-payload', /\/verify\//);
+  await snap(page, 'tax-invoice-einvoice-qr-en-light');
   await context.close();
 
   // in Khmer and dark, on a phone

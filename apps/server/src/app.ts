@@ -67,6 +67,7 @@ import { shiftRoutes } from './modules/shifts/shifts.routes.ts';
 import { shifts } from './modules/shifts/shifts.service.ts';
 import { stockRoutes } from './modules/stock/stock.routes.ts';
 import { transfers } from './modules/stock/transfers.ts';
+import { registerTaxEInvoiceSources } from './modules/tax/tax.einvoice.ts';
 import type { RateFeedConfig } from './modules/tax/tax.feed.ts';
 import { taxRoutes } from './modules/tax/tax.routes.ts';
 import { users } from './modules/users/users.resources.ts';
@@ -233,6 +234,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(creditRoutes, { db });
   await app.register(khqrRoutes, { db, bakong: options.bakong ?? null, tillMinutes: options.khqrMinutes });
   await app.register(taxRoutes, { db, rateFeed: options.rateFeed ?? null });
+  // the outbox reads tax invoices, credit and debit notes through the tax module's snapshots
+  registerTaxEInvoiceSources();
   const einvoices = await einvoicing(db, options.einvoice ?? {}, app.log);
   app.decorate('einvoicing', einvoices);
   app.addHook('onClose', () => einvoices.stop());

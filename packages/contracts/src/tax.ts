@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EINVOICE_DOCUMENT_KINDS, EINVOICE_STATUSES } from './einvoice.ts';
 import { rielAtStep } from './money.ts';
 import { RATE_KHR_MAX, RATE_KHR_MIN, type RatePolicy } from './rates.ts';
 import { daysBetween } from './reports.ts';
@@ -317,6 +318,15 @@ export type TaxDocumentAction = (typeof TAX_DOCUMENT_ACTIONS)[number];
 /** `GET /api/tax-documents/{id}`: the snapshot, its notes (an invoice's), and what the user may do. */
 export const taxDocumentDetail = taxDocument.extend({
   notes: z.array(taxNoteSummary),
+  /** Its CamInvoice clearance (null when it is not queued): the link once valid, for the A4's QR code. */
+  einvoice: z
+    .object({
+      kind: z.enum(EINVOICE_DOCUMENT_KINDS),
+      status: z.enum(EINVOICE_STATUSES),
+      reason: z.string().nullable(),
+      verification_link: z.string().nullable(),
+    })
+    .nullable(),
   abilities: z.object({ debit: z.union([z.boolean(), z.literal('approval')]) }),
 });
 export type TaxDocumentDetail = z.infer<typeof taxDocumentDetail>;

@@ -1,3 +1,5 @@
+import { OutboundUnreachable, outboundClient } from '../../http/outbound.ts';
+
 /**
  * CamInvoice's merchant API (GDT, https://github.com/mef-gdde/e-invoice-integration and its Postman
  * collection), called with the software provider's client id and secret (HTTP Basic) for the
@@ -112,7 +114,13 @@ function documentOf(body: Json): PlatformDocument {
 export function camInvoiceClient(config: CamInvoiceConfig) {
   const base = config.baseUrl.replace(/\/+$/, '');
   const basic = `Basic ${Buffer.from(`${config.clientId}:${config.clientSecret}`).toString('base64')}`;
+  const http = outboundClient({ baseUrl: base, timeoutMs: config.timeoutMs ?? 15_000 });
 
+  /**
+   * One call through the outbound client. The body is read as text, whatever its status: a 4xx
+   * is CamInvoice's refusal (its message, or the page's first words), no answer or a 5xx is
+   * "unreachable" (try again later), and a success that is not JSON is unreachable too.
+   */
   async function call(
     method: 'GET' | 'POST',
     path: string,
@@ -120,31 +128,27 @@ export function camInvoiceClient(config: CamInvoiceConfig) {
     body?: unknown,
     as: 'json' | 'text' = 'json',
   ): Promise<unknown> {
-    let response: Response;
+    let reply: Awaited<ReturnType<typeof http.request>>;
     try {
-      response = await fetch(`${base}${path}`, {
+      reply = await http.request(path, {
         method,
-        headers: {
-          authorization: auth,
-          accept: as === 'json' ? 'application/json' : '*/*',
-          ...(body ? { 'content-type': 'application/json' } : {}),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(config.timeoutMs ?? 15_000),
-        redirect: 'error',
+        body,
+        headers: { authorization: auth, accept: as === 'json' ? 'application/json' : '*/*' },
+        as: 'text',
       });
     } catch (error) {
-      throw new CamInvoiceUnreachable(String(error));
+      if (error instanceof OutboundUnreachable) throw new CamInvoiceUnreachable(error.message);
+      throw error;
     }
-    const raw = await response.text().catch(() => '');
-    if (response.status >= 500) throw new CamInvoiceUnreachable(`HTTP ${response.status}`);
-    if (!response.ok) {
+    const raw = String(reply.body);
+    if (reply.status >= 500) throw new CamInvoiceUnreachable(`HTTP ${reply.status}`);
+    if (reply.status >= 300) {
       let detail = raw.slice(0, 300);
       try {
         const parsed = JSON.parse(raw) as Json;
         detail = String(parsed.message ?? parsed.error_description ?? parsed.error ?? detail).slice(0, 300);
       } catch {}
-      throw new CamInvoiceRefused(response.status, detail);
+      throw new CamInvoiceRefused(reply.status, detail);
     }
     if (as === 'text') return raw;
     try {

@@ -24,16 +24,16 @@ let headers: Record<string, string>;
 
 /** The tax documents as the (other) tax module would hand them over: by kind and id. */
 const issued = new Map<string, EInvoiceDocument>();
-registerEInvoiceSource('invoice', async (_db, id) => {
-  const doc = issued.get(`invoice:${id}`);
-  if (!doc) throw new Error('no such document');
-  return doc;
-});
-registerEInvoiceSource('credit_note', async (_db, id) => {
-  const doc = issued.get(`credit_note:${id}`);
-  if (!doc) throw new Error('no such document');
-  return doc;
-});
+/** After the app registered the tax module's own sources (app.ts), these documents stand in for them. */
+function madeUpSources() {
+  for (const kind of ['invoice', 'credit_note'] as const) {
+    registerEInvoiceSource(kind, async (_db, id) => {
+      const doc = issued.get(`${kind}:${id}`);
+      if (!doc) throw new Error('no such document');
+      return doc;
+    });
+  }
+}
 
 async function start(): Promise<FastifyInstance> {
   const built = await buildApp({
@@ -44,6 +44,7 @@ async function start(): Promise<FastifyInstance> {
       webhookSecret: 'webhook-secret-for-tests-0123456789',
     },
   });
+  madeUpSources();
   await built.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(built.server.address() as AddressInfo).port}`;
   return built;

@@ -23,6 +23,7 @@ import { AppError, FieldError, notFound } from '../../http/errors.ts';
 import { readSettings } from '../rates/rates.repository.ts';
 import { readSaleSettings } from '../rates/rates.service.ts';
 import { share } from '../stock/ledger.ts';
+import { queueTaxEInvoice } from './tax.einvoice.ts';
 import {
   type InvoiceSource,
   type InvoiceSourceLine,
@@ -67,6 +68,8 @@ interface Head {
   order_id: number;
   return_id?: number | null;
   original_id?: number | null;
+  /** A note's invoice's kind: a tax invoice's notes are cleared with CamInvoice too. */
+  original_kind?: TaxDocumentKind | null;
   reason?: string | null;
   seller: TaxParty;
   buyer: TaxParty;
@@ -87,13 +90,14 @@ async function writeDocument(trx: Db, head: Head, lines: Line[], userId: number 
   // the counter's key is the one db/sequences.ts nextDocumentNumber would use for this prefix and year
   const sequence = await nextValue(trx, `${prefix}:${year}`);
   const totals = rielTotals(lines, head.rate.rate_khr);
-  return insertDocument(
+  const number = taxDocumentNumber(series, sequence);
+  const id = await insertDocument(
     trx,
     {
       kind: head.kind,
       series,
       sequence,
-      number: taxDocumentNumber(series, sequence),
+      number,
       issued_at: issuedAt,
       issue_date: issueDate,
       store_id: head.store_id,
@@ -126,6 +130,15 @@ async function writeDocument(trx: Db, head: Head, lines: Line[], userId: number 
     },
     lines.map((line, index) => ({ ...line, line_no: index + 1 })),
   );
+  // issued and queued for CamInvoice together (when the business is connected)
+  await queueTaxEInvoice(trx, {
+    id,
+    kind: head.kind,
+    store_id: head.store_id,
+    number,
+    original_kind: head.original_kind ?? null,
+  });
+  return id;
 }
 
 const blank = (text: string | null | undefined) => (text?.trim() ? text.trim() : null);
@@ -297,6 +310,7 @@ async function noteHead(trx: Db, invoice: TaxDocumentRow, kind: TaxDocumentKind)
     store_code: store.code,
     order_id: invoice.order_id,
     original_id: invoice.id,
+    original_kind: invoice.kind as TaxDocumentKind,
     seller: partyOf(invoice, 'seller'),
     buyer: partyOf(invoice, 'buyer'),
     customer_id: invoice.customer_id,

@@ -17,6 +17,7 @@ import { notFound } from '../../http/errors.ts';
 import type { Actor } from '../../policies/policy.ts';
 import { assertMayInvoice, taxDocumentPolicy, taxDocumentScope } from '../../policies/taxDocuments.ts';
 import { auditWho, recordAudit } from '../audit/audit.ts';
+import { einvoiceOf } from './tax.einvoice.ts';
 import { issueDebitNote, issueSaleInvoice } from './tax.issue.ts';
 import { documentRow, insertOfficial, notesOf, officialHistory } from './tax.repository.ts';
 import { taxDocumentById } from './tax.snapshot.ts';
@@ -50,7 +51,12 @@ export function taxService(db: Db) {
       total_cents: Number(note.total_cents),
       total_khr: Number(note.total_khr),
     }));
-    return { ...snapshot, notes, abilities: taxDocumentPolicy.abilities(actor, row) };
+    return {
+      ...snapshot,
+      notes,
+      einvoice: await einvoiceOf(db, snapshot),
+      abilities: taxDocumentPolicy.abilities(actor, row),
+    };
   }
 
   return {

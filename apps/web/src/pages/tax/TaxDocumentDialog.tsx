@@ -16,6 +16,7 @@ import { useCtx } from '../../kit/useCtx.ts';
 import { useCan } from '../../lib/access.tsx';
 import { ApiError, api } from '../../lib/http.ts';
 import { useBothLanguages, usePrint } from '../../lib/printing/print.tsx';
+import { EInvoiceStatusBadge } from '../einvoice/EInvoiceStatusBadge.tsx';
 import { DebitNoteDialog } from './DebitNoteDialog.tsx';
 import { TaxDocumentSheet } from './TaxDocumentSheet.tsx';
 
@@ -53,7 +54,10 @@ export function TaxDocumentDialog({ id, onClose }: { id: number; onClose: () => 
             icon={<PrinterOutlined />}
             disabled={!doc}
             loading={printer.printing}
-            onClick={() => doc && printer.print(<TaxDocumentSheet doc={doc} />, 'a4')}
+            onClick={() =>
+              doc &&
+              printer.print(<TaxDocumentSheet doc={doc} verificationLink={doc.einvoice?.verification_link} />, 'a4')
+            }
             data-testid="print-document"
           >
             {t('print.print')}
@@ -62,6 +66,11 @@ export function TaxDocumentDialog({ id, onClose }: { id: number; onClose: () => 
       }
     >
       {query.isError && <Alert type="error" showIcon title={failureMessage(query.error, locale)} />}
+      {doc?.einvoice && (
+        <div style={{ marginBottom: 8 }}>
+          <EInvoiceStatusBadge kind={doc.einvoice.kind} id={doc.id} />
+        </div>
+      )}
       {doc && (doc.notes.length > 0 || doc.original_id) && (
         <Flex vertical gap={4} style={{ marginBottom: 12 }} data-testid="document-notes">
           {doc.original_id && (
@@ -92,7 +101,9 @@ export function TaxDocumentDialog({ id, onClose }: { id: number; onClose: () => 
           )}
         </Flex>
       )}
-      <div className="print-preview print-preview-a4">{ready && doc ? <TaxDocumentSheet doc={doc} /> : <Spin />}</div>
+      <div className="print-preview print-preview-a4">
+        {ready && doc ? <TaxDocumentSheet doc={doc} verificationLink={doc.einvoice?.verification_link} /> : <Spin />}
+      </div>
       {printer.portal}
       {debiting && doc && (
         <DebitNoteDialog

@@ -4,6 +4,7 @@ import { useCtx } from '../../kit/useCtx.ts';
 import { formatCount, percentText } from '../../lib/format.ts';
 import { printedDate } from '../../lib/printing/print.tsx';
 import { useSettings } from '../../lib/settings.ts';
+import { QrSymbol } from '../orders/khqr/KhqrCard.tsx';
 import { Bi, Row } from '../orders/receipts.tsx';
 
 const KH = { lng: 'kh' } as const;
@@ -24,7 +25,14 @@ const TITLE = {
  * and the total including VAT in riel with the rate and its source; a commercial invoice shows
  * prices including tax, no breakdown. The signature block ends every document.
  */
-export function TaxDocumentSheet({ doc }: { doc: TaxDocument }) {
+export function TaxDocumentSheet({
+  doc,
+  verificationLink = null,
+}: {
+  doc: TaxDocument;
+  /** CamInvoice's verification link once the document is cleared: printed as a QR code. */
+  verificationLink?: string | null;
+}) {
   const { t } = useCtx();
   const { settings } = useSettings();
   const commercial = doc.kind === 'commercial_invoice';
@@ -157,6 +165,15 @@ export function TaxDocumentSheet({ doc }: { doc: TaxDocument }) {
           <Bi pair={source} inline />
         </Row>
       </div>
+      {verificationLink && (
+        <div className="invoice-verification" data-testid="einvoice-verification">
+          <QrSymbol payload={verificationLink} size={96} label="CamInvoice" testId="einvoice-qr" />
+          <div>
+            <Bi pair={both(t, 'print.einvoiceVerify')} />
+            <div className="print-en invoice-link">{verificationLink}</div>
+          </div>
+        </div>
+      )}
       <div className="invoice-signatures">
         <div>
           <Bi pair={both(t, 'print.buyerSign')} />

@@ -4,6 +4,7 @@ import {
   formatUsd,
   PER_PAGE_OPTIONS,
   TAX_DOCUMENT_KINDS,
+  type TaxDocumentKind,
   type TaxDocumentSummary,
   taxDocumentSummary,
 } from '@depot/contracts';
@@ -13,7 +14,12 @@ import { LoadFailed } from '../../kit/listState.tsx';
 import { usePage } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { formatDateTime } from '../../lib/dates.ts';
+import { EInvoiceStatusBadge } from '../einvoice/EInvoiceStatusBadge.tsx';
 import { TaxDocumentDialog } from './TaxDocumentDialog.tsx';
+
+/** The CamInvoice kind of a tax document (a commercial invoice is not cleared). */
+const einvoiceKind = (kind: TaxDocumentKind) =>
+  kind === 'tax_invoice' ? 'invoice' : kind === 'commercial_invoice' ? null : kind;
 
 const COLOURS = {
   tax_invoice: 'green',
@@ -105,7 +111,15 @@ export function TaxDocumentsPage() {
             {
               key: 'kind',
               title: t('fields.type'),
-              render: (_, row) => <Tag color={COLOURS[row.kind]}>{t(`tax.kind.${row.kind}`)}</Tag>,
+              render: (_, row) => {
+                const cleared = einvoiceKind(row.kind);
+                return (
+                  <Flex vertical gap={2} align="start">
+                    <Tag color={COLOURS[row.kind]}>{t(`tax.kind.${row.kind}`)}</Tag>
+                    {cleared && <EInvoiceStatusBadge kind={cleared} id={row.id} />}
+                  </Flex>
+                );
+              },
             },
             { key: 'issued', title: t('tax.issued'), render: (_, row) => formatDateTime(row.issued_at, locale) },
             {

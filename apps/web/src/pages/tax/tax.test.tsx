@@ -85,6 +85,7 @@ function invoiceOf(extra: Partial<TaxDocumentDetail> = {}, viewer: Viewer = {}):
     rate_date: '2026-03-01',
     created_by_name: 'Sok Dara',
     notes: [],
+    einvoice: null,
     ...extra,
   };
   return { ...row, abilities: extra.abilities ?? taxDocumentPolicy.abilities(actorOf(viewer), row) };
@@ -215,6 +216,39 @@ describe('tax documents', { timeout: 60_000 }, () => {
     expect(page.getAllByTestId('document-vat').map((v) => v.textContent)).toEqual(['$0.38']);
     const lines = within(page.getAllByRole('table')[0]).getAllByRole('row').slice(1);
     expect(lines.map((row) => within(row).getAllByRole('cell')[4].textContent)).toEqual(['S 10%', 'E']);
+  });
+
+  it('shows CamInvoice’s status and prints the verification link as a QR code once valid', async () => {
+    signedIn({ permissions: [...READ, 'invoices.view'] });
+    const link = 'https://e-invoice.gov.kh/verify/5f0c2b1e';
+    const valid = invoiceOf({
+      einvoice: { kind: 'invoice', status: 'valid', reason: null, verification_link: link },
+    });
+    const status = {
+      document_kind: 'invoice',
+      document_id: 1,
+      number: valid.number,
+      status: 'valid',
+      reason: null,
+      platform_document_id: '5f0c2b1e',
+      verification_link: link,
+      attempts: 1,
+      updated_at: '2026-03-01T03:01:00.000Z',
+    };
+    taxApi([valid], { 'GET einvoices/invoice/1': { body: { data: status } } });
+    const { sheet } = await openDocument(valid.number);
+    const qr = within(sheet).getByTestId('einvoice-qr');
+    expect(qr.getAttribute('data-payload')).toBe(link);
+    expect(sheet.textContent).toContain('Verified by CamInvoice');
+    expect(sheet.textContent).toContain('ផ្ទៀងផ្ទាត់');
+    expect((await screen.findAllByTestId('einvoice-status-invoice-1'))[0].textContent).toBe('CamInvoice: valid');
+  });
+
+  it('prints no QR code while the invoice is not cleared', async () => {
+    signedIn({ permissions: READ });
+    taxApi([invoiceOf({ einvoice: { kind: 'invoice', status: 'submitting', reason: null, verification_link: null } })]);
+    const { sheet } = await openDocument(INVOICE.number);
+    expect(within(sheet).queryByTestId('einvoice-qr')).toBeNull();
   });
 
   it('lists an invoice’s credit note under it, and opens it with the invoice it references', async () => {

@@ -17,7 +17,18 @@ import { api } from '../../../lib/http.ts';
  * the amount and its currency, a dashed rule, then the code. The code is an SVG of the symbol's
  * modules (crisp at any size, on screen and on a receipt's raster, where the red prints black).
  */
-export function QrSymbol({ payload, size }: { payload: string; size: number }) {
+export function QrSymbol({
+  payload,
+  size,
+  label = 'KHQR',
+  testId = 'khqr-symbol',
+}: {
+  payload: string;
+  size: number;
+  /** What the code is, for a screen reader (a KHQR unless told). */
+  label?: string;
+  testId?: string;
+}) {
   const { path, count } = useMemo(() => {
     const { modules } = QRCode.create(payload, { errorCorrectionLevel: KHQR_QR_ERROR_CORRECTION });
     let d = '';
@@ -36,8 +47,8 @@ export function QrSymbol({ payload, size }: { payload: string; size: number }) {
       height={size}
       shapeRendering="crispEdges"
       role="img"
-      aria-label="KHQR"
-      data-testid="khqr-symbol"
+      aria-label={label}
+      data-testid={testId}
       data-payload={payload}
     >
       <rect x={-2} y={-2} width={count + 4} height={count + 4} fill="#fff" />
