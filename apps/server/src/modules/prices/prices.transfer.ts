@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { authOf } from '../../access/access.ts';
 import { type Db, now } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
-import { type Say, messagesFor } from '../../http/locale.ts';
+import { messagesFor, type Say } from '../../http/locale.ts';
 import { listFilters, resourceService } from '../../kit/resource.ts';
 import {
   both,

@@ -20,7 +20,7 @@ import { type Db, now } from '../../db/database.ts';
 import type { ProductsTable } from '../../db/schema.ts';
 import { transaction } from '../../db/transaction.ts';
 import { AppError } from '../../http/errors.ts';
-import { type Say, messagesFor } from '../../http/locale.ts';
+import { messagesFor, type Say } from '../../http/locale.ts';
 import { inBatches, listFilters, resourceService } from '../../kit/resource.ts';
 import { indexRecords } from '../../kit/search.ts';
 import {
