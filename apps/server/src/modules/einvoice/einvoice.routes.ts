@@ -113,7 +113,7 @@ export const einvoiceRoutes: FastifyPluginAsyncZod<{ einvoicing: EInvoicing }> =
   app.get(
     '/api/einvoices',
     {
-      config: { access: 'invoices.list' },
+      config: { access: 'tax_documents.list' },
       schema: { tags, querystring: einvoiceListQuery, response: { 200: single(z.array(einvoiceDocumentStatus)) } },
     },
     async (request) => ({
@@ -124,7 +124,7 @@ export const einvoiceRoutes: FastifyPluginAsyncZod<{ einvoicing: EInvoicing }> =
   app.get(
     '/api/einvoices/:kind/:id',
     {
-      config: { access: 'invoices.view' },
+      config: { access: 'tax_documents.view' },
       schema: { tags, params: einvoiceKindParams, response: { 200: single(einvoiceDocumentStatus) } },
     },
     async (request) => ({
@@ -135,7 +135,7 @@ export const einvoiceRoutes: FastifyPluginAsyncZod<{ einvoicing: EInvoicing }> =
   app.post(
     '/api/einvoices/:kind/:id/submit',
     {
-      config: { access: 'invoices.generate' },
+      config: { access: 'tax_documents.approve' },
       schema: { tags, params: einvoiceKindParams, response: { 200: written(einvoiceDocumentStatus) } },
     },
     async (request) => {
