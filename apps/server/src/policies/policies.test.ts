@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { factories, firstStore, walkIn } from '../test/factories.ts';
 import { ADMIN_PASSWORD, bearer, createStore, createUser, login, useTestApp } from '../test/harness.ts';
 
 // a small throttle, so that the approval's is seen to be the sign-in's
@@ -31,19 +32,12 @@ const paidSale = () => sale({ payments: [{ method: 'cash_usd', amount: 250 }] })
 
 beforeAll(async () => {
   admin = bearer((await login(ctx.app, 'admin', ADMIN_PASSWORD)).token);
-  const made = async (url: string, payload: object) => {
-    const res = await call(admin, 'POST', url, payload);
-    if (res.status !== 201) throw new Error(`${url}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body.data.id as number;
-  };
-  ids.home = (await ctx.db.selectFrom('stores').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
+  ids.home = await firstStore(ctx.db);
   ids.away = await createStore(ctx.db, 'AWAY');
-  ids.walkIn = (
-    await ctx.db.selectFrom('customers').select('id').where('is_walk_in', '=', 1).executeTakeFirstOrThrow()
-  ).id;
-  const category = await made('/api/categories', { name_en: 'Drinks', name_kh: 'ភេសជ្ជៈ' });
-  const unit = await made('/api/units', { name_en: 'Can', name_kh: 'កំប៉ុង', short_name: 'can' });
-  ids.product = await made('/api/products', {
+  ids.walkIn = await walkIn(ctx.db);
+  const make = factories(ctx, () => admin);
+  const { drinks: category, can: unit } = await make.catalogue();
+  ids.product = await make.product({
     name_en: 'Iced coffee',
     name_kh: 'កាហ្វេទឹកកក',
     sku: 'COFFEE-1',

@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DomainEvent } from '../events/events.ts';
 import { notificationRaiser } from '../modules/notifications/notifications.raise.ts';
 import { notificationService } from '../modules/notifications/notifications.service.ts';
-import { lockProducts, receive } from '../modules/stock/ledger.ts';
+import { stockIn, walkIn } from '../test/factories.ts';
 import { bearer, createStore, createUser, login, useTestApp } from '../test/harness.ts';
 import { connected, type Endpoint, listening, next, pusherClient, record, subscribe } from '../test/realtime.ts';
 import { sellableProduct } from '../test/selling.ts';
@@ -127,19 +127,7 @@ describe('notifications raised by what happens', () => {
     expect(await inbox(farKeeper.headers)).toEqual([]);
 
     // back above the level, then under again: told again
-    await ctx.db.transaction().execute(async (trx) => {
-      await lockProducts(trx, [goods.product]);
-      await receive(trx, {
-        storeId: goods.storeId,
-        productId: goods.product,
-        type: 'purchase_receipt',
-        batch: { lot: null, expiryDate: null },
-        quantity: 10,
-        valueCents: 1000,
-        document: null,
-        userId: null,
-      });
-    });
+    await stockIn(ctx.db, { store: goods.storeId, product: goods.product, quantity: 10, valueCents: 1000 });
     await ctx.app.notifications.handle({
       name: 'StockChanged',
       payload: { store_id: goods.storeId, product_ids: [goods.product] },
@@ -191,17 +179,12 @@ describe('notifications raised by what happens', () => {
     const cashier = await staff(['cashier']);
     const farCashier = await staff(['cashier'], elsewhere);
     const keeper = await staff(['stock_keeper']);
-    const walkIn = await ctx.db
-      .selectFrom('customers')
-      .select('id')
-      .where('is_walk_in', '=', 1)
-      .executeTakeFirstOrThrow();
     const res = await ctx.app.inject({
       method: 'POST',
       url: '/api/orders',
       headers: admin,
       payload: {
-        customer_id: walkIn.id,
+        customer_id: await walkIn(ctx.db),
         items: [{ product_id: goods.product, quantity: 1 }],
         delivery: { shipping_address: 'Street 271, Phnom Penh' },
       },
@@ -224,24 +207,18 @@ describe('notifications raised by what happens', () => {
     const keeper = await staff(['stock_keeper']);
     const farKeeper = await staff(['stock_keeper'], elsewhere);
     const today = '2031-03-01';
-    await ctx.db.transaction().execute(async (trx) => {
-      await lockProducts(trx, [goods.product]);
-      for (const [lot, expiryDate] of [
-        ['NEAR-1', '2031-03-20'],
-        ['FAR-1', '2031-09-01'],
-      ]) {
-        await receive(trx, {
-          storeId: goods.storeId,
-          productId: goods.product,
-          type: 'purchase_receipt',
-          batch: { lot, expiryDate },
-          quantity: 5,
-          valueCents: 500,
-          document: null,
-          userId: null,
-        });
-      }
-    });
+    for (const [lot, expiryDate] of [
+      ['NEAR-1', '2031-03-20'],
+      ['FAR-1', '2031-09-01'],
+    ])
+      await stockIn(ctx.db, {
+        store: goods.storeId,
+        product: goods.product,
+        quantity: 5,
+        valueCents: 500,
+        lot,
+        expiryDate,
+      });
     const first = await ctx.app.notifications.expiringBatches(today);
     expect(first.filter((s) => s.userId === keeper.id).map((s) => s.notification.data)).toEqual([
       expect.objectContaining({ lot: 'NEAR-1', expiry_date: '2031-03-20', quantity: 5, store_id: goods.storeId }),

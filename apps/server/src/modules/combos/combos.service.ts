@@ -17,8 +17,8 @@ import { type DocumentDefinition, documentService } from '../../kit/document.ts'
 import type { Read } from '../../kit/resource.ts';
 import { comboPolicy, presentCombo } from '../../policies/combos.ts';
 import type { Actor } from '../../policies/policy.ts';
+import { checkItem } from '../products/products.items.ts';
 import { share } from '../stock/ledger.ts';
-import { factorFor } from '../stock/stock.repository.ts';
 import {
   comboRow,
   comboRows,
@@ -118,20 +118,10 @@ async function checkInput(db: Db, input: Input, id: number | null): Promise<Item
   const seen = new Set<string>();
   for (const [index, item] of input.items.entries()) {
     const field = `items.${index}`;
-    const product = products.get(item.product_id);
-    if (!product) {
-      add(`${field}.product_id`, 'validation.exists');
-      continue;
-    }
-    if (product.status !== 'active') add(`${field}.product_id`, 'validation.product_inactive');
-    const unitId = item.unit_id ?? product.unit_id;
-    const unit = units.get(unitId);
-    const factor = unit ? factorFor(product.unit_id, unit) : null;
-    if (!unit || factor === null) {
-      add(`${field}.unit_id`, 'stock.unit_of_product');
-      continue;
-    }
-    const pair = `${product.id}:${unitId}`;
+    const checked = checkItem(item, field, { products, units }, add);
+    if (!checked) continue;
+    const { product, unit, factor } = checked;
+    const pair = `${product.id}:${unit.id}`;
     if (seen.has(pair)) add(`${field}.product_id`, 'combo.duplicate_item');
     seen.add(pair);
     const baseQuantity = item.quantity * factor;

@@ -17,7 +17,7 @@ import {
 import type { Selectable } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../../db/database.ts';
-import type { OrdersTable } from '../../db/schema.ts';
+import type { OrderItemsTable, OrdersTable } from '../../db/schema.ts';
 import { FieldError } from '../../http/errors.ts';
 import { findLive } from '../../kit/resource.ts';
 import { authorizeSale } from '../../policies/orders.ts';
@@ -40,23 +40,29 @@ export type Tender = z.output<typeof tenderInput>;
 export type Problems = Record<string, { key: MessageKey; params?: MessageParams }[]>;
 export type OrderRow = Selectable<OrdersTable>;
 
-/** A line of a cart as it will be sold: priced from the catalogue, with the stock it takes. */
-export interface SaleLine {
-  kind: 'product' | 'combo';
-  product_id: number | null;
-  combo_id: number | null;
-  name_en: string;
-  name_kh: string;
-  sku: string;
-  unit_id: number | null;
-  factor: number;
-  quantity: number;
-  unit_price_cents: number;
+/**
+ * A line of a cart as it will be sold: priced from the catalogue, with the stock it takes. The
+ * columns it shares with the order item it becomes are that row's (db/schema.ts).
+ */
+export interface SaleLine
+  extends Pick<
+    Selectable<OrderItemsTable>,
+    | 'kind'
+    | 'product_id'
+    | 'combo_id'
+    | 'name_en'
+    | 'name_kh'
+    | 'sku'
+    | 'unit_id'
+    | 'factor'
+    | 'quantity'
+    | 'unit_price_cents'
+    | 'price_list_en'
+    | 'price_list_kh'
+  > {
   /** Why it costs that (contracts `choosePrice`): the list price before a break, the list's names. */
   price_source: PriceSource;
   list_price_cents: number;
-  price_list_en: string | null;
-  price_list_kh: string | null;
   taxable: boolean;
   discount: { id: number; name: string; rule: DiscountRule } | null;
   /** The base units of each product the line takes (a combo's items, times the line's quantity). */

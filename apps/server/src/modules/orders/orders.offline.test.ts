@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { todayInCambodia } from '@depot/contracts';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { firstStore, stockIn, walkIn } from '../../test/factories.ts';
 import { ADMIN_PASSWORD, bearer, createUser, login, useTestApp } from '../../test/harness.ts';
-import { lockProducts, receive } from '../stock/ledger.ts';
 
 /**
  * The till's offline queue as the server sees it: the same keyed sales sent again and
@@ -37,10 +37,8 @@ beforeAll(async () => {
     if (res.status !== 201) throw new Error(`${url}: ${JSON.stringify(res.body)}`);
     return res.body.data.id as number;
   };
-  ids.store = (await ctx.db.selectFrom('stores').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
-  ids.walkIn = (
-    await ctx.db.selectFrom('customers').select('id').where('is_walk_in', '=', 1).executeTakeFirstOrThrow()
-  ).id;
+  ids.store = await firstStore(ctx.db);
+  ids.walkIn = await walkIn(ctx.db);
   ids.grain = await post('/api/categories', { name_en: 'Grain', name_kh: 'គ្រាប់ធញ្ញជាតិ' });
   ids.bag = await post('/api/units', { name_en: 'Bag', name_kh: 'បាវ', short_name: 'bag' });
   ids.rice = await post('/api/products', {
@@ -52,19 +50,7 @@ beforeAll(async () => {
     price_usd_cents: 1000,
     taxable: false,
   });
-  await ctx.db.transaction().execute(async (trx) => {
-    await lockProducts(trx, [ids.rice]);
-    await receive(trx, {
-      storeId: ids.store,
-      productId: ids.rice,
-      type: 'purchase_receipt',
-      batch: { lot: null, expiryDate: null },
-      quantity: 20,
-      valueCents: 14_000,
-      document: null,
-      userId: null,
-    });
-  });
+  await stockIn(ctx.db, { store: ids.store, product: ids.rice, quantity: 20, valueCents: 14_000 });
 });
 
 describe('replaying an offline queue', () => {
@@ -120,24 +106,8 @@ describe('replaying an offline queue', () => {
 });
 
 describe('an offline sale beyond the stock (issue "offline till")', () => {
-  const oilStock = async (
-    quantity: number,
-    valueCents: number,
-    batch: { lot: string | null; expiryDate: string | null },
-  ) =>
-    ctx.db.transaction().execute(async (trx) => {
-      await lockProducts(trx, [ids.oil]);
-      await receive(trx, {
-        storeId: ids.store,
-        productId: ids.oil,
-        type: 'purchase_receipt',
-        batch,
-        quantity,
-        valueCents,
-        document: null,
-        userId: null,
-      });
-    });
+  const oilStock = (quantity: number, valueCents: number, batch: { lot?: string; expiryDate?: string } = {}) =>
+    stockIn(ctx.db, { store: ids.store, product: ids.oil, quantity, valueCents, ...batch });
   const offline = (n: string, soldAt = new Date(Date.now() - 3_600_000).toISOString()) => ({
     sold_at: soldAt,
     device_receipt_no: `OFF-AB12-${n}`,
@@ -168,7 +138,7 @@ describe('an offline sale beyond the stock (issue "offline till")', () => {
       taxable: false,
     });
     ids.oil = res.body.data.id;
-    await oilStock(2, 1000, { lot: null, expiryDate: null });
+    await oilStock(2, 1000);
   });
 
   it('is recorded beyond the stock, once, with the lines it oversold, and the managers are told once', async () => {
@@ -224,7 +194,7 @@ describe('an offline sale beyond the stock (issue "offline till")', () => {
   });
 
   it('an offline sale within the stock takes it as usual; a claim is bounded and only for a new sale', async () => {
-    await oilStock(4, 2000, { lot: null, expiryDate: null });
+    await oilStock(4, 2000);
     expect(await onHand(ids.oil)).toBe(1);
     const within = await send('POST', '/api/orders', oilSale(1, { offline: offline('0002') }));
     expect(within.status).toBe(201);

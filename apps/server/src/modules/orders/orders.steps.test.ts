@@ -1,6 +1,7 @@
 import { todayInCambodia } from '@depot/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FieldError } from '../../http/errors.ts';
+import { factories, firstStore, walkIn } from '../../test/factories.ts';
 import { ADMIN_PASSWORD, bearer, login, useTestApp } from '../../test/harness.ts';
 import { saleRates } from '../rates/rates.service.ts';
 import { type OrderInput, paymentStatus, priceOrder, readCart } from './orders.cart.ts';
@@ -53,15 +54,13 @@ beforeAll(async () => {
       id: number;
       items: { id: number }[];
     };
-  ids.walkIn = (
-    await ctx.db.selectFrom('customers').select('id').where('is_walk_in', '=', 1).executeTakeFirstOrThrow()
-  ).id;
-  ids.store = (await ctx.db.selectFrom('stores').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
-  ids.category = (await post('/api/categories', { name_en: 'Drinks', name_kh: 'ភេសជ្ជៈ' })).id;
-  ids.can = (await post('/api/units', { name_en: 'Can', name_kh: 'កំប៉ុង', short_name: 'can' })).id;
-  ids.bag = (await post('/api/units', { name_en: 'Bag', name_kh: 'បាវ', short_name: 'bag' })).id;
-  const product = (sku: string, price: number, status = 'active') =>
-    post('/api/products', {
+  const make = factories(ctx, () => headers);
+  ids.walkIn = await walkIn(ctx.db);
+  ids.store = await firstStore(ctx.db);
+  const { drinks, can, bag } = await make.catalogue('bag');
+  Object.assign(ids, { category: drinks, can, bag });
+  const product = (sku: string, price: number, status: 'active' | 'inactive' = 'active') =>
+    make.product({
       name_en: `Product ${sku}`,
       name_kh: `ផលិតផល ${sku}`,
       sku,
@@ -71,8 +70,8 @@ beforeAll(async () => {
       taxable: true,
       status,
     });
-  ids.beer = (await product('BEER', 125)).id;
-  ids.old = (await product('OLD', 100, 'inactive')).id;
+  ids.beer = await product('BEER', 125);
+  ids.old = await product('OLD', 100, 'inactive');
   await post('/api/stocks/adjustments', {
     store_id: ids.store,
     reason: 'found',

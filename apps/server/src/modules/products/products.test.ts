@@ -1,5 +1,6 @@
 import { todayInCambodia, usdCentsToKhr } from '@depot/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { factories } from '../../test/factories.ts';
 import { ADMIN_PASSWORD, bearer, login, useTestApp } from '../../test/harness.ts';
 
 const ctx = useTestApp();
@@ -13,22 +14,11 @@ async function send(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payl
 
 beforeAll(async () => {
   headers = { ...bearer((await login(ctx.app, 'admin', ADMIN_PASSWORD)).token), 'x-localization': 'en' };
-  ids.drinks = (await send('POST', '/api/categories', { name_en: 'Drinks', name_kh: 'ភេសជ្ជៈ' })).body.data.id;
-  ids.food = (await send('POST', '/api/categories', { name_en: 'Food', name_kh: 'អាហារ' })).body.data.id;
-  ids.beer = (
-    await send('POST', '/api/sub-categories', { category_id: ids.drinks, name_en: 'Beer', name_kh: 'ស្រាបៀរ' })
-  ).body.data.id;
-  ids.can = (await send('POST', '/api/units', { name_en: 'Can', name_kh: 'កំប៉ុង', short_name: 'can' })).body.data.id;
-  ids.carton = (
-    await send('POST', '/api/units', {
-      name_en: 'Carton',
-      name_kh: 'កេស',
-      short_name: 'ctn',
-      base_unit_id: ids.can,
-      factor: 24,
-    })
-  ).body.data.id;
-  ids.brand = (await send('POST', '/api/brands', { name: 'Angkor' })).body.data.id;
+  const make = factories(ctx, () => headers);
+  Object.assign(ids, await make.catalogue('carton'));
+  ids.food = await make.create('/api/categories', { name_en: 'Food', name_kh: 'អាហារ' });
+  ids.beer = await make.create('/api/sub-categories', { category_id: ids.drinks, name_en: 'Beer', name_kh: 'ស្រាបៀរ' });
+  ids.brand = await make.create('/api/brands', { name: 'Angkor' });
 });
 
 const beer = (over: object = {}) => ({

@@ -19,8 +19,8 @@ import { type ActionContext, documentService } from '../../kit/document.ts';
 import { findLive } from '../../kit/resource.ts';
 import { type Actor, covers } from '../../policies/policy.ts';
 import { assertSeesPurchases } from '../../policies/purchases.ts';
+import { checkItem } from '../products/products.items.ts';
 import { lockProducts, receive } from '../stock/ledger.ts';
-import { factorFor } from '../stock/stock.repository.ts';
 import { purchaseDocument } from './purchases.document.ts';
 import {
   addReceived,
@@ -77,18 +77,9 @@ async function checkInput(trx: Db, actor: Actor, input: Input) {
   const factors: number[] = [];
   for (const [index, item] of input.items.entries()) {
     const field = `items.${index}`;
-    const product = products.get(item.product_id);
-    if (!product) {
-      add(`${field}.product_id`, 'validation.exists');
-      continue;
-    }
-    if (product.status !== 'active') add(`${field}.product_id`, 'validation.product_inactive');
-    const unit = units.get(item.unit_id);
-    const factor = unit ? factorFor(product.unit_id, unit) : null;
-    if (factor === null) {
-      add(`${field}.unit_id`, 'stock.unit_of_product');
-      continue;
-    }
+    const checked = checkItem(item, field, { products, units }, add);
+    if (!checked) continue;
+    const { factor } = checked;
     factors[index] = factor;
     // base units fit the ledger's quantities; a line's money stays an exact integer
     if (item.quantity * factor > QUANTITY_MAX) {

@@ -4,8 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { rebuildRollups } from '../../db/rollups.rebuild.ts';
 import { monthsAndDays } from '../../db/rollups.ts';
 import { transaction } from '../../db/transaction.ts';
+import { firstStore, stockIn, walkIn } from '../../test/factories.ts';
 import { ADMIN_PASSWORD, bearer, createStore, login, useTestApp } from '../../test/harness.ts';
-import { lockProducts, receive } from '../stock/ledger.ts';
 
 /**
  * The reports' daily rollups (db/rollups.ts) are kept by the writes themselves: after a seeded
@@ -66,11 +66,9 @@ async function snapshot() {
 
 beforeAll(async () => {
   headers = { ...bearer((await login(ctx.app, 'admin', ADMIN_PASSWORD)).token), 'x-localization': 'en' };
-  ids.store = (await ctx.db.selectFrom('stores').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
+  ids.store = await firstStore(ctx.db);
   ids.other = await createStore(ctx.db, 'RLP');
-  ids.walkIn = (
-    await ctx.db.selectFrom('customers').select('id').where('is_walk_in', '=', 1).executeTakeFirstOrThrow()
-  ).id;
+  ids.walkIn = await walkIn(ctx.db);
   const category = await made('/api/categories', { name_en: 'Grocery', name_kh: 'គ្រឿងទេស' });
   ids.unit = await made('/api/units', { name_en: 'Piece', name_kh: 'ដុំ', short_name: 'pc' });
   for (let i = 0; i < 4; i++) {
@@ -84,19 +82,7 @@ beforeAll(async () => {
       taxable: i % 2 === 0,
     });
     for (const store of [ids.store, ids.other]) {
-      await ctx.db.transaction().execute(async (trx) => {
-        await lockProducts(trx, [ids[`p${i}`]]);
-        await receive(trx, {
-          storeId: store,
-          productId: ids[`p${i}`],
-          type: 'purchase_receipt',
-          batch: { lot: null, expiryDate: null },
-          quantity: 500,
-          valueCents: 500 * (70 + i * 33),
-          document: null,
-          userId: null,
-        });
-      });
+      await stockIn(ctx.db, { store, product: ids[`p${i}`], quantity: 500, valueCents: 500 * (70 + i * 33) });
     }
   }
   ids.combo = await made('/api/combos', {
