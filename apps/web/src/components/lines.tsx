@@ -7,6 +7,7 @@ import {
   Button,
   Flex,
   Form,
+  type FormInstance,
   Input,
   InputNumber,
   Select,
@@ -126,74 +127,97 @@ export function savedLine(item: {
   };
 }
 
-type Errors = Record<string, string[]>;
+/**
+ * A server's (or the schema's) key for a line's field as the form names it: the lines are the form's
+ * `list` field, a line's product and unit are the objects it shows (`items.0.unit_id` → `lines.0.unit`).
+ */
+export function lineName(key: string, list: string): string {
+  const parts = key.split('.');
+  if (parts[0] !== 'items') return key;
+  parts[0] = list;
+  if (parts[2] === 'product_id') parts[2] = 'product';
+  if (parts[2] === 'unit_id') parts[2] = 'unit';
+  return parts.join('.');
+}
+
+/** Errors keyed as the server keys them, keyed as the form names its fields (`lineName`). */
+export function lineErrors(errors: Record<string, string[]>, list: string): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(errors).map(([key, messages]) => [lineName(key, list), messages]));
+}
 
 /**
- * Changes to a document's lines held in React state (`update` rewrites them), each clearing the
- * messages of the fields it touches (`items.1.quantity`); `edited` runs after each change by hand.
- * A product found again adds one to its line (`same` says which; the `latest` such line when a
- * product may be on several, as a purchase's lots), else a new line (`make`).
+ * Changes to a document's lines, the antd form's `list` field (an array of lines): a product found
+ * again adds one to its line (`same` says which; the `latest` such line when a product may be on
+ * several, as a purchase's lots), else a new line (`make`). A line's own fields are Form.Items
+ * (`lineColumns`); `edited` runs after a change made here.
  */
 export function lineEdits<L extends DocumentLine>({
-  update,
-  clear,
-  setErrors,
+  form,
+  list,
   make,
   same = (line, row) => line.product.id === row.id,
   latest = false,
   edited,
 }: {
-  update: (change: (lines: L[]) => L[]) => void;
-  clear: (...keys: string[]) => void;
-  setErrors: (change: (current: Errors) => Errors) => void;
+  form: FormInstance;
+  list: string;
   make: (row: Product) => L;
   same?: (line: L, row: Product) => boolean;
   latest?: boolean;
   edited?: () => void;
 }) {
+  const lines = (): L[] => form.getFieldValue(list) ?? [];
   return {
-    change(index: number, patch: Partial<L>) {
-      update((lines) => lines.map((line, i) => (i === index ? { ...line, ...patch } : line)));
-      clear(...Object.keys(patch).map((key) => `items.${index}.${key === 'unit' ? 'unit_id' : key}`));
+    add(row: Product) {
+      const current = lines();
+      const found = latest
+        ? current.findLastIndex((line) => same(line, row))
+        : current.findIndex((line) => same(line, row));
+      form.setFieldValue(
+        list,
+        found < 0
+          ? [...current, make(row)]
+          : current.map((line, i) => (i === found ? { ...line, quantity: (line.quantity ?? 0) + 1 } : line)),
+      );
+      form.setFields([{ name: [list], errors: [] }]);
       edited?.();
     },
-    add(row: Product) {
-      clear('items');
-      update((lines) => {
-        const found = latest
-          ? lines.findLastIndex((line) => same(line, row))
-          : lines.findIndex((line) => same(line, row));
-        if (found < 0) return [...lines, make(row)];
-        return lines.map((line, i) => (i === found ? { ...line, quantity: (line.quantity ?? 0) + 1 } : line));
-      });
-    },
     remove(key: string) {
-      update((lines) => lines.filter((line) => line.key !== key));
+      form.setFieldValue(
+        list,
+        lines().filter((line) => line.key !== key),
+      );
       // The lines after it move up: their messages would sit on the wrong line.
-      setErrors((current) => Object.fromEntries(Object.entries(current).filter(([k]) => !k.startsWith('items.'))));
+      const stale = form.getFieldsError().filter((field) => field.name[0] === list && field.name.length > 1);
+      form.setFields(stale.map((field) => ({ name: field.name, errors: [] })));
+      edited?.();
     },
   };
+}
+
+/** A line's product, as its Form.Item holds it. */
+function LineProductNames({ value, locale }: { value?: LineProduct; locale: Locale }) {
+  return value ? <ProductNames kh={value.name_kh} en={value.name_en} sku={value.sku} locale={locale} /> : null;
 }
 
 /**
  * The columns every document's lines share: the line's number, its product (names wrapping within
  * `productWidth`, and what `below` adds under them), its unit and quantity at the start; Remove, pinned
- * right, at the end. Each field shows its message from `item` (`items.0.unit_id`).
+ * right, at the end. Each is a Form.Item of the form's `list` field (`lines.0.unit`), its message under it.
  */
 export function lineColumns<L extends DocumentLine>(
   { t, locale }: Ctx,
   {
-    item,
-    change,
+    list,
     remove,
-    onUnit = (index, unit) => change(index, { unit } as Partial<L>),
+    onUnit,
     quantityTestId = (index) => `line-${index}-quantity`,
     productWidth = 240,
     below,
   }: {
-    item: (key: string) => { validateStatus?: 'error'; help?: string };
-    change: (index: number, patch: Partial<L>) => void;
+    list: string;
     remove: (key: string) => void;
+    /** After the user chose a line's unit (`line` as it was before). */
     onUnit?: (index: number, unit: LineUnit, line: L) => void;
     quantityTestId?: (index: number) => string;
     productWidth?: number;
@@ -208,8 +232,8 @@ export function lineColumns<L extends DocumentLine>(
       ...wrap(productWidth),
       render: (_, line, index) => (
         <>
-          <Form.Item style={{ margin: 0 }} {...item(`items.${index}.product_id`)}>
-            <ProductNames kh={line.product.name_kh} en={line.product.name_en} sku={line.product.sku} locale={locale} />
+          <Form.Item style={{ margin: 0 }} name={[list, index, 'product']}>
+            <LineProductNames locale={locale} />
           </Form.Item>
           {below?.(line, index)}
         </>
@@ -220,12 +244,12 @@ export function lineColumns<L extends DocumentLine>(
       title: t('fields.unit'),
       width: 140,
       render: (_, line, index) => (
-        <Form.Item style={{ margin: 0 }} {...item(`items.${index}.unit_id`)}>
+        <Form.Item style={{ margin: 0 }} name={[list, index, 'unit']}>
           <UnitSelect
             item={line.product}
             value={line.unit}
             label={t('lines.unitOf', { line: index + 1 })}
-            onChange={(next) => onUnit(index, next, line)}
+            onChange={(next) => onUnit?.(index, next, line)}
           />
         </Form.Item>
       ),
@@ -234,15 +258,13 @@ export function lineColumns<L extends DocumentLine>(
       key: 'quantity',
       title: t('stock.quantity'),
       width: 96,
-      render: (_, line, index) => (
-        <Form.Item style={{ margin: 0 }} {...item(`items.${index}.quantity`)}>
+      render: (_, _line, index) => (
+        <Form.Item style={{ margin: 0 }} name={[list, index, 'quantity']}>
           <InputNumber<number>
             aria-label={t('lines.quantityOf', { line: index + 1 })}
             data-testid={quantityTestId(index)}
             min={1}
             precision={0}
-            value={line.quantity}
-            onChange={(next) => change(index, { quantity: next ?? null } as Partial<L>)}
             style={{ width: '100%' }}
           />
         </Form.Item>

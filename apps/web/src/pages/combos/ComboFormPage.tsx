@@ -1,14 +1,22 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { comboDetail, comboInput } from '@depot/contracts';
 import { Alert, Button, Card, Col, Flex, Form, Input, Radio, Row, Table, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { baseUnitOf, lineColumns, lineEdits, lineKey, lineProduct, ProductFinder } from '../../components/lines.tsx';
+import {
+  baseUnitOf,
+  lineColumns,
+  lineEdits,
+  lineErrors,
+  lineKey,
+  lineProduct,
+  ProductFinder,
+} from '../../components/lines.tsx';
 import { DraftFormPage } from '../../kit/DraftPages.tsx';
 import { UsdInput } from '../../kit/inputs.tsx';
 import { fitTable } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
-import { parseWith, useFormErrors } from '../../lib/forms.ts';
+import { parseWith, useFormCheck } from '../../lib/forms.ts';
 import { localePath } from '../../lib/locale.ts';
 import {
   type ComboDraft,
@@ -22,32 +30,28 @@ import {
   saveComboDraft,
 } from './comboDraft.ts';
 
-const FIELD =
-  /^(name_en|name_kh|description|sku|barcode|selling_price_cents|status|items|items\.\d+\.(product_id|unit_id|quantity))$/;
+/** The form's fields (its lines are `lines`, the server's `items`); other messages go above the form. */
+const NAMES = ['name_en', 'name_kh', 'description', 'sku', 'barcode', 'selling_price_cents', 'status', 'lines'];
 
 function ComboForm({ initial, errors: initialErrors }: { initial: ComboDraft; errors?: Record<string, string[]> }) {
   const { t, locale } = useCtx();
   const navigate = useNavigate();
   const { state } = useLocation();
   const from = comboState(state);
-  const [draft, setDraft] = useState(initial);
-  const { item, clear, setErrors, errors, problem, setProblem, place } = useFormErrors((key) => FIELD.test(key));
+  const [form] = Form.useForm<ComboDraft>();
+  const { problem, setProblem, place, edited } = useFormCheck(form, NAMES, locale);
+  // what the form holds (before it has mounted, its store is empty: the draft it starts from)
+  const draft: ComboDraft = { ...initial, ...Form.useWatch((values: ComboDraft) => values, { form, preserve: true }) };
   const editing = draft.id !== null;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, with the errors the page arrived with
   useEffect(() => {
-    if (initialErrors) place(initialErrors, t('purchases.fixAndReview'));
+    if (initialErrors) place(lineErrors(initialErrors, 'lines'), t('purchases.fixAndReview'));
   }, []);
 
-  const set = <K extends keyof ComboDraft>(key: K, value: ComboDraft[K]) => {
-    setDraft((d) => ({ ...d, [key]: value }));
-    clear(key);
-    setProblem(null);
-  };
-  const { change, add, remove } = lineEdits<ComboLine>({
-    update: (lines) => setDraft((d) => ({ ...d, lines: lines(d.lines) })),
-    clear,
-    setErrors,
+  const { add, remove } = lineEdits<ComboLine>({
+    form,
+    list: 'lines',
     make: (row) => ({ key: lineKey(), product: lineProduct(row), unit: baseUnitOf(row), quantity: 1 }),
     // One more of a product already in its own unit; in another unit, a line of its own.
     same: (line, row) => line.product.id === row.id && line.unit?.id === row.unit_id,
@@ -55,7 +59,7 @@ function ComboForm({ initial, errors: initialErrors }: { initial: ComboDraft; er
   });
   const { start, end } = lineColumns<ComboLine>(
     { t, locale },
-    { item, change, remove, quantityTestId: (index) => `combo-line-${index}-quantity` },
+    { list: 'lines', remove, quantityTestId: (index) => `combo-line-${index}-quantity` },
   );
 
   const back = () => navigate(localePath(from.list ?? '/combos', locale) + (from.back ?? ''));
@@ -63,7 +67,7 @@ function ComboForm({ initial, errors: initialErrors }: { initial: ComboDraft; er
   const review = () => {
     const parsed = parseWith(comboInput, comboBody(draft), locale);
     if (!parsed.data) {
-      place(parsed.errors, t('purchases.fixFirst'));
+      place(lineErrors(parsed.errors, 'lines'), t('purchases.fixFirst'));
       return;
     }
     saveComboDraft(draft);
@@ -73,14 +77,8 @@ function ComboForm({ initial, errors: initialErrors }: { initial: ComboDraft; er
   };
 
   const text = (key: 'name_en' | 'name_kh' | 'sku' | 'barcode', label: string, max: number, lang?: string) => (
-    <Form.Item label={label} htmlFor={`combo-${key}`} {...item(key)}>
-      <Input
-        id={`combo-${key}`}
-        lang={lang}
-        maxLength={max}
-        value={draft[key]}
-        onChange={(event) => set(key, event.target.value)}
-      />
+    <Form.Item name={key} label={label} htmlFor={`combo-${key}`}>
+      <Input id={`combo-${key}`} lang={lang} maxLength={max} />
     </Form.Item>
   );
   const names = [
@@ -103,10 +101,18 @@ function ComboForm({ initial, errors: initialErrors }: { initial: ComboDraft; er
         </Flex>
       }
     >
-      <Form layout="vertical" requiredMark={false} data-testid="combo-form" style={{ maxWidth: 960 }}>
+      <Form
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        data-testid="combo-form"
+        style={{ maxWidth: 960 }}
+        initialValues={initial}
+        onValuesChange={edited}
+      >
         {problem && (
           <Alert
-            type={Object.keys(errors).length > 0 ? 'warning' : 'error'}
+            type={form.getFieldsError().some((field) => field.errors.length > 0) ? 'warning' : 'error'}
             showIcon
             title={problem}
             style={{ marginBottom: 16 }}
@@ -122,37 +128,31 @@ function ComboForm({ initial, errors: initialErrors }: { initial: ComboDraft; er
             {text('barcode', t('fields.barcode'), 50)}
           </Col>
           <Col xs={24} md={8}>
-            <Form.Item label={t('combos.sellingPrice')} htmlFor="combo-price" {...item('selling_price_cents')}>
-              <UsdInput
-                id="combo-price"
-                value={draft.selling_price_cents ?? undefined}
-                onChange={(next) => set('selling_price_cents', next ?? null)}
-              />
+            <Form.Item
+              name="selling_price_cents"
+              label={t('combos.sellingPrice')}
+              htmlFor="combo-price"
+              getValueProps={(value) => ({ value: value ?? undefined })}
+              normalize={(value) => value ?? null}
+            >
+              <UsdInput id="combo-price" />
             </Form.Item>
           </Col>
         </Row>
-        <Form.Item label={t('fields.description')} htmlFor="combo-description" {...item('description')}>
-          <Input.TextArea
-            id="combo-description"
-            rows={2}
-            maxLength={500}
-            value={draft.description}
-            onChange={(event) => set('description', event.target.value)}
-          />
+        <Form.Item name="description" label={t('fields.description')} htmlFor="combo-description">
+          <Input.TextArea id="combo-description" rows={2} maxLength={500} />
         </Form.Item>
-        <Form.Item label={t('fields.status')} {...item('status')}>
+        <Form.Item name="status" label={t('fields.status')}>
           <Radio.Group
             optionType="button"
             buttonStyle="solid"
-            value={draft.status}
-            onChange={(event) => set('status', event.target.value)}
             options={[
               { value: 'active', label: t('status.active') },
               { value: 'inactive', label: t('status.inactive') },
             ]}
           />
         </Form.Item>
-        <Form.Item label={t('combos.items')} {...item('items')}>
+        <Form.Item name="lines" label={t('combos.items')}>
           <ProductFinder onPick={add} />
         </Form.Item>
         <Table<ComboLine>

@@ -1,13 +1,14 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { formatUsd, purchaseDetail, purchaseInput } from '@depot/contracts';
 import { Alert, Button, Card, Col, Flex, Form, Input, Row, Switch, Table, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import {
   baseUnitOf,
   type LineUnit,
   lineColumns,
   lineEdits,
+  lineErrors,
   lineKey,
   lineProduct,
   ProductFinder,
@@ -18,7 +19,7 @@ import { DraftFormPage } from '../../kit/DraftPages.tsx';
 import { DateInput, UsdInput } from '../../kit/inputs.tsx';
 import { fitTable, wrap } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
-import { parseWith, useFormErrors } from '../../lib/forms.ts';
+import { parseWith, useFormCheck } from '../../lib/forms.ts';
 import { localePath } from '../../lib/locale.ts';
 import { StoreSelect, SupplierSelect } from '../../resources/parties.tsx';
 import {
@@ -34,9 +35,14 @@ import {
   saveDraft,
 } from './draft.ts';
 
-/** The keys of the form's fields; other messages (none expected) go above the form. */
-const FIELD =
-  /^(supplier_id|store_id|purchase_date|notes|shipping_cents|tax_cents|ordered|items|items\.\d+\.(product_id|unit_id|quantity|unit_price_cents|lot|expiry_date))$/;
+/** The form's fields (its lines are `lines`, the server's `items`); other messages go above the form. */
+const NAMES = ['supplier_id', 'store_id', 'purchase_date', 'notes', 'shipping_cents', 'tax_cents', 'ordered', 'lines'];
+
+/** A money field: empty is null in the draft, nothing in the input. */
+const money = {
+  getValueProps: (value: unknown) => ({ value: value ?? undefined }),
+  normalize: (value: unknown) => value ?? null,
+};
 
 /** A line's starting price: the product's cost of a base unit times the units in the unit bought. */
 function costIn(line: DraftLine, unit: LineUnit | null): number | null {
@@ -54,8 +60,13 @@ function PurchaseForm({
   const navigate = useNavigate();
   const { state } = useLocation();
   const from = draftState(state);
-  const [draft, setDraft] = useState(initial);
-  const { item, clear, setErrors, errors, problem, setProblem, place } = useFormErrors((key) => FIELD.test(key));
+  const [form] = Form.useForm<PurchaseDraft>();
+  const { problem, setProblem, place, edited } = useFormCheck(form, NAMES, locale);
+  // what the form holds (before it has mounted, its store is empty: the draft it starts from)
+  const draft: PurchaseDraft = {
+    ...initial,
+    ...Form.useWatch((values: PurchaseDraft) => values, { form, preserve: true }),
+  };
   const home = useSessionStore();
   const totals = draftTotals(draft);
   const editing = draft.id !== null;
@@ -64,24 +75,18 @@ function PurchaseForm({
   // The server's refusal that sent the user back here from the review, on its fields.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, with the errors the page arrived with
   useEffect(() => {
-    if (initialErrors) place(initialErrors, t('purchases.fixAndReview'));
+    if (initialErrors) place(lineErrors(initialErrors, 'lines'), t('purchases.fixAndReview'));
   }, []);
 
   // A new purchase starts in the user's own store, once the stores are known.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only when the user's store becomes known
   useEffect(() => {
-    if (!editing && home.id && draft.store_id === null) setDraft((d) => ({ ...d, store_id: home.id }));
+    if (!editing && home.id && form.getFieldValue('store_id') === null) form.setFieldValue('store_id', home.id);
   }, [home.id]);
 
-  const set = <K extends keyof PurchaseDraft>(key: K, value: PurchaseDraft[K]) => {
-    setDraft((d) => ({ ...d, [key]: value }));
-    clear(key);
-    setProblem(null);
-  };
-  const { change, add, remove } = lineEdits<DraftLine>({
-    update: (lines) => setDraft((d) => ({ ...d, lines: lines(d.lines) })),
-    clear,
-    setErrors,
+  const { add, remove } = lineEdits<DraftLine>({
+    form,
+    list: 'lines',
     make: (row) => ({
       key: lineKey(),
       product: lineProduct(row),
@@ -99,35 +104,34 @@ function PurchaseForm({
   const { start, end } = lineColumns<DraftLine>(
     { t, locale },
     {
-      item,
-      change,
+      list: 'lines',
       remove,
       onUnit: (index, unit, line) => {
         // A price still at the product's cost follows the unit (a carton costs 24 pieces).
         const auto = costIn(line, line.unit);
-        const patch: Partial<DraftLine> = { unit };
-        if (auto !== null && line.unit_price_cents === auto) patch.unit_price_cents = costIn(line, unit);
-        change(index, patch);
+        if (auto !== null && line.unit_price_cents === auto) {
+          form.setFieldValue(['lines', index, 'unit_price_cents'], costIn(line, unit));
+        }
       },
       // The lot and expiry under the product: the line's money stays in sight on a laptop.
       productWidth: 370,
-      below: (line, index) => (
+      below: (_line, index) => (
         <Flex wrap gap={8} style={{ marginTop: 8 }}>
-          <Form.Item style={{ margin: 0, flex: '1 1 160px' }} {...item(`items.${index}.lot`)}>
+          <Form.Item style={{ margin: 0, flex: '1 1 160px' }} name={['lines', index, 'lot']}>
             <Input
               aria-label={t('lines.lotOf', { line: index + 1 })}
               prefix={<span className="line-field">{t('stock.lot')}</span>}
               maxLength={40}
-              value={line.lot}
-              onChange={(event) => change(index, { lot: event.target.value })}
             />
           </Form.Item>
-          <Form.Item style={{ margin: 0, flex: '1 1 186px' }} {...item(`items.${index}.expiry_date`)}>
+          <Form.Item
+            style={{ margin: 0, flex: '1 1 186px' }}
+            name={['lines', index, 'expiry_date']}
+            normalize={(value) => value ?? null}
+          >
             <DateInput
               aria-label={t('lines.expiryOf', { line: index + 1 })}
               prefix={<span className="line-field">{t('purchases.expires')}</span>}
-              value={line.expiry_date}
-              onChange={(next) => change(index, { expiry_date: next ?? null })}
             />
           </Form.Item>
         </Flex>
@@ -140,7 +144,7 @@ function PurchaseForm({
   const review = () => {
     const parsed = parseWith(purchaseInput, draftBody(draft), locale);
     if (!parsed.data) {
-      place(parsed.errors, t('purchases.fixFirst'));
+      place(lineErrors(parsed.errors, 'lines'), t('purchases.fixFirst'));
       return;
     }
     saveDraft(draft);
@@ -149,7 +153,7 @@ function PurchaseForm({
     });
   };
 
-  const hasErrors = Object.keys(errors).length > 0;
+  const hasErrors = form.getFieldsError().some((field) => field.errors.length > 0);
   return (
     <Card
       title={
@@ -161,7 +165,15 @@ function PurchaseForm({
         </Flex>
       }
     >
-      <Form layout="vertical" requiredMark={false} data-testid="purchase-form" disabled={locked}>
+      <Form
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        data-testid="purchase-form"
+        disabled={locked}
+        initialValues={initial}
+        onValuesChange={edited}
+      >
         {locked && <Alert type="warning" showIcon title={t('purchases.locked')} style={{ marginBottom: 16 }} />}
         {problem && (
           <Alert
@@ -174,44 +186,40 @@ function PurchaseForm({
         )}
         <Row gutter={16}>
           <Col xs={24} md={12} lg={6}>
-            <Form.Item label={t('purchases.supplier')} htmlFor="purchase-supplier" {...item('supplier_id')}>
-              <SupplierSelect
-                id="purchase-supplier"
-                value={draft.supplier_id}
-                onChange={(next) => set('supplier_id', next)}
-                placeholder={t('purchases.chooseSupplier')}
-              />
+            <Form.Item name="supplier_id" label={t('purchases.supplier')} htmlFor="purchase-supplier">
+              <SupplierSelect id="purchase-supplier" placeholder={t('purchases.chooseSupplier')} />
             </Form.Item>
           </Col>
           <Col xs={24} md={12} lg={6}>
-            <Form.Item label={t('stock.store')} htmlFor="purchase-store" {...item('store_id')}>
-              <StoreSelect
-                covered
-                id="purchase-store"
-                value={draft.store_id}
-                onChange={(next) => set('store_id', next)}
-                placeholder={t('transfers.chooseStore')}
-              />
+            <Form.Item name="store_id" label={t('stock.store')} htmlFor="purchase-store">
+              <StoreSelect covered id="purchase-store" placeholder={t('transfers.chooseStore')} />
             </Form.Item>
           </Col>
           <Col xs={24} md={12} lg={6}>
-            <Form.Item label={t('purchases.date')} htmlFor="purchase-date" {...item('purchase_date')}>
-              <DateInput
-                id="purchase-date"
-                value={draft.purchase_date}
-                onChange={(next) => set('purchase_date', next ?? '')}
-              />
+            <Form.Item
+              name="purchase_date"
+              label={t('purchases.date')}
+              htmlFor="purchase-date"
+              normalize={(value) => value ?? ''}
+            >
+              <DateInput id="purchase-date" />
             </Form.Item>
           </Col>
           <Col xs={24} md={12} lg={6}>
             {(!editing || draft.status === 'draft') && (
-              <Form.Item label={t('purchases.orderNow')} htmlFor="purchase-ordered" extra={t('purchases.orderNowHelp')}>
-                <Switch id="purchase-ordered" checked={draft.ordered} onChange={(next) => set('ordered', next)} />
+              <Form.Item
+                name="ordered"
+                valuePropName="checked"
+                label={t('purchases.orderNow')}
+                htmlFor="purchase-ordered"
+                extra={t('purchases.orderNowHelp')}
+              >
+                <Switch id="purchase-ordered" />
               </Form.Item>
             )}
           </Col>
         </Row>
-        <Form.Item label={t('purchases.itemsTitle')} {...item('items')}>
+        <Form.Item name="lines" label={t('purchases.itemsTitle')}>
           <ProductFinder onPick={add} disabled={locked} />
         </Form.Item>
         <Table<DraftLine>
@@ -229,14 +237,9 @@ function PurchaseForm({
               key: 'price',
               title: t('purchases.unitPrice'),
               width: 116,
-              render: (_, line, index) => (
-                <Form.Item style={{ margin: 0 }} {...item(`items.${index}.unit_price_cents`)}>
-                  <UsdInput
-                    aria-label={t('lines.priceOf', { line: index + 1 })}
-                    data-testid={`line-${index}-price`}
-                    value={line.unit_price_cents ?? undefined}
-                    onChange={(next) => change(index, { unit_price_cents: next ?? null })}
-                  />
+              render: (_, _line, index) => (
+                <Form.Item style={{ margin: 0 }} name={['lines', index, 'unit_price_cents']} {...money}>
+                  <UsdInput aria-label={t('lines.priceOf', { line: index + 1 })} data-testid={`line-${index}-price`} />
                 </Form.Item>
               ),
             },
@@ -268,32 +271,18 @@ function PurchaseForm({
           <Flex vertical style={{ flex: '1 1 320px', maxWidth: 520 }}>
             <Row gutter={16}>
               <Col span={12}>
-                <Form.Item label={t('purchases.shipping')} htmlFor="purchase-shipping" {...item('shipping_cents')}>
-                  <UsdInput
-                    id="purchase-shipping"
-                    value={draft.shipping_cents ?? undefined}
-                    onChange={(next) => set('shipping_cents', next ?? null)}
-                  />
+                <Form.Item name="shipping_cents" label={t('purchases.shipping')} htmlFor="purchase-shipping" {...money}>
+                  <UsdInput id="purchase-shipping" />
                 </Form.Item>
               </Col>
               <Col span={12}>
-                <Form.Item label={t('purchases.tax')} htmlFor="purchase-tax" {...item('tax_cents')}>
-                  <UsdInput
-                    id="purchase-tax"
-                    value={draft.tax_cents ?? undefined}
-                    onChange={(next) => set('tax_cents', next ?? null)}
-                  />
+                <Form.Item name="tax_cents" label={t('purchases.tax')} htmlFor="purchase-tax" {...money}>
+                  <UsdInput id="purchase-tax" />
                 </Form.Item>
               </Col>
             </Row>
-            <Form.Item label={t('purchases.notes')} htmlFor="purchase-notes" {...item('notes')}>
-              <Input.TextArea
-                id="purchase-notes"
-                rows={3}
-                maxLength={500}
-                value={draft.notes}
-                onChange={(event) => set('notes', event.target.value)}
-              />
+            <Form.Item name="notes" label={t('purchases.notes')} htmlFor="purchase-notes">
+              <Input.TextArea id="purchase-notes" rows={3} maxLength={500} />
             </Form.Item>
           </Flex>
           <MoneySummary

@@ -159,7 +159,7 @@ describe('purchase form', { timeout: 40_000 }, () => {
     // back on the form, with what was typed, the message on line 2's quantity
     const second = await screen.findByTestId('line-1-quantity');
     expect((second as HTMLInputElement).value).toBe('7');
-    expect(within(fieldOf(second)).getByText('More than is still due on this line (5).')).toBeTruthy();
+    expect(await within(fieldOf(second)).findByText('More than is still due on this line (5).')).toBeTruthy();
     expect(within(fieldOf(screen.getByTestId('line-0-quantity'))).queryByText(/More than/)).toBeNull();
 
     await retype(user, second, '5');

@@ -11,14 +11,14 @@ import {
   todayInCambodia,
   written,
 } from '@depot/contracts';
-import { App, Button, Card, Col, Flex, Form, Input, InputNumber, Row, Select, Table, Tag } from 'antd';
+import { Alert, App, Button, Card, Col, Flex, Form, Input, InputNumber, Row, Select, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { LoadFailed } from '../../kit/listState.tsx';
 import { failureMessage, usePage, useRefreshAll } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useCan } from '../../lib/access.tsx';
 import { formatDateTime } from '../../lib/dates.ts';
-import { parseWith, useFieldErrors } from '../../lib/forms.ts';
+import { useFormCheck } from '../../lib/forms.ts';
 import { ApiError, api } from '../../lib/http.ts';
 
 /**
@@ -33,23 +33,15 @@ export function OfficialRatesCard() {
   const canSet = useCan('exchange_rates.update');
   const [page, setPage] = useState(1);
   const list = usePage('official-rates', officialRate, `page=${page}&per_page=${DEFAULT_PER_PAGE}`);
-  const [values, setValues] = useState<Record<string, unknown>>({ kind: 'nbc_daily', date: todayInCambodia() });
   const [busy, setBusy] = useState<'save' | 'fetch' | null>(null);
-  const { item, setErrors, clear } = useFieldErrors();
-  const set = (key: string, value: unknown) => {
-    setValues((current) => ({ ...current, [key]: value }));
-    clear(key);
-  };
+  const [form] = Form.useForm();
+  const { problem, place, check, edited } = useFormCheck(form, ['kind', 'date', 'rate_khr'], locale);
 
   const send = async (what: 'save' | 'fetch') => {
     let body: unknown;
     if (what === 'save') {
-      const parsed = parseWith(officialRateInput, values, locale);
-      if (!parsed.data) {
-        setErrors(parsed.errors);
-        return;
-      }
-      body = parsed.data;
+      body = check(officialRateInput);
+      if (!body) return;
     }
     setBusy(what);
     try {
@@ -61,7 +53,7 @@ export function OfficialRatesCard() {
       void message.success(done.message);
       void refresh();
     } catch (error) {
-      if (error instanceof ApiError && error.status === 422 && error.body?.errors) setErrors(error.body.errors);
+      if (error instanceof ApiError && error.status === 422 && error.body?.errors) place(error.body.errors);
       else void message.error(failureMessage(error, locale));
     } finally {
       setBusy(null);
@@ -71,31 +63,37 @@ export function OfficialRatesCard() {
   return (
     <Card title={t('tax.official')} data-testid="official-rates">
       {canSet && (
-        <Form layout="vertical" requiredMark={false} disabled={busy !== null}>
+        <Form
+          form={form}
+          layout="vertical"
+          requiredMark={false}
+          disabled={busy !== null}
+          initialValues={{ kind: 'nbc_daily', date: todayInCambodia() }}
+          onValuesChange={edited}
+        >
+          {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 16 }} />}
           <Row gutter={16}>
             <Col xs={24} md={8}>
-              <Form.Item label={t('fields.type')} htmlFor="official-kind" {...item('kind')}>
+              <Form.Item name="kind" label={t('fields.type')} htmlFor="official-kind">
                 <Select<string>
                   id="official-kind"
-                  value={values.kind as string}
-                  onChange={(next) => set('kind', next)}
                   options={OFFICIAL_RATE_KINDS.map((kind) => ({ value: kind, label: t(`tax.officialKind.${kind}`) }))}
                   virtual={false}
                 />
               </Form.Item>
             </Col>
             <Col xs={24} md={8}>
-              <Form.Item label={t('tax.officialDate')} htmlFor="official-date" {...item('date')}>
-                <Input
-                  id="official-date"
-                  type="date"
-                  value={values.date as string}
-                  onChange={(event) => set('date', event.target.value)}
-                />
+              <Form.Item name="date" label={t('tax.officialDate')} htmlFor="official-date">
+                <Input id="official-date" type="date" />
               </Form.Item>
             </Col>
             <Col xs={24} md={8}>
-              <Form.Item label={t('tax.officialRate')} htmlFor="official-rate" {...item('rate_khr')}>
+              <Form.Item
+                name="rate_khr"
+                label={t('tax.officialRate')}
+                htmlFor="official-rate"
+                normalize={(next) => next ?? undefined}
+              >
                 <InputNumber<number>
                   id="official-rate"
                   data-testid="official-rate-input"
@@ -104,8 +102,6 @@ export function OfficialRatesCard() {
                   max={RATE_KHR_MAX}
                   precision={0}
                   suffix="៛"
-                  value={(values.rate_khr as number | undefined) ?? null}
-                  onChange={(next) => set('rate_khr', next ?? undefined)}
                 />
               </Form.Item>
             </Col>

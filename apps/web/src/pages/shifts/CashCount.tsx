@@ -1,5 +1,5 @@
 import { type CashCount, type CashCurrency, type CountLine, countTotal, formatKhr, formatUsd } from '@depot/contracts';
-import { Card, Col, Flex, InputNumber, Row, Typography } from 'antd';
+import { Card, Col, Flex, Form, InputNumber, Row, Typography } from 'antd';
 import { useCtx } from '../../kit/useCtx.ts';
 
 export const money = (currency: CashCurrency, value: number) =>
@@ -14,61 +14,50 @@ export function emptyCount(notes: { usd: number[]; khr: number[] }): CashCount {
   return { usd: lines(notes.usd), khr: lines(notes.khr) };
 }
 
+/** A 422's key on a count (`float.usd.0.value`, a note the settings do not hold) on its note's field. */
+export function countKey(key: string): string {
+  return key.replace(/^((float|counted)\.(usd|khr)\.\d+)\.value$/, '$1.count');
+}
+
 /**
- * A drawer counted by denomination, dollars and riel side by side: how many of each note, and what
- * that comes to per currency. `testId`-usd-2000 is the field of $20 notes.
+ * A drawer counted by denomination, dollars and riel side by side: how many of each note (the
+ * form's `field`, a CashCount: `float.usd.2.count`, its message under it), and what that comes to
+ * per currency. `field`-usd-2000 is the field of $20 notes.
  */
-export function CashCountInput({
-  value,
-  onChange,
-  testId,
-  errors,
-}: {
-  value: CashCount;
-  onChange: (next: CashCount) => void;
-  testId: string;
-  errors?: Record<string, string[]>;
-}) {
+export function CashCountInput({ field }: { field: 'float' | 'counted' }) {
   const { t } = useCtx();
-  const set = (currency: CashCurrency, index: number, count: number) =>
-    onChange({
-      ...value,
-      [currency]: value[currency].map((line, i) => (i === index ? { ...line, count } : line)),
-    });
+  const value: CashCount | undefined = Form.useWatch(field, { preserve: true });
+  if (!value) return null;
   const column = (currency: CashCurrency) => (
     <Card
       size="small"
       title={currency === 'usd' ? t('shifts.dollars') : t('shifts.riel')}
       extra={
-        <Typography.Text strong data-testid={`${testId}-${currency}-total`}>
+        <Typography.Text strong data-testid={`${field}-${currency}-total`}>
           {money(currency, countTotal(value[currency]))}
         </Typography.Text>
       }
     >
       <Flex vertical gap={6}>
-        {value[currency].map((line, index) => {
-          const problem = errors?.[`${testId === 'float' ? 'float' : 'counted'}.${currency}.${index}.value`];
-          return (
-            <Flex key={line.value} align="center" justify="space-between" gap={8}>
-              <Typography.Text style={{ minWidth: 80 }}>{face(currency, line.value)}</Typography.Text>
-              <span>×</span>
+        {value[currency].map((line, index) => (
+          <Flex key={line.value} align="center" justify="space-between" gap={8}>
+            <Typography.Text style={{ minWidth: 80 }}>{face(currency, line.value)}</Typography.Text>
+            <span>×</span>
+            <Form.Item name={[field, currency, index, 'count']} normalize={(next) => next ?? 0} style={{ margin: 0 }}>
               <InputNumber<number>
                 aria-label={`${face(currency, line.value)} ×`}
-                data-testid={`${testId}-${currency}-${line.value}`}
+                data-testid={`${field}-${currency}-${line.value}`}
                 min={0}
                 max={100000}
                 precision={0}
-                value={line.count}
-                status={problem ? 'error' : undefined}
-                onChange={(next) => set(currency, index, next ?? 0)}
                 style={{ width: 100 }}
               />
-              <Typography.Text type="secondary" style={{ minWidth: 100, textAlign: 'end' }}>
-                {money(currency, line.value * line.count)}
-              </Typography.Text>
-            </Flex>
-          );
-        })}
+            </Form.Item>
+            <Typography.Text type="secondary" style={{ minWidth: 100, textAlign: 'end' }}>
+              {money(currency, line.value * line.count)}
+            </Typography.Text>
+          </Flex>
+        ))}
       </Flex>
     </Card>
   );

@@ -24,17 +24,17 @@ import { ApprovalDialog, needsApproval } from '../../kit/ApprovalDialog.tsx';
 import { useDetailParam } from '../../kit/detail.tsx';
 import { type DocumentActions, DocumentDrawer, DocumentView } from '../../kit/document.tsx';
 import { ListPage } from '../../kit/ListPage.tsx';
-import { failureMessage, useWritten } from '../../kit/queries.ts';
+import { useWritten } from '../../kit/queries.ts';
 import type { ResourceDef } from '../../kit/resource.ts';
 import { fitTable } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useCan } from '../../lib/access.tsx';
 import { formatDateTime } from '../../lib/dates.ts';
-import { useFieldErrors } from '../../lib/forms.ts';
-import { ApiError, api, newIdempotencyKey, outcomeUnknown } from '../../lib/http.ts';
+import { useFormCheck } from '../../lib/forms.ts';
+import { api, newIdempotencyKey, outcomeUnknown } from '../../lib/http.ts';
 import { StoreSelect } from '../../resources/parties.tsx';
 import { differenceText, ShiftStatusTag, shifts } from '../../resources/shifts.tsx';
-import { CashCountInput, emptyCount, money } from './CashCount.tsx';
+import { CashCountInput, countKey, emptyCount, money } from './CashCount.tsx';
 import { KhqrUnchecked } from './KhqrUnchecked.tsx';
 import { useShiftSettings } from './queries.ts';
 import { ShiftReportDialog } from './ShiftReport.tsx';
@@ -45,13 +45,13 @@ export { useShiftSettings } from './queries.ts';
  * A keyed write of a shift's dialog: one Idempotency-Key per attempt, kept while the outcome is
  * unknown (a retry after a lost answer does not act twice); a 422's errors on the fields.
  */
-function useShiftWrite(path: string) {
+function useShiftWrite(path: string, names: readonly string[]) {
   const { locale } = useCtx();
   const done = useWritten();
   const key = useRef<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-  const fields = useFieldErrors();
+  const [form] = Form.useForm();
+  const { problem, setProblem, place, fail, edited } = useFormCheck(form, names, locale);
   const send = async (body: Record<string, unknown>, approval?: ApprovalInput) => {
     key.current ??= newIdempotencyKey();
     setBusy(true);
@@ -74,18 +74,16 @@ function useShiftWrite(path: string) {
   };
   /** Sends; a refusal is shown (fields, or above the form) and answers null; 'approval' when a manager is needed. */
   const submit = async (body: Record<string, unknown>): Promise<ShiftDetail | 'approval' | null> => {
-    setProblem(null);
-    fields.setErrors({});
+    place({});
     try {
       return await send(body);
     } catch (error) {
       if (needsApproval(error)) return 'approval';
-      if (error instanceof ApiError && error.status === 422 && error.body?.errors) fields.setErrors(error.body.errors);
-      else setProblem(failureMessage(error, locale));
+      fail(error, countKey);
       return null;
     }
   };
-  return { send, submit, busy, problem, fields };
+  return { send, submit, busy, problem, setProblem, form, edited };
 }
 
 const OpenContext = createContext<() => void>(() => {});
@@ -108,16 +106,23 @@ function OpenShiftDialog({ onClose, onOpened }: { onClose: () => void; onOpened:
   const { t } = useCtx();
   const settings = useShiftSettings();
   const home = useSessionStore();
-  const [store, setStore] = useState<number | null>(null);
-  const [till, setTill] = useState('');
-  const [float, setFloat] = useState<CashCount | null>(null);
-  const write = useShiftWrite('shifts');
-  const count =
-    float ??
-    (settings.data ? emptyCount({ usd: settings.data.usd_denominations, khr: settings.data.khr_denominations }) : null);
-  const storeId = store ?? home.id;
+  const write = useShiftWrite('shifts', ['store_id', 'till', 'float']);
+  const { form } = write;
+  // the user's own store, and an empty float of the settings' notes, once they are known
+  useEffect(() => {
+    if (home.id && form.getFieldValue('store_id') == null) form.setFieldValue('store_id', home.id);
+  }, [home.id, form]);
+  useEffect(() => {
+    if (settings.data && !form.getFieldValue('float')) {
+      form.setFieldValue(
+        'float',
+        emptyCount({ usd: settings.data.usd_denominations, khr: settings.data.khr_denominations }),
+      );
+    }
+  }, [settings.data, form]);
   const submit = async () => {
-    const opened = await write.submit({ store_id: storeId, till, float: count });
+    const { store_id, till, float } = form.getFieldsValue(true);
+    const opened = await write.submit({ store_id, till, float });
     if (opened && opened !== 'approval') onOpened(opened.id);
   };
   return (
@@ -132,23 +137,29 @@ function OpenShiftDialog({ onClose, onOpened }: { onClose: () => void; onOpened:
       destroyOnHidden
     >
       {write.problem && <Alert type="error" showIcon title={write.problem} style={{ marginBottom: 12 }} />}
-      <Form layout="vertical" requiredMark={false}>
+      <Form
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        initialValues={{ store_id: home.id ?? null, till: '' }}
+        onValuesChange={write.edited}
+      >
         <Flex gap={12} wrap>
-          <Form.Item label={t('shifts.store')} {...write.fields.item('store_id')} style={{ flex: 1, minWidth: 220 }}>
-            <StoreSelect covered value={storeId ?? undefined} onChange={(v) => setStore((v as number) ?? null)} />
+          <Form.Item
+            name="store_id"
+            label={t('shifts.store')}
+            style={{ flex: 1, minWidth: 220 }}
+            getValueProps={(value) => ({ value: value ?? undefined })}
+            normalize={(value) => value ?? null}
+          >
+            <StoreSelect covered />
           </Form.Item>
-          <Form.Item label={t('shifts.till')} {...write.fields.item('till')} style={{ flex: 1, minWidth: 220 }}>
-            <Input
-              data-testid="shift-till"
-              maxLength={30}
-              placeholder={t('shifts.tillHint')}
-              value={till}
-              onChange={(event) => setTill(event.target.value)}
-            />
+          <Form.Item name="till" label={t('shifts.till')} style={{ flex: 1, minWidth: 220 }}>
+            <Input data-testid="shift-till" maxLength={30} placeholder={t('shifts.tillHint')} />
           </Form.Item>
         </Flex>
         <Typography.Paragraph type="secondary">{t('shifts.floatHelp')}</Typography.Paragraph>
-        {count && <CashCountInput value={count} onChange={setFloat} testId="float" errors={write.fields.errors} />}
+        <CashCountInput field="float" />
       </Form>
     </Modal>
   );
@@ -157,12 +168,12 @@ function OpenShiftDialog({ onClose, onOpened }: { onClose: () => void; onOpened:
 /** A pay-in or a pay-out: the currency, the amount (dollars typed, cents sent; riel whole) and why. */
 function MoveDialog({ shift, kind, onClose }: { shift: ShiftDetail; kind: ShiftMoveKind; onClose: () => void }) {
   const { t } = useCtx();
-  const [currency, setCurrency] = useState<CashCurrency>('usd');
-  const [amount, setAmount] = useState<number | null>(null);
-  const [reason, setReason] = useState('');
   const [approving, setApproving] = useState(false);
-  const write = useShiftWrite(`shifts/${shift.id}/movements`);
+  const write = useShiftWrite(`shifts/${shift.id}/movements`, ['amount', 'reason']);
+  const { form } = write;
+  const currency: CashCurrency = Form.useWatch('currency', form) ?? 'usd';
   const body = () => {
+    const { amount, reason } = form.getFieldsValue(true) as { amount: number | null; reason: string };
     const minor = amount === null ? null : currency === 'usd' ? Math.round(amount * 100) : Math.round(amount);
     return { kind, currency, amount: minor, reason };
   };
@@ -183,11 +194,15 @@ function MoveDialog({ shift, kind, onClose }: { shift: ShiftDetail; kind: ShiftM
       destroyOnHidden
     >
       {write.problem && <Alert type="error" showIcon title={write.problem} style={{ marginBottom: 12 }} />}
-      <Form layout="vertical" requiredMark={false}>
-        <Form.Item label={t('shifts.currency')}>
+      <Form
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        initialValues={{ currency: 'usd', amount: null, reason: '' }}
+        onValuesChange={write.edited}
+      >
+        <Form.Item name="currency" label={t('shifts.currency')}>
           <Segmented<CashCurrency>
-            value={currency}
-            onChange={setCurrency}
             data-testid="move-currency"
             options={[
               { value: 'usd', label: t('shifts.dollars') },
@@ -195,7 +210,7 @@ function MoveDialog({ shift, kind, onClose }: { shift: ShiftDetail; kind: ShiftM
             ]}
           />
         </Form.Item>
-        <Form.Item label={t('shifts.amount')} {...write.fields.item('amount')}>
+        <Form.Item name="amount" label={t('shifts.amount')}>
           <InputNumber<number>
             data-testid="move-amount"
             style={{ width: '100%' }}
@@ -203,17 +218,10 @@ function MoveDialog({ shift, kind, onClose }: { shift: ShiftDetail; kind: ShiftM
             precision={currency === 'usd' ? 2 : 0}
             prefix={currency === 'usd' ? '$' : undefined}
             suffix={currency === 'khr' ? '៛' : undefined}
-            value={amount}
-            onChange={setAmount}
           />
         </Form.Item>
-        <Form.Item label={t('shifts.reason')} {...write.fields.item('reason')}>
-          <Input
-            data-testid="move-reason"
-            maxLength={255}
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-          />
+        <Form.Item name="reason" label={t('shifts.reason')}>
+          <Input data-testid="move-reason" maxLength={255} />
         </Form.Item>
       </Form>
       {approving && (
@@ -240,14 +248,23 @@ function MoveDialog({ shift, kind, onClose }: { shift: ShiftDetail; kind: ShiftM
 function CloseDialog({ shift, onClose }: { shift: ShiftDetail; onClose: (closed: ShiftDetail | null) => void }) {
   const { t } = useCtx();
   const settings = useShiftSettings();
-  const [counted, setCounted] = useState<CashCount | null>(null);
-  const [note, setNote] = useState('');
   const [approving, setApproving] = useState(false);
-  const write = useShiftWrite(`shifts/${shift.id}/close`);
-  const count =
-    counted ??
-    (settings.data ? emptyCount({ usd: settings.data.usd_denominations, khr: settings.data.khr_denominations }) : null);
-  const body = () => ({ counted: count, note });
+  const write = useShiftWrite(`shifts/${shift.id}/close`, ['counted', 'note']);
+  const { form } = write;
+  const count: CashCount | undefined = Form.useWatch('counted', { form, preserve: true });
+  // an empty count of the settings' notes, once they are known
+  useEffect(() => {
+    if (settings.data && !form.getFieldValue('counted')) {
+      form.setFieldValue(
+        'counted',
+        emptyCount({ usd: settings.data.usd_denominations, khr: settings.data.khr_denominations }),
+      );
+    }
+  }, [settings.data, form]);
+  const body = () => {
+    const { counted, note } = form.getFieldsValue(true) as { counted: CashCount | undefined; note: string };
+    return { counted: counted ?? null, note };
+  };
   const submit = async () => {
     const done = await write.submit(body());
     if (done === 'approval') setApproving(true);
@@ -278,17 +295,17 @@ function CloseDialog({ shift, onClose }: { shift: ShiftDetail; onClose: (closed:
       <Typography.Paragraph type="secondary">
         {shift.blind ? t('shifts.blindHelp') : t('shifts.countHelp')}
       </Typography.Paragraph>
-      {count && <CashCountInput value={count} onChange={setCounted} testId="counted" errors={write.fields.errors} />}
-      {!shift.blind && (
-        <Flex vertical style={{ marginTop: 12 }}>
-          {expected('usd')}
-          {expected('khr')}
-        </Flex>
-      )}
-      <KhqrUnchecked shiftId={shift.id} />
-      <Form layout="vertical" style={{ marginTop: 12 }}>
-        <Form.Item label={t('shifts.note')} {...write.fields.item('note')}>
-          <Input data-testid="close-note" maxLength={255} value={note} onChange={(e) => setNote(e.target.value)} />
+      <Form form={form} layout="vertical" initialValues={{ note: '' }} onValuesChange={write.edited}>
+        <CashCountInput field="counted" />
+        {!shift.blind && (
+          <Flex vertical style={{ marginTop: 12 }}>
+            {expected('usd')}
+            {expected('khr')}
+          </Flex>
+        )}
+        <KhqrUnchecked shiftId={shift.id} />
+        <Form.Item name="note" label={t('shifts.note')} style={{ marginTop: 12 }}>
+          <Input data-testid="close-note" maxLength={255} />
         </Form.Item>
       </Form>
       {approving && (

@@ -1,13 +1,15 @@
 import { type TransferDetail, transferDetail, transferInput, written } from '@depot/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, Col, Form, Modal, Row, Table, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import {
   baseUnitOf,
   type DocumentLine,
   lineColumns,
   lineEdits,
+  lineErrors,
   lineKey,
+  lineName,
   lineProduct,
   ProductFinder,
   savedLine,
@@ -19,14 +21,21 @@ import { useWritten } from '../../kit/queries.ts';
 import { fitTable } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { formatCount } from '../../lib/format.ts';
-import { parseWith, useFormErrors } from '../../lib/forms.ts';
+import { parseWith, useFormCheck } from '../../lib/forms.ts';
 import { api } from '../../lib/http.ts';
 import { StoreSelect } from '../../resources/parties.tsx';
 
 const answer = written(transferDetail);
 
-/** The fields the form shows a message on; the server's other messages go above it. */
-const KNOWN = /^(from_store_id|to_store_id|note|items(\.\d+\.(product_id|unit_id|quantity))?)$/;
+/** The form's fields: the server's messages for them go under them, the others above the form. */
+const NAMES = ['from_store_id', 'to_store_id', 'note', 'items'] as const;
+
+interface TransferValues {
+  from_store_id: number | null;
+  to_store_id: number | null;
+  note: string;
+  items: DocumentLine[];
+}
 
 function TransferFormBody({
   editing,
@@ -39,17 +48,16 @@ function TransferFormBody({
 }) {
   const { t, locale } = useCtx();
   const written = useWritten();
-  const [from, setFrom] = useState<number | null>(editing?.from_store_id ?? null);
-  const [to, setTo] = useState<number | null>(editing?.to_store_id ?? null);
-  const [note, setNote] = useState(editing?.note ?? '');
-  const [lines, setLines] = useState<DocumentLine[]>(() => (editing ? editing.items.map(savedLine) : []));
-  const { item, clear, setErrors, problem, setProblem, fail } = useFormErrors((key) => KNOWN.test(key));
+  const [form] = Form.useForm<TransferValues>();
+  const { problem, setProblem, place, fail, edited } = useFormCheck(form, NAMES, locale);
+  const lines: DocumentLine[] = Form.useWatch('items', { form, preserve: true }) ?? [];
   const home = useSessionStore();
 
   // A new transfer leaves the user's own store unless they choose another.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only when the user's store becomes known
   useEffect(() => {
-    if (!editing && home.id) setFrom((current) => current ?? home.id);
+    if (!editing && home.id && form.getFieldValue('from_store_id') == null)
+      form.setFieldValue('from_store_id', home.id);
   }, [home.id]);
 
   const save = useMutation({
@@ -59,26 +67,30 @@ function TransferFormBody({
         : api('stock-transfers', { method: 'POST', body, schema: answer }),
   });
 
-  const { change, add, remove } = lineEdits<DocumentLine>({
-    update: setLines,
-    clear,
-    setErrors,
+  const { add, remove } = lineEdits<DocumentLine>({
+    form,
+    list: 'items',
     // A product new to the transfer: one of it, in its own unit (scanned again: one more, in the unit chosen).
     make: (row) => ({ key: lineKey(), product: lineProduct(row), unit: baseUnitOf(row), quantity: 1 }),
   });
-  const { start, end } = lineColumns<DocumentLine>({ t, locale }, { item, change, remove, productWidth: 300 });
+  const { start, end } = lineColumns<DocumentLine>({ t, locale }, { list: 'items', remove, productWidth: 300 });
 
   const submit = async () => {
     setProblem(null);
+    const values = form.getFieldsValue(true) as TransferValues;
     const body = {
-      from_store_id: from,
-      to_store_id: to,
-      note,
-      items: lines.map((line) => ({ product_id: line.product.id, unit_id: line.unit?.id, quantity: line.quantity })),
+      from_store_id: values.from_store_id,
+      to_store_id: values.to_store_id,
+      note: values.note,
+      items: values.items.map((line) => ({
+        product_id: line.product.id,
+        unit_id: line.unit?.id,
+        quantity: line.quantity,
+      })),
     };
     const parsed = parseWith(transferInput, body, locale);
     if (!parsed.data) {
-      setErrors(parsed.errors);
+      place(lineErrors(parsed.errors, 'items'));
       return;
     }
     try {
@@ -86,7 +98,7 @@ function TransferFormBody({
       void written(saved);
       onSaved(saved.data);
     } catch (error) {
-      fail(error, locale);
+      fail(error, (key) => lineName(key, 'items'));
     }
   };
 
@@ -103,40 +115,40 @@ function TransferFormBody({
       mask={{ closable: false }}
       destroyOnHidden
     >
-      <Form layout="vertical" requiredMark={false} data-testid="transfer-form" disabled={save.isPending}>
+      <Form
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        data-testid="transfer-form"
+        disabled={save.isPending}
+        initialValues={{
+          from_store_id: editing?.from_store_id ?? null,
+          to_store_id: editing?.to_store_id ?? null,
+          note: editing?.note ?? '',
+          items: editing ? editing.items.map(savedLine) : [],
+        }}
+        onValuesChange={(changed: Partial<TransferValues>) => {
+          edited(changed);
+          // the stores are checked together: a new "from" may settle what was said of "to"
+          if ('from_store_id' in changed) form.setFields([{ name: 'to_store_id', errors: [] }]);
+        }}
+      >
         {problem && (
           <Alert type="error" showIcon title={problem} style={{ marginBottom: 16 }} data-testid="form-error" />
         )}
         <Row gutter={16}>
           <Col xs={24} md={12}>
-            <Form.Item label={t('transfers.from')} htmlFor="transfer-from" {...item('from_store_id')}>
-              <StoreSelect
-                covered
-                id="transfer-from"
-                value={from}
-                onChange={(next) => {
-                  setFrom(next);
-                  clear('from_store_id', 'to_store_id');
-                }}
-                placeholder={t('transfers.chooseStore')}
-              />
+            <Form.Item name="from_store_id" label={t('transfers.from')} htmlFor="transfer-from">
+              <StoreSelect covered id="transfer-from" placeholder={t('transfers.chooseStore')} />
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>
-            <Form.Item label={t('transfers.to')} htmlFor="transfer-to" {...item('to_store_id')}>
-              <StoreSelect
-                id="transfer-to"
-                value={to}
-                onChange={(next) => {
-                  setTo(next);
-                  clear('to_store_id');
-                }}
-                placeholder={t('transfers.chooseStore')}
-              />
+            <Form.Item name="to_store_id" label={t('transfers.to')} htmlFor="transfer-to">
+              <StoreSelect id="transfer-to" placeholder={t('transfers.chooseStore')} />
             </Form.Item>
           </Col>
         </Row>
-        <Form.Item label={t('lines.title')} {...item('items')}>
+        <Form.Item name="items" label={t('lines.title')}>
           <ProductFinder onPick={add} disabled={save.isPending} />
         </Form.Item>
         <Table<DocumentLine>
@@ -165,16 +177,7 @@ function TransferFormBody({
             end,
           ]}
         />
-        <NoteField
-          id="transfer-note"
-          value={note}
-          onChange={(next) => {
-            setNote(next);
-            clear('note');
-          }}
-          error={item('note')}
-          style={{ marginTop: 16 }}
-        />
+        <NoteField id="transfer-note" style={{ marginTop: 16 }} />
       </Form>
     </Modal>
   );

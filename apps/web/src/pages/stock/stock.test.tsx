@@ -220,6 +220,40 @@ describe('stock transfers', { timeout: 30_000 }, () => {
     expect(calls('POST stock-transfers/1/send')).toHaveLength(1);
   });
 
+  it('edits a draft and shows the refusal on the line it names, gone once the line changes', async () => {
+    const { calls } = mockFetch(
+      handlers({
+        'PUT stock-transfers/1': {
+          status: 422,
+          body: {
+            message: 'The given data was invalid.',
+            errors: { 'items.0.quantity': ['Only 1 Carton left in the store.'], items: ['Check the lines.'] },
+          },
+        },
+      }),
+    );
+    signedIn({ permissions: [...STOCK, 'stores.list'] });
+    const { user } = renderApp('/en/stocks/transfer?view=1');
+    const details = await screen.findByTestId('transfer-details');
+    await user.click(within(details).getByTestId('transfer-edit'));
+    const form = await screen.findByTestId('transfer-form');
+    const quantity = within(form).getByTestId('line-0-quantity') as HTMLInputElement;
+    expect(quantity.value).toBe('2');
+    await user.clear(quantity);
+    await user.type(quantity, '3');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls('PUT stock-transfers/1')).toHaveLength(1));
+    expect(calls('PUT stock-transfers/1')[0].body).toMatchObject({
+      from_store_id: 1,
+      to_store_id: 2,
+      items: [{ product_id: 5, unit_id: 6, quantity: 3 }],
+    });
+    expect(await within(fieldOf(quantity)).findByText('Only 1 Carton left in the store.')).toBeTruthy();
+    expect(await within(form).findByText('Check the lines.')).toBeTruthy();
+    await user.type(quantity, '{Backspace}1');
+    await waitFor(() => expect(fieldOf(quantity).className).not.toContain('ant-form-item-has-error'));
+  });
+
   it('a sent transfer may be received or cancelled back to its store', async () => {
     const received = { ...rows[1], status: 'received', received_at: '2026-03-03T02:00:00.000Z' };
     const { calls } = mockFetch(

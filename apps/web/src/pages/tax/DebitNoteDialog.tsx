@@ -17,7 +17,7 @@ import { CountInput, UsdInput } from '../../kit/inputs.tsx';
 import { useRefreshAll } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { percentText } from '../../lib/format.ts';
-import { parseWith, useFormErrors } from '../../lib/forms.ts';
+import { parseWith, useFormCheck } from '../../lib/forms.ts';
 import { api } from '../../lib/http.ts';
 
 interface DraftLine {
@@ -55,18 +55,12 @@ export function DebitNoteDialog({
     unit_price_cents: undefined,
     tax_category: invoice.vat_rate_bp > 0 ? 'S' : 'Z',
   });
-  const [reason, setReason] = useState('');
-  const [lines, setLines] = useState<DraftLine[]>(() => [fresh(0)]);
+  const [first] = useState<DraftLine[]>(() => [fresh(0)]);
   const [busy, setBusy] = useState(false);
   const [key, setKey] = useState(() => crypto.randomUUID());
-  const { item, clear, problem, setProblem, place, fail } = useFormErrors(
-    (field) => field === 'reason' || /^lines\.\d+\./.test(field),
-  );
-  const change = (index: number, patch: Partial<DraftLine>) => {
-    setLines((current) => current.map((line, i) => (i === index ? { ...line, ...patch } : line)));
-    clear(...Object.keys(patch).map((field) => `lines.${index}.${field}`));
-  };
-  const body = { reason, lines };
+  const [form] = Form.useForm<{ reason: string; lines: DraftLine[] }>();
+  const { problem, setProblem, place, fail, edited } = useFormCheck(form, ['reason', 'lines'], locale);
+  const lines: DraftLine[] = Form.useWatch('lines', { form, preserve: true }) ?? first;
 
   // what the note comes to, once every line is readable: the server's own rule
   const ready = lines.every((l) => typeof l.unit_price_cents === 'number' && typeof l.quantity === 'number');
@@ -83,7 +77,7 @@ export function DebitNoteDialog({
 
   const submit = async () => {
     setProblem(null);
-    const parsed = parseWith(debitNoteInput, body, locale);
+    const parsed = parseWith(debitNoteInput, form.getFieldsValue(true), locale);
     if (!parsed.data) {
       place(parsed.errors);
       return;
@@ -101,7 +95,7 @@ export function DebitNoteDialog({
       void refresh();
       onDone(done.data.id);
     } catch (error) {
-      fail(error, locale);
+      fail(error);
     } finally {
       setBusy(false);
     }
@@ -122,18 +116,21 @@ export function DebitNoteDialog({
         {t('tax.debitHelp', { rate: formatKhr(invoice.rate_khr), vat: percentText(invoice.vat_rate_bp) })}
       </Typography.Paragraph>
       {problem && <Alert type="error" showIcon title={problem} style={{ marginBottom: 12 }} />}
-      <Form layout="vertical" requiredMark={false} disabled={busy} data-testid="debit-form">
-        <Form.Item label={t('print.reason')} htmlFor="debit-reason" {...item('reason')}>
+      <Form
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        disabled={busy}
+        data-testid="debit-form"
+        initialValues={{ reason: '', lines: first }}
+        onValuesChange={edited}
+      >
+        <Form.Item name="reason" label={t('print.reason')} htmlFor="debit-reason">
           <Input.TextArea
             id="debit-reason"
             data-testid="debit-reason"
             maxLength={255}
             autoSize={{ minRows: 2, maxRows: 4 }}
-            value={reason}
-            onChange={(event) => {
-              setReason(event.target.value);
-              clear('reason');
-            }}
           />
         </Form.Item>
         {lines.map((line, index) => {
@@ -144,55 +141,37 @@ export function DebitNoteDialog({
                 <Form.Item
                   label={t('tax.lineOf', { line: n })}
                   htmlFor={`debit-${n}-description`}
-                  {...item(`lines.${index}.description`)}
+                  name={['lines', index, 'description']}
                 >
-                  <Input
-                    id={`debit-${n}-description`}
-                    data-testid="debit-description"
-                    maxLength={200}
-                    value={line.description}
-                    onChange={(event) => change(index, { description: event.target.value })}
-                  />
+                  <Input id={`debit-${n}-description`} data-testid="debit-description" maxLength={200} />
                 </Form.Item>
               </Col>
               <Col xs={8} md={4}>
                 <Form.Item
                   label={t('print.quantity')}
                   htmlFor={`debit-${n}-quantity`}
-                  {...item(`lines.${index}.quantity`)}
+                  name={['lines', index, 'quantity']}
                 >
-                  <CountInput
-                    id={`debit-${n}-quantity`}
-                    data-testid="debit-quantity"
-                    value={line.quantity}
-                    onChange={(quantity) => change(index, { quantity })}
-                  />
+                  <CountInput id={`debit-${n}-quantity`} data-testid="debit-quantity" />
                 </Form.Item>
               </Col>
               <Col xs={16} md={5}>
                 <Form.Item
                   label={t('tax.priceBeforeVat')}
                   htmlFor={`debit-${n}-price`}
-                  {...item(`lines.${index}.unit_price_cents`)}
+                  name={['lines', index, 'unit_price_cents']}
                 >
-                  <UsdInput
-                    id={`debit-${n}-price`}
-                    data-testid="debit-price"
-                    value={line.unit_price_cents}
-                    onChange={(unit_price_cents) => change(index, { unit_price_cents })}
-                  />
+                  <UsdInput id={`debit-${n}-price`} data-testid="debit-price" />
                 </Form.Item>
               </Col>
               <Col xs={20} md={5}>
                 <Form.Item
                   label={t('print.category')}
                   htmlFor={`debit-${n}-category`}
-                  {...item(`lines.${index}.tax_category`)}
+                  name={['lines', index, 'tax_category']}
                 >
                   <Select<TaxCategory>
                     id={`debit-${n}-category`}
-                    value={line.tax_category}
-                    onChange={(tax_category) => change(index, { tax_category })}
                     options={TAX_CATEGORIES.map((c) => ({
                       value: c,
                       label: t(`tax.category.${c}`, { vat: percentText(invoice.vat_rate_bp) }),
@@ -207,7 +186,12 @@ export function DebitNoteDialog({
                     icon={<DeleteOutlined />}
                     aria-label={t('lines.remove', { line: n })}
                     disabled={lines.length === 1}
-                    onClick={() => setLines((current) => current.filter((_, i) => i !== index))}
+                    onClick={() =>
+                      form.setFieldValue(
+                        'lines',
+                        lines.filter((_, i) => i !== index),
+                      )
+                    }
                   />
                 </Form.Item>
               </Col>
@@ -218,7 +202,7 @@ export function DebitNoteDialog({
           icon={<PlusOutlined />}
           disabled={lines.length >= 100}
           onClick={() => {
-            setLines((current) => [...current, fresh(next)]);
+            form.setFieldValue('lines', [...lines, fresh(next)]);
             setNext(next + 1);
           }}
           data-testid="debit-add-line"

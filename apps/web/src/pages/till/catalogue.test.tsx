@@ -151,6 +151,30 @@ describe('combo review', { timeout: 40_000 }, () => {
     await waitFor(() => expect(path()).toBe('/en/combos/create'));
     const sku = await screen.findByLabelText('SKU');
     expect((sku as HTMLInputElement).value).toBe('PARTY-1');
-    expect(within(fieldOf(sku)).getByText('This SKU is already taken.')).toBeTruthy();
+    expect(await within(fieldOf(sku)).findByText('This SKU is already taken.')).toBeTruthy();
+  });
+
+  it("puts a refused line's message on that line, as the form names it", async () => {
+    mockFetch({
+      'POST combos/preview': () => ({
+        status: 422,
+        body: {
+          message: 'The given data was invalid.',
+          errors: { 'items.1.quantity': ['Only whole bags.'], 'items.0.unit_id': ['Not a unit of this product.'] },
+        },
+      }),
+      'GET products': () => ({ body: listAnswer([]) }),
+    });
+    signedIn({ permissions: COMBOS });
+    saveComboDraft(DRAFT);
+    const { path } = renderApp('/en/combos/review');
+    await waitFor(() => expect(path()).toBe('/en/combos/create'));
+    const second = await screen.findByTestId('combo-line-1-quantity');
+    expect((second as HTMLInputElement).value).toBe('1');
+    expect(await within(fieldOf(second)).findByText('Only whole bags.')).toBeTruthy();
+    expect(
+      await within(fieldOf(screen.getByLabelText('Unit, line 1'))).findByText('Not a unit of this product.'),
+    ).toBeTruthy();
+    expect(within(fieldOf(screen.getByTestId('combo-line-0-quantity'))).queryByText('Only whole bags.')).toBeNull();
   });
 });

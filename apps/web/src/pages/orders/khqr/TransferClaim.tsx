@@ -2,9 +2,8 @@ import { BankOutlined } from '@ant-design/icons';
 import { BANK_HASH_PATTERN, type KhqrCurrency, type OrderDetail, orderDetail, written } from '@depot/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, Button, Flex, Form, Input } from 'antd';
-import { useState } from 'react';
 import { useCtx } from '../../../kit/useCtx.ts';
-import { useFormErrors } from '../../../lib/forms.ts';
+import { useFormCheck } from '../../../lib/forms.ts';
 import { api } from '../../../lib/http.ts';
 
 const paidAnswer = written(orderDetail);
@@ -25,8 +24,9 @@ export function TransferClaim({
   onPaid: (paid: OrderDetail, message: string) => void;
 }) {
   const { t, locale } = useCtx();
-  const [hash, setHash] = useState('');
-  const form = useFormErrors((key) => key === 'hash');
+  const [form] = Form.useForm<{ hash: string }>();
+  const { problem, place, fail, edited } = useFormCheck(form, ['hash'], locale);
+  const hash: string = Form.useWatch('hash', form) ?? '';
   const claim = useMutation({
     mutationFn: (reference: string) =>
       api(`orders/${order.id}/khqr/transfer`, {
@@ -39,32 +39,38 @@ export function TransferClaim({
   const looksRight = BANK_HASH_PATTERN.test(typed);
 
   const submit = async () => {
-    form.place({});
+    place({});
     try {
       const answer = await claim.mutateAsync(typed);
       onPaid(answer.data, answer.message);
     } catch (error) {
-      form.fail(error, locale);
+      fail(error);
     }
   };
 
   return (
-    <Form layout="vertical" style={{ width: '100%' }} onFinish={() => void submit()} data-testid="transfer-claim">
-      <Form.Item label={t('khqr.transferLabel')} extra={t('khqr.transferHelp')} {...form.item('hash')}>
+    <Form
+      form={form}
+      layout="vertical"
+      style={{ width: '100%' }}
+      initialValues={{ hash: '' }}
+      onValuesChange={edited}
+      onFinish={() => void submit()}
+      data-testid="transfer-claim"
+    >
+      <Form.Item label={t('khqr.transferLabel')} extra={t('khqr.transferHelp')}>
         <Flex gap={8}>
-          <Input
-            value={hash}
-            onChange={(event) => {
-              setHash(event.target.value);
-              form.clear('hash');
-            }}
-            maxLength={64}
-            autoComplete="off"
-            spellCheck={false}
-            placeholder="8465d722"
-            aria-label={t('khqr.transferLabel')}
-            data-testid="transfer-hash"
-          />
+          {/* the hash's message shows on the labelled item around it */}
+          <Form.Item name="hash" noStyle>
+            <Input
+              maxLength={64}
+              autoComplete="off"
+              spellCheck={false}
+              placeholder="8465d722"
+              aria-label={t('khqr.transferLabel')}
+              data-testid="transfer-hash"
+            />
+          </Form.Item>
           <Button
             htmlType="submit"
             icon={<BankOutlined />}
@@ -76,7 +82,7 @@ export function TransferClaim({
           </Button>
         </Flex>
       </Form.Item>
-      {form.problem && <Alert type="error" showIcon title={form.problem} data-testid="transfer-problem" />}
+      {problem && <Alert type="error" showIcon title={problem} data-testid="transfer-problem" />}
     </Form>
   );
 }
