@@ -50,6 +50,7 @@ import { printers, printersResource } from './modules/printing/printers.resource
 import { printingRoutes } from './modules/printing/printing.routes.ts';
 import { registerProductImages } from './modules/products/products.images.ts';
 import { products } from './modules/products/products.resources.ts';
+import { registerProductSnapshot } from './modules/products/products.snapshot.ts';
 import { registerProductTransfer } from './modules/products/products.transfer.ts';
 import { profileRoutes } from './modules/profile/profile.routes.ts';
 import { profileService } from './modules/profile/profile.service.ts';
@@ -262,6 +263,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(notificationRoutes, { notifications });
   await registerProductImages(app, db, options.uploadsDir);
+  await registerProductSnapshot(app, db);
   await registerProductTransfer(app, db);
   await registerPriceTransfer(app, db);
   await app.register(sampleRoutes, { samples: sampleService(db, options.uploadsDir) });

@@ -127,6 +127,44 @@ export const product = z.object({
 export type Product = z.infer<typeof product>;
 
 /**
+ * `GET /api/products/snapshot`: a new till's first sync in one answer (issue 34). The active
+ * products, only what the till sells with, by column (each list the same length, in id order),
+ * with the cursor their changes start after (`GET /api/products/changes?after=`; null: none yet).
+ * The same for everyone who may list products: no cost, no stock (the till asks a store's stock
+ * online). `unit` is a place in `units`.
+ */
+export const productSnapshot = z.object({
+  cursor: z.string().nullable(),
+  units: z.array(z.object({ id: z.number().int(), name_en: z.string(), name_kh: z.string() })),
+  id: z.array(z.number().int()),
+  name_en: z.array(z.string()),
+  name_kh: z.array(z.string()),
+  sku: z.array(z.string()),
+  barcode: z.array(z.string().nullable()),
+  category_id: z.array(z.number().int()),
+  thumbnail_url: z.array(z.string().nullable()),
+  unit: z.array(z.number().int()),
+  price_usd_cents: z.array(z.number().int()),
+  taxable: z.array(z.boolean()),
+  updated_at: z.array(z.string()),
+});
+export type ProductSnapshotAnswer = z.infer<typeof productSnapshot>;
+/** The columns of a snapshot, one value a product each. */
+export const PRODUCT_SNAPSHOT_COLUMNS = [
+  'id',
+  'name_en',
+  'name_kh',
+  'sku',
+  'barcode',
+  'category_id',
+  'thumbnail_url',
+  'unit',
+  'price_usd_cents',
+  'taxable',
+  'updated_at',
+] as const satisfies readonly (keyof ProductSnapshotAnswer)[];
+
+/**
  * The columns of a product spreadsheet, in the order an export writes them; an import reads the
  * same keys in any order, so an exported file imports back unchanged. Brand, category,
  * sub-category and unit are names; prices are "1.26" dollars and whole riel.
