@@ -85,11 +85,13 @@ export default defineConfig({
             options: { cacheName: 'depot-pages', networkTimeoutSeconds: 4 },
           },
           {
-            // not the health check: it asks whether the server answers (lib/http.ts), a kept answer would lie
+            // not the health check: it asks whether the server answers (lib/http.ts), a kept answer would
+            // lie; not the catalogue's snapshot: megabytes the till keeps in IndexedDB (localSeed.ts)
             urlPattern: ({ url }) =>
               url.pathname.startsWith('/api/') &&
               !url.pathname.startsWith('/api/auth') &&
-              url.pathname !== '/api/health',
+              url.pathname !== '/api/health' &&
+              url.pathname !== '/api/products/snapshot',
             method: 'GET',
             handler: 'NetworkFirst',
             options: {

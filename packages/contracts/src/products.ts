@@ -149,20 +149,6 @@ export const productSnapshot = z.object({
   updated_at: z.array(z.string()),
 });
 export type ProductSnapshotAnswer = z.infer<typeof productSnapshot>;
-/** The columns of a snapshot, one value a product each. */
-export const PRODUCT_SNAPSHOT_COLUMNS = [
-  'id',
-  'name_en',
-  'name_kh',
-  'sku',
-  'barcode',
-  'category_id',
-  'thumbnail_url',
-  'unit',
-  'price_usd_cents',
-  'taxable',
-  'updated_at',
-] as const satisfies readonly (keyof ProductSnapshotAnswer)[];
 
 /**
  * The columns of a product spreadsheet, in the order an export writes them; an import reads the

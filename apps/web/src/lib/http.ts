@@ -120,6 +120,26 @@ export async function api<S extends z.ZodType | undefined = undefined>(
   return (schema ? schema.parse(data) : data) as S extends z.ZodType ? z.output<S> : unknown;
 }
 
+/**
+ * A large read answered as bytes, not parsed here (the till's catalogue snapshot: a worker parses
+ * it, localSeed.ts): the same headers, refusals and network failures as `api`.
+ */
+export async function apiBytes(path: string, { signal }: { signal?: AbortSignal } = {}): Promise<ArrayBuffer> {
+  let response: Response;
+  let bytes: ArrayBuffer;
+  try {
+    response = await fetch(apiBase() + path, { headers: baseHeaders(), signal });
+    bytes = await response.arrayBuffer();
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    noteReached(false);
+    askUntilReached();
+    throw new NetworkError(error);
+  }
+  if (!response.ok) throw failure(path, response.status, new TextDecoder().decode(bytes));
+  return bytes;
+}
+
 /** The health checks under way while the server is not reached: the next one's timer. */
 let probe: { timer: ReturnType<typeof setTimeout> } | undefined;
 /** Requests that got no answer so far: a health answer counts only if none failed while it was asked. */

@@ -121,7 +121,7 @@ describe('the products snapshot', () => {
 
     // who may not list products gets no snapshot, nor a 304 that says theirs is current
     const other = await tokenOf(['orders.list']);
-    for (const extra of [{}, { 'if-none-match': etag }]) {
+    for (const extra of [{}, { 'if-none-match': etag }] as Record<string, string>[]) {
       const refused = await snapshot(other, extra);
       expect(refused.res.statusCode).toBe(403);
       expect(refused.res.headers.etag).toBeUndefined();

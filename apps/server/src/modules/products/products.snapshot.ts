@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip as gunzipCb, gzip as gzipCb } from 'node:zlib';
-import { changesCursor, PRODUCT_SNAPSHOT_COLUMNS, type ProductSnapshotAnswer, productSnapshot } from '@depot/contracts';
+import { changesCursor, type ProductSnapshotAnswer, productSnapshot } from '@depot/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { products } from './products.resources.ts';
 
@@ -80,10 +81,17 @@ export async function snapshotOf(db: Db): Promise<ProductSnapshotAnswer> {
   const out: ProductSnapshotAnswer = {
     cursor: null,
     units: [],
-    ...(Object.fromEntries(PRODUCT_SNAPSHOT_COLUMNS.map((c) => [c, []])) as Omit<
-      ProductSnapshotAnswer,
-      'cursor' | 'units'
-    >),
+    id: [],
+    name_en: [],
+    name_kh: [],
+    sku: [],
+    barcode: [],
+    category_id: [],
+    thumbnail_url: [],
+    unit: [],
+    price_usd_cents: [],
+    taxable: [],
+    updated_at: [],
   };
   const unitPlace = new Map<number, number>();
   let last: { updated_at: string; id: number } | null = null;
@@ -154,7 +162,7 @@ export async function registerProductSnapshot(app: FastifyInstance, db: Db): Pro
       schema: {
         tags: ['products'],
         summary: "A new till's catalogue in one answer (304 to its ETag), then its changes after `cursor`",
-        response: { 200: productSnapshot },
+        response: { 200: productSnapshot, 304: z.null().describe('Not modified: the ETag asked is current') },
       },
     },
     async (request, reply) => {

@@ -1,9 +1,10 @@
-import type { Product } from '@depot/contracts';
+import type { Product, ProductSnapshotAnswer } from '@depot/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 /**
- * The till's catalogue on the device (fake-indexeddb): read from the changes route page by page,
- * a deletion or a deactivation leaves it, and after a reload it is searched from IndexedDB alone.
+ * The till's catalogue on the device (fake-indexeddb): a new till's from the server's snapshot in
+ * bulk, then from the changes route page by page; a deletion or a deactivation leaves it, and after
+ * a reload it is searched from IndexedDB alone.
  */
 let clock = Date.parse('2026-11-25T01:00:00.000Z');
 const server = new Map<number, Product>();
@@ -47,9 +48,43 @@ function put(id: number, over: Partial<Product> = {}) {
   });
 }
 
+/** The snapshot route as the server answers it (products.snapshot.ts): the active products by column, in id order. */
+function snapshotAnswer(): ProductSnapshotAnswer {
+  const rows = [...server.values()].sort((a, b) => a.id - b.id);
+  const key = (row: Product) => `${row.updated_at}~${String(row.id).padStart(15, '0')}`;
+  const last = rows.reduce<Product | null>((a, b) => (a && key(a) > key(b) ? a : b), null);
+  const live = rows.filter((row) => row.status === 'active' && row.deleted_at === null);
+  const units = [...new Map(live.map((row) => [row.unit_id, row])).values()];
+  return {
+    cursor: last ? `${last.updated_at}~${last.id}` : null,
+    units: units.map((row) => ({ id: row.unit_id, name_en: row.unit_name_en, name_kh: row.unit_name_kh })),
+    id: live.map((row) => row.id),
+    name_en: live.map((row) => row.name_en),
+    name_kh: live.map((row) => row.name_kh),
+    sku: live.map((row) => row.sku),
+    barcode: live.map((row) => row.barcode),
+    category_id: live.map((row) => row.category_id),
+    thumbnail_url: live.map((row) => row.thumbnail_url),
+    unit: live.map((row) => units.findIndex((unit) => unit.unit_id === row.unit_id)),
+    price_usd_cents: live.map((row) => row.price_usd_cents),
+    taxable: live.map((row) => row.taxable),
+    updated_at: live.map((row) => row.updated_at),
+  };
+}
+
+/** The snapshots asked, and what the snapshot route answers (null: now's; a number: that status). */
+let snapshots = 0;
+let snapshotOverride: ProductSnapshotAnswer | number | null = null;
+
 /** The changes route as the server answers it: (updated_at, id) after the cursor, a page at a time. */
 const asked: string[] = [];
 function fakeFetch(url: string) {
+  if (url.includes('products/snapshot')) {
+    snapshots++;
+    if (typeof snapshotOverride === 'number')
+      return Promise.resolve(new Response(JSON.stringify({ message: 'No.' }), { status: snapshotOverride }));
+    return Promise.resolve(new Response(JSON.stringify(snapshotOverride ?? snapshotAnswer()), { status: 200 }));
+  }
   const query = new URL(url, 'http://till').searchParams;
   asked.push(query.get('after') ?? '');
   const after = query.get('after');
@@ -76,6 +111,8 @@ beforeEach(() => {
   n++;
   server.clear();
   asked.length = 0;
+  snapshots = 0;
+  snapshotOverride = null;
   vi.stubGlobal(
     'fetch',
     vi.fn((url: string) => fakeFetch(url)),
@@ -90,7 +127,9 @@ describe('the till’s local catalogue', () => {
     const catalogue = await freshModules();
     expect(catalogue.catalogueState().ready).toBe(false);
     expect(await catalogue.syncCatalogue()).toBe(2500);
-    expect(asked).toHaveLength(3); // 1000 a page
+    // one snapshot, then one page of the changes after it
+    expect(snapshots).toBe(1);
+    expect(asked).toHaveLength(1);
     const index = catalogue.catalogueState().index;
     expect(catalogue.catalogueState().ready).toBe(true);
     expect(index?.search('JASMINE').map((row) => row.id)).toEqual([7]);
@@ -106,6 +145,7 @@ describe('the till’s local catalogue', () => {
     expect(await catalogue.syncCatalogue()).toBeGreaterThanOrEqual(3);
     // only what changed since (from a little before the cursor), not the catalogue again
     expect(asked).toHaveLength(1);
+    expect(snapshots).toBe(1);
     const after = catalogue.catalogueState().index;
     expect(after?.search('jasmine')).toEqual([]);
     expect(after?.byCode('998')).toBeUndefined();
@@ -147,7 +187,8 @@ describe('the till’s local catalogue', () => {
     const { outboxDb } = await import('./outbox.ts');
     const db = outboxDb();
     const row = await db.products.get(9);
-    await db.products.put({ ...(row as Product), name_en: 'Oolong tea' });
+    if (!row) throw new Error('not kept');
+    await db.products.put({ ...row, name_en: 'Oolong tea' });
     await db.meta.put({
       name: 'catalogue_version',
       value: Number((await db.meta.get('catalogue_version'))?.value) + 1,
@@ -197,5 +238,84 @@ describe('the till’s local catalogue', () => {
     const reloaded = await freshModules();
     await reloaded.loadCatalogue();
     expect(reloaded.catalogueState().index?.size).toBe(0);
+  });
+
+  it('a new till writes the server’s snapshot in bulk, then loses no change made after it was built', async () => {
+    for (let id = 1; id <= 1500; id++) put(id);
+    put(3, { status: 'inactive' });
+    const built = snapshotAnswer();
+    const cursorAt = Date.parse(String(built.cursor).split('~')[0]);
+    // after the build: one renamed, one new; and one written before the cursor but committed after
+    // the build (a slower transaction), so not in the snapshot
+    put(5, { name_en: 'Jasmine tea' });
+    put(2001, { name_en: 'Late lemongrass' });
+    server.set(2002, {
+      ...(server.get(1) as Product),
+      id: 2002,
+      sku: 'TEA-2002',
+      name_en: 'Slow sesame',
+      updated_at: new Date(cursorAt - 10_000).toISOString(),
+    });
+    snapshotOverride = built;
+
+    const catalogue = await freshModules();
+    expect(await catalogue.syncCatalogue()).toBeGreaterThanOrEqual(1499 + 3);
+    expect(snapshots).toBe(1);
+    // the changes from a little before the snapshot's cursor
+    expect(asked).toContain(`${new Date(cursorAt - 30_000).toISOString()}~0`);
+    const index = catalogue.catalogueState().index;
+    expect(catalogue.catalogueState().ready).toBe(true);
+    expect(index?.search('jasmine').map((row) => row.id)).toEqual([5]);
+    expect(index?.search('lemongrass').map((row) => row.id)).toEqual([2001]);
+    expect(index?.search('sesame').map((row) => row.id)).toEqual([2002]);
+    expect(index?.byCode('TEA-3')).toBeUndefined();
+    expect(index?.byCode('991200')).toMatchObject({ id: 1200, unit_name_kh: 'ប្រអប់', price_usd_cents: 100 });
+    expect(index?.size).toBe(1499 + 2);
+
+    // the table holds what the till sells with (no cost), with the server's time of each row
+    const { outboxDb } = await import('./outbox.ts');
+    const kept = await outboxDb().products.get(1200);
+    expect(kept).toEqual({
+      id: 1200,
+      name_en: 'Tea 1200',
+      name_kh: 'តែ 1200',
+      sku: 'TEA-1200',
+      barcode: '991200',
+      category_id: 1,
+      thumbnail_url: null,
+      unit_id: 1,
+      unit_name_en: 'Box',
+      unit_name_kh: 'ប្រអប់',
+      price_usd_cents: 100,
+      taxable: true,
+      updated_at: server.get(1200)?.updated_at,
+    });
+    expect(await outboxDb().products.count()).toBe(1501);
+
+    // a reload: read from the device, and the next sync asks no snapshot again
+    const reloaded = await freshModules();
+    await reloaded.syncCatalogue();
+    expect(snapshots).toBe(1);
+    expect(
+      reloaded
+        .catalogueState()
+        .index?.search('sesame')
+        .map((row) => row.id),
+    ).toEqual([2002]);
+  });
+
+  it('reads the changes page by page where the server has no snapshot, and forgets on a 403', async () => {
+    for (let id = 1; id <= 1200; id++) put(id);
+    snapshotOverride = 403;
+    const refused = await freshModules();
+    await expect(refused.syncCatalogue()).rejects.toThrow();
+    expect(refused.catalogueState().ready).toBe(false);
+    expect(asked).toEqual([]);
+
+    snapshotOverride = 404;
+    const catalogue = await freshModules();
+    expect(await catalogue.syncCatalogue()).toBe(1200);
+    expect(asked).toHaveLength(2);
+    expect(catalogue.catalogueState().index?.size).toBe(1200);
   });
 });

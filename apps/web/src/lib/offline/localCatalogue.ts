@@ -1,13 +1,16 @@
 import { type Product, product } from '@depot/contracts';
 import { useSyncExternalStore } from 'react';
-import { ApiError } from '../http.ts';
+import { ApiError, apiBytes } from '../http.ts';
 import { readChanges, removed } from './changes.ts';
 import { CatalogueIndex } from './localIndex.ts';
 import { syncKept } from './localKept.ts';
+import { seedCatalogue } from './localSeed.ts';
 import {
   BUILT,
   buildSnapshot,
+  CURSOR,
   KeptCatalogue,
+  type KeptProduct,
   type LocalProduct,
   type ProductSnapshot,
   type StockSnapshot,
@@ -18,7 +21,10 @@ import { outboxDb } from './outbox.ts';
 /**
  * The till's catalogue on the device: the active products, kept in IndexedDB (the till's dexie
  * database, outbox.ts, table `products`) and refreshed by what changed since the last sync
- * (changes.ts, `GET /api/products/changes`): a product deleted or made inactive leaves it. After a sync that changed rows, the table is rewritten as a snapshot (its
+ * (changes.ts, `GET /api/products/changes`): a product deleted or made inactive leaves it. A new
+ * till starts from the server's snapshot instead (`GET /api/products/snapshot`, written in bulk in
+ * a worker, localSeed.ts), then reads the changes after it. After a sync that changed rows, the
+ * table is rewritten as a snapshot (its
  * search index built, the columns the till shows; localSnapshot.ts), in a worker where there is
  * one; a cold start reads only that snapshot, in one go, and searches it as the cashier types and
  * finds a scanned code in it, with or without a connection. Until a first sync has finished (and
@@ -27,7 +33,6 @@ import { outboxDb } from './outbox.ts';
  */
 export type { LocalProduct } from './localSnapshot.ts';
 
-const CURSOR = 'catalogue_cursor';
 const SYNCED = 'catalogue_synced';
 
 interface State {
@@ -65,28 +70,28 @@ function show(products: ProductSnapshot, stock: StockSnapshot | null | undefined
 
 let worker: Worker | null = null;
 let asked = 0;
-const waiting = new Map<
-  number,
-  { resolve: (made: [ProductSnapshot, StockSnapshot]) => void; reject: (e: Error) => void }
->();
+type Made = [ProductSnapshot, StockSnapshot] | null;
+const waiting = new Map<number, { resolve: (made: Made) => void; reject: (e: Error) => void }>();
 
-/** The snapshot built by the worker (a browser), else here (tests: no Worker). */
-function buildOffThread(name: string): Promise<[ProductSnapshot, StockSnapshot]> {
-  if (typeof Worker === 'undefined' || import.meta.env.MODE === 'test') return buildSnapshot(name);
+/**
+ * The catalogue worker's work (catalogue.worker.ts): the snapshot rebuilt from the products table,
+ * or with `bytes`, the server's snapshot written (localSeed.ts). Here where there is no worker (tests).
+ */
+function offThread(name: string, bytes?: ArrayBuffer): Promise<Made> {
+  const here = () => (bytes ? seedCatalogue(name, bytes) : buildSnapshot(name));
+  if (typeof Worker === 'undefined' || import.meta.env.MODE === 'test') return here();
   if (!worker) {
     try {
       worker = new Worker(new URL('./catalogue.worker.ts', import.meta.url), { type: 'module' });
     } catch {
-      return buildSnapshot(name);
+      return here();
     }
-    worker.onmessage = (
-      event: MessageEvent<{ id: number; error?: string; products: ProductSnapshot; stock: StockSnapshot }>,
-    ) => {
-      const { id, error, products, stock } = event.data;
+    worker.onmessage = (event: MessageEvent<{ id: number; error?: string; made: Made }>) => {
+      const { id, error, made } = event.data;
       const one = waiting.get(id);
       waiting.delete(id);
       if (error) one?.reject(new Error(error));
-      else one?.resolve([products, stock]);
+      else one?.resolve(made);
     };
     worker.onerror = () => {
       for (const one of waiting.values()) one.reject(new Error('catalogue worker failed'));
@@ -98,7 +103,7 @@ function buildOffThread(name: string): Promise<[ProductSnapshot, StockSnapshot]>
   const running = worker;
   return new Promise((resolve, reject) => {
     waiting.set(id, { resolve, reject });
-    running.postMessage({ id, db: name });
+    running.postMessage({ id, db: name, bytes }, bytes ? [bytes] : []);
   });
 }
 
@@ -113,8 +118,8 @@ function rebuild(): Promise<void> {
   queued ??= building.then(async () => {
     queued = null;
     const at = epoch;
-    const [products, stock] = await buildOffThread(outboxDb().name);
-    if (at === epoch) show(products, stock, await isSynced());
+    const made = await offThread(outboxDb().name);
+    if (made && at === epoch) show(made[0], made[1], await isSynced());
   });
   building = queued.catch(() => undefined);
   return queued;
@@ -142,13 +147,30 @@ export function loadCatalogue(): Promise<void> {
   return loading;
 }
 
+/** What the products table keeps of a product (the server's snapshot has the same, localSeed.ts). */
+const keptOf = (row: Product): KeptProduct => ({
+  id: row.id,
+  name_en: row.name_en,
+  name_kh: row.name_kh,
+  sku: row.sku,
+  barcode: row.barcode,
+  category_id: row.category_id,
+  thumbnail_url: row.thumbnail_url,
+  unit_id: row.unit_id,
+  unit_name_en: row.unit_name_en,
+  unit_name_kh: row.unit_name_kh,
+  price_usd_cents: row.price_usd_cents,
+  taxable: row.taxable,
+  updated_at: row.updated_at,
+});
+
 /** Applies one page of changes: kept, replaced or removed; a row older than the kept one is not taken back. */
 async function apply(page: Product[], next: string | null): Promise<boolean> {
   const db = outboxDb();
   let changed = false;
   await db.transaction('rw', db.products, db.meta, async () => {
     const current = await db.products.bulkGet(page.map((row) => row.id));
-    const puts: (Product & { stock_store?: number })[] = [];
+    const puts: KeptProduct[] = [];
     const deletes: number[] = [];
     page.forEach((row, i) => {
       const kept = current[i];
@@ -158,9 +180,8 @@ async function apply(page: Product[], next: string | null): Promise<boolean> {
         if (kept) deletes.push(row.id);
         return;
       }
-      // the till needs no cost; the last stock it saw stays until it sees another
-      const { cost_usd_cents: _cost, ...rest } = row;
-      puts.push({ ...rest, stock: kept?.stock, stock_store: kept?.stock_store });
+      // what the till sells with (no cost); the last stock it saw stays until it sees another
+      puts.push({ ...keptOf(row), stock: kept?.stock, stock_store: kept?.stock_store });
     });
     if (puts.length) await db.products.bulkPut(puts);
     if (deletes.length) await db.products.bulkDelete(deletes);
@@ -194,10 +215,36 @@ export function syncCatalogue(): Promise<number> {
   return running;
 }
 
+/**
+ * A device with no cursor yet (a new till, or one signed out since): the server's snapshot, written
+ * in bulk off the main thread and shown; answers how many products it held. The changes after it
+ * are read next, as on every sync. A server without the route (404) leaves it to the changes.
+ */
+async function firstSync(): Promise<number> {
+  const at = epoch;
+  let bytes: ArrayBuffer;
+  try {
+    bytes = await apiBytes('products/snapshot');
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return 0;
+    throw error;
+  }
+  const made = await offThread(outboxDb().name, bytes);
+  // signed out meanwhile: what it wrote goes too
+  if (at !== epoch) {
+    await clearCatalogue();
+    return 0;
+  }
+  if (!made) return 0;
+  show(made[0], made[1], false);
+  return made[0].ids.length;
+}
+
 async function readProducts(): Promise<number> {
   await loadCatalogue();
   if (typeof navigator !== 'undefined' && !navigator.onLine) return 0;
   const db = outboxDb();
+  const seeded = (await db.meta.get(CURSOR)) ? 0 : await firstSync();
   const changed = await readChanges('products', product, CURSOR, async (page, next) =>
     (await apply(page, next)) ? page.length : 0,
   );
@@ -205,7 +252,7 @@ async function readProducts(): Promise<number> {
   // the till searches the catalogue as now kept (deletions gone) once this answers
   if (changed) await rebuild();
   else if (!state.ready && current) publish({ ready: current.size > 0 });
-  return changed;
+  return seeded + changed;
 }
 
 /**
@@ -239,16 +286,20 @@ export function keptProduct(id: number): LocalProduct | undefined {
 /** Signing out, or tests: the next start reads the catalogue again from the server. */
 export async function forgetCatalogue(): Promise<void> {
   epoch++;
+  await clearCatalogue();
+  current = null;
+  seenStock.clear();
+  loading = null;
+  publish({ index: null, ready: false });
+}
+
+async function clearCatalogue(): Promise<void> {
   const db = outboxDb();
   await db.transaction('rw', db.products, db.snapshot, db.meta, async () => {
     await db.products.clear();
     await db.snapshot.clear();
     await db.meta.bulkDelete([CURSOR, SYNCED, VERSION, BUILT]);
   });
-  current = null;
-  seenStock.clear();
-  loading = null;
-  publish({ index: null, ready: false });
 }
 
 function subscribe(listener: () => void) {

@@ -1,4 +1,3 @@
-import type { Product } from '@depot/contracts';
 import type { SoldProduct } from '../../pages/till/cart.ts';
 import { CatalogueIndex, type IndexData, indexData, type Joined, joined, joinedAt } from './localIndex.ts';
 
@@ -16,6 +15,11 @@ import { CatalogueIndex, type IndexData, indexData, type Joined, joined, joinedA
 
 /** A product as the till keeps it: what it sells with, and the stock it last saw, in which store. */
 export type LocalProduct = SoldProduct & { stock_store?: number };
+/** A product as the products table keeps it: with the time of the server's copy (an older one is not taken back). */
+export type KeptProduct = LocalProduct & { updated_at: string };
+
+/** Meta: the cursor the next changes are read after (changes.ts). */
+export const CURSOR = 'catalogue_cursor';
 
 /** Meta: a counter each sync that changed the products table moves (the snapshot says which it saw). */
 export const VERSION = 'catalogue_version';
@@ -60,10 +64,7 @@ export interface StockSnapshot {
 }
 
 /** The snapshot of the kept rows (as the products table holds them). */
-export function snapshotOf(
-  records: readonly (Product & { stock_store?: number })[],
-  version: number,
-): [ProductSnapshot, StockSnapshot] {
+export function snapshotOf(records: readonly KeptProduct[], version: number): [ProductSnapshot, StockSnapshot] {
   const { rows, data } = indexData(records);
   const n = rows.length;
   const built = Date.now() * 1000 + Math.floor(Math.random() * 1000);
@@ -108,7 +109,7 @@ export function snapshotOf(
   ];
 }
 
-const request = <T>(req: IDBRequest<T>) =>
+export const request = <T>(req: IDBRequest<T>) =>
   new Promise<T>((resolve, reject) => {
     req.onsuccess = () => resolve(req.result);
     req.onerror = () => reject(req.error);
