@@ -4,8 +4,8 @@ import { buildSnapshot } from './localSnapshot.ts';
 /**
  * The till's catalogue work off the main thread, asked with the database's name: with the bytes
  * of the server's snapshot, a first sync's bulk write (localSeed.ts); else the snapshot rebuilt
- * from the products table (localSnapshot.ts). Answers the snapshot kept (its arrays moved, not
- * copied), or null when there was nothing to write.
+ * from the products table (localSnapshot.ts). Answers the snapshot (its arrays moved, not
+ * copied): a first sync's as soon as it is built (`shown`), then once written (`made`: null).
  */
 const scope = self as unknown as {
   onmessage: ((event: MessageEvent<{ id: number; db: string; bytes?: ArrayBuffer }>) => void) | null;
@@ -15,8 +15,17 @@ const scope = self as unknown as {
 scope.onmessage = async (event) => {
   const { id, db, bytes } = event.data;
   try {
-    const made = bytes ? await seedCatalogue(db, bytes) : await buildSnapshot(db);
-    scope.postMessage({ id, made }, made ? buffersOf(made) : []);
+    if (bytes) {
+      // the snapshot to the page as soon as it is built (a copy made here, its arrays moved), then written
+      await seedCatalogue(db, bytes, (made) => {
+        const copy = structuredClone(made);
+        scope.postMessage({ id, shown: copy }, buffersOf(copy));
+      });
+      scope.postMessage({ id, made: null });
+      return;
+    }
+    const made = await buildSnapshot(db);
+    scope.postMessage({ id, made }, buffersOf(made));
   } catch (error) {
     scope.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
   }

@@ -315,7 +315,8 @@ describe('the till’s local catalogue', () => {
     snapshotOverride = 404;
     const catalogue = await freshModules();
     expect(await catalogue.syncCatalogue()).toBe(1200);
-    expect(asked).toHaveLength(2);
+    expect(snapshots).toBe(2);
+    expect(asked.length).toBeGreaterThanOrEqual(2);
     expect(catalogue.catalogueState().index?.size).toBe(1200);
   });
 });

@@ -71,14 +71,16 @@ function show(products: ProductSnapshot, stock: StockSnapshot | null | undefined
 let worker: Worker | null = null;
 let asked = 0;
 type Made = [ProductSnapshot, StockSnapshot] | null;
-const waiting = new Map<number, { resolve: (made: Made) => void; reject: (e: Error) => void }>();
+type Shown = (made: [ProductSnapshot, StockSnapshot]) => void;
+const waiting = new Map<number, { resolve: (made: Made) => void; reject: (e: Error) => void; shown?: Shown }>();
 
 /**
  * The catalogue worker's work (catalogue.worker.ts): the snapshot rebuilt from the products table,
- * or with `bytes`, the server's snapshot written (localSeed.ts). Here where there is no worker (tests).
+ * or with `bytes`, the server's snapshot written (localSeed.ts; `shown` gets it before the write).
+ * Here where there is no worker (tests).
  */
-function offThread(name: string, bytes?: ArrayBuffer): Promise<Made> {
-  const here = () => (bytes ? seedCatalogue(name, bytes) : buildSnapshot(name));
+function offThread(name: string, bytes?: ArrayBuffer, shown?: Shown): Promise<Made> {
+  const here = () => (bytes ? seedCatalogue(name, bytes, shown) : buildSnapshot(name));
   if (typeof Worker === 'undefined' || import.meta.env.MODE === 'test') return here();
   if (!worker) {
     try {
@@ -86,9 +88,13 @@ function offThread(name: string, bytes?: ArrayBuffer): Promise<Made> {
     } catch {
       return here();
     }
-    worker.onmessage = (event: MessageEvent<{ id: number; error?: string; made: Made }>) => {
-      const { id, error, made } = event.data;
+    worker.onmessage = (event: MessageEvent<{ id: number; error?: string; made: Made; shown?: Made }>) => {
+      const { id, error, made, shown } = event.data;
       const one = waiting.get(id);
+      if (shown) {
+        one?.shown?.(shown);
+        return;
+      }
       waiting.delete(id);
       if (error) one?.reject(new Error(error));
       else one?.resolve(made);
@@ -102,7 +108,7 @@ function offThread(name: string, bytes?: ArrayBuffer): Promise<Made> {
   const id = ++asked;
   const running = worker;
   return new Promise((resolve, reject) => {
-    waiting.set(id, { resolve, reject });
+    waiting.set(id, { resolve, reject, shown });
     running.postMessage({ id, db: name, bytes }, bytes ? [bytes] : []);
   });
 }
@@ -216,9 +222,10 @@ export function syncCatalogue(): Promise<number> {
 }
 
 /**
- * A device with no cursor yet (a new till, or one signed out since): the server's snapshot, written
- * in bulk off the main thread and shown; answers how many products it held. The changes after it
- * are read next, as on every sync. A server without the route (404) leaves it to the changes.
+ * A device with no cursor yet (a new till, or one signed out since): the server's snapshot, shown
+ * (searched) as soon as its index is built, and written in bulk, off the main thread; answers how
+ * many products it held. The changes after it are read once it is written, as on every sync. A
+ * server without the route (404) leaves it to the changes.
  */
 async function firstSync(): Promise<number> {
   const at = epoch;
@@ -229,15 +236,19 @@ async function firstSync(): Promise<number> {
     if (error instanceof ApiError && error.status === 404) return 0;
     throw error;
   }
-  const made = await offThread(outboxDb().name, bytes);
+  let count = 0;
+  await offThread(outboxDb().name, bytes, (made) => {
+    if (at !== epoch) return;
+    count = made[0].ids.length;
+    // the catalogue as the server built it: the changes since follow within the second
+    show(made[0], made[1], true);
+  });
   // signed out meanwhile: what it wrote goes too
   if (at !== epoch) {
     await clearCatalogue();
     return 0;
   }
-  if (!made) return 0;
-  show(made[0], made[1], false);
-  return made[0].ids.length;
+  return count;
 }
 
 async function readProducts(): Promise<number> {

@@ -77,14 +77,20 @@ export function rowsOfAnswer(answer: ProductSnapshotAnswer): KeptProduct[] {
 /**
  * Writes the snapshot answered (its JSON's bytes) as the device's catalogue and answers the till's
  * snapshot of it; null when the device already has a cursor (another tab synced first: nothing is
- * written, its rows stay).
+ * written, its rows stay). `shown` gets the till's snapshot as soon as it is built, before the
+ * write: writing 100,000 rows takes longer than building their index, and the till searches the
+ * index (the rows are for the next sync and the next start).
  */
 export async function seedCatalogue(
   name: string,
   bytes: ArrayBuffer,
+  shown?: (made: [ProductSnapshot, StockSnapshot]) => void,
 ): Promise<[ProductSnapshot, StockSnapshot] | null> {
   const answer = JSON.parse(new TextDecoder().decode(bytes)) as ProductSnapshotAnswer;
   const rows = rowsOfAnswer(answer);
+  // its version is set below, from the device's counter
+  const built = snapshotOf(rows, 0);
+  shown?.(built);
   const db = await request(indexedDB.open(name));
   db.onversionchange = () => db.close();
   try {
@@ -101,7 +107,8 @@ export async function seedCatalogue(
         products.clear();
         for (const row of rows) products.put(row);
         const next = Number(version.result?.value ?? 0) + 1;
-        made = snapshotOf(rows, next);
+        made = built;
+        made[0].version = next;
         const snapshots = tx.objectStore('snapshot');
         snapshots.put(made[0]);
         snapshots.put(made[1]);
