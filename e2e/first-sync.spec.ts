@@ -23,7 +23,7 @@ test('a new till syncs from one snapshot, then the changes after it, and loses n
   const fields = {
     name_en: `Mint ${run}`,
     name_kh: `ជីអង្កាម ${run}`,
-    sku: `MINT-${run}`,
+    sku: `HERB-${run}`,
     barcode,
     category_id: category.id,
     unit_id: unit.id,
@@ -32,6 +32,15 @@ test('a new till syncs from one snapshot, then the changes after it, and loses n
     taxable: false,
   };
   const mint = await api.post('products', fields);
+  const stores = await api.get<{ data: { id: number; code: string }[] }>('stores?per_page=100');
+  const main = stores.data.find((s) => s.code === 'MAIN');
+  if (!main) throw new Error('no main store');
+  await api.post('stocks/adjustments', {
+    store_id: main.id,
+    reason: 'found',
+    note: `e2e first sync ${run}`,
+    items: [{ product_id: mint.id, quantity: 10 }],
+  });
 
   const context = await browser.newContext({
     locale: 'en-US',
@@ -51,11 +60,13 @@ test('a new till syncs from one snapshot, then the changes after it, and loses n
     await route.fulfill({ status: response.status(), contentType: 'application/json', body });
   });
   const page = await context.newPage();
+  // the changes are read once the snapshot is written (the till searches it before)
+  const changesRead = page.waitForResponse((r) => r.url().includes('/api/products/changes'), { timeout: 90_000 });
   // a cashier lands on the till: its first sync starts there
   await signIn(page, 'en', CASHIER.name, CASHIER.password);
   await page.goto('/en/pos');
   await expect(page.getByTestId('pos-products')).toHaveAttribute('data-catalogue', 'local', { timeout: 60_000 });
-  await page.waitForLoadState('networkidle');
+  await changesRead;
 
   // one snapshot, then the changes from its cursor: never the whole catalogue again page by page
   expect(asked.filter((a) => a === '/api/products/snapshot')).toHaveLength(1);
@@ -63,11 +74,14 @@ test('a new till syncs from one snapshot, then the changes after it, and loses n
   expect(changes.length).toBeGreaterThan(0);
   for (const one of changes) expect(one).toContain('after=');
 
-  // with no connection: the rename arrived, the old name is gone, the barcode scans
-  await context.setOffline(true);
+  // the rename arrived (the index rebuilt with it); then with no connection the old name is gone,
+  // and the barcode scans
   const search = page.getByTestId('pos-search');
   await search.fill(`galangal ${run}`);
-  await expect(page.getByTestId(`tile-${mint.id}`)).toBeVisible();
+  await expect(page.getByTestId(`tile-${mint.id}`)).toContainText(`Galangal ${run}`, { timeout: 30_000 });
+  await context.setOffline(true);
+  await search.fill('');
+  await search.fill(`galangal ${run}`);
   await expect(page.getByTestId(`tile-${mint.id}`)).toContainText(`Galangal ${run}`);
   await snap(page, 'first-sync-renamed-offline');
   await search.fill(`Mint ${run}`);
