@@ -8,7 +8,8 @@ const serverTimeouts = { testTimeout: 30_000, hookTimeout: 30_000 };
 // the whole app, and importing it again per file was most of the suite's time. The
 // server's modules keep no state between files (a suite has its own database and app), the suites
 // mock no modules, and the one that fakes timers restores them in a finally.
-const serverShared = { ...serverTimeouts, isolate: false };
+// setup.ts: passwords hashed at a test's cost (modules/auth/passwords.ts says why)
+const serverShared = { ...serverTimeouts, isolate: false, setupFiles: ['apps/server/src/test/setup.ts'] };
 
 /**
  * One run, every tier: contracts unit tests, the server suite on SQLite and again on PostgreSQL

@@ -5,6 +5,7 @@ import { createDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seed } from './db/seed.ts';
 import { withStartupLock } from './db/startup-lock.ts';
+import { closePdfBrowser } from './kit/pdf.ts';
 import { connectRedis } from './kit/redis.ts';
 import { tokenExpiry } from './modules/khqr/bakong.ts';
 import { scheduleRateFeed } from './modules/tax/tax.feed.ts';
@@ -116,6 +117,7 @@ async function main(config: Config) {
     app.log.info({ signal }, 'shutting down');
     rateFeed?.stop();
     await app.close();
+    await closePdfBrowser();
     await backups?.stop();
     await database.close();
     await redis?.quit();

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { MessageKey, Numerals } from '@depot/contracts';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { AppError } from '../http/errors.ts';
 
 /**
@@ -23,8 +24,19 @@ const CHROMIUM_ARGS = [
 const require = createRequire(import.meta.url);
 const fontPackage = (font: string) => font.toLowerCase().replace(/ /g, '-');
 
-/** A bundled font's Khmer and Latin files (400 and 700) as @font-face rules with data URLs. */
-export async function fontFaces(family: string): Promise<string> {
+/** A bundled font's Khmer and Latin files (400 and 700) as @font-face rules with data URLs, read once. */
+const faces = new Map<string, Promise<string>>();
+export function fontFaces(family: string): Promise<string> {
+  let rules = faces.get(family);
+  if (!rules) {
+    rules = readFontFaces(family);
+    faces.set(family, rules);
+    rules.catch(() => faces.delete(family));
+  }
+  return rules;
+}
+
+async function readFontFaces(family: string): Promise<string> {
   const pkg = fontPackage(family);
   const rules: string[] = [];
   for (const subset of ['khmer', 'latin']) {
@@ -62,6 +74,53 @@ const KHMER_DIGITS_IN_PAGE = `(() => {
     node.nodeValue = node.nodeValue.replace(/[0-9]/g, (d) => '០១២៣៤៥៦៧៨៩'[Number(d)]);
 })()`;
 
+/** How long Chromium is kept after the last print: a busy day's prints skip its start (about a second). */
+const IDLE_MS = 60_000;
+
+/**
+ * One Chromium for the process, started at the first print, shared by the prints that follow (each
+ * in a context of its own, closed after it), and closed a minute after the last one. A browser that
+ * crashed or was closed is started again at the next print.
+ */
+let shared: { executablePath: string; browser: Promise<Browser> } | undefined;
+let printing = 0;
+let idle: NodeJS.Timeout | undefined;
+
+async function browserFor(executablePath: string): Promise<Browser> {
+  clearTimeout(idle);
+  if (shared?.executablePath !== executablePath) {
+    const { chromium } = await import('playwright-core');
+    const browser = chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
+    const own = { executablePath, browser };
+    shared = own;
+    browser.then(
+      (b) =>
+        b.on('disconnected', () => {
+          if (shared === own) shared = undefined;
+        }),
+      () => {
+        if (shared === own) shared = undefined;
+      },
+    );
+  }
+  return shared.browser;
+}
+
+function closeWhenIdle() {
+  if (printing > 0) return;
+  clearTimeout(idle);
+  idle = setTimeout(closePdfBrowser, IDLE_MS);
+  idle.unref();
+}
+
+/** Closes the shared Chromium now (the server's shutdown); the next print starts another. */
+export async function closePdfBrowser(): Promise<void> {
+  clearTimeout(idle);
+  const closing = shared;
+  shared = undefined;
+  await closing?.browser.then((b) => b.close()).catch(() => {});
+}
+
 /** Prints the page to an A4 PDF. Chromium missing: 409 with `options.unavailable`, not a failure. */
 export async function printPdf(html: string, options: PdfOptions): Promise<Buffer> {
   const executablePath = options.executablePath ?? CHROMIUM_PATH;
@@ -70,12 +129,11 @@ export async function printPdf(html: string, options: PdfOptions): Promise<Buffe
   } catch {
     throw new AppError(409, options.unavailable);
   }
-  // loaded on first use: playwright-core alone takes most of a second to import, on every start and test file
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
+  printing += 1;
+  let context: BrowserContext | undefined;
   try {
-    const page = await browser.newPage();
-    // nothing but the page itself: no request leaves the server
+    context = await (await browserFor(executablePath)).newContext();
+    const page = await context.newPage();
     await page.route('**/*', (route) => (route.request().url().startsWith('data:') ? route.continue() : route.abort()));
     await page.setContent(html, { waitUntil: 'load' });
     if (options.numerals === 'khmer') await page.evaluate(KHMER_DIGITS_IN_PAGE);
@@ -88,6 +146,8 @@ export async function printPdf(html: string, options: PdfOptions): Promise<Buffe
       ...(options.margin ? { margin: options.margin } : {}),
     });
   } finally {
-    await browser.close();
+    await context?.close().catch(() => {});
+    printing -= 1;
+    closeWhenIdle();
   }
 }

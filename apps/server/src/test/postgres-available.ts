@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { createDatabase } from '../db/database.ts';
+import { hashCheaplyInTests } from '../modules/auth/passwords.ts';
 import { prepare } from './constants.ts';
 
 declare module 'vitest' {
@@ -18,6 +19,7 @@ declare module 'vitest' {
  * and seeding took one to three. Dropped when the run ends.
  */
 export default async function postgresAvailable(project: TestProject) {
+  hashCheaplyInTests(); // the template's administrator, as setup.ts does in each suite
   const url = process.env.DATABASE_URL_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
   try {

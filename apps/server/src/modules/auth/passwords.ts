@@ -6,7 +6,24 @@ import { FieldError } from '../../http/errors.ts';
 
 // OWASP's argon2id baseline (19 MiB, 2 passes): costly for a guesser, quick enough for a sign-in.
 // `algorithm: 2` is Algorithm.Argon2id: the package ships it as a const enum, which isolated modules cannot import.
-const options: Options = { algorithm: 2 as Options['algorithm'], memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+export const PASSWORD_HASH: Options = {
+  algorithm: 2 as Options['algorithm'],
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+};
+let options = PASSWORD_HASH;
+
+/**
+ * The test suites' cost (their setup file calls this; nothing else does): argon2id at 1 MiB and one
+ * pass. The suites make and sign in some thousands of users, and at the cost above each hash takes
+ * 50 ms to a second of CPU on the 2-core machines here (Django's testing guide gives the same advice).
+ * Verifying reads the cost from the hash, so a hash made at either cost signs in.
+ */
+export function hashCheaplyInTests(): void {
+  if (!process.env.VITEST) throw new Error('a test cost for passwords, outside the tests');
+  options = { ...PASSWORD_HASH, memoryCost: 1024, timeCost: 1 };
+}
 
 export function hashPassword(password: string): Promise<string> {
   return hash(password, options);
