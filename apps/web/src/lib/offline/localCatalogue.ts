@@ -3,7 +3,7 @@ import { useSyncExternalStore } from 'react';
 import { ApiError } from '../http.ts';
 import { readChanges, removed } from './changes.ts';
 import { CatalogueIndex } from './localIndex.ts';
-import { syncKept } from './localKept.ts';
+import { syncLocalLists } from './localLists.ts';
 import {
   BUILT,
   buildSnapshot,
@@ -23,7 +23,7 @@ import { outboxDb } from './outbox.ts';
  * one; a cold start reads only that snapshot, in one go, and searches it as the cashier types and
  * finds a scanned code in it, with or without a connection. Until a first sync has finished (and
  * its snapshot is read) it is not ready and the till asks the server. The combos, discounts,
- * customers and rates are kept the same way in localKept.ts.
+ * customers and rates are kept the same way in localLists.ts.
  */
 export type { LocalProduct } from './localSnapshot.ts';
 
@@ -232,7 +232,7 @@ export async function rememberStock(store: number, seen: readonly Pick<Product, 
 }
 
 /** A product kept on the device, by id (a combo's parts with no connection). */
-export function keptProduct(id: number): LocalProduct | undefined {
+export function storedProduct(id: number): LocalProduct | undefined {
   return current?.byId(id);
 }
 
@@ -275,7 +275,7 @@ const SYNC_EVERY_MS = 60_000;
 export function startCatalogueSync(): () => void {
   const run = () => {
     void syncCatalogue().catch(() => undefined);
-    void syncKept().catch(() => undefined);
+    void syncLocalLists().catch(() => undefined);
   };
   run();
   const timer = setInterval(run, SYNC_EVERY_MS);

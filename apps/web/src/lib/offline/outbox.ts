@@ -57,7 +57,7 @@ class TillDb extends Dexie {
   meta!: EntityTable<Meta, 'name'>;
   /** The till's local catalogue (localCatalogue.ts): active products, by id and by barcode. */
   products!: EntityTable<Product & { stock_store?: number }, 'id'>;
-  /** The rest of it (localKept.ts): active combos with their items, discounts, customers, the rates. */
+  /** The rest of it (localLists.ts): active combos with their items, discounts, customers, the rates. */
   combos!: EntityTable<LocalCombo, 'id'>;
   discounts!: EntityTable<Discount, 'id'>;
   customers!: EntityTable<LocalCustomer, 'id'>;

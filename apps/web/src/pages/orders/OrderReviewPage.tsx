@@ -27,7 +27,7 @@ import { formatCount } from '../../lib/format.ts';
 import { parseWith } from '../../lib/forms.ts';
 import { ApiError, api, newIdempotencyKey } from '../../lib/http.ts';
 import { localePath } from '../../lib/locale.ts';
-import { useKept } from '../../lib/offline/localKept.ts';
+import { useLocalLists } from '../../lib/offline/localLists.ts';
 import { enqueueSale, isOffline, keepForLater, type QueuedSale } from '../../lib/offline/outbox.ts';
 import { session } from '../../lib/session.ts';
 import { ratesOf, useCurrentRates, useTodayDiscounts } from '../rates/rates.tsx';
@@ -171,7 +171,7 @@ function Done({ sale }: { sale: OrderDetail }) {
 }
 
 /** A sale kept on this device while offline: its device receipt number, unsynced; next sale. */
-function KeptOffline({ sale }: { sale: QueuedSale }) {
+function QueuedOffline({ sale }: { sale: QueuedSale }) {
   const { t } = useCtx();
   const [printing, setPrinting] = useState(false);
   return (
@@ -206,12 +206,12 @@ function Review({ cart }: { cart: Cart }) {
   const discounts = useTodayDiscounts();
   const buyer = useRecord({ api: 'customers', row: customer }, cart.customer_id);
   // its name on a receipt kept offline: the server's record, else the customer the device keeps
-  const keptBuyer = useKept().customers?.find((row) => row.id === cart.customer_id);
+  const localBuyer = useLocalLists().customers?.find((row) => row.id === cart.customer_id);
   const stores = useStores();
   const [tenders, setTenders] = useState<TenderState>(emptyTenders);
   const [problem, setProblem] = useState<{ text: string; retry: boolean } | null>(null);
   const [done, setDone] = useState<OrderDetail | null>(null);
-  const [kept, setKept] = useState<QueuedSale | null>(null);
+  const [queued, setQueued] = useState<QueuedSale | null>(null);
   // a sale past the customer's credit limit, waiting for a manager's approval (the server's words)
   const [approving, setApproving] = useState<{ body: object; payments: TenderInput[]; why: string } | null>(null);
   // the customer's prices as the server quotes them (the checkout prices with the same rule)
@@ -284,7 +284,7 @@ function Review({ cart }: { cart: Cart }) {
                   phone: store?.phone ?? null,
                   address: store?.address ?? null,
                 },
-                customer_name: buyer.data?.name ?? keptBuyer?.name ?? '',
+                customer_name: buyer.data?.name ?? localBuyer?.name ?? '',
                 cashier: { id: userId, name: userName },
                 discounts: new Map(discounts.rows.map((d) => [d.id, d.name])),
               })
@@ -292,7 +292,7 @@ function Review({ cart }: { cart: Cart }) {
       });
       saleKeys.settle();
       clearCart();
-      setKept(sale);
+      setQueued(sale);
       return null;
     };
     // a held order's checkout changes the server's order (a PUT): never kept on the device
@@ -342,10 +342,10 @@ function Review({ cart }: { cart: Cart }) {
     if (sale) setDone(sale);
   };
 
-  useFunctionKeys({ F9: () => void complete() }, done === null && kept === null);
+  useFunctionKeys({ F9: () => void complete() }, done === null && queued === null);
 
   if (done) return <Done sale={done} />;
-  if (kept) return <KeptOffline sale={kept} />;
+  if (queued) return <QueuedOffline sale={queued} />;
   if (rates.isError && !rates.data) {
     return <LoadFailed error={rates.error} retry={rates.refetch} retrying={rates.isFetching} />;
   }

@@ -21,7 +21,7 @@ import { parseWith } from '../../lib/forms.ts';
 import { ApiError, api, NetworkError } from '../../lib/http.ts';
 import { localePath } from '../../lib/locale.ts';
 import { startCatalogueSync } from '../../lib/offline/localCatalogue.ts';
-import { useKept } from '../../lib/offline/localKept.ts';
+import { useLocalLists } from '../../lib/offline/localLists.ts';
 import { isOffline } from '../../lib/offline/outbox.ts';
 import { StoreSelect } from '../../resources/parties.tsx';
 import { useCurrentRates, useTodayDiscounts } from '../rates/rates.tsx';
@@ -57,7 +57,7 @@ const holdKeys = retryKeys('depot.pos_hold_key');
 
 /** The walk-in customer, preselected on a new sale: the kept customers' once they are, else the server's. */
 function useWalkIn(): number | null {
-  const local = useKept().customers;
+  const local = useLocalLists().customers;
   const list = usePage('customers', customer, 'per_page=10&filter[is_walk_in]=true', !local);
   return (local ?? list.data?.data)?.find((row) => row.is_walk_in)?.id ?? null;
 }
