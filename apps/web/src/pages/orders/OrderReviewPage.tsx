@@ -1,4 +1,4 @@
-import { ArrowLeftOutlined, CheckOutlined, FileTextOutlined, PrinterOutlined, RedoOutlined } from '@ant-design/icons';
+import { CheckOutlined, FileTextOutlined, PrinterOutlined, RedoOutlined } from '@ant-design/icons';
 import {
   type ApprovalInput,
   customer,
@@ -20,6 +20,7 @@ import { ProductNames } from '../../components/products.tsx';
 import { useStores } from '../../components/stores.tsx';
 import { ApprovalDialog, needsApproval } from '../../kit/ApprovalDialog.tsx';
 import { LoadFailed } from '../../kit/listState.tsx';
+import { BackTitle } from '../../kit/PageTitle.tsx';
 import { failureMessage, useRecord, useRefreshAll } from '../../kit/queries.ts';
 import { localName } from '../../kit/resource.ts';
 import { useCtx } from '../../kit/useCtx.ts';
@@ -361,17 +362,9 @@ function Review({ cart }: { cart: Cart }) {
   return (
     <Card
       title={
-        <Flex align="center" gap={8}>
-          <Button
-            type="text"
-            icon={<ArrowLeftOutlined />}
-            aria-label={t('pay.backToCart')}
-            onClick={() => void back()}
-          />
-          <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
-            {cart.number ? t('pay.titleHeld', { number: cart.number }) : t('pay.title')}
-          </Typography.Title>
-        </Flex>
+        <BackTitle onBack={back} label={t('pay.backToCart')}>
+          {cart.number ? t('pay.titleHeld', { number: cart.number }) : t('pay.title')}
+        </BackTitle>
       }
       data-testid="order-review"
     >

@@ -12,6 +12,7 @@ import { Alert, App, Badge, Button, Card, Flex, Grid, type InputRef, Popconfirm,
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useSessionStore } from '../../components/stores.tsx';
+import { PageTitle } from '../../kit/PageTitle.tsx';
 import { failureMessage, usePage, useRefreshAll } from '../../kit/queries.ts';
 import { localName } from '../../kit/resource.ts';
 import { useCtx } from '../../kit/useCtx.ts';
@@ -276,9 +277,7 @@ export function PosPage() {
     <Flex vertical gap={8} className={wide ? 'pos pos-wide' : 'pos'} data-testid="pos">
       <Flex justify="space-between" align="center" gap={12} wrap>
         <Flex align="center" gap={12} wrap>
-          <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
-            {cart.number ? t('pos.resumed', { number: cart.number }) : t('menu.pos')}
-          </Typography.Title>
+          <PageTitle>{cart.number ? t('pos.resumed', { number: cart.number }) : t('menu.pos')}</PageTitle>
           <RateBar />
           <OfflineBar />
           <ShiftBar />
