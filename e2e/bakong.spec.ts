@@ -4,8 +4,8 @@ import { BAKONG_TOKEN, CASHIER, OWN_BAKONG_PORT } from './playwright.config.ts';
 import {
   adminApi,
   expect,
+  khqrSaleSetup,
   type Lang,
-  type Made,
   newContext,
   prefix,
   setColorMode,
@@ -54,43 +54,12 @@ for (const lang of ['kh', 'en'] as Lang[]) {
 
     // ─── the store takes KHQR; a product to sell ─────────────────────────────────────────
     const api = await adminApi(request);
-    const stores = await api.get<{ data: ({ id: number; code: string } & Record<string, unknown>)[] }>(
-      'stores?per_page=100',
-    );
-    const main = stores.data.find((s) => s.code === 'MAIN');
-    if (!main) throw new Error('no main store');
-    await api.put(`stores/${main.id}`, {
-      name: main.name,
-      code: main.code,
-      phone: main.phone,
-      address: main.address,
-      village_id: main.village_id,
-      status: main.status,
-      khqr_account_id: 'depot_main@aclb',
-      khqr_merchant_name: 'Depot Main',
-      khqr_merchant_city: 'Phnom Penh',
-    });
-    const category = await api.post('categories', { name_en: `Rice ${tag}`, name_kh: `អង្ករ ${tag}` });
-    const unit = await api.post('units', {
-      name_en: `Bag ${tag}`,
-      name_kh: `បាវ ${tag}`,
-      short_name: `g${tag}`.slice(0, 10),
-    });
     const name = { en: `Jasmine rice ${tag}`, kh: `អង្ករម្លិះ ${tag}` };
-    const product = await api.post<Made>('products', {
-      name_en: name.en,
-      name_kh: name.kh,
-      sku: `BKG-RICE-${tag}`,
-      category_id: category.id,
-      unit_id: unit.id,
-      price_usd_cents: 1250,
-      taxable: false,
-    });
-    await api.post('stocks/adjustments', {
-      store_id: main.id,
-      reason: 'found',
-      note: `e2e ${tag}`,
-      items: [{ product_id: product.id, quantity: 10 }],
+    const { product } = await khqrSaleSetup(api, tag, {
+      category: { en: `Rice ${tag}`, kh: `អង្ករ ${tag}` },
+      unit: { en: `Bag ${tag}`, kh: `បាវ ${tag}`, short: `g${tag}`.slice(0, 10) },
+      product: { ...name, sku: `BKG-RICE-${tag}`, price_usd_cents: 1250 },
+      quantity: 10,
     });
     // the customer's transfer of $12.50 into the store's account, as Bakong has it
     const hash = createHash('sha256').update(`transfer-${tag}`).digest('hex');

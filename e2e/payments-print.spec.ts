@@ -7,8 +7,8 @@ import {
   adminApi,
   confirm,
   expect,
+  khqrSaleSetup,
   type Lang,
-  type Made,
   newContext,
   pick,
   prefix,
@@ -60,43 +60,12 @@ for (const lang of ['kh', 'en'] as Lang[]) {
     try {
       // ─── what the story stands on, through the API ──────────────────────────────────────
       const api = await adminApi(request);
-      const stores = await api.get<{ data: ({ id: number; code: string } & Record<string, unknown>)[] }>(
-        'stores?per_page=100',
-      );
-      const main = stores.data.find((s) => s.code === 'MAIN');
-      if (!main) throw new Error('no main store');
-      await api.put(`stores/${main.id}`, {
-        name: main.name,
-        code: main.code,
-        phone: main.phone,
-        address: main.address,
-        village_id: main.village_id,
-        status: main.status,
-        khqr_account_id: 'depot_main@aclb',
-        khqr_merchant_name: 'Depot Main',
-        khqr_merchant_city: 'Phnom Penh',
-      });
-      const category = await api.post('categories', { name_en: `Soap ${tag}`, name_kh: `សាប៊ូ ${tag}` });
-      const unit = await api.post('units', {
-        name_en: `Bar ${tag}`,
-        name_kh: `ដុំ ${tag}`,
-        short_name: `b${tag}`.slice(0, 10),
-      });
       const name = { en: `Lux soap ${tag}`, kh: `សាប៊ូលុច ${tag}` };
-      const product = await api.post<Made>('products', {
-        name_en: name.en,
-        name_kh: name.kh,
-        sku: `PAY-SOAP-${tag}`,
-        category_id: category.id,
-        unit_id: unit.id,
-        price_usd_cents: 350,
-        taxable: false,
-      });
-      await api.post('stocks/adjustments', {
-        store_id: main.id,
-        reason: 'found',
-        note: `e2e ${tag}`,
-        items: [{ product_id: product.id, quantity: 20 }],
+      const { main, product } = await khqrSaleSetup(api, tag, {
+        category: { en: `Soap ${tag}`, kh: `សាប៊ូ ${tag}` },
+        unit: { en: `Bar ${tag}`, kh: `ដុំ ${tag}`, short: `b${tag}`.slice(0, 10) },
+        product: { ...name, sku: `PAY-SOAP-${tag}`, price_usd_cents: 350 },
+        quantity: 20,
       });
       const printerName = `Till ${tag}`;
       await api.post('printers', { store_id: main.id, name: printerName, host: '127.0.0.1', port, paper: '80' });

@@ -292,3 +292,56 @@ export async function scan(page: Page, code: string): Promise<void> {
   await Promise.all(keys.map((event) => cdp.send('Input.dispatchKeyEvent', event)));
   await cdp.detach();
 }
+
+type AdminApi = Awaited<ReturnType<typeof adminApi>>;
+
+/**
+ * A KHQR sale's ground, through the API: the main store takes KHQR into Depot Main's Bakong
+ * account, and a product of its own category and unit has `quantity` in it. Answers the store and
+ * the product.
+ */
+export async function khqrSaleSetup(
+  api: AdminApi,
+  tag: string,
+  made: {
+    category: { en: string; kh: string };
+    unit: { en: string; kh: string; short: string };
+    product: { en: string; kh: string; sku: string; price_usd_cents: number };
+    quantity: number;
+  },
+): Promise<{ main: Made; product: Made }> {
+  const stores = await api.get<{ data: ({ id: number; code: string } & Record<string, unknown>)[] }>(
+    'stores?per_page=100',
+  );
+  const main = stores.data.find((s) => s.code === 'MAIN');
+  if (!main) throw new Error('no main store');
+  await api.put(`stores/${main.id}`, {
+    name: main.name,
+    code: main.code,
+    phone: main.phone,
+    address: main.address,
+    village_id: main.village_id,
+    status: main.status,
+    khqr_account_id: 'depot_main@aclb',
+    khqr_merchant_name: 'Depot Main',
+    khqr_merchant_city: 'Phnom Penh',
+  });
+  const category = await api.post('categories', { name_en: made.category.en, name_kh: made.category.kh });
+  const unit = await api.post('units', { name_en: made.unit.en, name_kh: made.unit.kh, short_name: made.unit.short });
+  const product = await api.post<Made>('products', {
+    name_en: made.product.en,
+    name_kh: made.product.kh,
+    sku: made.product.sku,
+    category_id: category.id,
+    unit_id: unit.id,
+    price_usd_cents: made.product.price_usd_cents,
+    taxable: false,
+  });
+  await api.post('stocks/adjustments', {
+    store_id: main.id,
+    reason: 'found',
+    note: `e2e ${tag}`,
+    items: [{ product_id: product.id, quantity: made.quantity }],
+  });
+  return { main, product };
+}

@@ -232,18 +232,8 @@ export const taxSubtotal = z.object({
   tax_cents: z.number().int(),
 });
 
-/** A credit or debit note under its invoice. */
-export const taxNoteSummary = z.object({
-  id: z.number().int(),
-  kind: z.enum(TAX_DOCUMENT_KINDS),
-  number: z.string(),
-  issued_at: z.string(),
-  total_cents: z.number().int(),
-  total_khr: z.number().int(),
-});
-
-/** One document as the list shows it. */
-export const taxDocumentSummary = z.object({
+/** What a document's list row and its full snapshot share. */
+const taxDocumentBase = z.object({
   id: z.number().int(),
   kind: z.enum(TAX_DOCUMENT_KINDS),
   series: z.string(),
@@ -251,17 +241,31 @@ export const taxDocumentSummary = z.object({
   number: z.string(),
   issued_at: z.string(),
   store_id: z.number().int(),
-  store_name: z.string(),
   order_id: z.number().int(),
   order_number: z.string(),
   original_id: z.number().int().nullable(),
   original_number: z.string().nullable(),
-  buyer_name: z.string(),
-  buyer_tin: z.string().nullable(),
   total_cents: z.number().int(),
   total_khr: z.number().int(),
   rate_khr: z.number().int(),
   rate_source: z.enum(RATE_SOURCES),
+});
+
+/** A credit or debit note under its invoice. */
+export const taxNoteSummary = taxDocumentBase.pick({
+  id: true,
+  kind: true,
+  number: true,
+  issued_at: true,
+  total_cents: true,
+  total_khr: true,
+});
+
+/** One document as the list shows it. */
+export const taxDocumentSummary = taxDocumentBase.extend({
+  store_name: z.string(),
+  buyer_name: z.string(),
+  buyer_tin: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
   deleted_at: z.string().nullable(),
@@ -272,23 +276,12 @@ export type TaxDocumentSummary = z.infer<typeof taxDocumentSummary>;
  * The full snapshot (`taxDocumentById`): everything printed, and everything an e-invoice needs
  * (UBL 2.1: Invoice 380, CreditNote 381, DebitNote 383; KHR document currency with the rate).
  */
-export const taxDocument = z.object({
-  id: z.number().int(),
-  kind: z.enum(TAX_DOCUMENT_KINDS),
-  series: z.string(),
-  sequence: z.number().int(),
-  number: z.string(),
-  issued_at: z.string(),
+export const taxDocument = taxDocumentBase.extend({
   /** The issue date in Cambodia (YYYY-MM-DD). */
   issue_date: z.string(),
-  store_id: z.number().int(),
   store_code: z.string(),
-  order_id: z.number().int(),
-  order_number: z.string(),
   /** The return a credit note refunds (null for a void's, and for the others). */
   return_id: z.number().int().nullable(),
-  original_id: z.number().int().nullable(),
-  original_number: z.string().nullable(),
   original_issue_date: z.string().nullable(),
   reason: z.string().nullable(),
   seller: taxParty,
@@ -300,13 +293,9 @@ export const taxDocument = z.object({
   lines: z.array(taxDocumentLine),
   net_cents: z.number().int(),
   tax_cents: z.number().int(),
-  total_cents: z.number().int(),
   taxes: z.array(taxSubtotal),
-  total_khr: z.number().int(),
   tax_khr: z.number().int(),
   net_khr: z.number().int(),
-  rate_khr: z.number().int(),
-  rate_source: z.enum(RATE_SOURCES),
   rate_date: z.string(),
   created_by_name: z.string().nullable(),
 });

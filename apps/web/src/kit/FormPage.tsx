@@ -1,11 +1,11 @@
-import { ArrowLeftOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Card, Col, Flex, Form, Row as GridRow, Result, Skeleton, Typography } from 'antd';
+import { Alert, App, Button, Card, Col, Flex, Form, Row as GridRow, Result, Skeleton } from 'antd';
 import { cloneElement, isValidElement, type ReactElement, useEffect, useMemo } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { Can } from '../lib/access.tsx';
 import { useFormCheck, zodRule } from '../lib/forms.ts';
 import { ApiError } from '../lib/http.ts';
 import { localePath } from '../lib/locale.ts';
+import { BackTitle } from './PageTitle.tsx';
 import { failureMessage, useRecord, useWrite } from './queries.ts';
 import type { Field, ResourceDef, Row } from './resource.ts';
 import { useCtx } from './useCtx.ts';
@@ -87,16 +87,7 @@ function RecordForm<R extends Row>({ def, record }: { def: ResourceDef<R>; recor
   };
 
   return (
-    <Card
-      title={
-        <Flex align="center" gap={8}>
-          <Button type="text" icon={<ArrowLeftOutlined />} aria-label={t('kit.back')} onClick={() => void back()} />
-          <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
-            {record ? texts.edit : texts.create}
-          </Typography.Title>
-        </Flex>
-      }
-    >
+    <Card title={<BackTitle onBack={back}>{record ? texts.edit : texts.create}</BackTitle>}>
       <Form<Values>
         form={form}
         name="record"

@@ -1,18 +1,5 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined, UndoOutlined } from '@ant-design/icons';
-import {
-  App,
-  Button,
-  Card,
-  Flex,
-  Popconfirm,
-  Select,
-  Space,
-  Switch,
-  Table,
-  type TableColumnsType,
-  Tag,
-  Typography,
-} from 'antd';
+import { App, Button, Card, Flex, Popconfirm, Select, Space, Switch, Table, type TableColumnsType, Tag } from 'antd';
 import { useMemo } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useCan } from '../lib/access.tsx';
@@ -27,6 +14,7 @@ import {
   useListState,
   useStayInRange,
 } from './listState.tsx';
+import { PageTitle } from './PageTitle.tsx';
 import { failureMessage, useList, useWrite } from './queries.ts';
 import type { ResourceDef, Row } from './resource.ts';
 import { fitTable, unseenTitle, wrap } from './table.ts';
@@ -146,14 +134,14 @@ export function ListPage<R extends Row>({ def }: { def: ResourceDef<R> }) {
   return (
     <Card
       title={
-        <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
+        <PageTitle>
           {texts.title}
           {state.trashed && (
             <Tag color="red" style={{ marginInlineStart: 12, verticalAlign: 'middle' }}>
               {t('kit.deletedRecords')}
             </Tag>
           )}
-        </Typography.Title>
+        </PageTitle>
       }
       extra={
         <Space wrap>

@@ -13,7 +13,7 @@ export interface RemoteSelectProps<R extends Row> {
   row: z.ZodType<R>;
   optionLabel: (row: R, locale: Locale) => string;
   /** Rows the list answers but that may not be chosen (units that are not base units). */
-  keep?: (row: R) => boolean;
+  filter?: (row: R) => boolean;
   /** Extra list parameters: `filter[…]`, `sort`. */
   params?: Record<string, string>;
   value?: number | null;
@@ -44,7 +44,7 @@ export function RemoteSelect<R extends Row>({
   api,
   row,
   optionLabel,
-  keep,
+  filter,
   params,
   value,
   onChange,
@@ -59,8 +59,8 @@ export function RemoteSelect<R extends Row>({
   const list = useList({ api, row }, query.toString());
 
   const rows = useMemo(
-    () => (list.data?.data ?? []).filter((r) => !r.deleted_at && (!keep || keep(r))),
-    [list.data, keep],
+    () => (list.data?.data ?? []).filter((r) => !r.deleted_at && (!filter || filter(r))),
+    [list.data, filter],
   );
   const missing = value != null && !rows.some((r) => r.id === value);
   const chosen = useRecord({ api, row }, missing ? value : null);

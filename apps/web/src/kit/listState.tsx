@@ -1,8 +1,8 @@
 import { SearchOutlined } from '@ant-design/icons';
 import { DEFAULT_PER_PAGE, type PaginationMeta, PER_PAGE_OPTIONS } from '@depot/contracts';
-import { Button, Input, Result, type TablePaginationConfig, type TableProps } from 'antd';
+import { Button, Input, Result, Skeleton, type TablePaginationConfig, type TableProps } from 'antd';
 import type { TFunction } from 'i18next';
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { failureMessage } from './queries.ts';
 import { useCtx } from './useCtx.ts';
@@ -204,4 +204,21 @@ export function LoadFailed({ error, retry, retrying }: { error: unknown; retry: 
       }
     />
   );
+}
+
+/** What a read shows on its way: the failure with a Retry, a Skeleton (also while `waiting`), then `children`. */
+export function Loaded<T>({
+  query,
+  waiting,
+  children,
+}: {
+  query: { data: T | undefined; isError: boolean; error: unknown; refetch: () => unknown; isFetching: boolean };
+  waiting?: boolean;
+  children: (data: NonNullable<T>) => ReactNode;
+}) {
+  const data = query.data;
+  if (query.isError && !data)
+    return <LoadFailed error={query.error} retry={query.refetch} retrying={query.isFetching} />;
+  if (!data || waiting) return <Skeleton active />;
+  return children(data);
 }

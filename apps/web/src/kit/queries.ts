@@ -102,3 +102,25 @@ export function failureMessage(error: unknown, locale: Locale): string {
   if (error instanceof ApiError && error.body?.message) return error.body.message;
   return translate('error.server', locale);
 }
+
+/**
+ * A page's own write that is no resource's (a user's coverage, a role's members): `send` runs it,
+ * its answer's message is shown and every query read again; a failure is `problem`, in the
+ * server's words, until the next try.
+ */
+export function usePageWrite<B>(write: (body: B) => Promise<{ message: string }>, locale: Locale) {
+  const { message } = App.useApp();
+  const client = useQueryClient();
+  const mutation = useMutation({
+    mutationFn: write,
+    onSuccess: (answer) => {
+      void message.success(answer.message);
+      void client.invalidateQueries();
+    },
+  });
+  return {
+    send: (body: B) => mutation.mutateAsync(body).catch(() => undefined),
+    saving: mutation.isPending,
+    problem: mutation.error ? failureMessage(mutation.error, locale) : null,
+  };
+}

@@ -9,9 +9,10 @@ import {
   written,
 } from '@depot/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Descriptions, Flex, Popconfirm, Progress, Skeleton, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Descriptions, Flex, Popconfirm, Progress, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { LoadFailed } from '../kit/listState.tsx';
+import { Loaded } from '../kit/listState.tsx';
+import { PageTitle } from '../kit/PageTitle.tsx';
 import { failureMessage, resourceKey, useRefreshAll } from '../kit/queries.ts';
 import { useCtx } from '../kit/useCtx.ts';
 import { formatDateTime } from '../lib/dates.ts';
@@ -113,9 +114,9 @@ export function SamplesPage() {
     <Flex vertical gap={16}>
       <Card
         title={
-          <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
+          <PageTitle>
             <ExperimentOutlined /> {t('samples.title')}
-          </Typography.Title>
+          </PageTitle>
         }
       >
         <Typography.Paragraph>{t('samples.intro')}</Typography.Paragraph>
@@ -125,92 +126,90 @@ export function SamplesPage() {
       </Card>
       <Plan />
       <Card title={t('samples.state')} data-testid="samples-state">
-        {state.isError && !data ? (
-          <LoadFailed error={state.error} retry={state.refetch} retrying={state.isFetching} />
-        ) : !data ? (
-          <Skeleton active />
-        ) : (
-          <Flex vertical gap={16}>
-            {result && <Alert type={result.type} showIcon title={result.text} data-testid="samples-result" />}
-            <Descriptions
-              size="small"
-              column={{ xs: 1, md: 3 }}
-              items={[
-                {
-                  key: 'status',
-                  label: t('samples.state'),
-                  children: (
-                    <Tag color={STATUS_COLOURS[data.status]} data-testid="samples-status">
-                      {t(`samples.status.${data.status}`)}
-                    </Tag>
-                  ),
-                },
-                {
-                  key: 'at',
-                  label: t('samples.loadedAt'),
-                  children: data.loaded_at ? formatDateTime(data.loaded_at, locale) : '—',
-                },
-                {
-                  key: 'by',
-                  label: t('samples.loadedBy'),
-                  children: data.status === 'none' ? '—' : (data.loaded_by_name ?? t('samples.commandLine')),
-                },
-              ]}
-            />
-            {loading && (
-              <div data-testid="samples-progress">
-                <Typography.Text>{t('samples.loading', { percent })}</Typography.Text>
-                <Progress percent={percent} status="active" />
-              </div>
-            )}
-            {data.status !== 'none' && (
-              <Table
+        <Loaded query={state}>
+          {(data) => (
+            <Flex vertical gap={16}>
+              {result && <Alert type={result.type} showIcon title={result.text} data-testid="samples-result" />}
+              <Descriptions
                 size="small"
-                rowKey="table"
-                pagination={false}
-                data-testid="samples-counts"
-                dataSource={SAMPLE_TABLES.map((table) => ({ table, count: counts[table] ?? 0 }))}
-                columns={[
-                  { key: 'table', title: t('samples.records'), render: (_, row) => t(`samples.table.${row.table}`) },
-                  { key: 'count', title: '#', align: 'right', render: (_, row) => formatCount(row.count) },
+                column={{ xs: 1, md: 3 }}
+                items={[
+                  {
+                    key: 'status',
+                    label: t('samples.state'),
+                    children: (
+                      <Tag color={STATUS_COLOURS[data.status]} data-testid="samples-status">
+                        {t(`samples.status.${data.status}`)}
+                      </Tag>
+                    ),
+                  },
+                  {
+                    key: 'at',
+                    label: t('samples.loadedAt'),
+                    children: data.loaded_at ? formatDateTime(data.loaded_at, locale) : '—',
+                  },
+                  {
+                    key: 'by',
+                    label: t('samples.loadedBy'),
+                    children: data.status === 'none' ? '—' : (data.loaded_by_name ?? t('samples.commandLine')),
+                  },
                 ]}
               />
-            )}
-            <Flex gap={8} wrap>
-              {data.abilities.load && (
-                <Button
-                  type="primary"
-                  icon={<CloudDownloadOutlined />}
-                  loading={loading}
-                  onClick={() => load.mutate()}
-                  data-testid="samples-load"
-                >
-                  {t('samples.load')}
-                </Button>
+              {loading && (
+                <div data-testid="samples-progress">
+                  <Typography.Text>{t('samples.loading', { percent })}</Typography.Text>
+                  <Progress percent={percent} status="active" />
+                </div>
               )}
-              {data.abilities.remove && (
-                <Popconfirm
-                  title={t('samples.confirmTitle')}
-                  description={<div style={{ maxWidth: 420 }}>{t('samples.confirmText')}</div>}
-                  okText={t('samples.confirmOk')}
-                  okButtonProps={{ danger: true, id: 'samples-confirm' }}
-                  cancelText={t('kit.cancel')}
-                  onConfirm={() => remove.mutate()}
-                >
+              {data.status !== 'none' && (
+                <Table
+                  size="small"
+                  rowKey="table"
+                  pagination={false}
+                  data-testid="samples-counts"
+                  dataSource={SAMPLE_TABLES.map((table) => ({ table, count: counts[table] ?? 0 }))}
+                  columns={[
+                    { key: 'table', title: t('samples.records'), render: (_, row) => t(`samples.table.${row.table}`) },
+                    { key: 'count', title: '#', align: 'right', render: (_, row) => formatCount(row.count) },
+                  ]}
+                />
+              )}
+              <Flex gap={8} wrap>
+                {data.abilities.load && (
                   <Button
-                    danger
-                    icon={<DeleteOutlined />}
-                    loading={remove.isPending}
-                    disabled={loading}
-                    data-testid="samples-remove"
+                    type="primary"
+                    icon={<CloudDownloadOutlined />}
+                    loading={loading}
+                    onClick={() => load.mutate()}
+                    data-testid="samples-load"
                   >
-                    {t('samples.remove')}
+                    {t('samples.load')}
                   </Button>
-                </Popconfirm>
-              )}
+                )}
+                {data.abilities.remove && (
+                  <Popconfirm
+                    title={t('samples.confirmTitle')}
+                    description={<div style={{ maxWidth: 420 }}>{t('samples.confirmText')}</div>}
+                    okText={t('samples.confirmOk')}
+                    okButtonProps={{ danger: true, id: 'samples-confirm' }}
+                    cancelText={t('kit.cancel')}
+                    onConfirm={() => remove.mutate()}
+                  >
+                    <Button
+                      danger
+                      icon={<DeleteOutlined />}
+                      loading={remove.isPending}
+                      disabled={loading}
+                      data-testid="samples-remove"
+                    >
+                      {t('samples.remove')}
+                    </Button>
+                  </Popconfirm>
+                )}
+              </Flex>
             </Flex>
-          </Flex>
-        )}
+          )}
+        </Loaded>
       </Card>
     </Flex>
   );

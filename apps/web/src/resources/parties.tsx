@@ -281,7 +281,7 @@ export function StoreSelect({ covered = false, ...props }: PickProps & { 'data-t
       {...props}
       api="stores"
       row={store}
-      keep={covered ? (row) => covers(row.id) : undefined}
+      filter={covered ? (row) => covers(row.id) : undefined}
       optionLabel={(row) => `${row.name} (${row.code})`}
     />
   );

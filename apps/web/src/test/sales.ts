@@ -1,16 +1,19 @@
-import type {
-  Category,
-  Combo,
-  ComboPreview,
-  CurrentRates,
-  Customer,
-  Discount,
-  OrderDetail,
-  Product,
+import {
+  type Category,
+  type Combo,
+  type ComboPreview,
+  type CurrentRates,
+  type Customer,
+  type Discount,
+  encodeKhqr,
+  type KhqrPayment,
+  type OrderDetail,
+  type Product,
+  type ShiftDetail,
 } from '@depot/contracts';
 import { listAnswer, productRow, STORES, stamp } from './inventory.ts';
 import { actorOf, comboPolicy, orderPolicy, type Viewer } from './policies.ts';
-import type { Handler } from './render.tsx';
+import { type Handler, renderApp, signedIn } from './render.tsx';
 
 /** Rows as the server answers them, for the till's, the orders' and the catalogue's tests. */
 
@@ -324,3 +327,98 @@ export const SELLING = [
 export function seenBy(order: OrderDetail, viewer: Viewer): OrderDetail {
   return { ...order, abilities: orderPolicy.abilities(actorOf(viewer), order) };
 }
+
+/** A seller signed in, on the orders page with order `id` open (in Khmer, or English). */
+export function sellerOnOrder(id: number, lang: 'en' | 'kh' = 'en') {
+  signedIn({ permissions: SELLING });
+  return renderApp(`${lang === 'en' ? '/en' : ''}/orders?view=${id}`);
+}
+
+/** A bank's reference (hash) of a transfer, as Bakong answers it. */
+export const KHQR_HASH = '8465d722a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7';
+
+/** The server's QR of $5.54 for an order at the Phnom Penh depot, made at `created`, payable until `expires`. */
+export function khqrOf(
+  order: { id: number; number: string },
+  created: number,
+  expires: number,
+  extra: Partial<KhqrPayment> = {},
+): KhqrPayment {
+  const payload = encodeKhqr({
+    account_id: 'depot_pp@aclb',
+    merchant_id: null,
+    acquiring_bank: null,
+    merchant_name: 'Depot Phnom Penh',
+    merchant_city: 'Phnom Penh',
+    mcc: '5999',
+    currency: 'USD',
+    amount: 554,
+    bill_number: order.number,
+    store_label: 'PP01',
+    terminal_label: null,
+    created_at: created,
+    expires_at: expires,
+  });
+  return {
+    id: 1,
+    order_id: order.id,
+    order_number: order.number,
+    payload,
+    md5: '0123456789abcdef0123456789abcdef',
+    currency: 'USD',
+    amount: 554,
+    amount_cents: 554,
+    merchant_name: 'Depot Phnom Penh',
+    created_at: new Date(created).toISOString(),
+    expires_at: new Date(expires).toISOString(),
+    paid_hash: null,
+    offline: false,
+    can_check: true,
+    ...extra,
+  };
+}
+
+const drawer = (expected: number, float: number) => ({
+  float,
+  cash_in: 0,
+  change_out: 0,
+  refunds: 0,
+  pay_ins: 0,
+  pay_outs: 0,
+  expected,
+  counted: null,
+  difference: null,
+});
+
+/** Sok Dara's shift on till 1, open with $50 and 40,000 riel, nothing sold yet. */
+export const OPEN_SHIFT = {
+  id: 4,
+  created_at: '2026-03-01T01:00:00.000Z',
+  updated_at: '2026-03-01T01:00:00.000Z',
+  deleted_at: null,
+  number: 'SH-PP01-000004',
+  store_id: 1,
+  store_name: 'Main store',
+  till: 'Till 1',
+  user_id: 1,
+  user_name: 'Sok Dara',
+  status: 'open',
+  opened_at: '2026-03-01T01:00:00.000Z',
+  closed_at: null,
+  overnight: false,
+  difference_usd_cents: null,
+  difference_khr: null,
+  approved_by_name: null,
+  abilities: { move: true, close: true },
+  note: null,
+  close_note: null,
+  float_count: { usd: [], khr: [] },
+  counted_count: null,
+  usd: drawer(5000, 5000),
+  khr: drawer(40000, 40000),
+  orders_count: 0,
+  sales_cents: 0,
+  movements: [],
+  payments: [],
+  blind: false,
+} as unknown as ShiftDetail;

@@ -1,15 +1,29 @@
-import type { KhqrCurrency, TENDER_METHODS } from '@depot/contracts';
+import type { KhqrCurrency, MessageKey, TENDER_METHODS } from '@depot/contracts';
 import type { Db } from '../../db/database.ts';
 import { now } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError, notFound } from '../../http/errors.ts';
 import type { Actor } from '../../policies/policy.ts';
 import type { OrderService } from '../orders/orders.service.ts';
 import { BakongError, type BakongTransaction } from './bakong.ts';
-import { bankTransaction, claimBankTransaction, referenceElsewhere } from './khqr.repository.ts';
+import { bankTransaction, claimBankTransaction, orderForKhqr, referenceElsewhere } from './khqr.repository.ts';
 
 /* What the KHQR check, the transfer claim and the shift's bulk check share: Bakong's answers read
    against the sale, and the one way a Bakong transaction is recorded on a sale. */
+
+/** The sale a QR is made for or a transfer claimed on: 404 when there is none, 409 unless confirmed. */
+export async function confirmedForKhqr(db: Db, orderId: number) {
+  const order = await orderForKhqr(db, orderId);
+  if (!order) throw notFound();
+  if (order.status !== 'confirmed') {
+    throw new AppError(409, 'order.state', {
+      number: order.number,
+      status: { key: `status.${order.status}` as MessageKey },
+      action: { key: 'action.paid' },
+    });
+  }
+  return order;
+}
 
 /** Bakong's problem as the till reads it: 502, in the reader's language, never a stack trace. */
 export function bakongFailure(error: unknown): never {

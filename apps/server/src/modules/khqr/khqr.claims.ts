@@ -1,14 +1,21 @@
-import { type KhqrUnchecked, type khqrTransferInput, type MessageKey, settle } from '@depot/contracts';
+import { type KhqrUnchecked, type khqrTransferInput, settle } from '@depot/contracts';
 import type { z } from 'zod';
 import type { Db } from '../../db/database.ts';
-import { AppError, FieldError, notFound } from '../../http/errors.ts';
+import { AppError, FieldError } from '../../http/errors.ts';
 import { orderPolicy } from '../../policies/orders.ts';
 import type { Actor } from '../../policies/policy.ts';
 import type { OrderService } from '../orders/orders.service.ts';
 import { shiftService } from '../shifts/shifts.service.ts';
 import type { BakongAnswer, BakongClient, Md5ListAnswer } from './bakong.ts';
-import { bakongFailure, decimalOf, paidAsAsked, recordBankPayment, refuseUsedHash } from './khqr.bank.ts';
-import { markChecked, markPaid, orderForKhqr, takesKhqr, uncheckedOfShift } from './khqr.repository.ts';
+import {
+  bakongFailure,
+  confirmedForKhqr,
+  decimalOf,
+  paidAsAsked,
+  recordBankPayment,
+  refuseUsedHash,
+} from './khqr.bank.ts';
+import { markChecked, markPaid, takesKhqr, uncheckedOfShift } from './khqr.repository.ts';
 
 /**
  * What Bakong is asked besides a QR's own check:
@@ -29,15 +36,7 @@ export function khqrClaims(db: Db, orders: OrderService, bakong: BakongClient | 
   return {
     async transfer(actor: Actor, orderId: number, input: z.output<typeof khqrTransferInput>) {
       const seen = await orders.show(actor, orderId);
-      const order = await orderForKhqr(db, orderId);
-      if (!order) throw notFound();
-      if (order.status !== 'confirmed') {
-        throw new AppError(409, 'order.state', {
-          number: order.number,
-          status: { key: `status.${order.status}` as MessageKey },
-          action: { key: 'action.paid' },
-        });
-      }
+      const order = await confirmedForKhqr(db, orderId);
       const due = Number(order.total_cents) - Number(order.paid_cents);
       if (due <= 0) throw new FieldError({ hash: [{ key: 'order.nothing_due' }] });
       orderPolicy.authorize(actor, seen, 'pay');

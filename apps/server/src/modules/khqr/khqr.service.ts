@@ -11,7 +11,6 @@ import {
   type khqrOfflineInput,
   type khqrRequestInput,
   khrToCents,
-  type MessageKey,
   settle,
 } from '@depot/contracts';
 import type { z } from 'zod';
@@ -22,7 +21,7 @@ import { orderPolicy } from '../../policies/orders.ts';
 import type { Actor } from '../../policies/policy.ts';
 import type { OrderService } from '../orders/orders.service.ts';
 import type { BakongAnswer, BakongClient } from './bakong.ts';
-import { bakongFailure, paidAsAsked, recordBankPayment } from './khqr.bank.ts';
+import { bakongFailure, confirmedForKhqr, paidAsAsked, recordBankPayment } from './khqr.bank.ts';
 import {
   findKhqr,
   insertKhqr,
@@ -94,15 +93,7 @@ export function khqrService(
     /** A new dynamic KHQR for what the order still owes. */
     async make(actor: Actor, orderId: number, input: z.output<typeof khqrRequestInput>) {
       await payable(actor, orderId);
-      const order = await orderForKhqr(db, orderId);
-      if (!order) throw notFound();
-      if (order.status !== 'confirmed') {
-        throw new AppError(409, 'order.state', {
-          number: order.number,
-          status: { key: `status.${order.status}` as MessageKey },
-          action: { key: 'action.paid' },
-        });
-      }
+      const order = await confirmedForKhqr(db, orderId);
       if (!takesKhqr(order)) throw new AppError(409, 'khqr.not_set_up', { store: order.store_name });
       const { khqr_account_id: account, khqr_merchant_name: name, khqr_merchant_city: city } = order;
       const due = Number(order.total_cents) - Number(order.paid_cents);

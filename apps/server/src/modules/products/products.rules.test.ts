@@ -1,5 +1,6 @@
 import { formatUsdCents, gtinCheckDigit, PRODUCT_SHEET_COLUMNS, productInput } from '@depot/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DRINKS, factories } from '../../test/factories.ts';
 import { ADMIN_PASSWORD, bearer, login, useTestApp } from '../../test/harness.ts';
 
 /*
@@ -9,6 +10,7 @@ import { ADMIN_PASSWORD, bearer, login, useTestApp } from '../../test/harness.ts
 
 const ctx = useTestApp();
 let headers: Record<string, string>;
+const make = factories(ctx, () => headers);
 const ids: Record<string, number> = {};
 /** Names of brands, categories, sub-categories and units by path and id (deleted ones too): what a file names. */
 const names = new Map<string, string>();
@@ -76,12 +78,15 @@ function fileOf(input: Input): { file: string; cell: (field: string) => string }
 beforeAll(async () => {
   headers = { ...bearer((await login(ctx.app, 'admin', ADMIN_PASSWORD)).token), 'x-localization': 'en' };
   const post = async (url: string, payload: Input, name: string) => {
-    const res = await send('POST', url, payload);
-    if (res.status !== 201) throw new Error(`${url}: ${JSON.stringify(res.body)}`);
-    names.set(`${url}/${res.body.data.id}`, name);
-    return res.body.data.id as number;
+    const id = await make.create(url, payload);
+    names.set(`${url}/${id}`, name);
+    return id;
   };
-  ids.drinks = await post('/api/categories', { name_en: 'Drinks', name_kh: 'ភេសជ្ជៈ' }, 'Drinks');
+  const made = await make.catalogue('carton');
+  Object.assign(ids, made);
+  names.set(`/api/categories/${made.drinks}`, DRINKS.name_en);
+  names.set(`/api/units/${made.can}`, 'Can');
+  names.set(`/api/units/${made.carton}`, 'Carton');
   ids.food = await post('/api/categories', { name_en: 'Food', name_kh: 'អាហារ' }, 'Food');
   ids.oldCategory = await post('/api/categories', { name_en: 'Old shelf', name_kh: 'ធ្នើចាស់' }, 'Old shelf');
   ids.beer = await post('/api/sub-categories', { category_id: ids.drinks, name_en: 'Beer', name_kh: 'ស្រាបៀរ' }, 'Beer');
@@ -94,12 +99,6 @@ beforeAll(async () => {
     '/api/sub-categories',
     { category_id: ids.drinks, name_en: 'Old beer', name_kh: 'ស្រាបៀរចាស់' },
     'Old beer',
-  );
-  ids.can = await post('/api/units', { name_en: 'Can', name_kh: 'កំប៉ុង', short_name: 'can' }, 'Can');
-  ids.carton = await post(
-    '/api/units',
-    { name_en: 'Carton', name_kh: 'កេស', short_name: 'ctn', base_unit_id: ids.can, factor: 24 },
-    'Carton',
   );
   ids.oldUnit = await post('/api/units', { name_en: 'Crate', name_kh: 'ក្រាត', short_name: 'crt' }, 'Crate');
   ids.angkor = await post('/api/brands', { name: 'Angkor' }, 'Angkor');

@@ -5,7 +5,7 @@ import { outboxDb } from './outbox.ts';
 
 /**
  * How the till keeps a table of the server's on the device (the products, localCatalogue.ts; the
- * combos, discounts and customers, localKept.ts): by what changed since its cursor
+ * combos, discounts and customers, localLists.ts): by what changed since its cursor
  * (`GET /api/<path>/changes`, a cursor of (updated_at, id)), page by page; a deleted or inactive
  * row leaves it, and an older copy of a row is never taken back.
  */

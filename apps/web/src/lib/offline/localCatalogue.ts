@@ -3,15 +3,15 @@ import { useSyncExternalStore } from 'react';
 import { ApiError, apiBytes } from '../http.ts';
 import { readChanges, removed } from './changes.ts';
 import { CatalogueIndex } from './localIndex.ts';
-import { syncKept } from './localKept.ts';
+import { syncLocalLists } from './localLists.ts';
 import { seedCatalogue } from './localSeed.ts';
 import {
   BUILT,
   buildSnapshot,
   CURSOR,
   KeptCatalogue,
-  type KeptProduct,
   type LocalProduct,
+  type ProductRow,
   type ProductSnapshot,
   type StockSnapshot,
   VERSION,
@@ -29,7 +29,7 @@ import { outboxDb } from './outbox.ts';
  * one; a cold start reads only that snapshot, in one go, and searches it as the cashier types and
  * finds a scanned code in it, with or without a connection. Until a first sync has finished (and
  * its snapshot is read) it is not ready and the till asks the server. The combos, discounts,
- * customers and rates are kept the same way in localKept.ts.
+ * customers and rates are kept the same way in localLists.ts.
  */
 export type { LocalProduct } from './localSnapshot.ts';
 
@@ -154,7 +154,7 @@ export function loadCatalogue(): Promise<void> {
 }
 
 /** What the products table keeps of a product (the server's snapshot has the same, localSeed.ts). */
-const keptOf = (row: Product): KeptProduct => ({
+const rowOf = (row: Product): ProductRow => ({
   id: row.id,
   name_en: row.name_en,
   name_kh: row.name_kh,
@@ -176,7 +176,7 @@ async function apply(page: Product[], next: string | null): Promise<boolean> {
   let changed = false;
   await db.transaction('rw', db.products, db.meta, async () => {
     const current = await db.products.bulkGet(page.map((row) => row.id));
-    const puts: KeptProduct[] = [];
+    const puts: ProductRow[] = [];
     const deletes: number[] = [];
     page.forEach((row, i) => {
       const kept = current[i];
@@ -187,7 +187,7 @@ async function apply(page: Product[], next: string | null): Promise<boolean> {
         return;
       }
       // what the till sells with (no cost); the last stock it saw stays until it sees another
-      puts.push({ ...keptOf(row), stock: kept?.stock, stock_store: kept?.stock_store });
+      puts.push({ ...rowOf(row), stock: kept?.stock, stock_store: kept?.stock_store });
     });
     if (puts.length) await db.products.bulkPut(puts);
     if (deletes.length) await db.products.bulkDelete(deletes);
@@ -290,7 +290,7 @@ export async function rememberStock(store: number, seen: readonly Pick<Product, 
 }
 
 /** A product kept on the device, by id (a combo's parts with no connection). */
-export function keptProduct(id: number): LocalProduct | undefined {
+export function storedProduct(id: number): LocalProduct | undefined {
   return current?.byId(id);
 }
 
@@ -337,7 +337,7 @@ const SYNC_EVERY_MS = 60_000;
 export function startCatalogueSync(): () => void {
   const run = () => {
     void syncCatalogue().catch(() => undefined);
-    void syncKept().catch(() => undefined);
+    void syncLocalLists().catch(() => undefined);
   };
   run();
   const timer = setInterval(run, SYNC_EVERY_MS);

@@ -18,8 +18,8 @@ const rows = [
 
 describe('the till’s local search', () => {
   const index = new CatalogueIndex(rows);
-  const ids = (text: string, keep?: (row: (typeof rows)[number]) => boolean) =>
-    index.search(text, 50, keep).map((row) => row.id);
+  const ids = (text: string, accept?: (row: (typeof rows)[number]) => boolean) =>
+    index.search(text, 50, accept).map((row) => row.id);
 
   it('finds English in any case by the beginning of a word, every word typed, in name order', () => {
     expect(ids('beer')).toEqual([4, 1]);

@@ -316,20 +316,20 @@ export class CatalogueIndex<T extends Searchable> {
     return this.texts.length;
   }
 
-  /** The first record, in rank order, that `keep` keeps (a held order's kept combo by its id). */
-  find(keep: (row: T) => boolean): T | undefined {
+  /** The first record, in rank order, that `accept` takes (a held order's stored combo by its id). */
+  find(accept: (row: T) => boolean): T | undefined {
     for (let rank = 0; rank < this.size; rank++) {
       const row = this.rowAt(rank);
-      if (keep(row)) return row;
+      if (accept(row)) return row;
     }
     return undefined;
   }
 
   /**
    * The first `limit` records (in rank order) where every word typed begins a term, among those
-   * `keep` keeps (a category); every record, in rank order, for an empty search.
+   * `accept` takes (a category); every record, in rank order, for an empty search.
    */
-  search(text: string, limit = 50, keep?: (row: T) => boolean): T[] {
+  search(text: string, limit = 50, accept?: (row: T) => boolean): T[] {
     const words = searchWords(text);
     let candidates: ArrayLike<number> | null = null;
     for (const word of words) {
@@ -359,7 +359,7 @@ export class CatalogueIndex<T extends Searchable> {
       if (w < words.length) continue;
       all.push(rank);
       const row = this.rowAt(rank);
-      if (!keep || keep(row)) found.push(row);
+      if (!accept || accept(row)) found.push(row);
     }
     // every candidate was checked: the next keystroke starts from these
     if (i === total && words.length) this.last = { words, ranks: all };

@@ -2,7 +2,7 @@ import type { ProductSnapshotAnswer } from '@depot/contracts';
 import {
   BUILT,
   CURSOR,
-  type KeptProduct,
+  type ProductRow,
   type ProductSnapshot,
   request,
   type StockSnapshot,
@@ -43,7 +43,7 @@ const _everyColumn: Exclude<keyof ProductSnapshotAnswer, 'cursor' | 'units' | (t
  * `productSnapshot`): a million values through zod, and zod in the worker, for what a few checks
  * of the lists' shape tell as well; the values came from the server's own query.
  */
-export function rowsOfAnswer(answer: ProductSnapshotAnswer): KeptProduct[] {
+export function rowsOfAnswer(answer: ProductSnapshotAnswer): ProductRow[] {
   const ok =
     answer !== null &&
     typeof answer === 'object' &&
@@ -51,7 +51,7 @@ export function rowsOfAnswer(answer: ProductSnapshotAnswer): KeptProduct[] {
     Array.isArray(answer.units) &&
     COLUMNS.every((c) => Array.isArray(answer[c]) && answer[c].length === answer.id.length);
   if (!ok) throw new Error('The catalogue snapshot is not in the expected shape');
-  const rows: KeptProduct[] = new Array(answer.id.length);
+  const rows: ProductRow[] = new Array(answer.id.length);
   for (let i = 0; i < rows.length; i++) {
     const unit = answer.units[answer.unit[i]];
     if (!unit) throw new Error('The catalogue snapshot is not in the expected shape');

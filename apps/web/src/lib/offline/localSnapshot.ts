@@ -16,7 +16,7 @@ import { CatalogueIndex, type IndexData, indexData, type Joined, joined, joinedA
 /** A product as the till keeps it: what it sells with, and the stock it last saw, in which store. */
 export type LocalProduct = SoldProduct & { stock_store?: number };
 /** A product as the products table keeps it: with the time of the server's copy (an older one is not taken back). */
-export type KeptProduct = LocalProduct & { updated_at: string };
+export type ProductRow = LocalProduct & { updated_at: string };
 
 /** Meta: the cursor the next changes are read after (changes.ts). */
 export const CURSOR = 'catalogue_cursor';
@@ -64,7 +64,7 @@ export interface StockSnapshot {
 }
 
 /** The snapshot of the kept rows (as the products table holds them). */
-export function snapshotOf(records: readonly KeptProduct[], version: number): [ProductSnapshot, StockSnapshot] {
+export function snapshotOf(records: readonly ProductRow[], version: number): [ProductSnapshot, StockSnapshot] {
   const { rows, data } = indexData(records);
   const n = rows.length;
   const built = Date.now() * 1000 + Math.floor(Math.random() * 1000);

@@ -2,7 +2,7 @@ import type { CurrentRates, Discount, OrderDetail } from '@depot/contracts';
 import Dexie, { type EntityTable } from 'dexie';
 import { ApiError, api, NetworkError, outcomeUnknown } from '../http.ts';
 import { session } from '../session.ts';
-import type { KeptProduct, ProductSnapshot, StockSnapshot } from './localSnapshot.ts';
+import type { ProductRow, ProductSnapshot, StockSnapshot } from './localSnapshot.ts';
 import type { LocalCombo, LocalCustomer } from './rows.ts';
 
 /**
@@ -56,8 +56,8 @@ class TillDb extends Dexie {
   sales!: EntityTable<QueuedSale, 'seq'>;
   meta!: EntityTable<Meta, 'name'>;
   /** The till's local catalogue (localCatalogue.ts): active products, by id and by barcode. */
-  products!: EntityTable<KeptProduct, 'id'>;
-  /** The rest of it (localKept.ts): active combos with their items, discounts, customers, the rates. */
+  products!: EntityTable<ProductRow, 'id'>;
+  /** The rest of it (localLists.ts): active combos with their items, discounts, customers, the rates. */
   combos!: EntityTable<LocalCombo, 'id'>;
   discounts!: EntityTable<Discount, 'id'>;
   customers!: EntityTable<LocalCustomer, 'id'>;

@@ -1,6 +1,6 @@
 import type { ComboDetail, Customer } from '@depot/contracts';
 
-/** The rows the till keeps of its catalogue (localCatalogue.ts, localKept.ts), as its database (outbox.ts) holds them. */
+/** The rows the till keeps of its catalogue (localCatalogue.ts, localLists.ts), as its database (outbox.ts) holds them. */
 
 /** A combo as the till sells it: its items (the detail's), no cost. */
 export type LocalCombo = Omit<ComboDetail, 'total_cost_cents' | 'profit_cents' | 'margin_bp' | 'items'> & {

@@ -1,11 +1,11 @@
-import { coverageAreas, single, user, userCoverage } from '@depot/contracts';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Col, Empty, Form, Input, Row, Spin, Tree } from 'antd';
+import { coverageAreas, type coverageInput, single, user, userCoverage, written } from '@depot/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Card, Col, Empty, Form, Input, Row, Spin, Tree } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
-import { z } from 'zod';
-import { failureMessage } from '../../kit/queries.ts';
+import type { z } from 'zod';
+import { failureMessage, usePageWrite } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useDebounced } from '../../kit/useDebounced.ts';
 import { api } from '../../lib/http.ts';
@@ -23,8 +23,6 @@ const HF = 'hf';
 export function CoveragePage() {
   const { t, locale } = useCtx();
   const id = Number(useParams().id);
-  const { message } = App.useApp();
-  const client = useQueryClient();
   const who = useQuery({
     queryKey: ['depot', 'users', id],
     queryFn: async ({ signal }) => (await api(`users/${id}`, { signal, schema: single(user) })).data,
@@ -42,8 +40,11 @@ export function CoveragePage() {
   const [checked, setChecked] = useState<string[]>([]);
   const [typed, setTyped] = useState('');
   const search = useDebounced(typed.trim().toLowerCase(), 200);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { send, saving, problem } = usePageWrite(
+    (body: z.infer<typeof coverageInput>) =>
+      api(`users/${id}/coverage`, { method: 'PUT', body, schema: written(userCoverage) }),
+    locale,
+  );
 
   useEffect(() => {
     if (!coverage.data) return;
@@ -76,9 +77,7 @@ export function CoveragePage() {
     })
     .filter((p) => p !== null) as DataNode[];
 
-  const save = async () => {
-    setProblem(null);
-    setSaving(true);
+  const save = () => {
     // a ticked district covers its facilities: only the district is sent
     const districts = checked.filter((k) => k.startsWith(OD)).map((k) => Number(k.slice(OD.length)));
     const inDistricts = new Set(
@@ -91,19 +90,7 @@ export function CoveragePage() {
       .filter((k) => k.startsWith(HF))
       .map((k) => Number(k.slice(HF.length)))
       .filter((f) => !inDistricts.has(f));
-    try {
-      const answer = await api(`users/${id}/coverage`, {
-        method: 'PUT',
-        body: { store_ids: stores, operational_district_ids: districts, health_facility_ids: facilities },
-        schema: z.object({ message: z.string(), data: userCoverage }),
-      });
-      void message.success(answer.message);
-      void client.invalidateQueries();
-    } catch (error) {
-      setProblem(failureMessage(error, locale));
-    } finally {
-      setSaving(false);
-    }
+    return send({ store_ids: stores, operational_district_ids: districts, health_facility_ids: facilities });
   };
 
   if (who.isLoading || coverage.isLoading) return <Spin />;

@@ -31,9 +31,8 @@ import {
   Transfer,
 } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { z } from 'zod';
 import { useTransferNames } from '../../kit/a11y.ts';
-import { failureMessage } from '../../kit/queries.ts';
+import { failureMessage, usePageWrite } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useCan } from '../../lib/access.tsx';
 import { ApiError, api } from '../../lib/http.ts';
@@ -337,41 +336,25 @@ function RoleEditor({ role: current, onCreated }: { role: Role | null; onCreated
 /** Spec section 2: role assignment with a members list, arrows add or remove users. */
 function Members({ role: current, enabled }: { role: Role; enabled: boolean }) {
   const { t, locale } = useCtx();
-  const { message } = App.useApp();
-  const client = useQueryClient();
   const users = useAllUsers(true);
   const [target, setTarget] = useState<number[]>(current.member_ids);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
   useEffect(() => setTarget(current.member_ids), [current.member_ids]);
   const titles = [t('roles.notMembers'), t('roles.membersTitle')];
   const lists = useRef<HTMLDivElement>(null);
   useTransferNames(lists, (list) => t('roles.selectAllIn', { list: titles[list] }));
 
-  const save = async () => {
-    setProblem(null);
-    setSaving(true);
-    try {
-      const answer = await api(`roles/${current.id}/members`, {
-        method: 'PUT',
-        body: { user_ids: target },
-        schema: z.object({ message: z.string(), data: role }),
-      });
-      void message.success(answer.message);
-      void client.invalidateQueries();
-    } catch (error) {
-      setProblem(failureMessage(error, locale));
-    } finally {
-      setSaving(false);
-    }
-  };
+  const { send, saving, problem } = usePageWrite(
+    (user_ids: number[]) =>
+      api(`roles/${current.id}/members`, { method: 'PUT', body: { user_ids }, schema: written(role) }),
+    locale,
+  );
 
   return (
     <Card
       title={t('roles.membersTitle')}
       extra={
         enabled && (
-          <Button type="primary" loading={saving} onClick={() => void save()} data-testid="members-save">
+          <Button type="primary" loading={saving} onClick={() => void send(target)} data-testid="members-save">
             {t('kit.save')}
           </Button>
         )

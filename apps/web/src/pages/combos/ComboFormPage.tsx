@@ -1,4 +1,3 @@
-import { ArrowLeftOutlined } from '@ant-design/icons';
 import { comboDetail, comboInput } from '@depot/contracts';
 import { Alert, Button, Card, Col, Flex, Form, Input, Radio, Row, Table, Typography } from 'antd';
 import { useEffect } from 'react';
@@ -14,6 +13,7 @@ import {
 } from '../../components/lines.tsx';
 import { DraftFormPage } from '../../kit/DraftPages.tsx';
 import { UsdInput } from '../../kit/inputs.tsx';
+import { BackTitle } from '../../kit/PageTitle.tsx';
 import { fitTable } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { parseWith, useFormCheck } from '../../lib/forms.ts';
@@ -91,16 +91,7 @@ function ComboForm({ initial, errors: initialErrors }: { initial: ComboDraft; er
   ];
 
   return (
-    <Card
-      title={
-        <Flex align="center" gap={8}>
-          <Button type="text" icon={<ArrowLeftOutlined />} aria-label={t('kit.back')} onClick={() => void back()} />
-          <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
-            {editing ? t('combos.edit') : t('combos.create')}
-          </Typography.Title>
-        </Flex>
-      }
-    >
+    <Card title={<BackTitle onBack={back}>{editing ? t('combos.edit') : t('combos.create')}</BackTitle>}>
       <Form
         form={form}
         layout="vertical"

@@ -1,12 +1,12 @@
-import { ArrowLeftOutlined } from '@ant-design/icons';
 import { type ComboItem, comboDetail, comboInput, comboPreview, formatUsd, single, written } from '@depot/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Descriptions, Flex, Skeleton, Table, Typography } from 'antd';
+import { Alert, App, Card, Descriptions, Flex, Skeleton, Table, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ProductNames } from '../../components/products.tsx';
 import { DraftReviewPage, ReviewButtons } from '../../kit/DraftPages.tsx';
 import { LoadFailed } from '../../kit/listState.tsx';
+import { BackTitle } from '../../kit/PageTitle.tsx';
 import { failureMessage, useRefreshAll } from '../../kit/queries.ts';
 import { costText } from '../../kit/resourceParts.tsx';
 import { useCtx } from '../../kit/useCtx.ts';
@@ -86,17 +86,9 @@ function Review({ draft, from }: { draft: ComboDraft; from: ComboState }) {
   return (
     <Card
       title={
-        <Flex align="center" gap={8}>
-          <Button
-            type="text"
-            icon={<ArrowLeftOutlined />}
-            aria-label={t('purchases.backToEdit')}
-            onClick={() => void edit()}
-          />
-          <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
-            {t('combos.reviewTitle')}
-          </Typography.Title>
-        </Flex>
+        <BackTitle onBack={edit} label={t('purchases.backToEdit')}>
+          {t('combos.reviewTitle')}
+        </BackTitle>
       }
     >
       <Flex vertical gap={20} data-testid="combo-review">

@@ -1,10 +1,10 @@
 import { FilePdfOutlined, PrinterOutlined } from '@ant-design/icons';
 import { formatUsd, type Statement, single, statement, todayInCambodia } from '@depot/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, DatePicker, Descriptions, Flex, Modal, Skeleton, Space, Table, Typography } from 'antd';
+import { Alert, Button, DatePicker, Descriptions, Flex, Modal, Space, Table, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
-import { LoadFailed } from '../../kit/listState.tsx';
+import { Loaded } from '../../kit/listState.tsx';
 import { failureMessage, resourceKey } from '../../kit/queries.ts';
 import { fitTable } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
@@ -70,13 +70,7 @@ export function StatementDialog({ party, id, onClose }: { party: Party; id: numb
           </Button>
         </Space>
         {pdfProblem && <Alert type="error" showIcon title={pdfProblem} />}
-        {data.isError && !data.data ? (
-          <LoadFailed error={data.error} retry={data.refetch} retrying={data.isFetching} />
-        ) : !data.data ? (
-          <Skeleton active />
-        ) : (
-          <StatementView statement={data.data} locale={locale} />
-        )}
+        <Loaded query={data}>{(statement) => <StatementView statement={statement} locale={locale} />}</Loaded>
       </Flex>
       {printer.portal}
     </Modal>

@@ -1,9 +1,10 @@
 import { ApiOutlined, DisconnectOutlined, LinkOutlined } from '@ant-design/icons';
 import { type EInvoiceConnection, einvoiceConnection, einvoiceConnectStart, single, written } from '@depot/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Descriptions, Flex, Popconfirm, Skeleton, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Descriptions, Flex, Popconfirm, Tag, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
-import { LoadFailed } from '../../kit/listState.tsx';
+import { Loaded } from '../../kit/listState.tsx';
+import { PageTitle } from '../../kit/PageTitle.tsx';
 import { resourceKey } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { formatDateTime } from '../../lib/dates.ts';
@@ -79,106 +80,108 @@ export function CamInvoicePage() {
     onError: (error) => setResult({ type: 'error', text: problemOf(error, locale) }),
   });
 
-  const data = connection.data;
   return (
     <Flex vertical gap={16}>
       <Card
         title={
-          <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
+          <PageTitle>
             <ApiOutlined /> {t('einvoice.title')}
-          </Typography.Title>
+          </PageTitle>
         }
       >
         <Typography.Paragraph style={{ marginBottom: 0 }}>{t('einvoice.intro')}</Typography.Paragraph>
       </Card>
       <Card title={t('einvoice.connection')} data-testid="caminvoice-connection">
-        {connection.isError && !data ? (
-          <LoadFailed error={connection.error} retry={connection.refetch} retrying={connection.isFetching} />
-        ) : !data || finishing ? (
-          <Skeleton active />
-        ) : (
-          <Flex vertical gap={16}>
-            {result && <Alert type={result.type} showIcon title={result.text} data-testid="caminvoice-result" />}
-            {!data.configured && <Alert type="warning" showIcon title={t('einvoice.notConfigured')} />}
-            {data.status === 'revoked' && (
-              <Alert type="error" showIcon title={t('einvoice.revoked')} description={data.problem ?? undefined} />
-            )}
-            <Descriptions
-              size="small"
-              column={{ xs: 1, md: 2 }}
-              items={[
-                {
-                  key: 'status',
-                  label: t('einvoice.state'),
-                  children: (
-                    <Tag color={STATUS_COLOURS[data.status]} data-testid="caminvoice-status">
-                      {t(`einvoice.connectionStatus.${data.status}`)}
-                    </Tag>
-                  ),
-                },
-                {
-                  key: 'environment',
-                  label: t('einvoice.environment'),
-                  children: t(`einvoice.environments.${data.environment}`),
-                },
-                {
-                  key: 'name',
-                  label: t('einvoice.business'),
-                  children: data.company_name_kh ?? data.company_name_en ?? '—',
-                },
-                { key: 'tin', label: t('einvoice.tin'), children: data.tin ?? '—' },
-                { key: 'endpoint', label: t('einvoice.endpoint'), children: data.endpoint_id ?? '—' },
-                {
-                  key: 'since',
-                  label: t('einvoice.since'),
-                  children: data.connected_at ? formatDateTime(data.connected_at, locale) : '—',
-                },
-              ]}
-            />
-            {data.webhook_url && (
-              <div>
-                <Typography.Text strong>{t('einvoice.webhook')}</Typography.Text>
-                <Typography.Paragraph copyable code style={{ wordBreak: 'break-all' }} data-testid="caminvoice-webhook">
-                  {window.location.origin + data.webhook_url}
-                </Typography.Paragraph>
-                <Typography.Text type="secondary">{t('einvoice.webhookHelp')}</Typography.Text>
-              </div>
-            )}
-            <Flex gap={8} wrap>
-              {data.status !== 'connected' && (
-                <Button
-                  type="primary"
-                  icon={<LinkOutlined />}
-                  disabled={!data.configured}
-                  loading={connect.isPending}
-                  onClick={() => connect.mutate()}
-                  data-testid="caminvoice-connect"
-                >
-                  {data.status === 'revoked' ? t('einvoice.reconnect') : t('einvoice.connect')}
-                </Button>
+        <Loaded query={connection} waiting={finishing}>
+          {(data) => (
+            <Flex vertical gap={16}>
+              {result && <Alert type={result.type} showIcon title={result.text} data-testid="caminvoice-result" />}
+              {!data.configured && <Alert type="warning" showIcon title={t('einvoice.notConfigured')} />}
+              {data.status === 'revoked' && (
+                <Alert type="error" showIcon title={t('einvoice.revoked')} description={data.problem ?? undefined} />
               )}
-              {data.status !== 'disconnected' && (
-                <Popconfirm
-                  title={t('einvoice.disconnectTitle')}
-                  description={<div style={{ maxWidth: 420 }}>{t('einvoice.disconnectText')}</div>}
-                  okText={t('einvoice.disconnect')}
-                  okButtonProps={{ danger: true }}
-                  cancelText={t('kit.cancel')}
-                  onConfirm={() => disconnect.mutate()}
-                >
-                  <Button
-                    danger
-                    icon={<DisconnectOutlined />}
-                    loading={disconnect.isPending}
-                    data-testid="caminvoice-disconnect"
+              <Descriptions
+                size="small"
+                column={{ xs: 1, md: 2 }}
+                items={[
+                  {
+                    key: 'status',
+                    label: t('einvoice.state'),
+                    children: (
+                      <Tag color={STATUS_COLOURS[data.status]} data-testid="caminvoice-status">
+                        {t(`einvoice.connectionStatus.${data.status}`)}
+                      </Tag>
+                    ),
+                  },
+                  {
+                    key: 'environment',
+                    label: t('einvoice.environment'),
+                    children: t(`einvoice.environments.${data.environment}`),
+                  },
+                  {
+                    key: 'name',
+                    label: t('einvoice.business'),
+                    children: data.company_name_kh ?? data.company_name_en ?? '—',
+                  },
+                  { key: 'tin', label: t('einvoice.tin'), children: data.tin ?? '—' },
+                  { key: 'endpoint', label: t('einvoice.endpoint'), children: data.endpoint_id ?? '—' },
+                  {
+                    key: 'since',
+                    label: t('einvoice.since'),
+                    children: data.connected_at ? formatDateTime(data.connected_at, locale) : '—',
+                  },
+                ]}
+              />
+              {data.webhook_url && (
+                <div>
+                  <Typography.Text strong>{t('einvoice.webhook')}</Typography.Text>
+                  <Typography.Paragraph
+                    copyable
+                    code
+                    style={{ wordBreak: 'break-all' }}
+                    data-testid="caminvoice-webhook"
                   >
-                    {t('einvoice.disconnect')}
-                  </Button>
-                </Popconfirm>
+                    {window.location.origin + data.webhook_url}
+                  </Typography.Paragraph>
+                  <Typography.Text type="secondary">{t('einvoice.webhookHelp')}</Typography.Text>
+                </div>
               )}
+              <Flex gap={8} wrap>
+                {data.status !== 'connected' && (
+                  <Button
+                    type="primary"
+                    icon={<LinkOutlined />}
+                    disabled={!data.configured}
+                    loading={connect.isPending}
+                    onClick={() => connect.mutate()}
+                    data-testid="caminvoice-connect"
+                  >
+                    {data.status === 'revoked' ? t('einvoice.reconnect') : t('einvoice.connect')}
+                  </Button>
+                )}
+                {data.status !== 'disconnected' && (
+                  <Popconfirm
+                    title={t('einvoice.disconnectTitle')}
+                    description={<div style={{ maxWidth: 420 }}>{t('einvoice.disconnectText')}</div>}
+                    okText={t('einvoice.disconnect')}
+                    okButtonProps={{ danger: true }}
+                    cancelText={t('kit.cancel')}
+                    onConfirm={() => disconnect.mutate()}
+                  >
+                    <Button
+                      danger
+                      icon={<DisconnectOutlined />}
+                      loading={disconnect.isPending}
+                      data-testid="caminvoice-disconnect"
+                    >
+                      {t('einvoice.disconnect')}
+                    </Button>
+                  </Popconfirm>
+                )}
+              </Flex>
             </Flex>
-          </Flex>
-        )}
+          )}
+        </Loaded>
       </Card>
     </Flex>
   );

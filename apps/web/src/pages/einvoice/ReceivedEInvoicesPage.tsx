@@ -15,6 +15,7 @@ import { useNavigate } from 'react-router';
 import { z } from 'zod';
 import { drawerSize } from '../../kit/detail.tsx';
 import { LoadFailed } from '../../kit/listState.tsx';
+import { PageTitle } from '../../kit/PageTitle.tsx';
 import { resourceKey } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useCan } from '../../lib/access.tsx';
@@ -148,9 +149,9 @@ export function ReceivedEInvoicesPage() {
     <Flex vertical gap={16}>
       <Card
         title={
-          <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
+          <PageTitle>
             <InboxOutlined /> {t('einvoice.receivedTitle')}
-          </Typography.Title>
+          </PageTitle>
         }
       >
         <Typography.Paragraph style={{ marginBottom: 0 }}>{t('einvoice.receivedIntro')}</Typography.Paragraph>

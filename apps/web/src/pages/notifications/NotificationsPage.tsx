@@ -25,6 +25,7 @@ import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
 import { LoadFailed, pagination, tableChange, useListState, useStayInRange } from '../../kit/listState.tsx';
+import { PageTitle } from '../../kit/PageTitle.tsx';
 import { failureMessage, usePage, useRefreshAll, useWritten } from '../../kit/queries.ts';
 import { fitTable, wrap } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
@@ -168,11 +169,7 @@ export function NotificationsPage() {
   const empty = archived ? 'archive' : status;
   return (
     <Card
-      title={
-        <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
-          {t('notifications.title')}
-        </Typography.Title>
-      }
+      title={<PageTitle>{t('notifications.title')}</PageTitle>}
       extra={
         canUpdate &&
         !archived && (

@@ -1,4 +1,4 @@
-import { ArrowLeftOutlined, CheckOutlined, FileTextOutlined, PrinterOutlined, RedoOutlined } from '@ant-design/icons';
+import { CheckOutlined, FileTextOutlined, PrinterOutlined, RedoOutlined } from '@ant-design/icons';
 import {
   type ApprovalInput,
   customer,
@@ -20,6 +20,7 @@ import { ProductNames } from '../../components/products.tsx';
 import { useStores } from '../../components/stores.tsx';
 import { ApprovalDialog, needsApproval } from '../../kit/ApprovalDialog.tsx';
 import { LoadFailed } from '../../kit/listState.tsx';
+import { BackTitle } from '../../kit/PageTitle.tsx';
 import { failureMessage, useRecord, useRefreshAll } from '../../kit/queries.ts';
 import { localName } from '../../kit/resource.ts';
 import { useCtx } from '../../kit/useCtx.ts';
@@ -27,7 +28,7 @@ import { formatCount } from '../../lib/format.ts';
 import { parseWith } from '../../lib/forms.ts';
 import { ApiError, api, newIdempotencyKey } from '../../lib/http.ts';
 import { localePath } from '../../lib/locale.ts';
-import { useKept } from '../../lib/offline/localKept.ts';
+import { useLocalLists } from '../../lib/offline/localLists.ts';
 import { enqueueSale, isOffline, keepForLater, type QueuedSale } from '../../lib/offline/outbox.ts';
 import { session } from '../../lib/session.ts';
 import { ratesOf, useCurrentRates, useTodayDiscounts } from '../rates/rates.tsx';
@@ -171,7 +172,7 @@ function Done({ sale }: { sale: OrderDetail }) {
 }
 
 /** A sale kept on this device while offline: its device receipt number, unsynced; next sale. */
-function KeptOffline({ sale }: { sale: QueuedSale }) {
+function QueuedOffline({ sale }: { sale: QueuedSale }) {
   const { t } = useCtx();
   const [printing, setPrinting] = useState(false);
   return (
@@ -206,12 +207,12 @@ function Review({ cart }: { cart: Cart }) {
   const discounts = useTodayDiscounts();
   const buyer = useRecord({ api: 'customers', row: customer }, cart.customer_id);
   // its name on a receipt kept offline: the server's record, else the customer the device keeps
-  const keptBuyer = useKept().customers?.find((row) => row.id === cart.customer_id);
+  const localBuyer = useLocalLists().customers?.find((row) => row.id === cart.customer_id);
   const stores = useStores();
   const [tenders, setTenders] = useState<TenderState>(emptyTenders);
   const [problem, setProblem] = useState<{ text: string; retry: boolean } | null>(null);
   const [done, setDone] = useState<OrderDetail | null>(null);
-  const [kept, setKept] = useState<QueuedSale | null>(null);
+  const [queued, setQueued] = useState<QueuedSale | null>(null);
   // a sale past the customer's credit limit, waiting for a manager's approval (the server's words)
   const [approving, setApproving] = useState<{ body: object; payments: TenderInput[]; why: string } | null>(null);
   // the customer's prices as the server quotes them (the checkout prices with the same rule)
@@ -284,7 +285,7 @@ function Review({ cart }: { cart: Cart }) {
                   phone: store?.phone ?? null,
                   address: store?.address ?? null,
                 },
-                customer_name: buyer.data?.name ?? keptBuyer?.name ?? '',
+                customer_name: buyer.data?.name ?? localBuyer?.name ?? '',
                 cashier: { id: userId, name: userName },
                 discounts: new Map(discounts.rows.map((d) => [d.id, d.name])),
               })
@@ -292,7 +293,7 @@ function Review({ cart }: { cart: Cart }) {
       });
       saleKeys.settle();
       clearCart();
-      setKept(sale);
+      setQueued(sale);
       return null;
     };
     // a held order's checkout changes the server's order (a PUT): never kept on the device
@@ -342,10 +343,10 @@ function Review({ cart }: { cart: Cart }) {
     if (sale) setDone(sale);
   };
 
-  useFunctionKeys({ F9: () => void complete() }, done === null && kept === null);
+  useFunctionKeys({ F9: () => void complete() }, done === null && queued === null);
 
   if (done) return <Done sale={done} />;
-  if (kept) return <KeptOffline sale={kept} />;
+  if (queued) return <QueuedOffline sale={queued} />;
   if (rates.isError && !rates.data) {
     return <LoadFailed error={rates.error} retry={rates.refetch} retrying={rates.isFetching} />;
   }
@@ -361,17 +362,9 @@ function Review({ cart }: { cart: Cart }) {
   return (
     <Card
       title={
-        <Flex align="center" gap={8}>
-          <Button
-            type="text"
-            icon={<ArrowLeftOutlined />}
-            aria-label={t('pay.backToCart')}
-            onClick={() => void back()}
-          />
-          <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
-            {cart.number ? t('pay.titleHeld', { number: cart.number }) : t('pay.title')}
-          </Typography.Title>
-        </Flex>
+        <BackTitle onBack={back} label={t('pay.backToCart')}>
+          {cart.number ? t('pay.titleHeld', { number: cart.number }) : t('pay.title')}
+        </BackTitle>
       }
       data-testid="order-review"
     >

@@ -1,4 +1,3 @@
-import { ArrowLeftOutlined } from '@ant-design/icons';
 import { formatUsd, purchaseDetail, purchaseInput } from '@depot/contracts';
 import { Alert, Button, Card, Col, Flex, Form, Input, Row, Switch, Table, Typography } from 'antd';
 import { useEffect } from 'react';
@@ -17,6 +16,7 @@ import { MoneySummary } from '../../components/MoneySummary.tsx';
 import { useSessionStore } from '../../components/stores.tsx';
 import { DraftFormPage } from '../../kit/DraftPages.tsx';
 import { DateInput, UsdInput } from '../../kit/inputs.tsx';
+import { BackTitle } from '../../kit/PageTitle.tsx';
 import { fitTable, wrap } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { parseWith, useFormCheck } from '../../lib/forms.ts';
@@ -157,12 +157,9 @@ function PurchaseForm({
   return (
     <Card
       title={
-        <Flex align="center" gap={8}>
-          <Button type="text" icon={<ArrowLeftOutlined />} aria-label={t('kit.back')} onClick={() => void back()} />
-          <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
-            {editing ? t('purchases.editTitle', { number: draft.number ?? '' }) : t('purchases.create')}
-          </Typography.Title>
-        </Flex>
+        <BackTitle onBack={back}>
+          {editing ? t('purchases.editTitle', { number: draft.number ?? '' }) : t('purchases.create')}
+        </BackTitle>
       }
     >
       <Form

@@ -1,13 +1,13 @@
-import { ArrowLeftOutlined } from '@ant-design/icons';
 import { formatUsd, purchaseDetail, purchaseInput, store, supplier, written } from '@depot/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { Alert, Button, Card, Descriptions, Flex, Table, Typography } from 'antd';
+import { Alert, Card, Descriptions, Flex, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { MoneySummary } from '../../components/MoneySummary.tsx';
 import { LineBatch, ProductNames } from '../../components/products.tsx';
 import { DraftReviewPage, ReviewButtons } from '../../kit/DraftPages.tsx';
+import { BackTitle } from '../../kit/PageTitle.tsx';
 import { failureMessage, useList, useRecord, useWritten } from '../../kit/queries.ts';
 import { localName } from '../../kit/resource.ts';
 import { fitTable, wrap } from '../../kit/table.ts';
@@ -87,17 +87,9 @@ function Review({ draft, from }: { draft: PurchaseDraft; from: DraftState }) {
   return (
     <Card
       title={
-        <Flex align="center" gap={8}>
-          <Button
-            type="text"
-            icon={<ArrowLeftOutlined />}
-            aria-label={t('purchases.backToEdit')}
-            onClick={() => void edit()}
-          />
-          <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
-            {draft.id ? t('purchases.reviewEditTitle', { number: draft.number ?? '' }) : t('purchases.reviewTitle')}
-          </Typography.Title>
-        </Flex>
+        <BackTitle onBack={edit} label={t('purchases.backToEdit')}>
+          {draft.id ? t('purchases.reviewEditTitle', { number: draft.number ?? '' }) : t('purchases.reviewTitle')}
+        </BackTitle>
       }
     >
       <Flex vertical gap={20} data-testid="purchase-review">

@@ -32,14 +32,13 @@ import {
   InputNumber,
   Row,
   Select,
-  Skeleton,
   Statistic,
   Table,
   Tag,
-  Typography,
 } from 'antd';
 import { useState } from 'react';
-import { LoadFailed } from '../../kit/listState.tsx';
+import { Loaded, LoadFailed } from '../../kit/listState.tsx';
+import { PageTitle } from '../../kit/PageTitle.tsx';
 import { usePage, useRefreshAll } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useCan } from '../../lib/access.tsx';
@@ -313,13 +312,7 @@ function SaleSettingsCard() {
   const { query } = useSaleSettings();
   return (
     <Card title={t('rates.saleSettings')}>
-      {query.isError && !query.data ? (
-        <LoadFailed error={query.error} retry={query.refetch} retrying={query.isFetching} />
-      ) : query.data ? (
-        <SaleSettingsForm key={JSON.stringify(query.data)} initial={query.data} />
-      ) : (
-        <Skeleton active />
-      )}
+      <Loaded query={query}>{(data) => <SaleSettingsForm key={JSON.stringify(data)} initial={data} />}</Loaded>
     </Card>
   );
 }
@@ -330,58 +323,49 @@ export function ExchangeRatesPage() {
   const canSet = useCan('exchange_rates.update');
   const canSettings = useCan('settings.view');
   const canShifts = useCan('shifts.list');
-  const data = rates.data;
   return (
     <Flex vertical gap={16}>
-      <Card
-        title={
-          <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
-            {t('menu.exchange_rates')}
-          </Typography.Title>
-        }
-      >
-        {rates.isError && !data ? (
-          <LoadFailed error={rates.error} retry={rates.refetch} retrying={rates.isFetching} />
-        ) : !data ? (
-          <Skeleton active />
-        ) : (
-          <Flex vertical gap={16} data-testid="current-rate">
-            {data.stale && (
-              <Alert
-                type="warning"
-                showIcon
-                icon={<WarningOutlined />}
-                title={t('rates.staleWarning', { hours: data.stale_after_hours })}
+      <Card title={<PageTitle>{t('menu.exchange_rates')}</PageTitle>}>
+        <Loaded query={rates}>
+          {(data) => (
+            <Flex vertical gap={16} data-testid="current-rate">
+              {data.stale && (
+                <Alert
+                  type="warning"
+                  showIcon
+                  icon={<WarningOutlined />}
+                  title={t('rates.staleWarning', { hours: data.stale_after_hours })}
+                />
+              )}
+              <Flex gap={48} wrap>
+                <Statistic title={t('rates.rate')} value={formatKhr(data.rate_khr)} prefix="1 $ =" />
+                <Statistic title={t('rates.rateIn')} value={data.rate_in_khr ? formatKhr(data.rate_in_khr) : '—'} />
+                <Statistic title={t('rates.rateOut')} value={data.rate_out_khr ? formatKhr(data.rate_out_khr) : '—'} />
+              </Flex>
+              <Descriptions
+                size="small"
+                column={{ xs: 1, md: 3 }}
+                items={[
+                  {
+                    key: 'updated',
+                    label: t('rates.updated'),
+                    children: data.updated_at ? (
+                      <span>
+                        {formatDateTime(data.updated_at, locale)}
+                        {data.updated_by_name ? ` · ${data.updated_by_name}` : ''}{' '}
+                        {data.stale && <Tag color="warning">{t('rates.stale')}</Tag>}
+                      </span>
+                    ) : (
+                      t('pos.rateNeverSet')
+                    ),
+                  },
+                  { key: 'vat', label: t('rates.vat'), children: percentText(data.vat_rate_bp) },
+                  { key: 'step', label: t('rates.step'), children: formatKhr(data.khr_step) },
+                ]}
               />
-            )}
-            <Flex gap={48} wrap>
-              <Statistic title={t('rates.rate')} value={formatKhr(data.rate_khr)} prefix="1 $ =" />
-              <Statistic title={t('rates.rateIn')} value={data.rate_in_khr ? formatKhr(data.rate_in_khr) : '—'} />
-              <Statistic title={t('rates.rateOut')} value={data.rate_out_khr ? formatKhr(data.rate_out_khr) : '—'} />
             </Flex>
-            <Descriptions
-              size="small"
-              column={{ xs: 1, md: 3 }}
-              items={[
-                {
-                  key: 'updated',
-                  label: t('rates.updated'),
-                  children: data.updated_at ? (
-                    <span>
-                      {formatDateTime(data.updated_at, locale)}
-                      {data.updated_by_name ? ` · ${data.updated_by_name}` : ''}{' '}
-                      {data.stale && <Tag color="warning">{t('rates.stale')}</Tag>}
-                    </span>
-                  ) : (
-                    t('pos.rateNeverSet')
-                  ),
-                },
-                { key: 'vat', label: t('rates.vat'), children: percentText(data.vat_rate_bp) },
-                { key: 'step', label: t('rates.step'), children: formatKhr(data.khr_step) },
-              ]}
-            />
-          </Flex>
-        )}
+          )}
+        </Loaded>
       </Card>
       {canSet && <NewRate />}
       <History />

@@ -21,7 +21,7 @@ import type { CSSProperties } from 'react';
 import { resourceKey, usePage } from '../../kit/queries.ts';
 import { useCan } from '../../lib/access.tsx';
 import { api, NetworkError } from '../../lib/http.ts';
-import { keepRates, keptState, loadKept, useKept } from '../../lib/offline/localKept.ts';
+import { loadLocalLists, localListsState, saveRates, useLocalLists } from '../../lib/offline/localLists.ts';
 
 /**
  * What a sale is priced and settled with, as the server has it now: the rate (and the rates for
@@ -37,13 +37,13 @@ export function useCurrentRates() {
     queryFn: async ({ signal }) => {
       try {
         const { data } = await api('exchange-rates/current', { signal, schema: single(currentRates) });
-        void keepRates(data).catch(() => undefined);
+        void saveRates(data).catch(() => undefined);
         return data;
       } catch (error) {
         // no connection: the rates last told, kept on the device
         if (!(error instanceof NetworkError)) throw error;
-        await loadKept();
-        const known = keptState().rates;
+        await loadLocalLists();
+        const known = localListsState().rates;
         if (!known) throw error;
         return known;
       }
@@ -81,11 +81,11 @@ function useSaleSettingsQuery(enabled: boolean) {
 
 /**
  * The discounts that can be used today (the server checks a sale against the same day): the ones
- * kept on the device once they are (localKept.ts), else the server's.
+ * kept on the device once they are (localLists.ts), else the server's.
  */
 export function useTodayDiscounts() {
   const today = todayInCambodia();
-  const local = useKept().discounts;
+  const local = useLocalLists().discounts;
   const query = new URLSearchParams({ per_page: '100', 'filter[active_on]': today, 'filter[status]': 'active' });
   const page = usePage('discounts', discount, query.toString(), useCan('discounts.list') && !local);
   const rows: Discount[] = local

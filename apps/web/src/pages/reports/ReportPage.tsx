@@ -13,6 +13,7 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useCtx } from '../../kit/useCtx.ts';
 import '../../lib/dates.ts';
+import { PageTitle } from '../../kit/PageTitle.tsx';
 import { api, download } from '../../lib/http.ts';
 import { BrandSelect, CategorySelect } from '../../resources/catalogue.tsx';
 import { Chart } from './Chart.tsx';
@@ -87,9 +88,7 @@ export function ReportPage({ name }: { name: ReportName }) {
   return (
     <Flex vertical gap={16} data-testid={`report-${name}`}>
       <Flex justify="space-between" align="center" wrap gap={8}>
-        <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
-          {label(`report.${name}`, locale)}
-        </Typography.Title>
+        <PageTitle>{label(`report.${name}`, locale)}</PageTitle>
         <Space wrap className="no-print">
           <Button icon={<FileExcelOutlined />} loading={exporting === 'xlsx'} onClick={() => void exportAs('xlsx')}>
             {t('reports.exportXlsx')}

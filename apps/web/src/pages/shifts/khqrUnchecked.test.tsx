@@ -1,53 +1,9 @@
-import { DEFAULT_SHIFT_SETTINGS, type KhqrUnchecked, type ShiftDetail } from '@depot/contracts';
+import { DEFAULT_SHIFT_SETTINGS, type KhqrUnchecked } from '@depot/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { listAnswer } from '../../test/inventory.ts';
 import { mockFetch, renderApp, signedIn } from '../../test/render.tsx';
-import { SELLING, tillLookups } from '../../test/sales.ts';
-
-const drawer = (expected: number, float: number) => ({
-  float,
-  cash_in: 0,
-  change_out: 0,
-  refunds: 0,
-  pay_ins: 0,
-  pay_outs: 0,
-  expected,
-  counted: null,
-  difference: null,
-});
-
-const OPEN = {
-  id: 4,
-  created_at: '2026-03-01T01:00:00.000Z',
-  updated_at: '2026-03-01T01:00:00.000Z',
-  deleted_at: null,
-  number: 'SH-PP01-000004',
-  store_id: 1,
-  store_name: 'Main store',
-  till: 'Till 1',
-  user_id: 1,
-  user_name: 'Sok Dara',
-  status: 'open',
-  opened_at: '2026-03-01T01:00:00.000Z',
-  closed_at: null,
-  overnight: false,
-  difference_usd_cents: null,
-  difference_khr: null,
-  approved_by_name: null,
-  abilities: { move: true, close: true },
-  note: null,
-  close_note: null,
-  float_count: { usd: [], khr: [] },
-  counted_count: null,
-  usd: drawer(5000, 5000),
-  khr: drawer(40000, 40000),
-  orders_count: 0,
-  sales_cents: 0,
-  movements: [],
-  payments: [],
-  blind: false,
-} as unknown as ShiftDetail;
+import { OPEN_SHIFT, SELLING, tillLookups } from '../../test/sales.ts';
 
 const row = (n: number, extra: Partial<KhqrUnchecked> = {}): KhqrUnchecked => ({
   order_id: n,
@@ -66,8 +22,8 @@ describe('closing a shift with KHQR sales Bakong has not confirmed', { timeout: 
   it('lists them and checks them with Bakong in one call (Khmer)', async () => {
     const { calls } = mockFetch({
       ...tillLookups(),
-      'GET shifts': () => ({ body: listAnswer([OPEN]) }),
-      'GET shifts/4': () => ({ body: { data: OPEN } }),
+      'GET shifts': () => ({ body: listAnswer([OPEN_SHIFT]) }),
+      'GET shifts/4': () => ({ body: { data: OPEN_SHIFT } }),
       'GET shifts/settings': () => ({ body: { data: DEFAULT_SHIFT_SETTINGS } }),
       'GET shifts/4/khqr': () => ({ body: { data: [row(1), row(2, { offline: true })] } }),
       'POST shifts/4/khqr/check': () => ({
@@ -96,8 +52,8 @@ describe('closing a shift with KHQR sales Bakong has not confirmed', { timeout: 
   it('shows nothing when every KHQR sale was confirmed by Bakong', async () => {
     const { calls } = mockFetch({
       ...tillLookups(),
-      'GET shifts': () => ({ body: listAnswer([OPEN]) }),
-      'GET shifts/4': () => ({ body: { data: OPEN } }),
+      'GET shifts': () => ({ body: listAnswer([OPEN_SHIFT]) }),
+      'GET shifts/4': () => ({ body: { data: OPEN_SHIFT } }),
       'GET shifts/settings': () => ({ body: { data: DEFAULT_SHIFT_SETTINGS } }),
       'GET shifts/4/khqr': () => ({ body: { data: [] } }),
     });

@@ -2,6 +2,7 @@ import type { AdjustmentReason, MovementType } from '@depot/contracts';
 import { Card, Flex, Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
+import { PageTitle } from '../../kit/PageTitle.tsx';
 import { formatCount } from '../../lib/format.ts';
 
 /** Pieces of the stock screens: the names of movements, reasons and documents, the table card. */
@@ -57,14 +58,7 @@ export function TableCard({
   children: ReactNode;
 }) {
   return (
-    <Card
-      title={
-        <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
-          {title}
-        </Typography.Title>
-      }
-      extra={extra}
-    >
+    <Card title={<PageTitle>{title}</PageTitle>} extra={extra}>
       {filters && (
         <Flex wrap gap={12} align="center" style={{ marginBottom: 16 }}>
           {filters}

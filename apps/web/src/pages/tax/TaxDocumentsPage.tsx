@@ -8,9 +8,10 @@ import {
   type TaxDocumentSummary,
   taxDocumentSummary,
 } from '@depot/contracts';
-import { Button, Card, Flex, Input, Select, Table, Tag, Typography } from 'antd';
+import { Button, Card, Flex, Input, Select, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { LoadFailed } from '../../kit/listState.tsx';
+import { PageTitle } from '../../kit/PageTitle.tsx';
 import { usePage } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { formatDateTime } from '../../lib/dates.ts';
@@ -45,13 +46,7 @@ export function TaxDocumentsPage() {
   const list = usePage('tax-documents', taxDocumentSummary, query.toString());
 
   return (
-    <Card
-      title={
-        <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
-          {t('tax.title')}
-        </Typography.Title>
-      }
-    >
+    <Card title={<PageTitle>{t('tax.title')}</PageTitle>}>
       <Flex gap={8} wrap style={{ marginBottom: 16 }}>
         <Input.Search
           allowClear

@@ -23,7 +23,7 @@ import { localName } from '../../kit/resource.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useCan } from '../../lib/access.tsx';
 import { percentText } from '../../lib/format.ts';
-import { syncKept, useKept } from '../../lib/offline/localKept.ts';
+import { syncLocalLists, useLocalLists } from '../../lib/offline/localLists.ts';
 import { discountOption } from '../../resources/discounts.tsx';
 import { Money } from '../rates/rates.tsx';
 import { type Cart, lineDiscountApplies, type TillLine, unitPrice } from './cart.ts';
@@ -33,11 +33,11 @@ type SetCart = (change: (cart: Cart) => Cart) => void;
 
 function CustomerSelect({ value, onChange }: { value: number | null; onChange: (id: number | null) => void }) {
   const { t, locale } = useCtx();
-  const kept = useKept().customers;
+  const stored = useLocalLists().customers;
   // the server's picker while it has the focus: the device's, ready meanwhile (the first sync), must
   // not replace it under the cashier's fingers
   const [remoteInUse, setRemoteInUse] = useState(false);
-  const local = remoteInUse ? null : kept;
+  const local = remoteInUse ? null : stored;
   const [typed, setTyped] = useState('');
   // The walk-in customer in the page's language (its stored name is the seed's Khmer one).
   const label = (row: Pick<Customer, 'name' | 'phone' | 'is_walk_in'>) => {
@@ -65,7 +65,7 @@ function CustomerSelect({ value, onChange }: { value: number | null; onChange: (
         {...common}
       />
     );
-  // the customers kept on the device (localKept.ts): found as typed, with or without a connection
+  // the customers kept on the device (localLists.ts): found as typed, with or without a connection
   const words = searchWords(typed);
   const options = local
     .filter((row) => row.id === value || words.every((word) => normal(`${row.name} ${row.phone ?? ''}`).includes(word)))
@@ -82,7 +82,7 @@ function CustomerSelect({ value, onChange }: { value: number | null; onChange: (
       onOpenChange={(open) => {
         if (!open) setTyped('');
         // a customer made a moment ago (in the back office, at another till) is fetched as the list opens
-        if (open) void syncKept().catch(() => undefined);
+        if (open) void syncLocalLists().catch(() => undefined);
       }}
       virtual={false}
     />
@@ -306,8 +306,8 @@ export function CartPane({
   // Delivery starts at the customer's shipping address (or address) when there is one: the
   // server's record, else (no connection, or not read yet) the customer as the device keeps it.
   const buyer = useRecord({ api: 'customers', row: customer }, cart.customer_id);
-  const keptBuyer = useKept().customers?.find((row) => row.id === cart.customer_id);
-  const known = buyer.data ?? keptBuyer;
+  const localBuyer = useLocalLists().customers?.find((row) => row.id === cart.customer_id);
+  const known = buyer.data ?? localBuyer;
   const address = known && !known.is_walk_in ? (known.shipping_address ?? known.address ?? '') : '';
 
   return (

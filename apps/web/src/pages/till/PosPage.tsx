@@ -12,6 +12,7 @@ import { Alert, App, Badge, Button, Card, Flex, Grid, type InputRef, Popconfirm,
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useSessionStore } from '../../components/stores.tsx';
+import { PageTitle } from '../../kit/PageTitle.tsx';
 import { failureMessage, usePage, useRefreshAll } from '../../kit/queries.ts';
 import { localName } from '../../kit/resource.ts';
 import { useCtx } from '../../kit/useCtx.ts';
@@ -21,7 +22,7 @@ import { parseWith } from '../../lib/forms.ts';
 import { ApiError, api, NetworkError } from '../../lib/http.ts';
 import { localePath } from '../../lib/locale.ts';
 import { startCatalogueSync } from '../../lib/offline/localCatalogue.ts';
-import { useKept } from '../../lib/offline/localKept.ts';
+import { useLocalLists } from '../../lib/offline/localLists.ts';
 import { isOffline } from '../../lib/offline/outbox.ts';
 import { StoreSelect } from '../../resources/parties.tsx';
 import { useCurrentRates, useTodayDiscounts } from '../rates/rates.tsx';
@@ -57,7 +58,7 @@ const holdKeys = retryKeys('depot.pos_hold_key');
 
 /** The walk-in customer, preselected on a new sale: the kept customers' once they are, else the server's. */
 function useWalkIn(): number | null {
-  const local = useKept().customers;
+  const local = useLocalLists().customers;
   const list = usePage('customers', customer, 'per_page=10&filter[is_walk_in]=true', !local);
   return (local ?? list.data?.data)?.find((row) => row.is_walk_in)?.id ?? null;
 }
@@ -276,9 +277,7 @@ export function PosPage() {
     <Flex vertical gap={8} className={wide ? 'pos pos-wide' : 'pos'} data-testid="pos">
       <Flex justify="space-between" align="center" gap={12} wrap>
         <Flex align="center" gap={12} wrap>
-          <Typography.Title level={2} style={{ margin: 0, fontSize: 20 }}>
-            {cart.number ? t('pos.resumed', { number: cart.number }) : t('menu.pos')}
-          </Typography.Title>
+          <PageTitle>{cart.number ? t('pos.resumed', { number: cart.number }) : t('menu.pos')}</PageTitle>
           <RateBar />
           <OfflineBar />
           <ShiftBar />

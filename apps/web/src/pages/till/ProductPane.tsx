@@ -20,7 +20,7 @@ import { useDebounced } from '../../kit/useDebounced.ts';
 import { useCan } from '../../lib/access.tsx';
 import { quantityText } from '../../lib/format.ts';
 import { rememberStock, useLocalCatalogue } from '../../lib/offline/localCatalogue.ts';
-import { useKept } from '../../lib/offline/localKept.ts';
+import { useLocalLists } from '../../lib/offline/localLists.ts';
 import { productLine, type SoldProduct, type TillLine } from './cart.ts';
 import { comboQuery, localProduct, productQuery, useCatalogue } from './catalogue.ts';
 import { Key } from './keys.tsx';
@@ -217,16 +217,16 @@ export function ProductPane({
     });
   }, [local, showCombos, typed, categoryId, storeId, products.data]);
   // Searching shows the combos that match beside the products: the kept ones once they are.
-  const keptCombos = useKept().combos;
+  const storedCombos = useLocalLists().combos;
   const localCombos = useMemo(
-    () => (keptCombos ? (showCombos || typed ? keptCombos.search(typed, 20) : []) : null),
-    [keptCombos, showCombos, typed],
+    () => (storedCombos ? (showCombos || typed ? storedCombos.search(typed, 20) : []) : null),
+    [storedCombos, showCombos, typed],
   );
   const combos = usePage(
     'combos',
     combo,
     comboQuery(search, 20),
-    canCombos && !keptCombos && (showCombos || search.length > 0),
+    canCombos && !storedCombos && (showCombos || search.length > 0),
   );
 
   const addCombo = async (row: Combo) => {

@@ -2,51 +2,7 @@ import { DEFAULT_SHIFT_SETTINGS, type ShiftDetail } from '@depot/contracts';
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { mockFetch, renderApp, signedIn } from '../../test/render.tsx';
-import { SELLING, tillLookups } from '../../test/sales.ts';
-
-const drawer = (expected: number | null, float: number) => ({
-  float,
-  cash_in: 0,
-  change_out: 0,
-  refunds: 0,
-  pay_ins: 0,
-  pay_outs: 0,
-  expected,
-  counted: null,
-  difference: null,
-});
-
-const OPEN: ShiftDetail = {
-  id: 4,
-  created_at: '2026-03-01T01:00:00.000Z',
-  updated_at: '2026-03-01T01:00:00.000Z',
-  deleted_at: null,
-  number: 'SH-PP01-000004',
-  store_id: 1,
-  store_name: 'Main store',
-  till: 'Till 1',
-  user_id: 1,
-  user_name: 'Sok Dara',
-  status: 'open',
-  opened_at: '2026-03-01T01:00:00.000Z',
-  closed_at: null,
-  overnight: false,
-  difference_usd_cents: null,
-  difference_khr: null,
-  approved_by_name: null,
-  abilities: { move: true, close: true },
-  note: null,
-  close_note: null,
-  float_count: { usd: [], khr: [] },
-  counted_count: null,
-  usd: drawer(5000, 5000),
-  khr: drawer(40000, 40000),
-  orders_count: 0,
-  sales_cents: 0,
-  movements: [],
-  payments: [],
-  blind: false,
-} as unknown as ShiftDetail;
+import { OPEN_SHIFT, SELLING, tillLookups } from '../../test/sales.ts';
 
 function till(current: ShiftDetail | null, require_shift: boolean) {
   mockFetch({
@@ -59,7 +15,7 @@ function till(current: ShiftDetail | null, require_shift: boolean) {
 
 describe('the till’s shift', { timeout: 40_000 }, () => {
   it('shows the open shift, since when, the drawer, and a link to close it', async () => {
-    till(OPEN, true);
+    till(OPEN_SHIFT, true);
     renderApp('/en/pos');
     const bar = await screen.findByTestId('pos-shift', {}, { timeout: 30_000 });
     expect(bar.dataset.state).toBe('open');

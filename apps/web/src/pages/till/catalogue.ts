@@ -4,8 +4,8 @@ import type { z } from 'zod';
 import { lineKey } from '../../components/lines.tsx';
 import { listKey, recordKey } from '../../kit/queries.ts';
 import { api, NetworkError } from '../../lib/http.ts';
-import { keptProduct, type LocalProduct, useLocalCatalogue } from '../../lib/offline/localCatalogue.ts';
-import { useKept } from '../../lib/offline/localKept.ts';
+import { type LocalProduct, storedProduct, useLocalCatalogue } from '../../lib/offline/localCatalogue.ts';
+import { useLocalLists } from '../../lib/offline/localLists.ts';
 import type { LocalCombo } from '../../lib/offline/rows.ts';
 import { type Cart, cartOfOrder, productLine, type SoldProduct, type TillLine } from './cart.ts';
 
@@ -48,7 +48,7 @@ export function localProduct(row: LocalProduct, storeId: number | null): SoldPro
 export function useCatalogue(storeId: number | null = null) {
   const client = useQueryClient();
   const local = useLocalCatalogue();
-  const kept = useKept();
+  const lists = useLocalLists();
 
   const list = <T>(path: string, row: z.ZodType<T>, query: string) =>
     client.fetchQuery({
@@ -76,7 +76,7 @@ export function useCatalogue(storeId: number | null = null) {
   /** A product as read now in a store: the server's, else (no answer) the kept one with its last known stock. */
   const productNow = (id: number, store: number | null) =>
     productIn(id, store).catch((error) => {
-      const known = keptProduct(id);
+      const known = storedProduct(id);
       if (error instanceof NetworkError && known) return localProduct(known, store);
       throw error;
     });
@@ -121,7 +121,7 @@ export function useCatalogue(storeId: number | null = null) {
     // the local catalogue's code index first: a scan needs no round trip (its stock as last known)
     const known = local?.byCode(code);
     if (known) return { line: productLine(localProduct(known, storeId)) };
-    const knownCombo = kept.combos?.byCode(code);
+    const knownCombo = lists.combos?.byCode(code);
     if (knownCombo) return { line: await comboLine(knownCombo) };
     try {
       return await findOnServer(code, allowOnly);
@@ -129,7 +129,7 @@ export function useCatalogue(storeId: number | null = null) {
       if (!(local && error instanceof NetworkError)) throw error;
       // no connection: what the local catalogue finds, its combos too
       const rows = local.search(code, 2);
-      const combos = kept.combos?.search(code, 2) ?? [];
+      const combos = lists.combos?.search(code, 2) ?? [];
       if (allowOnly && rows.length + combos.length === 1)
         return { line: rows.length ? productLine(localProduct(rows[0], storeId)) : await comboLine(combos[0]) };
       return rows.length + combos.length === 0 ? { none: true } : { many: true };
@@ -160,7 +160,7 @@ export function useCatalogue(storeId: number | null = null) {
   async function cartOf(detail: OrderDetail): Promise<Cart> {
     const products = new Map<number, SoldProduct>();
     const combos = new Map<number, TillLine>();
-    const keptCombos = kept.combos;
+    const localCombos = lists.combos;
     await Promise.all(
       detail.items.map(async (item) => {
         try {
@@ -168,7 +168,7 @@ export function useCatalogue(storeId: number | null = null) {
             products.set(item.product_id, await productNow(item.product_id, detail.store_id));
           } else if (item.combo_id) {
             const id = item.combo_id;
-            const found = keptCombos?.find((row) => row.id === id) ?? (await record('combos', comboDetail, id));
+            const found = localCombos?.find((row) => row.id === id) ?? (await record('combos', comboDetail, id));
             combos.set(id, await comboLine(found, detail.store_id));
           }
         } catch {

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { forgetCatalogue } from '../../lib/offline/localCatalogue.ts';
-import { forgetKept, keptState } from '../../lib/offline/localKept.ts';
+import { forgetLocalLists, localListsState } from '../../lib/offline/localLists.ts';
 import { outboxDb } from '../../lib/offline/outbox.ts';
 import { choose, listAnswer } from '../../test/inventory.ts';
 import { mockFetch, renderApp, signedIn } from '../../test/render.tsx';
@@ -50,8 +50,8 @@ describe('the till with its combos, discounts, customers and rates on the device
     // the customers and today's discounts from the device (the server's lists did not answer)
     await waitFor(
       () => {
-        const kept = keptState();
-        expect([kept.customers?.length, kept.discounts?.length, kept.combos?.size]).toEqual([2, 2, 1]);
+        const lists = localListsState();
+        expect([lists.customers?.length, lists.discounts?.length, lists.combos?.size]).toEqual([2, 2, 1]);
       },
       { timeout: 10_000 },
     );
@@ -67,7 +67,7 @@ describe('the till with its combos, discounts, customers and rates on the device
   it('names a kept combo’s products as the device knows them now, not as the combo was kept', async () => {
     // the beer renamed after the combo's last change: the combo's kept items still say the old name
     await forgetCatalogue();
-    await forgetKept();
+    await forgetLocalLists();
     const renamed = { ...BEER, name_en: 'Angkor Beer can', name_kh: 'ស្រាបៀរអង្គរកំប៉ុង' };
     await outboxDb().products.bulkPut([
       { ...renamed, stock: 5, stock_store: 1 },
@@ -83,7 +83,7 @@ describe('the till with its combos, discounts, customers and rates on the device
     });
     signedIn({ permissions: SELLING });
     const { user } = renderApp('/en/pos');
-    await waitFor(() => expect(keptState().combos?.size).toBe(1), { timeout: 10_000 });
+    await waitFor(() => expect(localListsState().combos?.size).toBe(1), { timeout: 10_000 });
     await user.click(await screen.findByTestId('chip-combos'));
     // the combo takes 12 beers, the device knows of 5: the till says which product, by its name now
     await user.click(await screen.findByTestId('combo-tile-5', {}, { timeout: 10_000 }));
@@ -92,7 +92,7 @@ describe('the till with its combos, discounts, customers and rates on the device
   });
 
   it('starts a delivery at the customer’s address as the device keeps it when the server does not answer', async () => {
-    await forgetKept();
+    await forgetLocalLists();
     mockFetch({
       ...tillLookups(),
       'GET customers': unreachable,
@@ -101,7 +101,7 @@ describe('the till with its combos, discounts, customers and rates on the device
     });
     signedIn({ permissions: SELLING });
     const { user } = renderApp('/en/pos');
-    await waitFor(() => expect(keptState().customers?.length).toBe(2), { timeout: 10_000 });
+    await waitFor(() => expect(localListsState().customers?.length).toBe(2), { timeout: 10_000 });
     await choose(user, await screen.findByRole('combobox', { name: 'Customer' }), 'Sok Dara · 012 345 678');
     await user.click(screen.getByTestId('pos-delivery'));
     expect((await screen.findByTestId('pos-address')).getAttribute('value')).toBe('St. 271, Phnom Penh');
@@ -109,7 +109,7 @@ describe('the till with its combos, discounts, customers and rates on the device
 
   it('resumes a held order’s combo from the device: its items and products, no combo asked of the server', async () => {
     await forgetCatalogue();
-    await forgetKept();
+    await forgetLocalLists();
     const held = orderRow(7, { status: 'held', payment_status: 'onhold', paid_cents: 0 });
     const comboItem = {
       ...held.items[0],
@@ -123,12 +123,12 @@ describe('the till with its combos, discounts, customers and rates on the device
       quantity: 1,
     };
     const order = { ...held, items: [comboItem] };
-    let kept = false;
+    let stored = false;
     const { calls } = mockFetch({
       ...tillLookups(),
       'GET combos/changes': changes([comboRow(5)]),
       // kept once; afterwards the server does not answer for it
-      'GET combos/5': () => (kept ? unreachable() : { body: { data: { ...comboRow(5), items: previewOf().items } } }),
+      'GET combos/5': () => (stored ? unreachable() : { body: { data: { ...comboRow(5), items: previewOf().items } } }),
       // the beer in the till's store: fewer than the combo takes
       'GET products/1': () => ({ body: { data: { ...BEER, stock: 5 } } }),
       'GET orders': ({ query }) => ({ body: listAnswer(query.get('filter[status]') === 'held' ? [order] : []) }),
@@ -136,8 +136,8 @@ describe('the till with its combos, discounts, customers and rates on the device
     });
     signedIn({ permissions: SELLING });
     const { user } = renderApp('/en/pos');
-    await waitFor(() => expect(keptState().combos?.size).toBe(1), { timeout: 10_000 });
-    kept = true;
+    await waitFor(() => expect(localListsState().combos?.size).toBe(1), { timeout: 10_000 });
+    stored = true;
     const asked = calls('GET combos/5').length;
     await user.click(screen.getByTestId('open-held'));
     await user.click(await screen.findByTestId('resume-7'));

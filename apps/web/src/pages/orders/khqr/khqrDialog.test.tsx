@@ -1,48 +1,16 @@
-import { encodeKhqr, type KhqrPayment } from '@depot/contracts';
+import type { KhqrPayment } from '@depot/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { listAnswer } from '../../../test/inventory.ts';
-import { mockFetch, renderApp, signedIn } from '../../../test/render.tsx';
-import { orderRow, SELLING, tillLookups } from '../../../test/sales.ts';
+import { mockFetch } from '../../../test/render.tsx';
+import { KHQR_HASH, khqrOf, orderRow, sellerOnOrder, tillLookups } from '../../../test/sales.ts';
 
 const owing = orderRow(8, { payment_status: 'unpaid', paid_cents: 0, due_cents: 554, payments: [] });
-const HASH = '8465d722a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7';
 
 /** The server's QR for order 8, made now and paid within `seconds` (negative: expired already). */
 function qrFor(seconds: number): KhqrPayment {
-  const created = Date.now() - 1000;
   const expires = Date.now() + seconds * 1000;
-  const payload = encodeKhqr({
-    account_id: 'depot_pp@aclb',
-    merchant_id: null,
-    acquiring_bank: null,
-    merchant_name: 'Depot Phnom Penh',
-    merchant_city: 'Phnom Penh',
-    mcc: '5999',
-    currency: 'USD',
-    amount: 554,
-    bill_number: owing.number,
-    store_label: 'PP01',
-    terminal_label: null,
-    created_at: Math.min(created, expires - 1000),
-    expires_at: expires,
-  });
-  return {
-    id: 1,
-    order_id: 8,
-    order_number: owing.number,
-    payload,
-    md5: '0123456789abcdef0123456789abcdef',
-    currency: 'USD',
-    amount: 554,
-    amount_cents: 554,
-    merchant_name: 'Depot Phnom Penh',
-    created_at: new Date(Math.min(created, expires - 1000)).toISOString(),
-    expires_at: new Date(expires).toISOString(),
-    paid_hash: null,
-    offline: false,
-    can_check: true,
-  };
+  return khqrOf(owing, Math.min(Date.now() - 1000, expires - 1000), expires);
 }
 
 const UI = {
@@ -83,8 +51,7 @@ describe('the till’s KHQR dialog', { timeout: 90_000 }, () => {
           ? { status: 409, body: { message: UI[lang].used } }
           : { status: 200, body: { message: 'Bakong confirmed the transfer: the payment is recorded.', data: paid } },
       );
-      signedIn({ permissions: SELLING });
-      const { user } = renderApp(lang === 'en' ? '/en/orders?view=8' : '/orders?view=8');
+      const { user } = sellerOnOrder(8, lang);
       await user.click(await screen.findByTestId('order-khqr', {}, { timeout: 30_000 }));
       const dialog = await screen.findByTestId('khqr-dialog');
       const claim = await within(dialog).findByTestId('transfer-claim');
@@ -99,18 +66,17 @@ describe('the till’s KHQR dialog', { timeout: 90_000 }, () => {
       expect(calls('POST orders/8/khqr/transfer')[0].body).toEqual({ hash: 'aaaaaaaa', currency: 'USD' });
 
       await user.clear(within(claim).getByTestId('transfer-hash'));
-      await user.type(within(claim).getByTestId('transfer-hash'), HASH);
+      await user.type(within(claim).getByTestId('transfer-hash'), KHQR_HASH);
       await user.click(within(claim).getByTestId('transfer-check'));
       await waitFor(() => expect(screen.queryByTestId('khqr-dialog')).toBeNull());
-      expect(calls('POST orders/8/khqr/transfer').at(-1)?.body).toEqual({ hash: HASH, currency: 'USD' });
+      expect(calls('POST orders/8/khqr/transfer').at(-1)?.body).toEqual({ hash: KHQR_HASH, currency: 'USD' });
     });
   }
 
   for (const lang of ['en', 'kh'] as const) {
     it(`counts down while the QR can be paid and asks Bakong by itself (${lang})`, async () => {
       const { calls } = api(qrFor(300), () => ({ status: 500, body: {} }));
-      signedIn({ permissions: SELLING });
-      const { user } = renderApp(lang === 'en' ? '/en/orders?view=8' : '/orders?view=8');
+      const { user } = sellerOnOrder(8, lang);
       await user.click(await screen.findByTestId('order-khqr', {}, { timeout: 30_000 }));
       const countdown = await screen.findByTestId('khqr-countdown');
       expect(countdown.textContent).toMatch(UI[lang].left);
@@ -122,8 +88,7 @@ describe('the till’s KHQR dialog', { timeout: 90_000 }, () => {
 
   it('an expired QR: no countdown, the cashier cannot confirm it, a new one is offered', async () => {
     const { calls } = api(qrFor(-1), () => ({ status: 500, body: {} }));
-    signedIn({ permissions: SELLING });
-    const { user } = renderApp('/en/orders?view=8');
+    const { user } = sellerOnOrder(8);
     await user.click(await screen.findByTestId('order-khqr', {}, { timeout: 30_000 }));
     expect((await screen.findByTestId('khqr-expiry')).textContent).toBe(UI.en.expired);
     expect(screen.queryByTestId('khqr-countdown')).toBeNull();

@@ -27,17 +27,17 @@ import type { LocalCombo, LocalCustomer } from './rows.ts';
  * too: no discounts).
  */
 
-type KeptName = 'combos' | 'discounts' | 'customers';
-type KeptRow = { id: number; updated_at: string; deleted_at: string | null; status: string };
+type ListName = 'combos' | 'discounts' | 'customers';
+type ListRow = { id: number; updated_at: string; deleted_at: string | null; status: string };
 
-interface KeptSet<R extends KeptRow, T extends KeptRow> {
-  path: KeptName;
+interface LocalList<R extends ListRow, T extends ListRow> {
+  path: ListName;
   row: z.ZodType<R>;
   /** The rows to keep, as kept (the combos' items read from their detail); a row answered null is gone. */
   shape(rows: R[]): Promise<(T | null)[]>;
 }
 
-const combos: KeptSet<z.output<typeof combo>, LocalCombo> = {
+const combos: LocalList<z.output<typeof combo>, LocalCombo> = {
   path: 'combos',
   row: combo,
   shape: (rows) =>
@@ -55,8 +55,8 @@ const combos: KeptSet<z.output<typeof combo>, LocalCombo> = {
       }),
     ),
 };
-const discounts: KeptSet<Discount, Discount> = { path: 'discounts', row: discount, shape: async (rows) => rows };
-const customers: KeptSet<Customer, LocalCustomer> = {
+const discounts: LocalList<Discount, Discount> = { path: 'discounts', row: discount, shape: async (rows) => rows };
+const customers: LocalList<Customer, LocalCustomer> = {
   path: 'customers',
   row: customer,
   shape: async (rows) =>
@@ -77,7 +77,7 @@ const customers: KeptSet<Customer, LocalCustomer> = {
     ),
 };
 
-export interface KeptState {
+export interface LocalListsState {
   /** Each is null until a first sync of it finished on this device. */
   combos: CatalogueIndex<LocalCombo> | null;
   discounts: Discount[] | null;
@@ -85,49 +85,49 @@ export interface KeptState {
   rates: CurrentRates | null;
 }
 
-let kept: KeptState = { combos: null, discounts: null, customers: null, rates: null };
-const keptRows: Record<KeptName, Map<number, KeptRow>> = {
+let state: LocalListsState = { combos: null, discounts: null, customers: null, rates: null };
+const listRows: Record<ListName, Map<number, ListRow>> = {
   combos: new Map(),
   discounts: new Map(),
   customers: new Map(),
 };
-const keptListeners = new Set<() => void>();
-let keptLoading: Promise<void> | null = null;
+const listeners = new Set<() => void>();
+let loading: Promise<void> | null = null;
 
-function publishKept(name: KeptName | 'rates', ready: boolean, rates?: CurrentRates | null) {
+function publish(name: ListName | 'rates', ready: boolean, rates?: CurrentRates | null) {
   let value: unknown = null;
   if (name === 'rates') value = rates ?? null;
   else if (ready) {
-    const rows = [...keptRows[name].values()];
+    const rows = [...listRows[name].values()];
     value = name === 'combos' ? new CatalogueIndex(rows as LocalCombo[]) : rows;
   }
-  kept = { ...kept, [name]: value };
-  for (const listener of keptListeners) listener();
+  state = { ...state, [name]: value };
+  for (const listener of listeners) listener();
 }
 
-/** Reads the kept combos, discounts, customers and rates into memory once. */
-export function loadKept(): Promise<void> {
-  keptLoading ??= (async () => {
+/** Reads the stored combos, discounts, customers and rates into memory once. */
+export function loadLocalLists(): Promise<void> {
+  loading ??= (async () => {
     const db = outboxDb();
     for (const name of ['combos', 'discounts', 'customers'] as const) {
       const [rows, synced] = await Promise.all([db[name].toArray(), db.meta.get(`${name}_synced`)]);
-      keptRows[name] = new Map(rows.map((row) => [row.id, row]));
-      publishKept(name, Boolean(synced));
+      listRows[name] = new Map(rows.map((row) => [row.id, row]));
+      publish(name, Boolean(synced));
     }
     const rates = await db.rates.get('current');
     if (rates) {
       const { name: _name, ...rest } = rates;
-      publishKept('rates', true, rest);
+      publish('rates', true, rest);
     }
   })();
-  return keptLoading;
+  return loading;
 }
 
-/** One page of a kept set's changes: kept, replaced or removed, never an older copy back. */
-async function applyKept<R extends KeptRow, T extends KeptRow>(set: KeptSet<R, T>, page: R[], next: string | null) {
+/** One page of a list's changes: added, replaced or removed, never an older copy back. */
+async function applyPage<R extends ListRow, T extends ListRow>(set: LocalList<R, T>, page: R[], next: string | null) {
   const db = outboxDb();
-  const table = db[set.path] as unknown as Table<KeptRow, number>;
-  const newer = (row: KeptRow, was: KeptRow | undefined) =>
+  const table = db[set.path] as unknown as Table<ListRow, number>;
+  const newer = (row: ListRow, was: ListRow | undefined) =>
     !was || was.updated_at < row.updated_at || (was.updated_at === row.updated_at && removed(row));
   const before = await table.bulkGet(page.map((row) => row.id));
   const wanted = page.filter((row, i) => newer(row, before[i]) && !removed(row));
@@ -135,7 +135,7 @@ async function applyKept<R extends KeptRow, T extends KeptRow>(set: KeptSet<R, T
   let changed = 0;
   await db.transaction('rw', table, db.meta, async () => {
     const current = await table.bulkGet(page.map((row) => row.id));
-    const puts: KeptRow[] = [];
+    const puts: ListRow[] = [];
     const deletes: number[] = [];
     page.forEach((row, i) => {
       const was = current[i];
@@ -148,21 +148,21 @@ async function applyKept<R extends KeptRow, T extends KeptRow>(set: KeptSet<R, T
     if (puts.length) await table.bulkPut(puts);
     if (deletes.length) await table.bulkDelete(deletes);
     if (next) await db.meta.put({ name: `${set.path}_cursor`, value: next });
-    for (const row of puts) keptRows[set.path].set(row.id, row);
-    for (const id of deletes) keptRows[set.path].delete(id);
+    for (const row of puts) listRows[set.path].set(row.id, row);
+    for (const id of deletes) listRows[set.path].delete(id);
     changed = puts.length + deletes.length;
   });
   return changed;
 }
 
-async function syncSet<R extends KeptRow, T extends KeptRow>(set: KeptSet<R, T>): Promise<number> {
+async function syncSet<R extends ListRow, T extends ListRow>(set: LocalList<R, T>): Promise<number> {
   const db = outboxDb();
   try {
     const changed = await readChanges(set.path, set.row, `${set.path}_cursor`, (page, next) =>
-      applyKept(set, page, next),
+      applyPage(set, page, next),
     );
     await db.meta.put({ name: `${set.path}_synced`, value: 1 });
-    if (changed || !kept[set.path]) publishKept(set.path, true);
+    if (changed || !state[set.path]) publish(set.path, true);
     return changed;
   } catch (error) {
     // who may not list these here keeps none of them (another user signed in)
@@ -171,14 +171,14 @@ async function syncSet<R extends KeptRow, T extends KeptRow>(set: KeptSet<R, T>)
   }
 }
 
-async function forgetSet(name: KeptName) {
+async function forgetSet(name: ListName) {
   const db = outboxDb();
   await db.transaction('rw', db[name], db.meta, async () => {
     await db[name].clear();
     await db.meta.bulkDelete([`${name}_cursor`, `${name}_synced`]);
   });
-  keptRows[name] = new Map();
-  publishKept(name, false);
+  listRows[name] = new Map();
+  publish(name, false);
 }
 
 /** The current rates, kept as the server last told them (who may not read them keeps none). */
@@ -186,63 +186,63 @@ async function syncRates(): Promise<number> {
   const db = outboxDb();
   try {
     const { data } = await api('exchange-rates/current', { schema: single(currentRates) });
-    await keepRates(data);
+    await saveRates(data);
     return 1;
   } catch (error) {
     if (error instanceof ApiError && error.status === 403) {
       await db.rates.clear();
-      publishKept('rates', false, null);
+      publish('rates', false, null);
     }
     throw error;
   }
 }
 
 /** The rates the till was just told (its own query's answer too): kept for when there is no connection. */
-export async function keepRates(rates: CurrentRates): Promise<void> {
+export async function saveRates(rates: CurrentRates): Promise<void> {
   await outboxDb().rates.put({ ...rates, name: 'current' });
-  publishKept('rates', true, rates);
+  publish('rates', true, rates);
 }
 
-let keptRunning: Promise<number> | null = null;
+let running: Promise<number> | null = null;
 
 /**
  * Syncs the combos, discounts, customers and rates, each on its own (one refused or failing does
  * not stop the others; the first failure is thrown after). Answers how many records changed.
  */
-export function syncKept(): Promise<number> {
-  keptRunning ??= (async () => {
+export function syncLocalLists(): Promise<number> {
+  running ??= (async () => {
     try {
-      await loadKept();
+      await loadLocalLists();
       if (typeof navigator !== 'undefined' && !navigator.onLine) return 0;
       const runs = await Promise.allSettled([syncSet(combos), syncSet(discounts), syncSet(customers), syncRates()]);
       const failed = runs.find((run) => run.status === 'rejected');
       if (failed) throw failed.reason;
       return runs.reduce((sum, run) => sum + (run.status === 'fulfilled' ? run.value : 0), 0);
     } finally {
-      keptRunning = null;
+      running = null;
     }
   })();
-  return keptRunning;
+  return running;
 }
 
-/** Signing out, or tests: every kept set forgotten. */
-export async function forgetKept(): Promise<void> {
+/** Signing out, or tests: every list forgotten. */
+export async function forgetLocalLists(): Promise<void> {
   for (const name of ['combos', 'discounts', 'customers'] as const) await forgetSet(name);
   await outboxDb().rates.clear();
-  publishKept('rates', false, null);
-  keptLoading = null;
+  publish('rates', false, null);
+  loading = null;
 }
 
 function subscribeKept(listener: () => void) {
-  keptListeners.add(listener);
-  return () => keptListeners.delete(listener);
+  listeners.add(listener);
+  return () => listeners.delete(listener);
 }
 
-export function keptState(): KeptState {
-  return kept;
+export function localListsState(): LocalListsState {
+  return state;
 }
 
-/** The kept combos, discounts, customers and rates as the till reads them (each null until ready). */
-export function useKept(): KeptState {
-  return useSyncExternalStore(subscribeKept, keptState);
+/** The stored combos, discounts, customers and rates as the till reads them (each null until ready). */
+export function useLocalLists(): LocalListsState {
+  return useSyncExternalStore(subscribeKept, localListsState);
 }

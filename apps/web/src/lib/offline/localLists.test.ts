@@ -145,7 +145,7 @@ async function freshModules() {
   vi.resetModules();
   const outbox = await import('./outbox.ts');
   outbox.resetOutboxDb(`depot-till-kept-${n}`);
-  return import('./localKept.ts');
+  return import('./localLists.ts');
 }
 
 beforeEach(() => {
@@ -166,10 +166,10 @@ describe('the till’s combos, discounts, customers and rates on the device', ()
     for (let id = 1; id <= 3; id++) put('combos', id);
     for (let id = 1; id <= 3; id++) put('discounts', id);
     const local = await freshModules();
-    expect(local.keptState()).toEqual({ combos: null, discounts: null, customers: null, rates: null });
-    await local.syncKept();
+    expect(local.localListsState()).toEqual({ combos: null, discounts: null, customers: null, rates: null });
+    await local.syncLocalLists();
     expect(asked.filter((path) => path === 'customers/changes')).toHaveLength(2); // 1000 a page
-    const state = local.keptState();
+    const state = local.localListsState();
     expect(state.customers).toHaveLength(1500);
     // the picker's fields and the addresses a delivery starts at: no credit, no VAT number
     expect(state.customers?.find((row) => row.id === 2)).toEqual({
@@ -199,11 +199,11 @@ describe('the till’s combos, discounts, customers and rates on the device', ()
     put('customers', 7, { name: 'Sok Dara' });
     put('customers', 8, { deleted_at: new Date(clock).toISOString() });
     asked.length = 0;
-    await local.syncKept();
+    await local.syncLocalLists();
     // only what changed since: one page each, no combo detail asked again but for a changed one
     expect(asked.filter((path) => path === 'customers/changes')).toHaveLength(1);
     expect(asked.filter((path) => /^combos\/\d+$/.test(path))).toEqual([]);
-    const after = local.keptState();
+    const after = local.localListsState();
     expect(after.combos?.search('pack').map((row) => row.id)).toEqual([1, 3]);
     expect(after.combos?.byCode('772')).toBeUndefined();
     expect(after.discounts?.map((row) => row.name)).toEqual(['Off 1', 'Off 2']);
@@ -216,46 +216,46 @@ describe('the till’s combos, discounts, customers and rates on the device', ()
       'fetch',
       vi.fn(() => Promise.reject(new TypeError('offline'))),
     );
-    await sameDb.loadKept();
-    const reloaded = sameDb.keptState();
+    await sameDb.loadLocalLists();
+    const reloaded = sameDb.localListsState();
     expect(reloaded.combos?.size).toBe(2);
     expect(reloaded.discounts).toHaveLength(2);
     expect(reloaded.customers).toHaveLength(1499);
     expect(reloaded.rates?.rate_khr).toBe(4100);
-    await expect(sameDb.syncKept()).rejects.toThrow();
-    expect(sameDb.keptState().customers).toHaveLength(1499);
+    await expect(sameDb.syncLocalLists()).rejects.toThrow();
+    expect(sameDb.localListsState().customers).toHaveLength(1499);
   });
 
   it('does not take back an older copy (a kept answer replayed)', async () => {
     put('discounts', 1, { amount: 50 });
     const local = await freshModules();
-    await local.syncKept();
+    await local.syncLocalLists();
     const old = server.discounts.get(1);
     put('discounts', 1, { amount: 80 });
-    await local.syncKept();
+    await local.syncLocalLists();
     vi.stubGlobal(
       'fetch',
       vi.fn((url: string) =>
         url.includes('discounts/changes') ? json({ data: [old], next: null, more: false }) : fakeFetch(url),
       ),
     );
-    await local.syncKept();
-    expect(local.keptState().discounts?.map((row) => row.amount)).toEqual([80]);
+    await local.syncLocalLists();
+    expect(local.localListsState().discounts?.map((row) => row.amount)).toEqual([80]);
   });
 
   it('forgets only what the server says this user may not list', async () => {
     put('customers', 1);
     put('combos', 1);
     const local = await freshModules();
-    await local.syncKept();
-    expect(local.keptState().customers).toHaveLength(1);
+    await local.syncLocalLists();
+    expect(local.localListsState().customers).toHaveLength(1);
     refused.add('customers');
-    await expect(local.syncKept()).rejects.toThrow();
-    expect(local.keptState().customers).toBeNull();
-    expect(local.keptState().combos?.size).toBe(1);
+    await expect(local.syncLocalLists()).rejects.toThrow();
+    expect(local.localListsState().customers).toBeNull();
+    expect(local.localListsState().combos?.size).toBe(1);
     const reloaded = await freshModules();
-    await reloaded.loadKept();
-    expect(reloaded.keptState().customers).toBeNull();
-    expect(reloaded.keptState().combos?.size).toBe(1);
+    await reloaded.loadLocalLists();
+    expect(reloaded.localListsState().customers).toBeNull();
+    expect(reloaded.localListsState().combos?.size).toBe(1);
   });
 });
