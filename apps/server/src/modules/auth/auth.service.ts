@@ -139,7 +139,14 @@ export function authService(db: Db, throttle: Throttle, options: AuthOptions = {
   /** Who the identity rows describe, with their permissions: the same objects for the same rows. */
   async function identity(rows: IdentityRow[]): Promise<Identified> {
     let key = '';
-    for (const row of rows) for (const column of IDENTITY_KEYS) key += `${row[column]}\u0000`;
+    // each value tagged with its type (null apart from "null") and ended by a NUL, which no stored
+    // text holds (http/text.ts refuses it)
+    for (const row of rows) {
+      for (const column of IDENTITY_KEYS) {
+        const value = row[column];
+        key += value === null ? '\u0000' : `${typeof value}:${value}\u0000`;
+      }
+    }
     let known = identities.get(key);
     if (!known) {
       known = await identityOf(rows);
