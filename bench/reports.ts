@@ -243,9 +243,9 @@ async function main() {
   server = await startServer({ databaseUrl: pgDb?.url, adminPassword: password, dir });
   try {
     const { auth } = await signIn(server, password);
-    const time = async (url: string) => {
+    const time = async (url: string, runs = RUNS) => {
       const ms: number[] = [];
-      for (let i = 0; i < RUNS; i++) {
+      for (let i = 0; i < runs; i++) {
         const t = performance.now();
         const res = await fetch(`${server.url}${url}`, { headers: auth });
         await res.arrayBuffer();
@@ -265,7 +265,13 @@ async function main() {
     const year = `from=${addDays(today, -364)}&to=${today}`;
     const rows: Record<string, string | number>[] = [
       { case: 'GET /api/health (floor)', 'month ms': median(floorMs).toFixed(1), 'year ms': '' },
-      { case: 'GET /api/dashboard', 'month ms': (await time('/api/dashboard')).toFixed(0), 'year ms': '' },
+      // the first read computes it; the next ones, nothing having changed, are the remembered answer
+      {
+        case: 'GET /api/dashboard, first read',
+        'month ms': (await time('/api/dashboard', 1)).toFixed(0),
+        'year ms': '',
+      },
+      { case: 'GET /api/dashboard, again', 'month ms': (await time('/api/dashboard')).toFixed(0), 'year ms': '' },
     ];
     for (const name of ['sales', 'financial', 'inventory', 'customer']) {
       rows.push({

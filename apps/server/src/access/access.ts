@@ -1,4 +1,4 @@
-import type { Identity, Permission, RoleSummary } from '@depot/contracts';
+import type { Identity, Me, Permission, RoleSummary } from '@depot/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Claim } from '../db/transaction.ts';
 import { AppError, forbidden, unauthenticated } from '../http/errors.ts';
@@ -25,8 +25,18 @@ export interface AuthContext {
   claim?: Claim | null;
   /** The user as GET /api/me shows them, read by the same query. */
   profile: Identity;
+  /** The profile and permissions as made once for the same identity rows (modules/auth). */
+  identity: Identified;
   /** The request's address, for the audit trail (modules/audit). */
   ip?: string;
+}
+
+/** A user as their identity rows describe them: made once for the same rows, never changed. */
+export interface Identified {
+  readonly profile: Identity;
+  readonly permissions: { set: ReadonlySet<string>; list: string[] };
+  /** The GET /api/me answer of this identity, for the coverage it was made with. */
+  me: { coverage: Coverage; answer: { data: Me } } | null;
 }
 
 declare module 'fastify' {

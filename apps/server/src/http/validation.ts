@@ -13,5 +13,31 @@ export function registerValidation(app: FastifyInstance): void {
     const result = (schema as z.ZodType).safeParse(data, { reportInput: true });
     return result.success ? { value: result.data } : { error: new RequestValidationError(result.error.issues) };
   });
-  app.setSerializerCompiler(serializerCompiler);
+  // an answer its maker keeps and sends again unchanged (`keepsItsJson`) is checked and written once
+  // per route: later sends reuse the text
+  app.setSerializerCompiler((route) => {
+    const serialize = serializerCompiler(route as Parameters<typeof serializerCompiler>[0]);
+    const written = new WeakMap<object, string>();
+    return (data: unknown) => {
+      if (typeof data !== 'object' || data === null || !kept.has(data)) return serialize(data);
+      let json = written.get(data);
+      if (json === undefined) {
+        json = serialize(data);
+        written.set(data, json);
+      }
+      return json;
+    };
+  });
+}
+
+const kept = new WeakSet<object>();
+
+/**
+ * Marks an answer that is remembered and sent again as it is, never changed: its response schema
+ * check and JSON are then made once (per route), not on every request. Only for objects nobody
+ * changes after this (freeze them when in doubt).
+ */
+export function keepsItsJson<T extends object>(answer: T): T {
+  kept.add(answer);
+  return answer;
 }

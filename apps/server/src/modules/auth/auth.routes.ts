@@ -11,8 +11,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../access/access.ts';
 import { say } from '../../http/locale.ts';
-import { storeCoverageOf } from '../../policies/coverage.ts';
-import type { AuthService } from './auth.service.ts';
+import { type AuthService, meAnswer } from './auth.service.ts';
 
 export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {
   app.post(
@@ -70,10 +69,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
         response: { 200: meResponse },
       },
     },
-    async (request) => {
-      const auth = authOf(request);
-      return { data: { ...auth.profile, coverage: storeCoverageOf(auth.coverage) } };
-    },
+    async (request) => meAnswer(authOf(request)),
   );
 
   app.post(

@@ -2,15 +2,17 @@ import {
   type Identity,
   type LoginResponse,
   landingOf,
+  type Me,
   REFRESH_LIFETIME_SECONDS,
   type RefreshResponse,
   type RoleSummary,
   SESSION_LIFETIME_SECONDS,
 } from '@depot/contracts';
-import type { AuthContext } from '../../access/access.ts';
+import type { AuthContext, Identified } from '../../access/access.ts';
 import { type Db, now } from '../../db/database.ts';
 import { transaction } from '../../db/transaction.ts';
 import { AppError, FieldError } from '../../http/errors.ts';
+import { keepsItsJson } from '../../http/validation.ts';
 import { coverageResolver, storeCoverageOf } from '../../policies/coverage.ts';
 import type { Actor } from '../../policies/policy.ts';
 import { auditWho, recordAudit } from '../audit/audit.ts';
@@ -128,8 +130,33 @@ export function authService(db: Db, throttle: Throttle, options: AuthOptions = {
     return permissions;
   }
 
-  /** Who the identity rows describe, with their permissions. */
-  async function identity(rows: IdentityRow[]) {
+  // Who the identity rows describe, by every value of the rows (a profile, a store, a role renamed
+  // or re-versioned is a new key): every request reads the rows; the same rows make the same
+  // profile, built once. Its GET /api/me answer is kept with it, per coverage (policies/coverage.ts
+  // gives the same object while the user's version is unchanged).
+  const identities = new Map<string, Identified>();
+
+  /** Who the identity rows describe, with their permissions: the same objects for the same rows. */
+  async function identity(rows: IdentityRow[]): Promise<Identified> {
+    let key = '';
+    // each value tagged with its type (null apart from "null") and ended by a NUL, which no stored
+    // text holds (http/text.ts refuses it)
+    for (const row of rows) {
+      for (const column of IDENTITY_KEYS) {
+        const value = row[column];
+        key += value === null ? '\u0000' : `${typeof value}:${value}\u0000`;
+      }
+    }
+    let known = identities.get(key);
+    if (!known) {
+      known = await identityOf(rows);
+      if (identities.size >= 10_000) identities.clear();
+      identities.set(key, known);
+    }
+    return known;
+  }
+
+  async function identityOf(rows: IdentityRow[]): Promise<Identified> {
     const [user] = rows;
     const permissions = await permissionsOf(rows);
     const roles: RoleSummary[] = rows
@@ -161,7 +188,9 @@ export function authService(db: Db, throttle: Throttle, options: AuthOptions = {
       ),
       must_change_password: user.must_change_password === 1,
     };
-    return { profile, permissions };
+    // shared by every request of the same rows: never changed once made
+    for (const list of [profile.media, profile.roles, profile.role_details, profile.permissions]) Object.freeze(list);
+    return { profile: Object.freeze(profile), permissions, me: null };
   }
 
   /**
@@ -362,7 +391,8 @@ export function authService(db: Db, throttle: Throttle, options: AuthOptions = {
       if (Date.parse(at) - Date.parse(first.last_used_at) > TOUCH_EVERY_MS) {
         await repo.touchSession(first.session_id, at);
       }
-      const { profile, permissions } = await identity(rows);
+      const known = await identity(rows);
+      const { profile, permissions } = known;
       const storeId = profile.store?.id ?? null;
       const coverage = coverageOf({
         userId: profile.id,
@@ -372,6 +402,7 @@ export function authService(db: Db, throttle: Throttle, options: AuthOptions = {
       });
       return {
         userId: profile.id,
+        identity: known,
         sessionId: first.session_id,
         name: profile.name,
         storeId,
@@ -385,3 +416,39 @@ export function authService(db: Db, throttle: Throttle, options: AuthOptions = {
 }
 
 export type AuthService = ReturnType<typeof authService>;
+
+/** The identity columns that make a profile (the session's are not among them). */
+const IDENTITY_KEYS = [
+  'user_id',
+  'name',
+  'full_name',
+  'email',
+  'phone',
+  'position',
+  'status',
+  'profile_image',
+  'must_change_password',
+  'user_version',
+  'store_id',
+  'store_name',
+  'store_code',
+  'role_id',
+  'role_name',
+  'role_group',
+  'role_label_en',
+  'role_label_kh',
+  'role_landing',
+  'role_version',
+] as const satisfies readonly (keyof IdentityRow)[];
+
+/** GET /api/me's answer: the same object while the identity and the coverage are (http/validation.ts keeps its JSON). */
+export function meAnswer(auth: AuthContext): { data: Me } {
+  const known = auth.identity;
+  if (known.me?.coverage !== auth.coverage) {
+    known.me = {
+      coverage: auth.coverage,
+      answer: keepsItsJson({ data: { ...known.profile, coverage: storeCoverageOf(auth.coverage) } }),
+    };
+  }
+  return known.me.answer;
+}

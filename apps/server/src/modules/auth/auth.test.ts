@@ -106,6 +106,36 @@ describe('GET /api/me', () => {
     expect(Object.keys(refused.json().errors)).toContain('store_id');
   });
 
+  it('answers /api/me anew on the next request after the user, their store or their stores change', async () => {
+    const user = await createUser(ctx.db, { roles: ['stock_keeper'] });
+    const { token } = await login(ctx.app, user.name, user.password);
+    const read = async () => meResponse.parse((await me(token)).json()).data;
+    const first = await read();
+    expect(await read()).toEqual(first);
+    await ctx.db.updateTable('users').set({ full_name: 'Sok Dara' }).where('id', '=', user.id).execute();
+    expect((await read()).full_name).toBe('Sok Dara');
+    const store = first.store?.id as number;
+    await ctx.db.updateTable('stores').set({ name: 'Psar Thmei' }).where('id', '=', store).execute();
+    expect((await read()).store).toMatchObject({ id: store, name: 'Psar Thmei' });
+    await ctx.db
+      .updateTable('stores')
+      .set({ name: first.store?.name as string })
+      .where('id', '=', store)
+      .execute();
+    // a store covered besides (what changes a user's stores touches the user)
+    const added = await createStore(ctx.db, 'ME-COV');
+    await ctx.db.insertInto('user_stores').values({ user_id: user.id, store_id: added }).execute();
+    await ctx.db
+      .updateTable('users')
+      .set({ updated_at: new Date(Date.now() + 1000).toISOString() })
+      .where('id', '=', user.id)
+      .execute();
+    expect((await read()).coverage.store_ids).toContain(added);
+    // signed out: refused on the next request
+    expect((await post('/api/logout', undefined, bearer(token))).statusCode).toBe(200);
+    expect((await me(token)).statusCode).toBe(401);
+  });
+
   it('follows a change of the stores a user works in on the next request, without signing in again', async () => {
     // a store's sales report answers 200 in a covered store, 422 on its field in another
     const day = new Date().toISOString().slice(0, 10);

@@ -9,10 +9,11 @@ const dayStart = (day: string) => new Date(Date.parse(`${day}T00:00:00+07:00`)).
 /**
  * An administrator's morning (the dashboard's `admin` part, for audit.list): who may sign in and who
  * must change their password, sign-ins and refused sign-ins today against yesterday (the audit
- * log), the real-time connections this process holds now, the latest audit entries, and the
- * database the server runs on with its migration. Every figure links to the list behind it.
+ * log), the latest audit entries, and the database the server runs on with its migration. Every
+ * figure links to the list behind it. What is read from the database only: `withConnections`
+ * adds the real-time connections this process holds now.
  */
-export async function adminDashboard(db: Db, connections: number): Promise<AdminDashboard> {
+export async function adminDashboard(db: Db): Promise<AdminDashboard> {
   const today = todayInCambodia();
   const yesterday = addDays(today, -1);
   const [users, signIns, recent, migration] = await Promise.all([
@@ -65,7 +66,6 @@ export async function adminDashboard(db: Db, connections: number): Promise<Admin
         count(of('auth.login_failed')?.yesterday),
         '/audit',
       ),
-      figure('connections', connections, null),
     ],
     recent: recent.map((r) => ({
       id: Number(r.id),
@@ -77,5 +77,13 @@ export async function adminDashboard(db: Db, connections: number): Promise<Admin
       kind: isPostgres(db) ? 'postgres' : 'sqlite',
       migration,
     },
+  };
+}
+
+/** The administrator's dashboard with the real-time connections this process holds now, its last figure. */
+export function withConnections(admin: AdminDashboard, connections: number): AdminDashboard {
+  return {
+    ...admin,
+    figures: [...admin.figures, { key: 'connections', kind: 'count', value: connections, previous: null }],
   };
 }

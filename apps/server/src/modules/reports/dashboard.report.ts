@@ -1,7 +1,7 @@
 import { addDays, type Dashboard, type ReportFigure, type ReportSection, todayInCambodia } from '@depot/contracts';
 import { type Actor, can } from '../../policies/policy.ts';
 import { hidesDrawer } from '../../policies/shifts.ts';
-import { currentRates } from '../rates/rates.service.ts';
+import { saleRates } from '../rates/rates.service.ts';
 import { readShiftSettings } from '../shifts/shifts.settings.ts';
 import {
   cashOf,
@@ -12,7 +12,7 @@ import {
   money,
   type ReportContext,
   riel,
-  salesFigures,
+  salesSumsOf,
   text,
 } from './reports.frame.ts';
 import type { Filter, Range } from './reports.repository.ts';
@@ -29,17 +29,14 @@ export async function dashboard(c: ReportContext, actor: Actor): Promise<Omit<Da
   // a cashier's "today" is their open shift when there is one: its sales since it opened
   const shift = manager ? null : await repo.openShift(actor.userId);
   const f: Filter = manager ? {} : { cashierId: actor.userId, shiftId: shift?.id };
-  const rates = await currentRates(c.db);
+  const rates = await saleRates(c.db);
   const day = { from: shift ? todayInCambodia(new Date(shift.opened_at)) : today, to: today };
   const yesterday = { from: addDays(today, -1), to: addDays(today, -1) };
   const weekStart = addDays(today, -((new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7));
   const week = { from: weekStart, to: today };
   const lastWeek = { from: addDays(weekStart, -7), to: addDays(today, -7) };
-  const [t, y, w, lw, hours, payments, change, top, cats, waiting] = await Promise.all([
-    salesFigures(repo, actor, day, f, costs),
-    salesFigures(repo, actor, yesterday, f, costs),
-    manager ? salesFigures(repo, actor, week, f, costs) : Promise.resolve(null),
-    manager ? salesFigures(repo, actor, lastWeek, f, costs) : Promise.resolve(null),
+  const [[t, y, w, lw], hours, payments, change, top, cats, waiting] = await Promise.all([
+    salesSumsOf(repo, actor, manager ? [day, yesterday, week, lastWeek] : [day, yesterday], f, costs),
     repo.byHour(actor, day, f),
     repo.byPayment(actor, day, f),
     repo.change(actor, day, f),
@@ -49,19 +46,19 @@ export async function dashboard(c: ReportContext, actor: Actor): Promise<Omit<Da
   ]);
   const link = (from: string, to: string) => `/reports/sales?from=${from}&to=${to}`;
   const figures = (a: typeof t, b: typeof t, range: Range): ReportFigure[] => [
-    { ...fig('net_cents', 'money', a.sums.net_cents, b.sums.net_cents), link: link(range.from, range.to) },
+    { ...fig('net_cents', 'money', a.net_cents, b.net_cents), link: link(range.from, range.to) },
     {
-      ...fig('orders', 'count', a.sums.orders, b.sums.orders),
+      ...fig('orders', 'count', a.orders, b.orders),
       link: manager ? link(range.from, range.to) : '/orders',
     },
     {
-      ...fig('average_cents', 'money', a.sums.average_cents, b.sums.average_cents),
+      ...fig('average_cents', 'money', a.average_cents, b.average_cents),
       link: link(range.from, range.to),
     },
     ...(costs
       ? [
           {
-            ...fig('profit_cents', 'money', a.sums.profit_cents, b.sums.profit_cents),
+            ...fig('profit_cents', 'money', a.profit_cents, b.profit_cents),
             link: `/reports/financial?from=${range.from}&to=${range.to}`,
           },
         ]

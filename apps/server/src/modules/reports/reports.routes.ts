@@ -1,4 +1,5 @@
 import {
+  type AdminDashboard,
   dashboardResponse,
   numeralsFor,
   REPORTS,
@@ -9,14 +10,16 @@ import {
   shiftDifferenceRow,
   shiftReportQuery,
   single,
+  todayInCambodia,
 } from '@depot/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf } from '../../access/access.ts';
 import type { Db } from '../../db/database.ts';
+import { rememberedWhileUnchanged } from '../../db/dataVersion.ts';
 import { seesAdminDashboard } from '../../policies/reports.ts';
 import { settingsService } from '../settings/settings.service.ts';
-import { adminDashboard } from './admin.dashboard.ts';
+import { adminDashboard, withConnections } from './admin.dashboard.ts';
 import { reportPdf, reportWorkbook, XLSX_TYPE } from './reports.export.ts';
 import { reportsService } from './reports.service.ts';
 import { shiftDifferences } from './shifts.report.ts';
@@ -28,6 +31,10 @@ import { shiftDifferences } from './shifts.report.ts';
  */
 export const reportRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   const reports = reportsService(db);
+  const unchanged = rememberedWhileUnchanged<{
+    report: Awaited<ReturnType<typeof reports.dashboard>>;
+    admin: AdminDashboard | null;
+  }>(db);
 
   app.get(
     '/api/dashboard',
@@ -43,13 +50,23 @@ export const reportRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db 
     async (request) => {
       const ctx = authOf(request);
       const me = ctx.profile;
+      // the same answer while nothing in the database changed, for the same user with the same
+      // permissions and coverage on the same day (everyone opens it after signing in)
+      const { report, admin } = await unchanged(
+        `${todayInCambodia()}:${ctx.userId}`,
+        [ctx.permissions, ctx.coverage],
+        async () => ({
+          report: await reports.dashboard(ctx),
+          admin: seesAdminDashboard(ctx) ? await adminDashboard(db) : null,
+        }),
+      );
       return {
         data: {
           user: { id: me.id, name: me.name, full_name: me.full_name },
           store: me.store,
           roles: me.role_details,
-          ...(await reports.dashboard(ctx)),
-          admin: seesAdminDashboard(ctx) ? await adminDashboard(db, app.realtime.connections) : null,
+          ...report,
+          admin: admin ? withConnections(admin, app.realtime.connections) : null,
         },
       };
     },

@@ -12,7 +12,7 @@ const ids: Record<string, number> = {};
 const make = factories(ctx, () => headers);
 const today = todayInCambodia();
 
-async function send(method: 'GET' | 'POST', url: string, payload?: object, h = headers) {
+async function send(method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, h = headers) {
   const res = await ctx.app.inject({ method, url, headers: h, payload });
   return {
     status: res.statusCode,
@@ -378,5 +378,52 @@ describe('low stock, one definition', () => {
     expect(counted).toBe(all.meta.total);
     const inventory = (await send('GET', `/api/reports/inventory?${q(`&store_id=${store}`)}`)).body.data;
     expect(section(inventory, 'reorder')).toEqual([expect.objectContaining({ sku: 'LOW-1', suggested: 17 })]);
+  });
+});
+
+// last: its sale changes the known day's figures the tests above check
+describe('the dashboard, remembered', () => {
+  it("answers a manager's dashboard again after a sale, a change of their role, a sign-out", async () => {
+    const user = await createUser(ctx.db, {
+      permissions: ['dashboards.view', 'reports.view', 'costs.view'],
+      store: ids.store,
+    });
+    const h = { ...bearer((await login(ctx.app, user.name, user.password)).token), 'x-localization': 'en' };
+    const read = async () => (await send('GET', '/api/dashboard', undefined, h)).body.data;
+    const day = (data: { today_figures: Figure[] }): Record<string, number> =>
+      Object.fromEntries(data.today_figures.map((f: Figure) => [f.key, Number(f.value)]));
+    const first = await read();
+    expect(await read()).toEqual(first);
+    expect(first.kind).toBe('manager');
+    expect(day(first)).toHaveProperty('profit_cents');
+    // a sale: counted on the next read
+    const sold = await send('POST', '/api/orders', {
+      customer_id: ids.walkIn,
+      store_id: ids.store,
+      items: [{ product_id: ids.rice, quantity: 1 }],
+      payments: [{ method: 'cash_usd', amount: 1000 }],
+    });
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201);
+    const second = await read();
+    expect(day(second).orders).toBe(day(first).orders + 1);
+    expect(day(second).net_cents).toBe(day(first).net_cents + 1000);
+    // their role loses costs.view: no profit on the next read
+    const role = (await send('GET', '/api/roles')).body.data.find(
+      (r: { name: string }) => r.name === `role_${user.name}`,
+    );
+    const saved = await send('PUT', `/api/roles/${role.id}`, {
+      name: role.name,
+      group: role.group,
+      label_en: role.label_en,
+      label_kh: role.label_kh,
+      permissions: ['dashboards.view', 'reports.view'],
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const third = await read();
+    expect(third.costs).toBe(false);
+    expect(JSON.stringify(third)).not.toContain('profit');
+    // signed out: refused on the next read
+    expect((await send('POST', '/api/logout', undefined, h)).status).toBe(200);
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/dashboard', headers: h })).statusCode).toBe(401);
   });
 });
