@@ -80,8 +80,12 @@ function signInTexts(): Plugin {
 }
 
 const SIGN_IN_ENTRY = path.resolve(import.meta.dirname, 'src/signin/main.tsx');
-/** Left to the default split: the contracts' index imports every module of theirs, the page needs few. */
-const SHAKEN = /[\\/](packages[\\/]contracts|node_modules[\\/]zod)[\\/]/;
+/**
+ * Not followed: the contracts' index imports every module of theirs and the page needs few (the
+ * group takes those it uses with the modules that use them). Their zod configuration is followed:
+ * it must run before any schema is made, so it goes first into the same chunk.
+ */
+const SHAKEN = /[\\/](packages[\\/]contracts[\\/]src[\\/](?!zod-config\.ts)|node_modules[\\/]zod[\\/])/;
 let signInGraph: Set<string> | null = null;
 
 /**

@@ -1,3 +1,5 @@
+// first: zod's configuration, before any module makes a schema (contracts zod-config.ts)
+import '@depot/contracts/zod-config';
 import '../fonts.css';
 import '../styles.css';
 import { StrictMode } from 'react';

@@ -1,3 +1,5 @@
+// first: zod's configuration, before any module makes a schema (contracts zod-config.ts)
+import '@depot/contracts/zod-config';
 import '../fonts.css';
 import './signin.css';
 import { DEFAULT_SETTINGS, numeralsFor, type PublicSettings, setNumerals, titleOf } from '@depot/contracts';
