@@ -5,6 +5,7 @@ import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
+import { SIGN_IN_KEYS } from './src/signin/keys.ts';
 
 const buildId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
@@ -47,9 +48,70 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * `virtual:sign-in-texts`: the sign-in page's words (signin/keys.ts) from the two catalogues, and
+ * nothing else of them, so the first page a user opens does not load every screen's words. A key
+ * missing from a catalogue fails the build.
+ */
+function signInTexts(): Plugin {
+  const id = 'virtual:sign-in-texts';
+  return {
+    name: 'depot-sign-in-texts',
+    resolveId: (source) => (source === id ? `\0${id}` : undefined),
+    load(resolved) {
+      if (resolved !== `\0${id}`) return undefined;
+      const texts: Record<string, Record<string, string>> = {};
+      for (const locale of ['kh', 'en']) {
+        const file = path.resolve(import.meta.dirname, `src/locales/${locale}.json`);
+        this.addWatchFile(file);
+        const catalogue: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+        texts[locale] = {};
+        for (const key of SIGN_IN_KEYS) {
+          const text = key
+            .split('.')
+            .reduce<unknown>((tree, part) => (tree as Record<string, unknown>)?.[part], catalogue);
+          if (typeof text !== 'string') throw new Error(`locales/${locale}.json has no "${key}" (signin/keys.ts)`);
+          texts[locale][key] = text;
+        }
+      }
+      return `export default ${JSON.stringify(texts)};`;
+    },
+  };
+}
+
+const SIGN_IN_ENTRY = path.resolve(import.meta.dirname, 'src/signin/main.tsx');
+/**
+ * Not followed: the contracts' index imports every module of theirs and the page needs few (the
+ * group takes those it uses with the modules that use them). Their zod configuration is followed:
+ * it must run before any schema is made, so it goes first into the same chunk.
+ */
+const SHAKEN = /[\\/](packages[\\/]contracts[\\/]src[\\/](?!zod-config\.ts)|node_modules[\\/]zod[\\/])/;
+let signInGraph: Set<string> | null = null;
+
+/**
+ * The modules the sign-in page imports before it shows (not those it imports later): one chunk
+ * besides its entry, so that the page costs a few requests, not twenty. The app needs most of
+ * them too (React, the session, the HTTP client) and loads the same chunk.
+ */
+function signInChunk(id: string, ctx: { getModuleInfo(id: string): { importedIds: readonly string[] } | null }) {
+  if (!signInGraph) {
+    const seen = new Set<string>();
+    const queue = [SIGN_IN_ENTRY];
+    for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
+      if (seen.has(next) || SHAKEN.test(next)) continue;
+      seen.add(next);
+      queue.push(...(ctx.getModuleInfo(next)?.importedIds ?? []));
+    }
+    seen.delete(SIGN_IN_ENTRY);
+    signInGraph = seen;
+  }
+  return signInGraph.has(id) ? 'signin-base' : null;
+}
+
 export default defineConfig({
   plugins: [
     react(),
+    signInTexts(),
     buildManifest(),
     precompress(),
     // The till opens with no connection: the service worker keeps the built files, the
@@ -107,7 +169,17 @@ export default defineConfig({
   define: { __BUILD_ID__: JSON.stringify(buildId) },
   server: { proxy: { '/api': 'http://127.0.0.1:3000' } },
   // antd, react-dom and zod together exceed Vite's default warning size.
-  build: { chunkSizeWarningLimit: 700 },
+  build: {
+    chunkSizeWarningLimit: 700,
+    // two pages: the app, and the sign-in page on its own (the server sends it for `/login` and `/`)
+    rolldownOptions: {
+      input: {
+        index: path.resolve(import.meta.dirname, 'index.html'),
+        signin: path.resolve(import.meta.dirname, 'signin.html'),
+      },
+      output: { codeSplitting: { groups: [{ name: signInChunk }] } },
+    },
+  },
   test: {
     name: 'web',
     environment: 'jsdom',

@@ -1,4 +1,5 @@
-// Measures what the sign-in page costs: every script the browser fetches for it, gzip level 9.
+// Measures what the sign-in page costs: every script the browser fetches for it, gzip level 9, and
+// every request the page makes (the page, scripts, styles, fonts, pictures, API calls).
 // Run against a built app: `node apps/web/scripts/measure-login.mjs http://localhost:3311 /login`
 import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
@@ -16,14 +17,24 @@ const browser = await chromium.launch({
 });
 const page = await browser.newPage({ locale: 'km-KH' });
 const scripts = new Map();
-page.on('response', async (response) => {
+const requests = [];
+const reading = [];
+page.on('request', (request) => requests.push(`${request.resourceType()} ${new URL(request.url()).pathname}`));
+page.on('response', (response) => {
   if (!response.url().endsWith('.js')) return;
-  const body = await response.body().catch(() => null);
-  if (body)
-    scripts.set(new URL(response.url()).pathname, { raw: body.length, gzip: zlib.gzipSync(body, { level: 9 }).length });
+  reading.push(
+    response.body().then(
+      (body) => {
+        const size = { raw: body.length, gzip: zlib.gzipSync(body, { level: 9 }).length };
+        scripts.set(new URL(response.url()).pathname, size);
+      },
+      () => undefined,
+    ),
+  );
 });
 await page.goto(base + path, { waitUntil: 'networkidle' });
 await page.waitForTimeout(500);
+await Promise.all(reading);
 await browser.close();
 
 const kB = (n) => `${(n / 1024).toFixed(1)} kB`;
@@ -34,4 +45,7 @@ for (const [file, size] of [...scripts].sort((a, b) => b[1].gzip - a[1].gzip)) {
   gzip += size.gzip;
   console.log(kB(size.gzip).padStart(10), file);
 }
-console.log(`${scripts.size} scripts for ${path}: ${kB(gzip)} gzip (${kB(raw)} raw)`);
+if (process.argv.includes('--requests')) for (const request of requests) console.log(`  ${request}`);
+console.log(
+  `${scripts.size} scripts for ${path}: ${kB(gzip)} gzip (${kB(raw)} raw); ${requests.length} requests in all`,
+);

@@ -19,3 +19,9 @@ interface Window {
 declare module 'md5' {
   export default function md5(message: string): string;
 }
+
+/** The sign-in page's words from the two catalogues (vite.config.ts `signInTexts`). */
+declare module 'virtual:sign-in-texts' {
+  const texts: Record<import('@depot/contracts').Locale, Record<import('./signin/keys.ts').SignInKey, string>>;
+  export default texts;
+}

@@ -8,6 +8,9 @@ import type { SettingsService } from '../modules/settings/settings.service.ts';
 import type { Realtime } from '../realtime/realtime.ts';
 import { notFound } from './errors.ts';
 
+/** The screens the server answers with the sign-in page: where a visitor without a session lands. */
+const SIGN_IN_PATHS = new Set(['/', '/app', '/login']);
+
 /**
  * Serves the built web app: files under dist/ as they are (hashed assets cached for a year), and
  * index.html for every screen path with the run-time configuration injected. A path that is no
@@ -19,8 +22,12 @@ export async function registerWeb(
   settings: SettingsService,
   realtime: Realtime,
 ): Promise<void> {
-  const indexFile = path.join(distDir, 'index.html');
-  const template = fs.existsSync(indexFile) ? fs.readFileSync(indexFile, 'utf8') : null;
+  const read = (file: string) =>
+    fs.existsSync(path.join(distDir, file)) ? fs.readFileSync(path.join(distDir, file), 'utf8') : null;
+  const template = read('index.html');
+  // the sign-in page on its own (apps/web signin.html): a fraction of the app's code; a build
+  // without it sends the app, which has the same page
+  const signInTemplate = read('signin.html') ?? template;
   if (template) {
     await app.register(fastifyStatic, {
       root: distDir,
@@ -45,16 +52,19 @@ export async function registerWeb(
       return reply.code(503).type('text/plain').send('The web app is not built. Run `npm run build` and restart.');
     }
     const english = pathname === '/en' || pathname.startsWith('/en/');
+    const screen = findScreen(pathname);
+    // `/` too: without a session it leads to the sign-in page, with one the page starts the app
+    const page = screen && SIGN_IN_PATHS.has(screen.path) ? (signInTemplate ?? template) : template;
     const current = await settings.publicSettings();
     const config = JSON.stringify({ apiBase: '/api/', broadcasting: realtime.clientConfig() }).replace(/</g, '\\u003c');
-    const html = template
+    const html = page
       .replace('<html lang="km">', `<html lang="${english ? 'en' : 'km'}">`)
       .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(titleOf(current, english ? 'en' : 'kh'))}</title>`)
       .replace('</head>', `<script>window.__DEPOT__=${config}</script></head>`)
       // every script tag the page has gets this response's nonce (the CSP runs no other inline script)
       .replace(/<script(?=[\s>])/g, `<script nonce="${request.cspNonce}"`);
     return reply
-      .code(findScreen(pathname) ? 200 : 404)
+      .code(screen ? 200 : 404)
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
       .send(html);

@@ -15,6 +15,7 @@ import {
   useSystemPrefersReducedMotion,
 } from '../lib/colorMode.ts';
 import { localeFromPath } from '../lib/locale.ts';
+import { setFavicon } from '../lib/pageHead.ts';
 import { useSettings } from '../lib/settings.ts';
 import { themeFor } from '../lib/theme.ts';
 import { NewVersionNotice } from './NewVersionNotice.tsx';
@@ -44,17 +45,6 @@ function useReadyToDraw(settled: boolean): boolean {
     return () => clearTimeout(timer);
   }, [ready]);
   return ready;
-}
-
-function setFavicon(href: string): void {
-  let link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
-  if (!link) {
-    link = document.createElement('link');
-    link.rel = 'icon';
-    document.head.append(link);
-  }
-  link.removeAttribute('type');
-  link.href = href;
 }
 
 /**

@@ -5,7 +5,6 @@ import { Splash } from '../components/Splash.tsx';
 import { i18n } from '../i18n.ts';
 import type { ResourceDef, Row } from '../kit/resource.ts';
 import { DefaultLayout } from '../layouts/DefaultLayout.tsx';
-import { GuestLayout } from '../layouts/GuestLayout.tsx';
 import { landingPath } from '../lib/access.tsx';
 import { setRequestLocale } from '../lib/http.ts';
 import { htmlLang, localeFromPath, localePath } from '../lib/locale.ts';
@@ -165,12 +164,28 @@ export const pages: Record<string, Page> = {
   '/password': { lazy: () => import('../pages/profile/PasswordPage.tsx').then((m) => ({ Component: m.PasswordPage })) },
 };
 
+const dashboardLayout = () => import('../layouts/DashboardLayout.tsx').then((m) => ({ Component: m.DashboardLayout }));
+
 const layouts: Record<Screen['layout'], Pick<RouteObject, 'Component' | 'lazy'>> = {
-  guest: { Component: GuestLayout },
+  // the sign-in page draws its whole page itself (signin/SignInPage.tsx)
+  guest: {},
   // Only signed-in users pay for the menu and header.
-  dashboard: { lazy: () => import('../layouts/DashboardLayout.tsx').then((m) => ({ Component: m.DashboardLayout })) },
+  dashboard: { lazy: dashboardLayout },
   default: { Component: DefaultLayout },
 };
+
+/**
+ * Fetches the code of the menu's layout and of these screens ahead of their opening (after sign-in,
+ * while the first screen draws): the router then finds them loaded. A failure is left to the router.
+ */
+export function preloadScreens(paths: readonly string[]): void {
+  const loads: Promise<unknown>[] = [dashboardLayout()];
+  for (const path of paths) {
+    const page = pages[path];
+    if (page && 'lazy' in page) loads.push(page.lazy());
+  }
+  for (const load of loads) load.catch(() => undefined);
+}
 
 /** `/dashboards` and `/en/dashboards` are one route, so a language switch keeps the page's state. */
 function routePath(path: string): string {

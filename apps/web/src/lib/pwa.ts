@@ -1,5 +1,3 @@
-import { Workbox } from 'workbox-window';
-
 /** The API reads the service worker keeps for the till offline (vite.config.ts `depot-api`). */
 const API_CACHE = 'depot-api';
 
@@ -10,7 +8,10 @@ const API_CACHE = 'depot-api';
  */
 export function registerServiceWorker(): void {
   if (import.meta.env.DEV || !('serviceWorker' in navigator)) return;
-  void new Workbox('/sw.js', { scope: '/' }).register().catch(() => undefined);
+  // imported here: the sign-in page (signin/main.tsx) reaches this module, and registers no worker
+  void import('workbox-window')
+    .then(({ Workbox }) => new Workbox('/sw.js', { scope: '/' }).register())
+    .catch(() => undefined);
   void navigator.storage?.persist?.().catch(() => false);
 }
 
