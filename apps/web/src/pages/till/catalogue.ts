@@ -42,7 +42,7 @@ export function productQuery(
 
 /** The active product whose barcode or SKU (in any case) is the code: a scan, in one round trip. */
 export function codeQuery(code: string, storeId: number | null): string {
-  const query = new URLSearchParams({ per_page: '2', 'filter[status]': 'active', 'filter[code]': code });
+  const query = new URLSearchParams({ per_page: '10', 'filter[status]': 'active', 'filter[code]': code });
   if (storeId) query.set('stock_store', String(storeId));
   return query.toString();
 }
