@@ -58,7 +58,7 @@ test('a new device finds a product by typing and by a scan before its catalogue 
   const page = await context.newPage();
   await signIn(page, 'kh', CASHIER.name, CASHIER.password);
   await page.goto(`${prefix('kh')}/pos`);
-  await expect(page.getByTestId('pos-grid')).toBeVisible();
+  await expect(page.getByTestId('pos-grid')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('pos-products')).toHaveAttribute('data-catalogue', 'server');
   expect(held).toBeGreaterThan(0);
 

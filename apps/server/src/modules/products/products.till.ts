@@ -54,14 +54,13 @@ export const tillProducts: ResourceDefinition<'products', typeof productInput, t
     /** A scanned or typed code: the barcode or the SKU, without case (the live products' unique indexes). */
     code: {
       schema: z.string().trim().min(1).max(100),
+      // each half as the live products' partial unique indexes are written, so each is one index
+      // lookup (an `or` of the two was a scan of the table on SQLite: 1.8 s at 100,000 products)
       apply: (query, code) => {
         const lower = String(code).toLowerCase();
-        return query.where((eb) =>
-          eb.or([
-            eb(sql<string>`lower(products.barcode)`, '=', lower),
-            eb(sql<string>`lower(products.sku)`, '=', lower),
-          ]),
-        );
+        const live = (column: 'barcode' | 'sku') =>
+          sql`select id from products where lower(${sql.ref(column)}) = ${lower} and deleted_at is null`;
+        return query.where(sql<boolean>`products.id in (${live('barcode')} union all ${live('sku')})`);
       },
     },
   },
