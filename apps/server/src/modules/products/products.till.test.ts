@@ -74,6 +74,12 @@ describe('GET /api/products/till: the till before its catalogue is on the device
     expect(sku.body.data[0]).not.toHaveProperty('stock');
     // a part of a code is no code
     expect((await get(`/api/products/till?filter[code]=${code(4).slice(0, -1)}`)).body.data).toEqual([]);
+    // a code no product could have is refused on its field, never a 5xx
+    for (const bad of ['x'.repeat(101), '%00']) {
+      expect((await get(`/api/products/till?filter[code]=${bad}`)).status).toBe(422);
+    }
+    // bytes that are no text are read as the replacement character: a code of nothing
+    expect((await get('/api/products/till?filter[code]=%ED%A0%80')).body.data).toEqual([]);
     const empty = await get('/api/products/till?filter[code]=');
     expect(empty.status).toBe(422);
     expect(empty.body.errors).toHaveProperty(['filter[code]']);
