@@ -78,12 +78,21 @@ fs.mkdirSync(shots, { recursive: true });
 export type Lang = 'kh' | 'en';
 export type Mode = 'light' | 'dark';
 
-/** A browser whose language is Khmer or English, as a till's browser would be. */
-export function newContext(browser: Browser, lang: Lang, colorScheme: Mode = 'light'): Promise<BrowserContext> {
+/**
+ * A browser whose language is Khmer or English, as a till's browser would be. `serviceWorkers:
+ * 'block'` where the spec routes the app's requests (a service worker's own fetches pass routes by).
+ */
+export function newContext(
+  browser: Browser,
+  lang: Lang,
+  colorScheme: Mode = 'light',
+  { serviceWorkers = 'allow' }: { serviceWorkers?: 'allow' | 'block' } = {},
+): Promise<BrowserContext> {
   return browser.newContext({
     locale: lang === 'kh' ? 'km-KH' : 'en-US',
     colorScheme,
     viewport: { width: 1280, height: 800 },
+    serviceWorkers,
   });
 }
 

@@ -51,6 +51,7 @@ import { printingRoutes } from './modules/printing/printing.routes.ts';
 import { registerProductImages } from './modules/products/products.images.ts';
 import { products } from './modules/products/products.resources.ts';
 import { registerProductSnapshot } from './modules/products/products.snapshot.ts';
+import { tillProducts } from './modules/products/products.till.ts';
 import { registerProductTransfer } from './modules/products/products.transfer.ts';
 import { profileRoutes } from './modules/profile/profile.routes.ts';
 import { profileService } from './modules/profile/profile.service.ts';
@@ -224,6 +225,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     for (const def of resourceDefinitions) {
       registerResource(scope, db, (def === printers ? printersResource(printerGuard) : def) as never);
     }
+    // the products' index and writes are `products`'s: this one only reads (the till before its sync)
+    registerResource(scope, db, tillProducts);
   });
   await app.register(stockRoutes, { db });
   await app.register(purchaseRoutes, { db });

@@ -151,6 +151,28 @@ export const productSnapshot = z.object({
 export type ProductSnapshotAnswer = z.infer<typeof productSnapshot>;
 
 /**
+ * A product as the till's search answers it on a device that has not synced its catalogue yet
+ * (`GET /api/products/till`): only what a tile and a cart line need, with the store's stock where
+ * `stock_store` is asked.
+ */
+export const tillProduct = product.pick({
+  id: true,
+  name_en: true,
+  name_kh: true,
+  sku: true,
+  barcode: true,
+  category_id: true,
+  unit_id: true,
+  unit_name_en: true,
+  unit_name_kh: true,
+  price_usd_cents: true,
+  taxable: true,
+  thumbnail_url: true,
+  stock: true,
+});
+export type TillProduct = z.infer<typeof tillProduct>;
+
+/**
  * The columns of a product spreadsheet, in the order an export writes them; an import reads the
  * same keys in any order, so an exported file imports back unchanged. Brand, category,
  * sub-category and unit are names; prices are "1.26" dollars and whole riel.

@@ -54,3 +54,16 @@ export function searchWords(search: string): string[] {
   const score = (w: string) => w.length + (/\d/.test(w) ? 0.5 : 0);
   return words.sort((a, b) => score(b) - score(a));
 }
+
+/**
+ * The order the till's product search answers in, on the device (web lib/offline/localIndex.ts)
+ * and on the server before the device has its catalogue (`GET /api/products/till`, sorted by
+ * `TILL_ORDER`'s column, then id): by English name compared code unit by code unit, as SQLite
+ * and PostgreSQL's "C" collation compare text, then id. Both show the first matches in this order,
+ * so a till that has synced and one that has not answer a search alike.
+ */
+export const TILL_ORDER = 'name_en';
+
+export function tillOrder(a: { name_en: string; id: number }, b: { name_en: string; id: number }): number {
+  return a.name_en < b.name_en ? -1 : a.name_en > b.name_en ? 1 : a.id - b.id;
+}

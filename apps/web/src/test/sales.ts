@@ -259,6 +259,20 @@ export function previewOf(extra: Partial<ComboPreview> = {}): ComboPreview {
   };
 }
 
+/** The products a search asks for, as the server would roughly find them: a category, a SKU, a barcode, a name. */
+function searched(products: Product[], query: URLSearchParams): Product[] {
+  const search = (query.get('search') ?? '').toLowerCase();
+  const category = query.get('filter[category_id]');
+  return products.filter(
+    (p) =>
+      (!category || String(p.category_id) === category) &&
+      (!search ||
+        p.sku.toLowerCase().startsWith(search) ||
+        p.barcode === search ||
+        p.name_en.toLowerCase().includes(search)),
+  );
+}
+
 /** What the till reads besides the request under test: rates, discounts, customers, catalogue. */
 export function tillLookups(products: Product[] = [BEER, RICE]): Record<string, Handler> {
   return {
@@ -270,19 +284,15 @@ export function tillLookups(products: Product[] = [BEER, RICE]): Record<string, 
     'GET categories': () => ({
       body: listAnswer([categoryRow(1, 'Drinks', 'ភេសជ្ជៈ'), categoryRow(2, 'Rice', 'អង្ករ')]),
     }),
-    'GET products': ({ query }) => {
-      const search = (query.get('search') ?? '').toLowerCase();
-      const category = query.get('filter[category_id]');
+    'GET products': ({ query }) => ({ body: listAnswer(searched(products, query)) }),
+    // the till's own search (before its catalogue is on the device) and its scans by code
+    'GET products/till': ({ query }) => {
+      const code = query.get('filter[code]')?.toLowerCase();
       return {
         body: listAnswer(
-          products.filter(
-            (p) =>
-              (!category || String(p.category_id) === category) &&
-              (!search ||
-                p.sku.toLowerCase().startsWith(search) ||
-                p.barcode === search ||
-                p.name_en.toLowerCase().includes(search)),
-          ),
+          code === undefined
+            ? searched(products, query)
+            : products.filter((p) => p.barcode?.toLowerCase() === code || p.sku.toLowerCase() === code),
         ),
       };
     },

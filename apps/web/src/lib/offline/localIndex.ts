@@ -1,4 +1,4 @@
-import { normal, searchWords } from '@depot/contracts';
+import { normal, searchWords, tillOrder } from '@depot/contracts';
 
 /**
  * The till's in-memory search over its local catalogue (issue 13). It matches as the server's
@@ -9,9 +9,10 @@ import { normal, searchWords } from '@depot/contracts';
  *
  * Rather than the terms themselves (building them for 100,000 products took seconds: the bench),
  * each record keeps its normalized text, and a word matches where it occurs at a term's start.
- * The records are ranked once by English name (the server's default order); a bucket per first two
- * letters of a term lists the ranks that have one, so a search walks the smallest bucket of its
- * words in rank order, checks each candidate's text and stops at the limit.
+ * The records are ranked once by English name, then id (contracts `tillOrder`, as the server's
+ * till search); a bucket per first two letters of a term lists the ranks that have one, so a
+ * search walks the smallest bucket of its words in rank order, checks each candidate's text and
+ * stops at the limit.
  */
 export interface Searchable {
   id: number;
@@ -176,7 +177,8 @@ function sortedCodes(codes: { term: string; rank: number }[]): [Joined, Int32Arr
 /** Builds the index of the records: them in rank order, and the index as data. */
 export function indexData<T extends Searchable>(records: Iterable<T>): { rows: T[]; data: IndexData } {
   const rows = [...records];
-  rows.sort((a, b) => (a.name_en < b.name_en ? -1 : a.name_en > b.name_en ? 1 : a.id - b.id));
+  // the server's till search ranks alike (GET /api/products/till): one rule, contracts tillOrder
+  rows.sort(tillOrder);
   const buckets = new Map<number, number[]>();
   const note = (key: number, rank: number) => {
     const list = buckets.get(key);

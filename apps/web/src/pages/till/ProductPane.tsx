@@ -6,9 +6,9 @@ import {
   combo,
   formatKhr,
   formatUsd,
-  product,
   type RielRates,
   rielOf,
+  tillProduct,
 } from '@depot/contracts';
 import { App, Button, Card, Empty, Flex, Input, type InputRef, Skeleton, Tag, Typography } from 'antd';
 import { memo, type Ref, useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -22,7 +22,7 @@ import { quantityText } from '../../lib/format.ts';
 import { rememberStock, useLocalCatalogue } from '../../lib/offline/localCatalogue.ts';
 import { useLocalLists } from '../../lib/offline/localLists.ts';
 import { productLine, type SoldProduct, type TillLine } from './cart.ts';
-import { comboQuery, localProduct, productQuery, useCatalogue } from './catalogue.ts';
+import { comboQuery, localProduct, productQuery, TILL_PRODUCTS, useCatalogue } from './catalogue.ts';
 import { Key } from './keys.tsx';
 
 /** "Combos" among the category chips: the grid shows bundles instead of products. */
@@ -177,9 +177,13 @@ export function ProductPane({
   const [text, setText] = useState('');
   const [chip, setChip] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const search = useDebounced(text.trim(), 250);
   // the local catalogue once synced: searched at each key, no round trip (localCatalogue.ts)
   const local = useLocalCatalogue();
+  // Before it, the server answers each key (the request of the key before is aborted: TanStack
+  // Query aborts the signal of a query nobody reads any more); after, it only tells the stock of
+  // what is typed, once the typing pauses.
+  const paused = useDebounced(text.trim(), 250);
+  const search = local ? paused : text.trim();
   const canCombos = useCan('combos.list');
   const showCombos = chip === COMBOS;
   const categoryId = chip && chip !== COMBOS ? Number(chip) : null;
@@ -195,8 +199,8 @@ export function ProductPane({
   );
   // asked once the store is known: a first answer without stock would only be thrown away
   const products = usePage(
-    'products',
-    product,
+    TILL_PRODUCTS,
+    tillProduct,
     productQuery(search, categoryId, 50, storeId),
     !showCombos && storeId !== undefined,
   );

@@ -1,4 +1,13 @@
-import { type Combo, combo, comboDetail, type OrderDetail, paginated, product, single } from '@depot/contracts';
+import {
+  type Combo,
+  combo,
+  comboDetail,
+  type OrderDetail,
+  paginated,
+  product,
+  single,
+  tillProduct,
+} from '@depot/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { lineKey } from '../../components/lines.tsx';
@@ -11,6 +20,12 @@ import { type Cart, cartOfOrder, productLine, type SoldProduct, type TillLine } 
 
 /** What the till looks up while selling: products and combos by code, a combo's VAT, a held order's lines. */
 
+/**
+ * The till's search on the server, before the device has its catalogue (and, after, for the stock
+ * of what is typed): only what a tile needs, ranked as the device's own index ranks.
+ */
+export const TILL_PRODUCTS = 'products/till';
+
 /** The till's products: active ones, with their stock in the till's store once it is known. */
 export function productQuery(
   search: string,
@@ -21,6 +36,13 @@ export function productQuery(
   const query = new URLSearchParams({ per_page: String(perPage), 'filter[status]': 'active' });
   if (search) query.set('search', search);
   if (categoryId) query.set('filter[category_id]', String(categoryId));
+  if (storeId) query.set('stock_store', String(storeId));
+  return query.toString();
+}
+
+/** The active product whose barcode or SKU (in any case) is the code: a scan, in one round trip. */
+export function codeQuery(code: string, storeId: number | null): string {
+  const query = new URLSearchParams({ per_page: '10', 'filter[status]': 'active', 'filter[code]': code });
   if (storeId) query.set('stock_store', String(storeId));
   return query.toString();
 }
@@ -137,9 +159,11 @@ export function useCatalogue(storeId: number | null = null) {
   }
 
   async function findOnServer(code: string, allowOnly: boolean): Promise<Found> {
-    const products = await list('products', product, productQuery(code, null, 20, storeId));
-    const exact = products.data.find((row) => matchesCode(row, code));
+    // a scan: the code's product from the server's unique indexes, else what the code finds
+    const coded = await list(TILL_PRODUCTS, tillProduct, codeQuery(code, storeId));
+    const exact = coded.data.find((row) => matchesCode(row, code));
     if (exact) return { line: productLine(exact) };
+    const products = await list(TILL_PRODUCTS, tillProduct, productQuery(code, null, 20, storeId));
     const combos = await list('combos', combo, comboQuery(code));
     const exactCombo = combos.data.find((row) => matchesCode(row, code));
     if (exactCombo) return { line: await comboLine(exactCombo) };

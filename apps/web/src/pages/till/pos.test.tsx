@@ -105,6 +105,28 @@ describe('the till', { timeout: 40_000 }, () => {
     expect(text('due-khr')).toBe('6,300៛');
   });
 
+  it('before its catalogue is on the device, asks the server a scan’s code once and a search at each key', async () => {
+    const { calls } = mockFetch(tillLookups());
+    signedIn({ permissions: SELLING });
+    renderApp('/en/pos');
+    // (the till's code, compiled on its first use, is slow to come on a busy machine)
+    await screen.findByTestId('tile-2', {}, { timeout: 30_000 });
+    scan(RICE.barcode as string);
+    await waitFor(() => expect(screen.getByTestId('cart-line-0').textContent).toContain('Jasmine rice 5kg'));
+    // one round trip: the code's product, not a search of the whole catalogue
+    const coded = calls('GET products/till').filter((call) => call.query.has('filter[code]'));
+    expect(coded.map((call) => call.query.get('filter[code]'))).toEqual([RICE.barcode]);
+    expect(calls('GET products')).toHaveLength(0);
+    // typing: each key asked at once (no pause waited for), the tile of the last shown
+    const search = screen.getByTestId('pos-search');
+    fireEvent.change(search, { target: { value: 'J' } });
+    fireEvent.change(search, { target: { value: 'Ja' } });
+    await waitFor(() => expect(screen.queryByTestId('tile-1')).toBeNull());
+    const searched = calls('GET products/till').map((call) => call.query.get('search'));
+    expect(searched).toContain('J');
+    expect(searched).toContain('Ja');
+  });
+
   it('shows each product’s stock in the till’s store and refuses at once what the store has not', async () => {
     const stock: Record<number, number> = { 1: 10, 2: 5, 3: 2, 4: 0 };
     // the stock comes with the products, for the store asked: the till's (the user's, store 1)
@@ -112,7 +134,7 @@ describe('the till', { timeout: 40_000 }, () => {
       store === '1' ? { ...row, stock: stock[row.id] } : row;
     const { calls } = mockFetch({
       ...tillLookups([COLA, SODA]),
-      'GET products': ({ query }) => ({
+      'GET products/till': ({ query }) => ({
         body: listAnswer([COLA, SODA].map((row) => withStock(row, query.get('stock_store')))),
       }),
       'GET products/1': ({ query }) => ({ body: { data: withStock(BEER, query.get('stock_store')) } }),
@@ -124,7 +146,7 @@ describe('the till', { timeout: 40_000 }, () => {
     const { user } = renderApp('/en/pos');
     await waitFor(() => expect(text('tile-3-stock')).toBe('2 Can in stock'));
     expect(text('tile-4-stock')).toBe('Out of stock');
-    expect(calls('GET products').at(-1)?.query.get('stock_store')).toBe('1');
+    expect(calls('GET products/till').at(-1)?.query.get('stock_store')).toBe('1');
 
     // none in the store: refused at the tap, in the spec's words, and the cart stays empty
     await user.click(screen.getByTestId('tile-4'));
