@@ -1,3 +1,4 @@
+import { DEFAULT_SETTINGS } from '@depot/contracts';
 import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakePusher, REVERB_CONFIG } from '../test/fakePusher.ts';
@@ -83,6 +84,22 @@ describe('the connection in the signed-in layout', { timeout: 30_000 }, () => {
     act(() => pusher.connection.move('connected'));
     await waitFor(() => expect(calls('GET dashboard').length).toBeGreaterThan(loaded));
     expect(FakePusher.instances).toHaveLength(1);
+  });
+
+  it('reads again, once connected, what the page read before: a setting saved meanwhile shows', async () => {
+    let title = 'Before';
+    mockFetch({
+      'GET notifications/unread-count': { body: { data: { unread: 0 } } },
+      'GET settings/public': () => ({ body: { data: { ...DEFAULT_SETTINGS, system_title: title } } }),
+    });
+    signIn();
+    renderApp('/en/dashboards');
+    await waitFor(() => expect(screen.getByTestId('app-title').textContent).toBe('Before'));
+    await waitFor(() => expect(FakePusher.instances).toHaveLength(1));
+    // saved by an administrator after this page read the settings, before its socket listened
+    title = 'After';
+    act(() => FakePusher.latest().connection.move('connected'));
+    await waitFor(() => expect(screen.getByTestId('app-title').textContent).toBe('After'));
   });
 
   it('shows offline while the browser has no network, even with the socket still open, and connected again after', async () => {

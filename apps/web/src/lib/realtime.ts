@@ -122,7 +122,7 @@ class Connection {
   private wasConnected = false;
   private offline = typeof navigator !== 'undefined' && navigator.onLine === false;
   private readonly listeners = new Set<() => void>();
-  private readonly reconnected = new Set<() => void>();
+  private readonly connected = new Set<(since: number | null) => void>();
   private readonly listening = new Set<Listening>();
 
   get state(): ShownState {
@@ -140,7 +140,7 @@ class Connection {
     const connection = this.echo.connector.pusher.connection;
     // back online: a dead socket is made again at once (its reconnect reads the screens again);
     // one that survived may have missed broadcasts, so the screens read their data again
-    if (this.current === 'connected') for (const listener of this.reconnected) listener();
+    if (this.current === 'connected') for (const listener of this.connected) listener(null);
     else connection.connect();
   }
 
@@ -149,10 +149,14 @@ class Connection {
     return () => this.listeners.delete(listener);
   };
 
-  /** After a reconnect (not the first connection): what may have been missed is to be fetched again. */
-  onReconnect(listener: () => void): () => void {
-    this.reconnected.add(listener);
-    return () => this.reconnected.delete(listener);
+  /**
+   * After each connection: what may have been missed is to be fetched again. `since` is when the
+   * first connection was made (what was read before it may have changed before the channels
+   * listened: a page loaded, then its socket connected), null after a reconnect (all of it).
+   */
+  onConnected(listener: (since: number | null) => void): () => void {
+    this.connected.add(listener);
+    return () => this.connected.delete(listener);
   }
 
   private setState(next: ConnectionState): void {
@@ -188,8 +192,9 @@ class Connection {
         if (!(CONNECTION_STATES as readonly string[]).includes(current)) return;
         this.setState(current as ConnectionState);
         if (current !== 'connected') return;
-        if (this.wasConnected) for (const listener of this.reconnected) listener();
+        const since = this.wasConnected ? null : Date.now();
         this.wasConnected = true;
+        for (const listener of this.connected) listener(since);
       });
       if (pusher.connection.state === 'connected') this.wasConnected = true;
       for (const entry of this.listening) this.bind(entry);
@@ -258,7 +263,9 @@ session.subscribe(() => {
 
 /**
  * Connects once signed in (the signed-in layout calls it), and after every reconnect has every
- * query read again: whatever was broadcast while the connection was down is not replayed.
+ * query read again: whatever was broadcast while the connection was down is not replayed. After
+ * the first connection, the queries answered before it are read again (a setting saved while this
+ * page loaded reached no channel of it).
  */
 export function useRealtimeConnection(): void {
   const client = useQueryClient();
@@ -268,7 +275,17 @@ export function useRealtimeConnection(): void {
   useEffect(() => {
     if (token) void realtime.start();
   }, [token, userId]);
-  useEffect(() => realtime.onReconnect(() => void client.invalidateQueries()), [client]);
+  useEffect(
+    () =>
+      realtime.onConnected((since) => {
+        void client.invalidateQueries(
+          since === null
+            ? undefined
+            : { predicate: (query) => query.state.dataUpdatedAt > 0 && query.state.dataUpdatedAt <= since },
+        );
+      }),
+    [client],
+  );
 }
 
 /** Spec section 4: the connection's state, for the header. */
