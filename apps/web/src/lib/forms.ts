@@ -121,8 +121,7 @@ export function useFormWrite<T extends { message: string }>(
   const written = useWritten();
   const [key] = useState(newIdempotencyKey);
   const send = useMutation({
-    mutationFn: (body: unknown) =>
-      api(write.path, { method: 'POST', body, schema: write.schema, idempotencyKey: key }),
+    mutationFn: (body: unknown) => api(write.path, { method: 'POST', body, schema: write.schema, idempotencyKey: key }),
   });
   const save = async (body: unknown, rename?: (key: string) => string) => {
     errors.setProblem(null);
