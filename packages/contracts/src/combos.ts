@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { abilitiesOf } from './abilities.ts';
-import { isValidBarcode } from './barcode.ts';
-import { NAME_MAX, NAME_MIN_SHORT } from './constants.ts';
 import { MAX_ID } from './ids.ts';
-import { RECORD_STATUSES, recordFields } from './resources.ts';
+import { product, productInput } from './products.ts';
+import { recordFields } from './resources.ts';
 import { productNames } from './stock.ts';
 
 /**
@@ -27,7 +26,12 @@ export const comboAbilities = abilitiesOf(COMBO_ACTIONS);
 export const COMBO_COST_FIELDS = ['total_cost_cents', 'profit_cents', 'margin_bp'] as const;
 
 const id = z.coerce.number().int().min(1).max(MAX_ID);
-const cents = z.number().int().min(0).max(100_000_000);
+/**
+ * A combo is entered and shown as a product is: its names, SKU, barcode (a GTIN's check digit
+ * checked), selling price and status by the product's own rules.
+ */
+const entered = productInput.shape;
+const shown = product.shape;
 
 export const comboItemInput = z.object({
   product_id: id,
@@ -42,28 +46,18 @@ export type ComboItemInput = z.input<typeof comboItemInput>;
  * not a live product's; barcode the same, with a GTIN's check digit checked as for products.
  */
 export const comboInput = z.object({
-  name_en: z.string().trim().min(NAME_MIN_SHORT).max(NAME_MAX),
-  name_kh: z.string().trim().min(NAME_MIN_SHORT).max(NAME_MAX),
+  name_en: entered.name_en,
+  name_kh: entered.name_kh,
   description: z
     .string()
     .trim()
     .max(500)
     .nullish()
     .transform((v) => (v ? v : null)),
-  sku: z
-    .string()
-    .trim()
-    .regex(/^[A-Za-z0-9._-]{1,40}$/),
-  barcode: z
-    .string()
-    .trim()
-    .regex(/^[A-Za-z0-9-]{1,50}$/)
-    .refine(isValidBarcode, { params: { message: 'validation.barcode' } })
-    .nullish()
-    .or(z.literal(''))
-    .transform((v) => (v ? v : null)),
-  selling_price_cents: cents,
-  status: z.enum(RECORD_STATUSES).default('active'),
+  sku: entered.sku,
+  barcode: entered.barcode,
+  selling_price_cents: entered.price_usd_cents,
+  status: entered.status,
   items: z.array(comboItemInput).min(1).max(COMBO_ITEMS_MAX),
 });
 export type ComboInput = z.input<typeof comboInput>;
@@ -89,13 +83,13 @@ export type ComboItem = z.infer<typeof comboItem>;
 /** A combo as a list shows it: the money without the items. */
 export const combo = z.object({
   ...recordFields,
-  name_en: z.string(),
-  name_kh: z.string(),
+  name_en: shown.name_en,
+  name_kh: shown.name_kh,
   description: z.string().nullable(),
-  sku: z.string(),
-  barcode: z.string().nullable(),
-  selling_price_cents: z.number().int(),
-  status: z.enum(RECORD_STATUSES),
+  sku: shown.sku,
+  barcode: shown.barcode,
+  selling_price_cents: shown.price_usd_cents,
+  status: shown.status,
   items_count: z.number().int(),
   total_quantity: z.number().int(),
   price_cents: z.number().int(),

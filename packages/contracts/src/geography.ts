@@ -29,72 +29,53 @@ const namesOut = {
   name_fr: z.string().nullable(),
 };
 
+/** What every level's input has: its code and its names (each level adds its parent's id). */
+const placeInput = z.object({ code, ...names });
+/** What every level answers: the record, its code and its names (each level adds its parent's). */
+const place = z.object({ ...recordFields, code: z.string(), ...namesOut });
+
+const count = z.number().int();
+const text = z.string();
+
+/** A level's parent, in its input: `province` → `province_id`. */
+function parentIn<const L extends string>(level: L) {
+  return { [`${level}_id`]: parent } as Record<`${L}_id`, typeof parent>;
+}
+
+/** A level's parent, as it answers: `province` → `province_id`, `province_name`, `province_name_kh`. */
+function parentOut<const L extends string>(level: L) {
+  return {
+    [`${level}_id`]: count,
+    [`${level}_name`]: text,
+    [`${level}_name_kh`]: text,
+  } as Record<`${L}_id`, typeof count> & Record<`${L}_name` | `${L}_name_kh`, typeof text>;
+}
+
 export const PROVINCE_TYPES = ['province', 'municipality'] as const;
 
-export const provinceInput = z.object({ code, ...names, type: z.enum(PROVINCE_TYPES).default('province') });
-export const province = z.object({
-  ...recordFields,
-  code: z.string(),
-  ...namesOut,
-  type: z.enum(PROVINCE_TYPES),
-  districts_count: z.number().int(),
-});
+export const provinceInput = placeInput.extend({ type: z.enum(PROVINCE_TYPES).default('province') });
+export const province = place.extend({ type: z.enum(PROVINCE_TYPES), districts_count: count });
 
-export const districtInput = z.object({ code, ...names, province_id: parent });
-export const district = z.object({
-  ...recordFields,
-  code: z.string(),
-  ...namesOut,
-  province_id: z.number().int(),
-  province_name: z.string(),
-  province_name_kh: z.string(),
-  communes_count: z.number().int(),
-});
+export const districtInput = placeInput.extend(parentIn('province'));
+export const district = place.extend({ ...parentOut('province'), communes_count: count });
 
-export const communeInput = z.object({ code, ...names, district_id: parent });
-export const commune = z.object({
-  ...recordFields,
-  code: z.string(),
-  ...namesOut,
-  district_id: z.number().int(),
-  district_name: z.string(),
-  district_name_kh: z.string(),
-  villages_count: z.number().int(),
-});
+export const communeInput = placeInput.extend(parentIn('district'));
+export const commune = place.extend({ ...parentOut('district'), villages_count: count });
 
-export const villageInput = z.object({ code, ...names, commune_id: parent });
-export const village = z.object({
-  ...recordFields,
-  code: z.string(),
-  ...namesOut,
-  commune_id: z.number().int(),
-  commune_name: z.string(),
-  commune_name_kh: z.string(),
+export const villageInput = placeInput.extend(parentIn('commune'));
+export const village = place.extend({
+  ...parentOut('commune'),
   /** "Village, Commune, District, Province" in the names lists show, for pickers and addresses. */
-  path: z.string(),
+  path: text,
   /** The same path in Khmer. */
-  path_kh: z.string(),
+  path_kh: text,
 });
 
-export const operationalDistrictInput = z.object({ code, ...names, province_id: parent });
-export const operationalDistrict = z.object({
-  ...recordFields,
-  code: z.string(),
-  ...namesOut,
-  province_id: z.number().int(),
-  province_name: z.string(),
-  province_name_kh: z.string(),
-});
+export const operationalDistrictInput = placeInput.extend(parentIn('province'));
+export const operationalDistrict = place.extend(parentOut('province'));
 
-export const healthFacilityInput = z.object({ code, ...names, operational_district_id: parent });
-export const healthFacility = z.object({
-  ...recordFields,
-  code: z.string(),
-  ...namesOut,
-  operational_district_id: z.number().int(),
-  operational_district_name: z.string(),
-  operational_district_name_kh: z.string(),
-});
+export const healthFacilityInput = placeInput.extend(parentIn('operational_district'));
+export const healthFacility = place.extend(parentOut('operational_district'));
 
 export type Province = z.infer<typeof province>;
 export type District = z.infer<typeof district>;

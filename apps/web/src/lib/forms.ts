@@ -1,10 +1,11 @@
 import { issuesToErrors, type Locale } from '@depot/contracts';
+import { useMutation } from '@tanstack/react-query';
 import type { FormInstance } from 'antd';
 import type { Rule } from 'antd/es/form/index.js';
 import { useState } from 'react';
 import type { z } from 'zod';
-import { failureMessage } from '../kit/queries.ts';
-import { ApiError } from './http.ts';
+import { failureMessage, useWritten } from '../kit/queries.ts';
+import { ApiError, api, newIdempotencyKey } from './http.ts';
 
 /** An antd rule that runs the server's zod schema for one field, with the shared localized messages. */
 export function zodRule(schema: z.ZodType, locale: Locale): Rule {
@@ -101,6 +102,37 @@ export function useFormCheck(form: FormInstance, names: readonly string[], local
     if (stale.length > 0) form.setFields(stale.map((field) => ({ name: field.name, errors: [] })));
   };
   return { problem, setProblem, place, check, fail, edited };
+}
+
+/**
+ * A dialog's one write (a purchase received or paid, stock adjusted): the form's messages as
+ * `useFormCheck` places them, and `save(body, rename?)`, which posts `body` to `path` with one
+ * Idempotency-Key for the dialog (Save again after a lost answer does not write twice). Written, the
+ * server's message is shown, every list read again and `onDone` called; refused, the refusal is
+ * placed on the form (`rename` as for `fail`).
+ */
+export function useFormWrite<T extends { message: string }>(
+  form: FormInstance,
+  names: readonly string[],
+  locale: Locale,
+  write: { path: string; schema: z.ZodType<T>; onDone: () => void },
+) {
+  const errors = useFormCheck(form, names, locale);
+  const written = useWritten();
+  const [key] = useState(newIdempotencyKey);
+  const send = useMutation({
+    mutationFn: (body: unknown) => api(write.path, { method: 'POST', body, schema: write.schema, idempotencyKey: key }),
+  });
+  const save = async (body: unknown, rename?: (key: string) => string) => {
+    errors.setProblem(null);
+    try {
+      void written(await send.mutateAsync(body));
+      write.onDone();
+    } catch (error) {
+      errors.fail(error, rename);
+    }
+  };
+  return { ...errors, save, saving: send.isPending };
 }
 
 /** Whether `values` (antd's changed values: only the changed path is set) has `path`. */

@@ -7,19 +7,15 @@ import {
   todayInCambodia,
   written,
 } from '@depot/contracts';
-import { useMutation } from '@tanstack/react-query';
 import { Alert, Button, Flex, Form, InputNumber, Modal, Table, Typography } from 'antd';
-import { useState } from 'react';
 import { NoteField } from '../../components/NoteField.tsx';
 import { PAYMENT_FIELDS, PaymentFields } from '../../components/PaymentFields.tsx';
 import { productColumn } from '../../components/products.tsx';
 import { DateInput } from '../../kit/inputs.tsx';
-import { useWritten } from '../../kit/queries.ts';
 import { fitTable } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { formatCount } from '../../lib/format.ts';
-import { parseWith, useFormCheck } from '../../lib/forms.ts';
-import { api, newIdempotencyKey } from '../../lib/http.ts';
+import { parseWith, useFormWrite } from '../../lib/forms.ts';
 
 const answer = written(purchaseDetail);
 
@@ -36,16 +32,14 @@ interface ReceiveValues {
 /** Receive: each line's due quantity, prefilled and editable; stock arrives with its lot and expiry. */
 export function ReceiveDialog({ detail, onClose }: { detail: PurchaseDetail; onClose: () => void }) {
   const { t, locale } = useCtx();
-  const written = useWritten();
   const due = detail.items.filter((item) => dueOf(item) > 0);
   const all = () => Object.fromEntries(due.map((item) => [item.id, dueOf(item)]));
   const [form] = Form.useForm<ReceiveValues>();
   // each line's quantity is the field `line.<item id>`
-  const { problem, setProblem, place, fail, edited } = useFormCheck(form, ['received_at', 'line'], locale);
-  const [key] = useState(newIdempotencyKey);
-  const send = useMutation({
-    mutationFn: (body: unknown) =>
-      api(`purchases/${detail.id}/receive`, { method: 'POST', body, schema: answer, idempotencyKey: key }),
+  const { problem, setProblem, place, edited, save, saving } = useFormWrite(form, ['received_at', 'line'], locale, {
+    path: `purchases/${detail.id}/receive`,
+    schema: answer,
+    onDone: onClose,
   });
 
   const submit = async () => {
@@ -67,13 +61,7 @@ export function ReceiveDialog({ detail, onClose }: { detail: PurchaseDetail; onC
       place(Object.fromEntries(Object.entries(parsed.errors).map(([k, v]) => [byIndex(k), v])));
       return;
     }
-    setProblem(null);
-    try {
-      void written(await send.mutateAsync(parsed.data));
-      onClose();
-    } catch (error) {
-      fail(error, byIndex);
-    }
+    await save(parsed.data, byIndex);
   };
 
   return (
@@ -85,7 +73,7 @@ export function ReceiveDialog({ detail, onClose }: { detail: PurchaseDetail; onC
       cancelText={t('kit.cancel')}
       onOk={() => void submit()}
       onCancel={onClose}
-      confirmLoading={send.isPending}
+      confirmLoading={saving}
       destroyOnHidden
     >
       <Form<ReceiveValues>
@@ -160,24 +148,16 @@ export function ReceiveDialog({ detail, onClose }: { detail: PurchaseDetail; onC
 /** Record a payment: the amount starts at what is due, paid today in cash unless said otherwise. */
 export function PaymentDialog({ detail, onClose }: { detail: PurchaseDetail; onClose: () => void }) {
   const { t, locale } = useCtx();
-  const written = useWritten();
   const [form] = Form.useForm();
-  const { problem, check, fail, edited } = useFormCheck(form, PAYMENT_FIELDS, locale);
-  const [key] = useState(newIdempotencyKey);
-  const send = useMutation({
-    mutationFn: (body: unknown) =>
-      api(`purchases/${detail.id}/payments`, { method: 'POST', body, schema: answer, idempotencyKey: key }),
+  const { problem, check, edited, save, saving } = useFormWrite(form, PAYMENT_FIELDS, locale, {
+    path: `purchases/${detail.id}/payments`,
+    schema: answer,
+    onDone: onClose,
   });
 
   const submit = async () => {
     const body = check(purchasePaymentInput);
-    if (!body) return;
-    try {
-      void written(await send.mutateAsync(body));
-      onClose();
-    } catch (error) {
-      fail(error);
-    }
+    if (body) await save(body);
   };
 
   return (
@@ -188,7 +168,7 @@ export function PaymentDialog({ detail, onClose }: { detail: PurchaseDetail; onC
       cancelText={t('kit.cancel')}
       onOk={() => void submit()}
       onCancel={onClose}
-      confirmLoading={send.isPending}
+      confirmLoading={saving}
       destroyOnHidden
     >
       <Form
@@ -196,7 +176,7 @@ export function PaymentDialog({ detail, onClose }: { detail: PurchaseDetail; onC
         layout="vertical"
         requiredMark={false}
         data-testid="payment-form"
-        disabled={send.isPending}
+        disabled={saving}
         initialValues={{
           amount_cents: detail.due_cents,
           method: 'cash_usd',

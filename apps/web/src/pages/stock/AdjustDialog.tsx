@@ -6,17 +6,13 @@ import {
   type StockLevel,
   translate,
 } from '@depot/contracts';
-import { useMutation } from '@tanstack/react-query';
 import { Alert, Descriptions, Form, InputNumber, Modal, Radio, Select, Typography } from 'antd';
-import { useState } from 'react';
 import { NoteField } from '../../components/NoteField.tsx';
 import { ProductNames } from '../../components/products.tsx';
-import { useWritten } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { formatDate } from '../../lib/dates.ts';
 import { formatCount, quantityText } from '../../lib/format.ts';
-import { parseWith, useFormCheck } from '../../lib/forms.ts';
-import { api, newIdempotencyKey } from '../../lib/http.ts';
+import { parseWith, useFormWrite } from '../../lib/forms.ts';
 import { reasonLabels } from './parts.tsx';
 
 /** The stock after the adjustment: a count sets it, found adds, the other reasons take away. */
@@ -33,23 +29,20 @@ interface Values {
 
 function AdjustForm({ level, onClose }: { level: StockLevel; onClose: () => void }) {
   const { t, locale } = useCtx();
-  const written = useWritten();
   const [form] = Form.useForm<Values>();
-  const { problem, setProblem, place, fail, edited } = useFormCheck(form, FIELDS, locale);
+  // One key for this adjustment: pressing Save again after a lost answer does not adjust twice.
+  const { problem, place, edited, save, saving } = useFormWrite(form, FIELDS, locale, {
+    path: 'stocks/adjustments',
+    schema: adjustmentResult,
+    onDone: onClose,
+  });
   const reason = Form.useWatch('reason', form) ?? 'count';
   const quantity = Form.useWatch(['items', 0, 'quantity'], form) ?? null;
   const batchId = Form.useWatch(['items', 0, 'batch_id'], form) ?? null;
-  // One key for this adjustment: pressing Save again after a lost answer does not adjust twice.
-  const [key] = useState(newIdempotencyKey);
   const labels = reasonLabels(t);
   const several = level.batches.length > 1;
   const batch = level.batches.find((b) => b.id === batchId);
   const current = several ? (batch?.quantity ?? null) : level.quantity;
-
-  const send = useMutation({
-    mutationFn: (body: unknown) =>
-      api('stocks/adjustments', { method: 'POST', body, schema: adjustmentResult, idempotencyKey: key }),
-  });
 
   const submit = async () => {
     const values = form.getFieldsValue(true) as Values;
@@ -73,15 +66,9 @@ function AdjustForm({ level, onClose }: { level: StockLevel; onClose: () => void
       place(errors);
       return;
     }
-    setProblem(null);
-    try {
-      void written(await send.mutateAsync(parsed.data));
-      onClose();
-    } catch (error) {
-      // A 422 on its fields (`items.0.batch_id`: choose a batch), anything else above the form: a 409
-      // "Not enough stock for the product …" in the server's words, in the page's language.
-      fail(error);
-    }
+    // A 422 on its fields (`items.0.batch_id`: choose a batch), anything else above the form: a 409
+    // "Not enough stock for the product …" in the server's words, in the page's language.
+    await save(parsed.data);
   };
 
   const after = quantity !== null && current !== null ? quantityAfter(reason, current, quantity) : null;
@@ -100,7 +87,7 @@ function AdjustForm({ level, onClose }: { level: StockLevel; onClose: () => void
       cancelText={t('kit.cancel')}
       onOk={() => void submit()}
       onCancel={onClose}
-      confirmLoading={send.isPending}
+      confirmLoading={saving}
       destroyOnHidden
     >
       <Form<Values>
@@ -108,7 +95,7 @@ function AdjustForm({ level, onClose }: { level: StockLevel; onClose: () => void
         layout="vertical"
         requiredMark={false}
         data-testid="adjust-form"
-        disabled={send.isPending}
+        disabled={saving}
         initialValues={{ reason: 'count', note: '', items: [{ batch_id: null, quantity: null }] }}
         onValuesChange={edited}
       >

@@ -1,8 +1,9 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { queuedSales } from '../../lib/offline/outbox.ts';
 import { listAnswer, popoverWith } from '../../test/inventory.ts';
+import { offline, online } from '../../test/offline.ts';
 import { mockFetch, renderApp, signedIn } from '../../test/render.tsx';
 import { orderRow, SELLING, seenBy, tillLookups } from '../../test/sales.ts';
 
@@ -18,19 +19,7 @@ const NEEDS = {
   kh: 'ត្រូវការអ៊ីនធឺណិត៖ សូមព្យាយាមម្ដងទៀត នៅពេលមានអ៊ីនធឺណិតវិញ។',
 };
 
-/** The browser says it has no connection, as it does (restored after each test). */
-function offline() {
-  vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
-  act(() => {
-    window.dispatchEvent(new Event('offline'));
-  });
-}
-
-// back online for the next test (TanStack Query pauses its queries while the browser is offline)
-afterEach(() => {
-  vi.restoreAllMocks();
-  window.dispatchEvent(new Event('online'));
-});
+afterEach(online);
 
 const paid = orderRow(9);
 

@@ -1,23 +1,15 @@
 import { decodeKhqr } from '@depot/contracts';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import md5 from 'md5';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queuedSales, syncOutbox } from '../../../lib/offline/outbox.ts';
 import { listAnswer, popoverWith, storeRow } from '../../../test/inventory.ts';
+import { offline, online } from '../../../test/offline.ts';
 import { mockFetch, renderApp, signedIn } from '../../../test/render.tsx';
 import { SELLING, tillLookups } from '../../../test/sales.ts';
 
-function offline() {
-  vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
-  act(() => {
-    window.dispatchEvent(new Event('offline'));
-  });
-}
-afterEach(() => {
-  vi.restoreAllMocks();
-  window.dispatchEvent(new Event('online'));
-});
+afterEach(online);
 
 /** The first store takes KHQR into its Bakong account. */
 const PAYEE = {
