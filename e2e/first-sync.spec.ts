@@ -1,5 +1,5 @@
 import { CASHIER } from './playwright.config.ts';
-import { adminApi, ean13, expect, scan, signIn, snap, test } from './support.ts';
+import { adminApi, ean13, expect, scan, signIn, snap, stockInMain, test } from './support.ts';
 
 /**
  * A new till's first sync (issue 34): the catalogue comes as one snapshot (`GET
@@ -32,15 +32,7 @@ test('a new till syncs from one snapshot, then the changes after it, and loses n
     taxable: false,
   };
   const mint = await api.post('products', fields);
-  const stores = await api.get<{ data: { id: number; code: string }[] }>('stores?per_page=100');
-  const main = stores.data.find((s) => s.code === 'MAIN');
-  if (!main) throw new Error('no main store');
-  await api.post('stocks/adjustments', {
-    store_id: main.id,
-    reason: 'found',
-    note: `e2e first sync ${run}`,
-    items: [{ product_id: mint.id, quantity: 10 }],
-  });
+  await stockInMain(api, mint.id, 10, `e2e first sync ${run}`);
 
   const context = await browser.newContext({
     locale: 'en-US',

@@ -1,5 +1,5 @@
 import { CASHIER } from './playwright.config.ts';
-import { adminApi, ean13, expect, newContext, prefix, scan, signIn, snap, test } from './support.ts';
+import { adminApi, ean13, expect, newContext, prefix, scan, signIn, snap, stockInMain, test } from './support.ts';
 
 /**
  * A new device before its first sync (issue 34). A cashier signs in on a browser that has never
@@ -38,15 +38,7 @@ test('a new device finds a product by typing and by a scan before its catalogue 
     cost_usd_cents: 100,
     taxable: false,
   });
-  const stores = await api.get<{ data: { id: number; code: string }[] }>('stores?per_page=100');
-  const main = stores.data.find((s) => s.code === 'MAIN');
-  if (!main) throw new Error('no main store');
-  await api.post('stocks/adjustments', {
-    store_id: main.id,
-    reason: 'found',
-    note: `e2e presync ${run}`,
-    items: [{ product_id: crab.id, quantity: 10 }],
-  });
+  await stockInMain(api, crab.id, 10, `e2e presync ${run}`);
 
   // a new browser: nothing kept; the catalogue's sync refused until let through
   const context = await newContext(browser, 'kh', 'light', { serviceWorkers: 'block' });

@@ -215,6 +215,24 @@ export interface Made {
 }
 
 /** The administrator's API: what a story needs but is not about. */
+/** Puts `quantity` of a product in the main store (MAIN), as found stock: what a spec sells from. */
+export async function stockInMain(
+  api: Awaited<ReturnType<typeof adminApi>>,
+  productId: number,
+  quantity: number,
+  note: string,
+): Promise<void> {
+  const stores = await api.get<{ data: { id: number; code: string }[] }>('stores?per_page=100');
+  const main = stores.data.find((s) => s.code === 'MAIN');
+  if (!main) throw new Error('no main store');
+  await api.post('stocks/adjustments', {
+    store_id: main.id,
+    reason: 'found',
+    note,
+    items: [{ product_id: productId, quantity }],
+  });
+}
+
 export async function adminApi(request: APIRequestContext) {
   const login = await request.post('/api/login', { data: { name: 'admin', password: ADMIN_PASSWORD } });
   const { token } = (await login.json()) as { token: string };

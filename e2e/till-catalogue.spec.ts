@@ -1,5 +1,5 @@
 import { CASHIER } from './playwright.config.ts';
-import { adminApi, ean13, expect, newContext, prefix, scan, signIn, snap, test } from './support.ts';
+import { adminApi, ean13, expect, newContext, prefix, scan, signIn, snap, stockInMain, test } from './support.ts';
 
 /**
  * The till's catalogue on the device (issue 13). Opened online, the till keeps the products in
@@ -33,15 +33,7 @@ test('offline, after a reload, the till finds a product in its local catalogue b
     cost_usd_cents: 100,
     taxable: false,
   });
-  const stores = await api.get<{ data: { id: number; code: string }[] }>('stores?per_page=100');
-  const main = stores.data.find((s) => s.code === 'MAIN');
-  if (!main) throw new Error('no main store');
-  await api.post('stocks/adjustments', {
-    store_id: main.id,
-    reason: 'found',
-    note: `e2e catalogue ${run}`,
-    items: [{ product_id: crab.id, quantity: 10 }],
-  });
+  await stockInMain(api, crab.id, 10, `e2e catalogue ${run}`);
   const ordersNow = async () => (await api.get<{ meta: { total: number } }>('orders?per_page=10')).meta.total;
   const before = await ordersNow();
 
