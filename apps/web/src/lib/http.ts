@@ -107,17 +107,22 @@ export async function api<S extends z.ZodType | undefined = undefined>(
     // The body can still be cut off after the status line arrived.
     text = await response.text();
   } catch (error) {
-    // A cancelled request stays what it is, so callers that cancel can tell.
-    if (signal?.aborted) throw error;
-    noteReached(false);
-    askUntilReached();
-    throw new NetworkError(error);
+    unreached(error, signal);
   }
   // a read may be answered by the service worker from what it kept; a write's answer is the server's
   if (method !== 'GET') noteReached(true);
   if (!response.ok) throw failure(path, response.status, text);
   const data = parseJson(text);
   return (schema ? schema.parse(data) : data) as S extends z.ZodType ? z.output<S> : unknown;
+}
+
+/** A request that got no answer: the server is noted unreachable and asked after until it answers. */
+function unreached(error: unknown, signal: AbortSignal | undefined): never {
+  // A cancelled request stays what it is, so callers that cancel can tell.
+  if (signal?.aborted) throw error;
+  noteReached(false);
+  askUntilReached();
+  throw new NetworkError(error);
 }
 
 /**
@@ -131,10 +136,7 @@ export async function apiBytes(path: string, { signal }: { signal?: AbortSignal 
     response = await fetch(apiBase() + path, { headers: baseHeaders(), signal });
     bytes = await response.arrayBuffer();
   } catch (error) {
-    if (signal?.aborted) throw error;
-    noteReached(false);
-    askUntilReached();
-    throw new NetworkError(error);
+    unreached(error, signal);
   }
   if (!response.ok) throw failure(path, response.status, new TextDecoder().decode(bytes));
   return bytes;
