@@ -34,6 +34,8 @@ export default async function postgresAvailable(project: TestProject) {
   const name = `depot_template_${randomBytes(6).toString('hex')}`;
   try {
     await client.query(`create database ${name}`);
+    // migrated and seeded without waiting for the disk at each commit, as each suite's copy is (harness.ts)
+    await client.query(`alter database ${name} set synchronous_commit = off`);
     const templateUrl = new URL(url);
     templateUrl.pathname = `/${name}`;
     const template = createDatabase(templateUrl.toString(), { poolSize: 1 });

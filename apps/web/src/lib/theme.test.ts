@@ -32,6 +32,15 @@ describe('the theme’s contrast', () => {
         expect(contrast(tokens.colorPrimary, tokens.colorPrimaryBg)).toBeGreaterThanOrEqual(TEXT_CONTRAST);
         expect(contrast(tokens.colorTextLightSolid, tokens.colorPrimary)).toBeGreaterThanOrEqual(TEXT_CONTRAST);
       });
+
+      it(`draws a tooltip's text readable on its spotlight in ${mode}, under ${colour}`, () => {
+        const config = themeFor({ ...DEFAULT_SETTINGS, primary_color: colour }, mode);
+        const tokens = theme.getDesignToken(config);
+        // the Tooltip's own tokens over the global ones, as antd merges them
+        const text = config.components?.Tooltip?.colorTextLightSolid ?? tokens.colorTextLightSolid;
+        const page = mode === 'dark' ? '#141414' : '#ffffff';
+        expect(contrast(text, solid(tokens.colorBgSpotlight, page))).toBeGreaterThanOrEqual(TEXT_CONTRAST);
+      });
     }
 
     it(`keeps secondary text, placeholders and links readable in ${mode}`, () => {

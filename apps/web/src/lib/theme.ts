@@ -88,6 +88,9 @@ export function themeFor(
       // antd's default header and sider are navy; these follow the page instead.
       // dark text on the light red fill of a dangerous primary button in dark mode
       ...(dark ? { Button: { dangerColor: DARK_TEXT } } : {}),
+      // a tooltip is drawn on antd's spotlight, near black in light mode and dark grey in dark: white
+      // text on it, not the text for a fill of the primary colour (dark on a light primary)
+      Tooltip: { colorTextLightSolid: '#ffffff' },
       Layout: dark
         ? { headerBg: '#141414', siderBg: '#141414', triggerBg: '#1f1f1f', triggerColor: 'rgba(255, 255, 255, 0.85)' }
         : { headerBg: '#ffffff', siderBg: '#ffffff', triggerBg: '#ffffff', triggerColor: '#1f2937' },
