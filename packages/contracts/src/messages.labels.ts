@@ -10,11 +10,11 @@ export const labelMessages = {
   },
   'label.product_missing': {
     en: 'A product in the list does not exist or was deleted.',
-    kh: 'ទំនិញមួយក្នុងបញ្ជីមិនមាន ឬត្រូវបានលុបហើយ។',
+    kh: 'ផលិតផលមួយក្នុងបញ្ជីមិនមាន ឬត្រូវបានលុបហើយ។',
   },
   'label.no_barcode': {
     en: '“{name}” has no barcode yet: someone who may edit products must print its first label.',
-    kh: '«{name}» មិនទាន់មានបាកូដនៅឡើយ៖ អ្នកដែលអាចកែទំនិញត្រូវបោះពុម្ពស្លាកដំបូងរបស់វា។',
+    kh: '«{name}» មិនទាន់មានបាកូដនៅឡើយ៖ អ្នកដែលអាចកែផលិតផលត្រូវបោះពុម្ពស្លាកដំបូងរបស់វា។',
   },
   'label.pdf_unavailable': {
     en: 'PDF is not available: Chromium is not installed on the server. Print the labels on a label printer instead.',
