@@ -173,7 +173,8 @@ export function barcodeSvg(code: string, module: number): string {
     scale: 2,
     height: 9,
     includetext: true,
-    ...(bcid === 'code128' ? { textxalign: 'center' } : { guardwhitespace: true }),
+    // a quiet zone of ten modules each side: EAN and UPC with their marks, Code 128 as padding
+    ...(bcid === 'code128' ? { textxalign: 'center', paddingwidth: 10 } : { guardwhitespace: true }),
   });
   // the drawing's size in millimetres (2 units a module), so CSS can shrink it keeping its shape
   const [, , w, h] = (/viewBox="([\d. ]+)"/.exec(svg)?.[1] ?? '0 0 0 0').split(' ').map(Number);

@@ -129,7 +129,6 @@ export function LabelsDialog({
       onCancel={onClose}
       width={720}
       destroyOnHidden
-      data-testid="labels-dialog"
       footer={
         <Space wrap>
           <Button onClick={onClose}>{t('kit.cancel')}</Button>
