@@ -22,6 +22,4 @@ export const labelMessages = {
   },
   'label.printed': { en: '{count} labels sent to {name}.', kh: 'បានផ្ញើស្លាក {count} ទៅ {name}។' },
   'label.settings_saved': { en: 'Label sheets saved.', kh: 'បានរក្សាទុកសន្លឹកស្លាក។' },
-  'label.per_piece': { en: 'per {unit}', kh: 'ក្នុងមួយ{unit}' },
-  'label.price_of': { en: 'Price', kh: 'តម្លៃ' },
 } as const;
