@@ -93,9 +93,7 @@ function barcodeStory(lang: Lang) {
     for (const p of [made.rice, made.soap, made.salt]) {
       await page.locator(`tr[data-row-key="${p.id}"] .ant-checkbox-input`).check();
     }
-    await expect(page.getByTestId('labels-selected')).toHaveText(
-      lang === 'kh' ? 'ស្លាកសម្រាប់ 3 ដែលបានជ្រើស' : 'Labels for 3 selected',
-    );
+    await expect(page.getByTestId('labels-selected')).toHaveText(lang === 'kh' ? 'បោះពុម្ពស្លាក (3)' : 'Print labels (3)');
     await snap(page, `labels-ticked-${lang}-light`);
     await page.getByTestId('labels-selected').click();
     const dialog = page.getByRole('dialog');

@@ -127,7 +127,11 @@ async function productsOf(db: Db, actor: Actor, input: Pick<Input, 'items' | 'ki
             .where('id', '=', id)
             .where('barcode', 'is', null)
             .executeTakeFirst();
-          if (Number(done.numUpdatedRows) === 1) {
+          if (Number(done.numUpdatedRows) !== 1) {
+            // another print gave it one meanwhile: that one is its barcode
+            const current = await trx.selectFrom('products').select('barcode').where('id', '=', id).executeTakeFirst();
+            byId.get(id)!.barcode = current?.barcode ?? null;
+          } else {
             byId.get(id)!.barcode = code;
             await recordAudit(trx, auditWho(actor), {
               action: 'product.barcode',

@@ -19,6 +19,7 @@ export function SelectedLabelsButton({ products }: { products: { id: number; nam
       <Button
         icon={<BarcodeOutlined />}
         disabled={products.length === 0}
+        title={products.length === 0 ? t('labels.tickFirst') : undefined}
         onClick={() =>
           setLines(products.map((p) => ({ product_id: p.id, name_en: p.name_en, name_kh: p.name_kh, quantity: 1 })))
         }
@@ -65,7 +66,7 @@ export function PriceChangeTagsButton() {
         open={open}
         onOpenChange={setOpen}
         trigger="click"
-        title={t('labels.priceChanges')}
+        title={t('labels.priceChangesTitle')}
         content={
           <Flex vertical gap={8} style={{ width: 260 }}>
             <Typography.Text>{t('labels.since')}</Typography.Text>
