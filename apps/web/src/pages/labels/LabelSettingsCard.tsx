@@ -42,7 +42,13 @@ function LabelSettingsForm({ initial }: { initial: LabelSettings }) {
         />
       </Flex>
       <div>
-        <Button type="primary" icon={<SaveOutlined />} loading={saving} onClick={() => void send(value)}>
+        <Button
+          type="primary"
+          icon={<SaveOutlined />}
+          loading={saving}
+          onClick={() => void send(value)}
+          data-testid="label-settings-save"
+        >
           {t('labels.save')}
         </Button>
       </div>
