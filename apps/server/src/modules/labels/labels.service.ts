@@ -237,13 +237,22 @@ ${await fontFaces('Kantumruy Pro')}
 </style></head><body>${pages.join('')}</body></html>`;
 }
 
-/** Labels one under another at a roll's width (one CSS pixel a dot), for a label or receipt printer. */
+/** A roll printer's dots a millimetre (203 dpi, both paper widths), over CSS pixels a millimetre. */
+const DOTS_PER_MM = 8;
+const ZOOM = DOTS_PER_MM / (96 / 25.4);
+
+/**
+ * Labels one under another at a roll's width, `dots` pixels wide (one a printer dot), drawn in
+ * millimetres as on the paper: a barcode label 30 mm long, a shelf tag 40 mm, a dashed line between.
+ */
 export async function rollHtml(kind: LabelKind, labels: LabelProduct[], dots: number) {
-  const height = Math.round(dots * (kind === 'tag' ? 0.55 : 0.5));
+  const width = dots / DOTS_PER_MM;
+  const height = kind === 'tag' ? 40 : 30;
   return `<!doctype html><html><head><meta charset="utf-8"><style>
 ${await fontFaces('Kantumruy Pro')}
 ${STYLE}
-body{width:${dots}px;font-size:${dots / 384}em}.cell{width:${dots}px;height:${height}px;border-bottom:2px dashed #000}
+html{zoom:${ZOOM.toFixed(4)}}body{width:${width}mm}
+.cell{width:${width}mm;height:${height}mm;border-bottom:0.3mm dashed #000;font-size:${((height / 57) * 10).toFixed(2)}pt}
 </style></head><body>${labels.map((p) => `<div class="cell">${labelHtml(kind, p)}</div>`).join('')}</body></html>`;
 }
 
