@@ -32,6 +32,7 @@ import { geographyResources } from './modules/geography/geography.resources.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import type { BakongConfig } from './modules/khqr/bakong.ts';
 import { khqrRoutes } from './modules/khqr/khqr.routes.ts';
+import { labelsRoutes } from './modules/labels/labels.routes.ts';
 import {
   type NotificationRaiser,
   notificationRaiser,
@@ -245,6 +246,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', () => einvoices.stop());
   await app.register(einvoiceRoutes, { einvoicing: einvoices });
   await app.register(printingRoutes, { db, timeoutMs: options.printerTimeoutMs ?? 5000, guard: printerGuard });
+  await app.register(labelsRoutes, { db, timeoutMs: options.printerTimeoutMs ?? 5000, guard: printerGuard });
   await app.register(usersRoutes, { db });
   await app.register(rolesRoutes, { db });
   await app.register(auditRoutes, { db });

@@ -18,6 +18,7 @@ export * from './geography.ts';
 export * from './glossary.ts';
 export * from './ids.ts';
 export * from './khqr.ts';
+export * from './labels.ts';
 export * from './locales.ts';
 export * from './messages.ts';
 export * from './money.ts';

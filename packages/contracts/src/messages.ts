@@ -1,5 +1,6 @@
 import { formatKhr, formatUsd } from './format.ts';
 import type { Locale } from './locales.ts';
+import { labelMessages } from './messages.labels.ts';
 import { taxMessages } from './messages.tax.ts';
 import { currentNumerals, type Numerals, shownDigits } from './numerals.ts';
 
@@ -1085,6 +1086,7 @@ export const messages = {
   'statement.refunds': { en: 'Refunds', kh: 'ប្រាក់សងវិញ' },
   'statement.none': { en: 'Nothing in this period.', kh: 'គ្មានអ្វីក្នុងរយៈពេលនេះទេ។' },
   ...taxMessages,
+  ...labelMessages,
 } as const satisfies Record<string, Record<Locale, string>>;
 
 export type MessageKey = keyof typeof messages;

@@ -35,6 +35,7 @@ export const RESOURCES = {
   categories: CRUD,
   sub_categories: CRUD,
   units: CRUD,
+  /** `generate`: print barcode labels and shelf tags (a product without a barcode gets one: products.update too). */
   products: [...CRUD, 'generate'],
   stores: CRUD,
   customers: CRUD,
@@ -166,7 +167,7 @@ export const DEFAULT_ROLES = [
     label_kh: 'អ្នកថែរក្សាស្តុក',
     permissions: [
       ...everyoneGets,
-      ...pick('products', 'list', 'view', 'create', 'update'),
+      ...pick('products', 'list', 'view', 'create', 'update', 'generate'),
       ...pick('brands', 'list', 'view', 'create', 'update'),
       ...pick('categories', 'list', 'view', 'create', 'update'),
       ...pick('sub_categories', 'list', 'view', 'create', 'update'),

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { MessageKey, Numerals } from '@depot/contracts';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { AppError } from '../http/errors.ts';
 
 /**
@@ -121,8 +121,15 @@ export async function closePdfBrowser(): Promise<void> {
   await closing?.browser.then((b) => b.close()).catch(() => {});
 }
 
-/** Prints the page to an A4 PDF. Chromium missing: 409 with `options.unavailable`, not a failure. */
-export async function printPdf(html: string, options: PdfOptions): Promise<Buffer> {
+/**
+ * The page in a context of its own on the shared Chromium (no request leaves it but data: URLs),
+ * its fonts loaded; `work` makes the file. Chromium missing: 409 with `unavailable`.
+ */
+async function withPage<T>(
+  html: string,
+  options: Pick<PdfOptions, 'unavailable' | 'executablePath' | 'numerals'> & { width?: number },
+  work: (page: Page) => Promise<T>,
+): Promise<T> {
   const executablePath = options.executablePath ?? CHROMIUM_PATH;
   try {
     await fs.access(executablePath);
@@ -132,22 +139,42 @@ export async function printPdf(html: string, options: PdfOptions): Promise<Buffe
   printing += 1;
   let context: BrowserContext | undefined;
   try {
-    context = await (await browserFor(executablePath)).newContext();
+    context = await (await browserFor(executablePath)).newContext(
+      options.width ? { viewport: { width: options.width, height: 100 }, deviceScaleFactor: 1 } : {},
+    );
     const page = await context.newPage();
     await page.route('**/*', (route) => (route.request().url().startsWith('data:') ? route.continue() : route.abort()));
     await page.setContent(html, { waitUntil: 'load' });
     if (options.numerals === 'khmer') await page.evaluate(KHMER_DIGITS_IN_PAGE);
     await page.evaluate('document.fonts.ready.then(() => undefined)');
-    return await page.pdf({
-      format: 'A4',
-      landscape: options.landscape ?? false,
-      printBackground: true,
-      preferCSSPageSize: !options.margin,
-      ...(options.margin ? { margin: options.margin } : {}),
-    });
+    return await work(page);
   } finally {
     await context?.close().catch(() => {});
     printing -= 1;
     closeWhenIdle();
   }
+}
+
+/** Prints the page to an A4 PDF. Chromium missing: 409 with `options.unavailable`, not a failure. */
+export async function printPdf(html: string, options: PdfOptions): Promise<Buffer> {
+  return withPage(html, options, (page) =>
+    page.pdf({
+      format: 'A4',
+      landscape: options.landscape ?? false,
+      printBackground: true,
+      preferCSSPageSize: !options.margin,
+      ...(options.margin ? { margin: options.margin } : {}),
+    }),
+  );
+}
+
+/**
+ * The page as a PNG `width` CSS pixels wide (one pixel a printer dot) and as long as its content:
+ * what the raster pipeline (modules/printing) sends to a roll or label printer.
+ */
+export async function printPng(
+  html: string,
+  options: Pick<PdfOptions, 'unavailable' | 'executablePath'> & { width: number },
+): Promise<Buffer> {
+  return withPage(html, options, (page) => page.screenshot({ fullPage: true, type: 'png' }));
 }

@@ -1,6 +1,6 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined, UndoOutlined } from '@ant-design/icons';
 import { App, Button, Card, Flex, Popconfirm, Select, Space, Switch, Table, type TableColumnsType, Tag } from 'antd';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useCan } from '../lib/access.tsx';
 import { formatDateTime } from '../lib/dates.ts';
@@ -34,6 +34,9 @@ export function ListPage<R extends Row>({ def }: { def: ResourceDef<R> }) {
     { defaultSort: def.defaultSort?.(locale), params: def.listParams },
   );
   const list = useList(def, query);
+  // the ticked rows, kept across pages and searches (a deleted record is not ticked)
+  const [ticked, setTicked] = useState<R[]>([]);
+  const selectable = Boolean(def.selection) && !state.trashed;
   const { remove, restore } = useWrite(def);
 
   const canCreate = useCan(`${def.resource}.create`) && def.creatable !== false;
@@ -145,6 +148,7 @@ export function ListPage<R extends Row>({ def }: { def: ResourceDef<R> }) {
       }
       extra={
         <Space wrap>
+          {selectable && def.selection?.(ctx, ticked)}
           {def.toolbar?.(ctx, query)}
           {canCreate && (
             <Button
@@ -208,6 +212,15 @@ export function ListPage<R extends Row>({ def }: { def: ResourceDef<R> }) {
           {...fitTable}
           locale={{ emptyText: state.trashed ? t('kit.emptyDeleted') : t('kit.empty') }}
           pagination={pagination(t, state, meta)}
+          rowSelection={
+            selectable
+              ? {
+                  selectedRowKeys: ticked.map((row) => row.id),
+                  preserveSelectedRowKeys: true,
+                  onChange: (_keys, rows) => setTicked(rows.filter(Boolean)),
+                }
+              : undefined
+          }
           onChange={tableChange(state, update, (key) => columns.find((c) => c.key === key)?.sort)}
         />
       </div>

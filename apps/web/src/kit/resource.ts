@@ -108,6 +108,8 @@ export interface ResourceDef<R extends Row = Row> {
   creatable?: boolean;
   /** More buttons beside Create, given the list's current query (an export of what is shown). */
   toolbar?: (ctx: Ctx, query: string) => ReactNode;
+  /** Rows may be ticked (across pages); what to do with the ticked rows, beside the toolbar. */
+  selection?: (ctx: Ctx, rows: R[]) => ReactNode;
   /**
    * Runs after the record is saved, with the form's values, for what is not part of the JSON body
    * (a product's picture is uploaded on its own). A failure is shown; the record stays saved.

@@ -212,12 +212,24 @@ function fileName(disposition: string | null, fallback: string): string {
   return match ? decodeURIComponent(match[1]) : fallback;
 }
 
-/** A file the server makes (an export): fetched with the session's token, then saved by the browser. */
-export async function download(path: string, fallbackName: string): Promise<void> {
+/**
+ * A file the server makes (an export; labels from a POSTed list): fetched with the session's token,
+ * then saved by the browser.
+ */
+export async function download(path: string, fallbackName: string, post?: { body: unknown }): Promise<void> {
   let response: Response;
   let blob: Blob;
   try {
-    response = await fetch(apiBase() + path, { headers: baseHeaders() });
+    response = await fetch(
+      apiBase() + path,
+      post
+        ? {
+            method: 'POST',
+            headers: { ...baseHeaders(), 'Content-Type': 'application/json' },
+            body: JSON.stringify(post.body),
+          }
+        : { headers: baseHeaders() },
+    );
     blob = await response.blob();
   } catch (error) {
     throw new NetworkError(error);

@@ -19,6 +19,7 @@ import { type Column, type Ctx, defineResource, type Field, khmerFirst, localNam
 import { selectFilter, statusColumn, statusField, statusFilter } from '../kit/resourceParts.tsx';
 import { formatDate } from '../lib/dates.ts';
 import { api, upload } from '../lib/http.ts';
+import { PriceChangeTagsButton, SelectedLabelsButton } from '../pages/labels/LabelButtons.tsx';
 import { BaseUnitSelect, BrandSelect, CategorySelect } from './catalogue.tsx';
 import { OpeningStockInput, showOpeningStock } from './OpeningStock.tsx';
 import { ProductTransfer } from './ProductTransfer.tsx';
@@ -294,5 +295,11 @@ export const products = defineResource<Product>({
     selectFilter('category_id', ctx.t('fields.category'), CategorySelect),
     selectFilter('brand_id', ctx.t('fields.brand'), BrandSelect),
   ],
-  toolbar: (_ctx, query) => <ProductTransfer query={query} />,
+  toolbar: (_ctx, query) => (
+    <>
+      <PriceChangeTagsButton />
+      <ProductTransfer query={query} />
+    </>
+  ),
+  selection: (_ctx, rows) => <SelectedLabelsButton products={rows} />,
 });

@@ -106,6 +106,33 @@ export function printingService(db: Db, options: { timeoutMs: number; guard: Net
       };
     },
 
+    /**
+     * A picture the server drew (labels, modules/labels) on a printer of a store the user covers:
+     * the same raster and ESC/POS as a till's job, no drawer. `paperDots` tells the caller the width
+     * to draw at before it draws.
+     */
+    async printPicture(
+      id: number,
+      draw: (paperDots: number) => Promise<Buffer>,
+      auth: AuthContext,
+    ): Promise<{ name: string; result: PrintResult }> {
+      const row = await printerFor(id, auth);
+      const dots = PAPER_DOTS[row.paper];
+      const raster = await pngToRaster(await draw(dots), dots);
+      const bytes = encodeEscPos({ raster, cut: true, drawer: null });
+      await send(row, bytes);
+      return {
+        name: row.name,
+        result: {
+          printer_id: row.id,
+          bytes: bytes.length,
+          width: raster.width,
+          height: raster.height,
+          drawer_opened: false,
+        },
+      };
+    },
+
     /** A manager's "open the drawer" (change for a customer, a count): the kick alone. */
     async openDrawer(id: number, auth: AuthContext): Promise<{ name: string }> {
       const row = await printerFor(id, auth);

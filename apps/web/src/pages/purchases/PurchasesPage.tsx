@@ -1,4 +1,11 @@
-import { CloseOutlined, DollarOutlined, EditOutlined, InboxOutlined, ShoppingCartOutlined } from '@ant-design/icons';
+import {
+  BarcodeOutlined,
+  CloseOutlined,
+  DollarOutlined,
+  EditOutlined,
+  InboxOutlined,
+  ShoppingCartOutlined,
+} from '@ant-design/icons';
 import { formatUsd, type PurchaseDetail, purchaseDetail } from '@depot/contracts';
 import { Descriptions, Table, Typography } from 'antd';
 import { useState } from 'react';
@@ -10,10 +17,12 @@ import { type DocumentActions, DocumentDrawer, DocumentView } from '../../kit/do
 import { ListPage } from '../../kit/ListPage.tsx';
 import { fitTable, wrap } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
+import { useCan } from '../../lib/access.tsx';
 import { formatDate, formatDateTime } from '../../lib/dates.ts';
 import { formatCount } from '../../lib/format.ts';
 import { localePath } from '../../lib/locale.ts';
 import { PaymentStatusTag, PurchaseStatusTag, purchases } from '../../resources/purchases.tsx';
+import { type LabelLine, LabelsDialog } from '../labels/LabelsDialog.tsx';
 import { PaymentDialog, ReceiveDialog } from './PurchaseDialogs.tsx';
 
 function PurchaseDetails({ detail }: { detail: PurchaseDetail }) {
@@ -21,6 +30,8 @@ function PurchaseDetails({ detail }: { detail: PurchaseDetail }) {
   const navigate = useNavigate();
   const { search } = useLocation();
   const [dialog, setDialog] = useState<'receive' | 'pay' | null>(null);
+  const [labels, setLabels] = useState<LabelLine[] | null>(null);
+  const mayLabel = useCan('products.generate');
   const methods = paymentMethodLabels(t);
   const unit = (row: PurchaseDetail['items'][number]) => (locale === 'kh' ? row.unit_name_kh : row.unit_name_en);
 
@@ -48,6 +59,30 @@ function PurchaseDetails({ detail }: { detail: PurchaseDetail }) {
       open: () => setDialog('receive'),
     },
     pay: { label: t('purchases.pay'), icon: <DollarOutlined />, open: () => setDialog('pay') },
+    // one label per unit received (a carton of 24 received: 24 labels), the quantities editable
+    labels: {
+      label: t('labels.forReceived'),
+      ability: null,
+      icon: <BarcodeOutlined />,
+      when: (record) => mayLabel && record.items.some((line) => line.received_quantity > 0),
+      open: (record) =>
+        setLabels(
+          Object.values(
+            record.items
+              .filter((line) => line.received_quantity > 0)
+              .reduce<Record<number, LabelLine>>((all, line) => {
+                const quantity = (all[line.product_id]?.quantity ?? 0) + line.received_quantity * line.factor;
+                all[line.product_id] = {
+                  product_id: line.product_id,
+                  name_en: line.product_name_en,
+                  name_kh: line.product_name_kh,
+                  quantity,
+                };
+                return all;
+              }, {}),
+          ),
+        ),
+    },
     cancel: {
       label: t('purchases.cancel'),
       danger: true,
@@ -181,6 +216,7 @@ function PurchaseDetails({ detail }: { detail: PurchaseDetail }) {
         />
       </div>
       {dialog === 'receive' && <ReceiveDialog detail={detail} onClose={() => setDialog(null)} />}
+      <LabelsDialog lines={labels} onClose={() => setLabels(null)} />
       {dialog === 'pay' && <PaymentDialog detail={detail} onClose={() => setDialog(null)} />}
     </DocumentView>
   );

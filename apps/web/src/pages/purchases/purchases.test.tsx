@@ -413,3 +413,54 @@ describe('a supplier’s purchases', { timeout: 30_000 }, () => {
     expect(screen.queryByTestId('purchases-2')).toBeNull();
   });
 });
+
+describe('labels for a purchase', { timeout: 30_000 }, () => {
+  it('offers one label per unit received and says the server’s refusal in the dialog', async () => {
+    const { calls } = mockFetch({
+      ...lookups,
+      'GET purchases': () => ({ body: listAnswer([purchaseRow(9)]) }),
+      'GET purchases/9': () => ({ body: { data: purchaseRow(9) } }),
+      'GET labels/settings': () => ({ body: { data: { barcode_sheet: '3x8', tag_sheet: '2x5' } } }),
+      'POST labels/pdf': () => ({
+        status: 422,
+        body: {
+          message: 'The given data was invalid.',
+          errors: {
+            'items.0.product_id': [
+              '“Angkor Beer 330ml” has no barcode yet: someone who may edit products must print its first label.',
+            ],
+          },
+        },
+      }),
+    });
+    signedIn({ permissions: [...PURCHASES, ...LOOKUPS, 'products.generate'] });
+    const { user } = renderApp('/en/purchases?view=9');
+    const details = await screen.findByTestId('purchase-details');
+    await user.click(within(details).getByTestId('purchase-labels'));
+    // 4 cartons of 24 received: 96 labels of the beer
+    const quantity = (await screen.findByTestId('labels-quantity-5')) as HTMLInputElement;
+    expect(quantity.value).toBe('96');
+    expect(screen.getByText('96 labels in all')).toBeTruthy();
+    await user.click(screen.getByTestId('labels-pdf'));
+    expect((await screen.findByTestId('labels-problem')).textContent).toContain('has no barcode yet');
+    expect(calls('POST labels/pdf')[0].body).toEqual({
+      kind: 'barcode',
+      items: [{ product_id: 5, quantity: 96 }],
+      sheet: '3x8',
+      skip: 0,
+    });
+  });
+
+  it('is not offered without the permission to print labels', async () => {
+    mockFetch({
+      ...lookups,
+      'GET purchases': () => ({ body: listAnswer([purchaseRow(9)]) }),
+      'GET purchases/9': () => ({ body: { data: purchaseRow(9) } }),
+    });
+    signedIn({ permissions: [...PURCHASES, ...LOOKUPS] });
+    renderApp('/en/purchases?view=9');
+    const details = await screen.findByTestId('purchase-details');
+    expect(within(details).getByTestId('purchase-receive')).toBeTruthy();
+    expect(within(details).queryByTestId('purchase-labels')).toBeNull();
+  });
+});

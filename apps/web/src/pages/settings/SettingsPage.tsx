@@ -38,6 +38,7 @@ import { useFormCheck } from '../../lib/forms.ts';
 import { ApiError, api, upload } from '../../lib/http.ts';
 import { fontStack, showSettings } from '../../lib/settings.ts';
 import { contrastWarnings, themeFor } from '../../lib/theme.ts';
+import { LabelSettingsCard } from '../labels/LabelSettingsCard.tsx';
 
 /**
  * `/settings` (administrators): the system title in Khmer and English, the font, the footer, the
@@ -375,6 +376,7 @@ export function SettingsPage() {
       ) : (
         <Skeleton active />
       )}
+      <LabelSettingsCard />
     </Flex>
   );
 }
