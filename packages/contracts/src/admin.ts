@@ -255,6 +255,7 @@ export const AUDIT_ACTIONS = [
   'settings.sale',
   'settings.system',
   'settings.shift',
+  'settings.scale',
   'shift.closed',
   'store.payee',
   'printer.created',

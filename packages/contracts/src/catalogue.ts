@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NAME_MAX, NAME_MIN_SHORT } from './constants.ts';
+import { NAME_MAX, NAME_MIN_SHORT, UNIT_DECIMALS_MAX } from './constants.ts';
 import { RECORD_STATUSES, recordFields } from './resources.ts';
 
 /**

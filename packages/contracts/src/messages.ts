@@ -38,6 +38,10 @@ export const messages = {
     en: 'Only a base unit has decimals; a unit made of it is sold whole.',
     kh: 'មានតែឯកតាមូលដ្ឋានទេដែលមានខ្ទង់ទសភាគ។ ឯកតាដែលផ្សំពីវាត្រូវលក់ជាចំនួនគត់។',
   },
+  'validation.unit_decimals_used': {
+    en: 'Products are counted in this unit: its decimals cannot change.',
+    kh: 'ទំនិញកំពុងរាប់ជាឯកតានេះ៖ មិនអាចប្ដូរខ្ទង់ទសភាគរបស់វាបានទេ។',
+  },
   'validation.scale_prefix': {
     en: 'A scale barcode prefix is 20 to 29.',
     kh: 'បុព្វបទបាកូដជញ្ជីងគឺពី 20 ដល់ 29។',

@@ -5,6 +5,7 @@ import { formatQuantity } from './format.ts';
 import { lineGross, priceCart } from './pricing.ts';
 import {
   encodeScaleBarcode,
+  parseQuantity,
   parseScaleBarcode,
   quantityForPrice,
   type ScaleLayout,
@@ -142,6 +143,21 @@ describe('weighed lines', () => {
       vat_rate_bp: 0,
     });
     expect(off.discount_cents).toBe(63);
+  });
+
+  it('reads a typed quantity exactly, in its unit decimals', () => {
+    expect(parseQuantity('1.25', 3)).toBe(1250);
+    expect(parseQuantity('១.២៥០', 3)).toBe(1250);
+    expect(parseQuantity('0.005', 3)).toBe(5);
+    expect(parseQuantity('2', 3)).toBe(2000);
+    expect(parseQuantity('1.2345', 3)).toBeNull();
+    expect(parseQuantity('1.5', 0)).toBeNull();
+    expect(parseQuantity('abc', 3)).toBeNull();
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10 ** 9 }), fc.integer({ min: 0, max: 3 }), (steps, decimals) => {
+        expect(parseQuantity(formatQuantity(steps, decimals).replace(/,/g, ''), decimals)).toBe(steps);
+      }),
+    );
   });
 
   it('writes quantities at their unit decimals', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { gtinCheckDigit } from './barcode.ts';
+import { latinDigits } from './numerals.ts';
 import { lineGross } from './pricing.ts';
 
 /**
@@ -10,9 +11,6 @@ import { lineGross } from './pricing.ts';
  * the server read them with `parseScaleBarcode`, the one reading.
  */
 
-/** The most decimals a unit may have: grams of a kilogram. */
-export const UNIT_DECIMALS_MAX = 3;
-
 export const SCALE_VALUE_KINDS = ['weight', 'price'] as const;
 export type ScaleValueKind = (typeof SCALE_VALUE_KINDS)[number];
 
@@ -22,10 +20,18 @@ export const SCALE_BODY_DIGITS = 10;
 export const scaleLayout = z
   .object({
     /** "20" to "29": the GS1 prefixes for a store's own variable-measure codes. */
-    prefix: z.string().regex(/^2\d$/, { params: { message: 'validation.scale_prefix' } }),
+    prefix: z.string().refine((v) => /^2\d$/.test(v), { params: { message: 'validation.scale_prefix' } }),
     /** Digits of the product's code: the product's barcode (its PLU on the scale) is these digits. */
-    code_length: z.number().int().min(1).max(SCALE_BODY_DIGITS - 1),
-    value_length: z.number().int().min(1).max(SCALE_BODY_DIGITS - 1),
+    code_length: z
+      .number()
+      .int()
+      .min(1)
+      .max(SCALE_BODY_DIGITS - 1),
+    value_length: z
+      .number()
+      .int()
+      .min(1)
+      .max(SCALE_BODY_DIGITS - 1),
     /** Decimals of the value: a weight in kg with 3 (grams), a price in dollars with 2 (cents). */
     decimals: z.number().int().min(0).max(3),
     kind: z.enum(SCALE_VALUE_KINDS),
@@ -47,10 +53,30 @@ export const scaleSettings = z.object({
 });
 export type ScaleSettings = z.infer<typeof scaleSettings>;
 
+/** None until the store says how its scales print (a 20–29 code is otherwise a product's own barcode). */
+export const DEFAULT_SCALE_SETTINGS: ScaleSettings = { layouts: [] };
+
 /** A common layout to start from: prefix 20, a 5-digit code, the weight in grams. */
-export const DEFAULT_SCALE_SETTINGS: ScaleSettings = {
-  layouts: [{ prefix: '20', code_length: 5, value_length: 5, decimals: 3, kind: 'weight' }],
+export const COMMON_SCALE_LAYOUT: ScaleLayout = {
+  prefix: '20',
+  code_length: 5,
+  value_length: 5,
+  decimals: 3,
+  kind: 'weight',
 };
+
+/**
+ * A quantity typed in its unit ("1.25" kg, Khmer digits too) as whole steps of the unit (1250 g
+ * for `decimals` 3), read exactly (no float); null when it is not a quantity with at most
+ * `decimals` places.
+ */
+export function parseQuantity(text: string, decimals: number): number | null {
+  const match = /^\s*(\d{1,9})(?:[.,](\d*))?\s*$/.exec(latinDigits(text));
+  if (!match) return null;
+  const fraction = match[2] ?? '';
+  if (fraction.length > decimals) return null;
+  return Number(match[1]) * 10 ** decimals + Number(fraction.padEnd(decimals, '0') || '0');
+}
 
 export interface ScaleCode {
   layout: ScaleLayout;
@@ -80,6 +106,16 @@ export function parseScaleBarcode(code: string, layouts: readonly ScaleLayout[])
     code: body.slice(0, layout.code_length),
     value: Number(body.slice(layout.code_length)),
   };
+}
+
+/**
+ * The product codes a scale barcode may carry, whatever the layout (every code length), for a
+ * lookup that does not know the store's layouts (the server's `filter[code]`); none for a code
+ * that is not a scale code or whose check digit is wrong. `parseScaleBarcode` then picks.
+ */
+export function scaleCodeCandidates(code: string): string[] {
+  if (!isScalePrefix(code) || gtinCheckDigit(code.slice(0, 12)) !== Number(code[12])) return [];
+  return Array.from({ length: SCALE_BODY_DIGITS - 1 }, (_, i) => code.slice(2, 3 + i));
 }
 
 /** The barcode a label scale prints for a code and a value (tests, and labels printed in store). */

@@ -191,6 +191,7 @@ export function orderRow(id: number, extra: Partial<OrderDetail> = {}, viewer: V
         unit_id: 5,
         unit_name_en: 'Can',
         unit_name_kh: 'កំប៉ុង',
+        decimals: 0,
         factor: 1,
         quantity: 4,
         unit_price_cents: 126,

@@ -1,5 +1,6 @@
 import {
   type ApprovalInput,
+  formatQuantity,
   type Locale,
   type OrderDetail,
   orderDetail,
@@ -17,7 +18,6 @@ import { ProductNames } from '../../components/products.tsx';
 import { ApprovalDialog, needsApproval } from '../../kit/ApprovalDialog.tsx';
 import { failureMessage, useRefreshAll } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
-import { formatCount } from '../../lib/format.ts';
 import { parseWith } from '../../lib/forms.ts';
 import { ApiError, api, outcomeUnknown } from '../../lib/http.ts';
 import { isOffline } from '../../lib/offline/outbox.ts';
@@ -221,7 +221,7 @@ export function ReturnDialog({ detail, onClose }: { detail: OrderDetail; onClose
               title: t('orders.returnable'),
               align: 'end',
               render: (_, row) =>
-                `${formatCount(row.quantity - row.returned_quantity)} ${(locale === 'kh' ? row.unit_name_kh : row.unit_name_en) ?? ''}`,
+                `${formatQuantity(row.quantity - row.returned_quantity, row.decimals)} ${(locale === 'kh' ? row.unit_name_kh : row.unit_name_en) ?? ''}`,
             },
             {
               key: 'quantity',
