@@ -300,6 +300,8 @@ export function tillLookups(products: Product[] = [BEER, RICE]): Record<string, 
     'GET products/1': () => ({ body: { data: BEER } }),
     'GET products/2': () => ({ body: { data: RICE } }),
     'GET combos': () => ({ body: listAnswer([]) }),
+    // no scale labels until the store sets their layouts
+    'GET scale/settings': () => ({ body: { data: { layouts: [] } } }),
     'GET stores': () => ({ body: listAnswer(STORES) }),
     'GET orders': () => ({ body: listAnswer([]) }),
     'GET settings/sale': () => ({

@@ -292,6 +292,7 @@ describe('the till’s local catalogue', () => {
       unit_id: 1,
       unit_name_en: 'Box',
       unit_name_kh: 'ប្រអប់',
+      unit_decimals: 0,
       price_usd_cents: 100,
       taxable: true,
       updated_at: server.get(1200)?.updated_at,

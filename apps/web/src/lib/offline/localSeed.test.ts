@@ -63,6 +63,7 @@ describe('the first sync’s bulk write', () => {
       unit_id: 3,
       unit_name_en: 'Can',
       unit_name_kh: 'កំប៉ុង',
+      unit_decimals: 0,
       price_usd_cents: 106,
       taxable: true,
       updated_at: '2026-11-28T09:00:00.000Z',

@@ -44,6 +44,7 @@ function ScaleSettingsForm({ initial }: { initial: ScaleSettings }) {
     mutationFn: (body: ScaleSettings) => api('scale/settings', { method: 'PUT', body, schema: written(scaleSettings) }),
   });
   const layouts = Form.useWatch('layouts', form) ?? initial.layouts;
+  const kinds = { weight: t('scale.kinds.weight'), price: t('scale.kinds.price') };
   const submit = async () => {
     const value = form.getFieldsValue(true) as ScaleSettings;
     // the value takes the digits the code leaves
@@ -90,7 +91,7 @@ function ScaleSettingsForm({ initial }: { initial: ScaleSettings }) {
                   </Form.Item>
                   <Form.Item name={[field.name, 'kind']} label={t('scale.kind')} style={{ marginBottom: 0 }}>
                     <Select
-                      options={SCALE_VALUE_KINDS.map((k) => ({ value: k, label: t(`scale.kinds.${k}`) }))}
+                      options={SCALE_VALUE_KINDS.map((k) => ({ value: k, label: kinds[k] }))}
                       style={{ width: 130 }}
                     />
                   </Form.Item>
