@@ -1,4 +1,4 @@
-import { formatCount, formatPercent, formatQuantity, type Locale } from '@depot/contracts';
+import { formatPercent, formatQuantity, type Locale } from '@depot/contracts';
 
 /** How numbers and quantities read on screens, receipts and documents. */
 

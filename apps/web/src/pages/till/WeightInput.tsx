@@ -1,6 +1,6 @@
 import { DashboardOutlined } from '@ant-design/icons';
 import { formatQuantity, parseQuantity } from '@depot/contracts';
-import { App, Button, Flex, Input } from 'antd';
+import { App, Button, Flex, Input, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { localName } from '../../kit/resource.ts';
 import { useCtx } from '../../kit/useCtx.ts';
@@ -55,14 +55,18 @@ export function WeightInput({
         status={read === null || read < 1 ? 'error' : undefined}
         aria-label={t('lines.quantityOf', { line: index + 1 })}
         data-testid={`line-${index}-quantity`}
-        suffix={line.unit ? localName(line.unit, locale) : undefined}
         onChange={(event) => {
           setText(event.target.value);
           const next = parseQuantity(event.target.value, decimals);
           if (next !== null && next >= 1) onChange(next);
         }}
-        style={{ width: 150 }}
+        style={{ width: 96, textAlign: 'right' }}
       />
+      {line.unit && (
+        <Typography.Text type="secondary" ellipsis style={{ maxWidth: 140 }}>
+          {localName(line.unit, locale)}
+        </Typography.Text>
+      )}
       {decimals === 3 && hasSerialScale() && (
         <Button
           size="small"
