@@ -10,6 +10,7 @@ import {
   quantityForPrice,
   type ScaleLayout,
   scaleLayout,
+  scaleCodeCandidates,
   scaleQuantity,
   scaleSettings,
 } from './scale.ts';
@@ -117,6 +118,18 @@ describe('scale barcodes', () => {
         },
       ),
     );
+  });
+
+  it("names a label's product code in every layout for a lookup that does not know them, and nothing else", () => {
+    fc.assert(
+      fc.property(scans, ({ layout, code, value }) => {
+        const barcode = encodeScaleBarcode(layout, code, value);
+        expect(scaleCodeCandidates(barcode)).toContain(code);
+        expect(scaleCodeCandidates(barcode)).toHaveLength(9);
+        expect(scaleCodeCandidates(`${barcode.slice(0, 12)}${(Number(barcode[12]) + 1) % 10}`)).toEqual([]);
+      }),
+    );
+    expect(scaleCodeCandidates('8851959132012')).toEqual([]);
   });
 
   it('keeps one layout per prefix', () => {
