@@ -9,8 +9,8 @@ import {
   parseScaleBarcode,
   quantityForPrice,
   type ScaleLayout,
-  scaleLayout,
   scaleCodeCandidates,
+  scaleLayout,
   scaleQuantity,
   scaleSettings,
 } from './scale.ts';
