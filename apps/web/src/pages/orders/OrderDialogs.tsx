@@ -231,11 +231,17 @@ export function ReturnDialog({ detail, onClose }: { detail: OrderDetail; onClose
                 <InputNumber<number>
                   aria-label={t('lines.quantityOf', { line: index + 1 })}
                   data-testid={`return-${row.id}`}
+                  // a weighed line in its unit ("0.500" kg), sent in its steps (500 g)
                   min={0}
-                  max={row.quantity - row.returned_quantity}
-                  precision={0}
-                  value={quantities[row.id] ?? null}
-                  onChange={(next) => setQuantities((current) => ({ ...current, [row.id]: next ?? null }))}
+                  max={(row.quantity - row.returned_quantity) / 10 ** row.decimals}
+                  precision={row.decimals}
+                  value={(quantities[row.id] ?? null) === null ? null : (quantities[row.id] ?? 0) / 10 ** row.decimals}
+                  onChange={(next) =>
+                    setQuantities((current) => ({
+                      ...current,
+                      [row.id]: next == null ? null : Math.round(next * 10 ** row.decimals),
+                    }))
+                  }
                   style={{ width: '100%' }}
                 />
               ),
