@@ -64,6 +64,7 @@ import { roles } from './modules/roles/roles.resources.ts';
 import { rolesRoutes } from './modules/roles/roles.routes.ts';
 import { sampleRoutes } from './modules/samples/samples.routes.ts';
 import { sampleService } from './modules/samples/samples.service.ts';
+import { scaleRoutes } from './modules/scale/scale.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { settingsService } from './modules/settings/settings.service.ts';
 import { shiftRoutes } from './modules/shifts/shifts.routes.ts';
@@ -210,6 +211,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(authRoutes, { auth });
   await registerUploads(app, options.uploadsDir);
   await app.register(settingsRoutes, { settings });
+  await app.register(scaleRoutes, { db });
   await app.register(reportRoutes, { db });
   await app.register(profileRoutes, {
     profiles: profileService(db, options.uploadsDir),

@@ -257,6 +257,7 @@ export const AUDIT_ACTIONS = [
   'settings.system',
   'settings.shift',
   'settings.labels',
+  'settings.scale',
   'shift.closed',
   'store.payee',
   'printer.created',

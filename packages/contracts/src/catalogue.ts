@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NAME_MAX, NAME_MIN_SHORT } from './constants.ts';
+import { NAME_MAX, NAME_MIN_SHORT, UNIT_DECIMALS_MAX } from './constants.ts';
 import { RECORD_STATUSES, recordFields } from './resources.ts';
 
 /**
@@ -85,11 +85,20 @@ export const unitInput = z
       .nullish()
       .transform((v) => v ?? null),
     factor: z.coerce.number().int().min(1).max(1_000_000).default(1),
+    /**
+     * Decimals a quantity of it takes (kg: 3, m: 2; pieces 0): quantities are kept in its
+     * smallest step (grams). Only a base unit has them (a sack is sold whole).
+     */
+    decimals: z.coerce.number().int().min(0).max(UNIT_DECIMALS_MAX).default(0),
     status,
   })
   .refine((u) => (u.base_unit_id ? u.factor >= 2 : u.factor === 1), {
     path: ['factor'],
     params: { message: 'validation.unit_factor' },
+  })
+  .refine((u) => !u.base_unit_id || u.decimals === 0, {
+    path: ['decimals'],
+    params: { message: 'validation.unit_decimals' },
   });
 export const unit = z.object({
   ...recordFields,
@@ -100,6 +109,7 @@ export const unit = z.object({
   base_unit_name_en: z.string().nullable(),
   base_unit_name_kh: z.string().nullable(),
   factor: z.number().int(),
+  decimals: z.number().int(),
   status: z.enum(RECORD_STATUSES),
 });
 export type Unit = z.infer<typeof unit>;

@@ -23,3 +23,6 @@ export const DEFAULT_CURRENCY = 'USD';
 
 /** A product's picture: at most this many megabytes (JPEG, PNG or WebP). */
 export const PRODUCT_IMAGE_MAX_MB = 5;
+
+/** The most decimals a unit may have: grams of a kilogram (contracts scale.ts). */
+export const UNIT_DECIMALS_MAX = 3;

@@ -34,6 +34,18 @@ export function formatCount(value: number, numerals?: Numerals): string {
 }
 
 /**
+ * A quantity kept in its unit's steps, as people read it: "1.250" from 1250 grams of a kg
+ * (`decimals` 3), "12" from 12 pieces (0), thousands grouped.
+ */
+export function formatQuantity(steps: number, decimals: number, numerals?: Numerals): string {
+  if (!Number.isSafeInteger(steps)) throw new RangeError(`a quantity must be whole steps, got ${steps}`);
+  if (!decimals) return formatCount(steps, numerals);
+  const digits = String(Math.abs(steps)).padStart(decimals + 1, '0');
+  const whole = grouped(digits.slice(0, -decimals));
+  return shownDigits(`${steps < 0 ? '-' : ''}${whole}.${digits.slice(-decimals)}`, numerals);
+}
+
+/**
  * A percentage from basis points: "10%", "12.5%", "0.05%" (trailing zeros dropped, as a rate is
  * written), or with `fixed` always two decimals, "12.50%" (a report's column).
  */

@@ -38,6 +38,7 @@ export * from './realtime.ts';
 export * from './reports.ts';
 export * from './resources.ts';
 export * from './samples.ts';
+export * from './scale.ts';
 export * from './screens.ts';
 export * from './searchText.ts';
 export * from './settings.ts';

@@ -35,6 +35,23 @@ export const messages = {
     en: 'A base unit counts 1; a unit made of a base unit counts at least 2 of it.',
     kh: 'ឯកតាមូលដ្ឋានមានចំនួន 1។ ឯកតាដែលផ្សំពីឯកតាមូលដ្ឋានត្រូវមានយ៉ាងហោចណាស់ 2។',
   },
+  'validation.unit_decimals': {
+    en: 'Only a base unit has decimals; a unit made of it is sold whole.',
+    kh: 'មានតែឯកតាមូលដ្ឋានទេដែលមានខ្ទង់ទសភាគ។ ឯកតាដែលផ្សំពីវាត្រូវលក់ជាចំនួនគត់។',
+  },
+  'validation.unit_decimals_used': {
+    en: 'Products are counted in this unit: its decimals cannot change.',
+    kh: 'ទំនិញកំពុងរាប់ជាឯកតានេះ៖ មិនអាចប្ដូរខ្ទង់ទសភាគរបស់វាបានទេ។',
+  },
+  'validation.scale_prefix': {
+    en: 'A scale barcode prefix is 20 to 29.',
+    kh: 'បុព្វបទបាកូដជញ្ជីងគឺពី 20 ដល់ 29។',
+  },
+  'validation.scale_lengths': {
+    en: 'The code and the value together take 10 digits.',
+    kh: 'លេខកូដ និងតម្លៃរួមគ្នាត្រូវមាន 10 ខ្ទង់។',
+  },
+  'settings.scale_saved': { en: 'Scale barcode layouts saved.', kh: 'បានរក្សាទុកទម្រង់បាកូដជញ្ជីង។' },
   'validation.base_unit': {
     en: 'Choose a base unit: one that is not itself made of another unit.',
     kh: 'សូមជ្រើសរើសឯកតាមូលដ្ឋាន៖ ឯកតាដែលមិនផ្សំពីឯកតាផ្សេង។',

@@ -159,6 +159,8 @@ export const orderItem = z.object({
   unit_id: z.number().int().nullable(),
   unit_name_en: z.string().nullable(),
   unit_name_kh: z.string().nullable(),
+  /** The unit sold's decimals (kg: 3): `quantity` is in its smallest step (grams). */
+  decimals: z.coerce.number().int().default(0),
   factor: z.number().int(),
   quantity: z.number().int(),
   unit_price_cents: z.number().int(),

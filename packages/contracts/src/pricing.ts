@@ -20,7 +20,10 @@ export interface DiscountRule {
 export interface CartLine {
   /** Price of one unit sold (a carton's price for a carton), in cents. */
   unit_price_cents: number;
+  /** Whole units, or for a unit with decimals its smallest steps (grams of a kilogram). */
   quantity: number;
+  /** The unit's decimals (kg: 3): the quantity is in 10^-decimals of the unit; absent: 0. */
+  decimals?: number;
   taxable: boolean;
   /** A line discount: `value` is off each unit, `fixed` is each unit's price, `percentage` of the line. */
   discount?: DiscountRule | null;
@@ -58,15 +61,25 @@ function ofBasisPoints(value: number, bp: number): number {
   return Number((BigInt(value) * BigInt(bp) * 2n + 10_000n) / 20_000n);
 }
 
+/**
+ * A price per whole unit times a quantity in the unit's steps (`decimals`: 3 for grams of a kg),
+ * in cents: `price × quantity / 10^decimals`, rounded half up once. The one line total of till and server.
+ */
+export function lineGross(unitPriceCents: number, quantity: number, decimals = 0): number {
+  if (!decimals) return unitPriceCents * quantity;
+  const steps = 10n ** BigInt(decimals);
+  return Number((BigInt(unitPriceCents) * BigInt(quantity) * 2n + steps) / (2n * steps));
+}
+
 /** What a discount takes off an amount of `quantity` units worth `gross` in all: never more than all of it. */
-function discountOff(rule: DiscountRule | null | undefined, gross: number, quantity: number): number {
+function discountOff(rule: DiscountRule | null | undefined, gross: number, quantity: number, decimals = 0): number {
   if (!rule) return 0;
   const off =
     rule.type === 'percentage'
       ? ofBasisPoints(gross, Math.min(rule.amount, 10_000))
       : rule.type === 'value'
-        ? rule.amount * quantity
-        : gross - rule.amount * quantity;
+        ? lineGross(rule.amount, quantity, decimals)
+        : gross - lineGross(rule.amount, quantity, decimals);
   return Math.min(gross, Math.max(0, off));
 }
 
@@ -75,8 +88,8 @@ function discountOff(rule: DiscountRule | null | undefined, gross: number, quant
  * (to the cent), VAT per taxable line on what is left, and the total with the delivery fee.
  */
 export function priceCart(cart: Cart): PricedCart {
-  const gross = cart.lines.map((l) => l.unit_price_cents * l.quantity);
-  const lineOff = cart.lines.map((l, i) => discountOff(l.discount, gross[i], l.quantity));
+  const gross = cart.lines.map((l) => lineGross(l.unit_price_cents, l.quantity, l.decimals));
+  const lineOff = cart.lines.map((l, i) => discountOff(l.discount, gross[i], l.quantity, l.decimals));
   const afterLines = gross.map((g, i) => g - lineOff[i]);
   const sum = afterLines.reduce((a, b) => a + b, 0);
   // a fixed order discount sets the order's price: the discount is what it takes off

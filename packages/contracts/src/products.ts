@@ -103,6 +103,8 @@ export const product = z.object({
   unit_id: z.number().int(),
   unit_name_en: z.string(),
   unit_name_kh: z.string(),
+  /** The unit's decimals (kg: 3): `stock` and quantities sold are in its smallest step (grams). */
+  unit_decimals: z.number().int(),
   price_usd_cents: z.number().int(),
   price_khr: z.number().int().nullable(),
   /**
@@ -135,7 +137,9 @@ export type Product = z.infer<typeof product>;
  */
 export const productSnapshot = z.object({
   cursor: z.string().nullable(),
-  units: z.array(z.object({ id: z.number().int(), name_en: z.string(), name_kh: z.string() })),
+  units: z.array(
+    z.object({ id: z.number().int(), name_en: z.string(), name_kh: z.string(), decimals: z.number().int() }),
+  ),
   id: z.array(z.number().int()),
   name_en: z.array(z.string()),
   name_kh: z.array(z.string()),
@@ -165,6 +169,7 @@ export const tillProduct = product.pick({
   unit_id: true,
   unit_name_en: true,
   unit_name_kh: true,
+  unit_decimals: true,
   price_usd_cents: true,
   taxable: true,
   thumbnail_url: true,

@@ -46,7 +46,7 @@ export async function rebuildRollups(trx: Kysely<any>): Promise<void> {
   await sql`insert into daily_sales (day, store_id, kind, item_id, quantity, returned_quantity, gross_cents,
         discount_cents, net_cents, tax_cents)
       select ${day('o.order_date')}, o.store_id, i.kind, coalesce(i.product_id, i.combo_id), sum(i.quantity),
-        sum(i.returned_quantity), sum(i.unit_price_cents * i.quantity),
+        sum(i.returned_quantity), sum(i.net_cents + i.line_discount_cents + i.order_discount_cents),
         sum(i.line_discount_cents + i.order_discount_cents), sum(i.net_cents), sum(i.tax_cents)
       from orders o inner join order_items i on i.order_id = o.id
       where o.status = 'confirmed' and o.deleted_at is null

@@ -360,7 +360,8 @@ async function tallyOf(trx: Db, sign: 1 | -1, o: Tallied['order'], lines: Tallie
       ...lineKey(day, o.store_id, l),
       quantity: sign * l.quantity,
       returned_quantity: sign * l.returned_quantity,
-      gross_cents: sign * Number(l.unit_price_cents) * l.quantity,
+      // gross as priced (contracts `lineGross`): what is left after the discounts, plus them
+      gross_cents: sign * (Number(l.net_cents) + Number(l.line_discount_cents) + Number(l.order_discount_cents)),
       discount_cents: sign * (Number(l.line_discount_cents) + Number(l.order_discount_cents)),
       net_cents: sign * Number(l.net_cents),
       tax_cents: sign * Number(l.tax_cents),

@@ -173,6 +173,8 @@ export interface UnitsTable extends Timestamps, SoftDelete {
   /** Null for a base unit; otherwise this unit is `factor` of the base unit. */
   base_unit_id: number | null;
   factor: number;
+  /** Decimals of a quantity in it (kg: 3); quantities are kept in its smallest step (0037). */
+  decimals: Generated<number>;
   status: RecordStatus;
 }
 

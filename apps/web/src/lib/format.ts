@@ -1,13 +1,17 @@
-import { formatCount, formatPercent, type Locale } from '@depot/contracts';
+import { formatPercent, formatQuantity, type Locale } from '@depot/contracts';
 
 /** How numbers and quantities read on screens, receipts and documents. */
 
 // 1,250: the one count formatter (contracts format.ts), in the page's numerals as money is
 export { formatCount } from '@depot/contracts';
 
-/** "24 cans": a quantity in its unit, named in the page's language. */
-export function quantityText(value: number, unit: { unit_name_kh: string; unit_name_en: string }, locale: Locale) {
-  return `${formatCount(value)} ${locale === 'kh' ? unit.unit_name_kh || unit.unit_name_en : unit.unit_name_en || unit.unit_name_kh}`;
+/** "24 cans", "1.250 kg": a quantity in its unit (kept in its steps: `unit_decimals`), named in the page's language. */
+export function quantityText(
+  value: number,
+  unit: { unit_name_kh: string; unit_name_en: string; unit_decimals?: number },
+  locale: Locale,
+) {
+  return `${formatQuantity(value, unit.unit_decimals ?? 0)} ${locale === 'kh' ? unit.unit_name_kh || unit.unit_name_en : unit.unit_name_en || unit.unit_name_kh}`;
 }
 
 /** Whole days from one `YYYY-MM-DD` to another (calendar dates, no time zone). */

@@ -7,6 +7,7 @@ import {
   categoryInput,
   subCategory,
   subCategoryInput,
+  UNIT_DECIMALS_MAX,
   type Unit,
   unit,
   unitInput,
@@ -169,7 +170,13 @@ export const units = defineResource({
       help: ctx.t('units.factorHelp'),
       control: <InputNumber min={1} precision={0} style={{ width: 160 }} />,
     },
+    {
+      name: 'decimals',
+      label: ctx.t('fields.decimals'),
+      help: ctx.t('units.decimalsHelp'),
+      control: <InputNumber min={0} max={UNIT_DECIMALS_MAX} precision={0} style={{ width: 160 }} />,
+    },
     statusField(ctx),
   ],
-  defaults: { status: 'active', factor: 1, base_unit_id: null },
+  defaults: { status: 'active', factor: 1, base_unit_id: null, decimals: 0 },
 });

@@ -191,6 +191,7 @@ export function orderRow(id: number, extra: Partial<OrderDetail> = {}, viewer: V
         unit_id: 5,
         unit_name_en: 'Can',
         unit_name_kh: 'កំប៉ុង',
+        decimals: 0,
         factor: 1,
         quantity: 4,
         unit_price_cents: 126,
@@ -299,6 +300,8 @@ export function tillLookups(products: Product[] = [BEER, RICE]): Record<string, 
     'GET products/1': () => ({ body: { data: BEER } }),
     'GET products/2': () => ({ body: { data: RICE } }),
     'GET combos': () => ({ body: listAnswer([]) }),
+    // no scale labels until the store sets their layouts
+    'GET scale/settings': () => ({ body: { data: { layouts: [] } } }),
     'GET stores': () => ({ body: listAnswer(STORES) }),
     'GET orders': () => ({ body: listAnswer([]) }),
     'GET settings/sale': () => ({

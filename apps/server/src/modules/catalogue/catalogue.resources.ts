@@ -3,6 +3,7 @@ import {
   brandInput,
   category,
   categoryInput,
+  type MessageKey,
   subCategory,
   subCategoryInput,
   unit,
@@ -146,6 +147,7 @@ export const units: ResourceDefinition<'units', typeof unitInput, typeof unit> =
         'base.name_en as base_unit_name_en',
         'base.name_kh as base_unit_name_kh',
         'units.factor',
+        'units.decimals',
         'units.status',
         ...timestamps.map((c) => `units.${c}` as const),
       ]),
@@ -165,8 +167,17 @@ export const units: ResourceDefinition<'units', typeof unitInput, typeof unit> =
     is_base: { schema: z.enum(['true']), apply: (query) => query.where(sql.ref('units.base_unit_id'), 'is', null) },
   },
   unique: ['name_en', 'name_kh'],
-  /** One level of conversion: the base must be a live base unit, and a base in use stays a base. */
-  check: async (db, input, id) => {
+  /**
+   * One level of conversion: the base must be a live base unit, and a base in use stays a base.
+   * A unit's decimals say how its products' kept quantities read (1250 is 1.250 kg): they stay
+   * while a product is counted in it.
+   */
+  check: async (db, input, id): Promise<Record<string, MessageKey> | null> => {
+    if (id !== null) {
+      const before = await findLive(db, 'units', id);
+      if (before && Number(before.decimals) !== input.decimals && (await countLive(db, 'products', 'unit_id', id)) > 0)
+        return { decimals: 'validation.unit_decimals_used' };
+    }
     if (input.base_unit_id === null) return null;
     if (input.base_unit_id === id) return { base_unit_id: 'validation.base_unit' };
     const base = await findLive(db, 'units', input.base_unit_id);

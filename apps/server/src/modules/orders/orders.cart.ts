@@ -63,6 +63,8 @@ export interface SaleLine
   /** Why it costs that (contracts `choosePrice`): the list price before a break, the list's names. */
   price_source: PriceSource;
   list_price_cents: number;
+  /** The unit sold's decimals (a kg: 3, its quantity in grams; a carton or a combo: 0). */
+  decimals: number;
   taxable: boolean;
   discount: { id: number; name: string; rule: DiscountRule } | null;
   /** The base units of each product the line takes (a combo's items, times the line's quantity). */
@@ -175,6 +177,8 @@ export async function readCart(
         unit_id: item.unit_id ?? product.unit_id,
         factor,
         quantity: item.quantity,
+        // a weighed product sold in its own unit: the quantity is in grams (a unit made of it is whole)
+        decimals: factor === 1 ? Number(product.unit_decimals) : 0,
         unit_price_cents: chosen.unit_price_cents,
         price_source: chosen.source,
         list_price_cents: chosen.list_price_cents,
@@ -205,6 +209,7 @@ export async function readCart(
         unit_id: null,
         factor: 1,
         quantity: item.quantity,
+        decimals: 0,
         unit_price_cents: Number(combo.selling_price_cents),
         price_source: 'combo',
         list_price_cents: Number(combo.selling_price_cents),
@@ -230,6 +235,7 @@ export function priceOrder(cart: Cart, rates: SaleRates, delivery: OrderInput['d
   const lines: CartLine[] = cart.lines.map((l) => ({
     unit_price_cents: l.unit_price_cents,
     quantity: l.quantity,
+    decimals: l.decimals,
     taxable: l.taxable,
     discount: l.discount?.rule ?? null,
   }));

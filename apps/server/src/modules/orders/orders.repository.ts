@@ -54,6 +54,7 @@ export const itemsOf = prepared((db: Db, p: { id: number }) =>
       'order_items.unit_id',
       'units.name_en as unit_name_en',
       'units.name_kh as unit_name_kh',
+      sql<number>`coalesce(units.decimals, 0)`.as('decimals'),
       'order_items.factor',
       'order_items.quantity',
       'order_items.unit_price_cents',
@@ -170,7 +171,14 @@ export function cashiers(db: Db, scope: (orders: OrdersOf) => OrdersOf): Promise
 
 /** Live products of a cart, by id. */
 export function cartProducts(db: Db, ids: number[]) {
-  return db.selectFrom('products').selectAll().where('id', 'in', ids).where('deleted_at', 'is', null).execute();
+  return db
+    .selectFrom('products')
+    .innerJoin('units', 'units.id', 'products.unit_id')
+    .selectAll('products')
+    .select('units.decimals as unit_decimals')
+    .where('products.id', 'in', ids)
+    .where('products.deleted_at', 'is', null)
+    .execute();
 }
 
 /** Live combos of a cart, by id. */

@@ -61,6 +61,7 @@ export const products: ResourceDefinition<'products', typeof productInput, typeo
         'products.unit_id',
         'units.name_en as unit_name_en',
         'units.name_kh as unit_name_kh',
+        'units.decimals as unit_decimals',
         'products.price_usd_cents',
         'products.price_khr',
         'products.cost_usd_cents',

@@ -91,7 +91,7 @@ describe('the products snapshot', () => {
       price: 250,
       taxable: true,
       thumbnail: null,
-      unit: { id: unit, name_en: 'Snap sack', name_kh: 'បាវស្នប' },
+      unit: { id: unit, name_en: 'Snap sack', name_kh: 'បាវស្នប', decimals: 0 },
     });
     // no cost for anyone, and the cursor is where the changes feed ends now (the deletion, last)
     expect(JSON.stringify(body)).not.toContain('cost');

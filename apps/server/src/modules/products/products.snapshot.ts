@@ -101,7 +101,13 @@ export async function snapshotOf(db: Db): Promise<ProductSnapshotAnswer> {
     if (row.deleted_at !== null || row.status !== 'active') continue;
     let place = unitPlace.get(row.unit_id);
     if (place === undefined) {
-      place = out.units.push({ id: row.unit_id, name_en: row.unit_name_en, name_kh: row.unit_name_kh }) - 1;
+      place =
+        out.units.push({
+          id: row.unit_id,
+          name_en: row.unit_name_en,
+          name_kh: row.unit_name_kh,
+          decimals: Number(row.unit_decimals),
+        }) - 1;
       unitPlace.set(row.unit_id, place);
     }
     out.id.push(row.id);

@@ -1,4 +1,4 @@
-import { productInput, TILL_ORDER, tillProduct } from '@depot/contracts';
+import { productInput, scaleCodeCandidates, TILL_ORDER, tillProduct } from '@depot/contracts';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { ResourceDefinition } from '../../kit/resource.ts';
@@ -38,6 +38,7 @@ export const tillProducts: ResourceDefinition<'products', typeof productInput, t
         'products.unit_id',
         'units.name_en as unit_name_en',
         'units.name_kh as unit_name_kh',
+        'units.decimals as unit_decimals',
         'products.price_usd_cents',
         sql<boolean>`products.taxable = 1`.as('taxable'),
         sql<
@@ -51,16 +52,24 @@ export const tillProducts: ResourceDefinition<'products', typeof productInput, t
   filters: {
     status: { column: 'products.status', schema: z.enum(['active', 'inactive']) },
     category_id: { column: 'products.category_id', schema: z.coerce.number().int().min(1) },
-    /** A scanned or typed code: the barcode or the SKU, without case (the live products' unique indexes). */
+    /**
+     * A scanned or typed code: the barcode or the SKU, without case (the live products' unique
+     * indexes); for a scale barcode (contracts `scaleCodeCandidates`) also the products whose
+     * barcode is its product code, in any layout: the till picks with the store's layouts.
+     */
     code: {
       schema: z.string().trim().min(1).max(100),
       // each half as the live products' partial unique indexes are written, so each is one index
       // lookup (an `or` of the two was a scan of the table on SQLite: 1.8 s at 100,000 products)
       apply: (query, code) => {
         const lower = String(code).toLowerCase();
-        const live = (column: 'barcode' | 'sku') =>
-          sql`select id from products where lower(${sql.ref(column)}) = ${lower} and deleted_at is null`;
-        return query.where(sql<boolean>`products.id in (${live('barcode')} union all ${live('sku')})`);
+        const live = (column: 'barcode' | 'sku', values: string[]) =>
+          sql`select id from products where lower(${sql.ref(column)}) in (${sql.join(values)}) and deleted_at is null`;
+        const scale = scaleCodeCandidates(lower);
+        const scaled = scale.length ? sql` union all ${live('barcode', scale)}` : sql``;
+        return query.where(
+          sql<boolean>`products.id in (${live('barcode', [lower])} union all ${live('sku', [lower])}${scaled})`,
+        );
       },
     },
   },

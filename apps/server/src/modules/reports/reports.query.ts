@@ -184,7 +184,8 @@ export function reportQuery(db: Db) {
           sql<number>`coalesce(i.product_id, i.combo_id)`.as('item_id'),
           sum('i.quantity').as('quantity'),
           sum('i.returned_quantity').as('returned_quantity'),
-          sql<number>`sum(i.unit_price_cents * i.quantity)`.as('gross_cents'),
+          // gross as priced (a weighed line's price × grams / 1000): what the discounts leave plus them
+          sql<number>`sum(i.net_cents + i.line_discount_cents + i.order_discount_cents)`.as('gross_cents'),
           sql<number>`sum(i.line_discount_cents + i.order_discount_cents)`.as('discount_cents'),
           sum('i.net_cents').as('net_cents'),
           sum('i.tax_cents').as('tax_cents'),

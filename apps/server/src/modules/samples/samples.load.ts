@@ -199,6 +199,8 @@ export async function loadSamples(db: Db, uploadsDir: string, actorOf: (userId: 
           short_name: unit.short_name,
           base_unit_id: base,
           factor: 'factor' in unit ? unit.factor : 1,
+          // the samples count their kilograms whole
+          decimals: 0,
           status: 'active',
         }),
       ),

@@ -32,6 +32,7 @@ function put(id: number, over: Partial<Product> = {}) {
     unit_id: 1,
     unit_name_en: 'Box',
     unit_name_kh: 'ប្រអប់',
+    unit_decimals: 0,
     price_usd_cents: 100,
     price_khr: null,
     price_khr_effective: 4100,
@@ -57,7 +58,12 @@ function snapshotAnswer(): ProductSnapshotAnswer {
   const units = [...new Map(live.map((row) => [row.unit_id, row])).values()];
   return {
     cursor: last ? `${last.updated_at}~${last.id}` : null,
-    units: units.map((row) => ({ id: row.unit_id, name_en: row.unit_name_en, name_kh: row.unit_name_kh })),
+    units: units.map((row) => ({
+      id: row.unit_id,
+      name_en: row.unit_name_en,
+      name_kh: row.unit_name_kh,
+      decimals: row.unit_decimals,
+    })),
     id: live.map((row) => row.id),
     name_en: live.map((row) => row.name_en),
     name_kh: live.map((row) => row.name_kh),
@@ -286,6 +292,7 @@ describe('the till’s local catalogue', () => {
       unit_id: 1,
       unit_name_en: 'Box',
       unit_name_kh: 'ប្រអប់',
+      unit_decimals: 0,
       price_usd_cents: 100,
       taxable: true,
       updated_at: server.get(1200)?.updated_at,

@@ -165,6 +165,7 @@ const rowOf = (row: Product): ProductRow => ({
   unit_id: row.unit_id,
   unit_name_en: row.unit_name_en,
   unit_name_kh: row.unit_name_kh,
+  unit_decimals: row.unit_decimals,
   price_usd_cents: row.price_usd_cents,
   taxable: row.taxable,
   updated_at: row.updated_at,

@@ -11,8 +11,8 @@ const answer = (n: number): ProductSnapshotAnswer => {
   return {
     cursor: `2026-11-28T10:00:00.000Z~${n}`,
     units: [
-      { id: 3, name_en: 'Can', name_kh: 'កំប៉ុង' },
-      { id: 4, name_en: 'Box', name_kh: 'ប្រអប់' },
+      { id: 3, name_en: 'Can', name_kh: 'កំប៉ុង', decimals: 0 },
+      { id: 4, name_en: 'Box', name_kh: 'ប្រអប់', decimals: 0 },
     ],
     id: ids,
     name_en: ids.map((id) => `Beer ${id}`),
@@ -63,6 +63,7 @@ describe('the first sync’s bulk write', () => {
       unit_id: 3,
       unit_name_en: 'Can',
       unit_name_kh: 'កំប៉ុង',
+      unit_decimals: 0,
       price_usd_cents: 106,
       taxable: true,
       updated_at: '2026-11-28T09:00:00.000Z',

@@ -66,6 +66,7 @@ export function rowsOfAnswer(answer: ProductSnapshotAnswer): ProductRow[] {
       unit_id: unit.id,
       unit_name_en: unit.name_en,
       unit_name_kh: unit.name_kh,
+      unit_decimals: unit.decimals ?? 0,
       price_usd_cents: answer.price_usd_cents[i],
       taxable: answer.taxable[i],
       updated_at: answer.updated_at[i],

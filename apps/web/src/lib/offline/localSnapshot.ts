@@ -30,6 +30,8 @@ interface Unit {
   id: number;
   en: string;
   kh: string;
+  /** Decimals of its quantities (kg: 3); 0 when the kept row predates them. */
+  decimals: number;
 }
 
 export interface ProductSnapshot {
@@ -74,10 +76,11 @@ export function snapshotOf(records: readonly ProductRow[], version: number): [Pr
   const stock = new Float64Array(n).fill(Number.NaN);
   const stores = new Float64Array(n).fill(Number.NaN);
   rows.forEach((row, rank) => {
-    const key = `${row.unit_id}\n${row.unit_name_en}\n${row.unit_name_kh}`;
+    const decimals = row.unit_decimals ?? 0;
+    const key = `${row.unit_id}\n${row.unit_name_en}\n${row.unit_name_kh}\n${decimals}`;
     let place = unitPlace.get(key);
     if (place === undefined) {
-      place = units.push({ id: row.unit_id, en: row.unit_name_en, kh: row.unit_name_kh }) - 1;
+      place = units.push({ id: row.unit_id, en: row.unit_name_en, kh: row.unit_name_kh, decimals }) - 1;
       unitPlace.set(key, place);
     }
     unitOf[rank] = place;
@@ -191,6 +194,7 @@ export class KeptCatalogue {
       unit_id: unit.id,
       unit_name_en: unit.en,
       unit_name_kh: unit.kh,
+      unit_decimals: unit.decimals ?? 0,
       price_usd_cents: s.prices[rank],
       taxable: s.taxable[rank] === 1,
     };

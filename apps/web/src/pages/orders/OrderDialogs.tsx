@@ -1,5 +1,6 @@
 import {
   type ApprovalInput,
+  formatQuantity,
   type Locale,
   type OrderDetail,
   orderDetail,
@@ -17,7 +18,6 @@ import { ProductNames } from '../../components/products.tsx';
 import { ApprovalDialog, needsApproval } from '../../kit/ApprovalDialog.tsx';
 import { failureMessage, useRefreshAll } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
-import { formatCount } from '../../lib/format.ts';
 import { parseWith } from '../../lib/forms.ts';
 import { ApiError, api, outcomeUnknown } from '../../lib/http.ts';
 import { isOffline } from '../../lib/offline/outbox.ts';
@@ -221,7 +221,7 @@ export function ReturnDialog({ detail, onClose }: { detail: OrderDetail; onClose
               title: t('orders.returnable'),
               align: 'end',
               render: (_, row) =>
-                `${formatCount(row.quantity - row.returned_quantity)} ${(locale === 'kh' ? row.unit_name_kh : row.unit_name_en) ?? ''}`,
+                `${formatQuantity(row.quantity - row.returned_quantity, row.decimals)} ${(locale === 'kh' ? row.unit_name_kh : row.unit_name_en) ?? ''}`,
             },
             {
               key: 'quantity',
@@ -231,11 +231,17 @@ export function ReturnDialog({ detail, onClose }: { detail: OrderDetail; onClose
                 <InputNumber<number>
                   aria-label={t('lines.quantityOf', { line: index + 1 })}
                   data-testid={`return-${row.id}`}
+                  // a weighed line in its unit ("0.500" kg), sent in its steps (500 g)
                   min={0}
-                  max={row.quantity - row.returned_quantity}
-                  precision={0}
-                  value={quantities[row.id] ?? null}
-                  onChange={(next) => setQuantities((current) => ({ ...current, [row.id]: next ?? null }))}
+                  max={(row.quantity - row.returned_quantity) / 10 ** row.decimals}
+                  precision={row.decimals}
+                  value={(quantities[row.id] ?? null) === null ? null : (quantities[row.id] ?? 0) / 10 ** row.decimals}
+                  onChange={(next) =>
+                    setQuantities((current) => ({
+                      ...current,
+                      [row.id]: next == null ? null : Math.round(next * 10 ** row.decimals),
+                    }))
+                  }
                   style={{ width: '100%' }}
                 />
               ),

@@ -13,6 +13,7 @@ import {
   DELIVERY_FLOW,
   formatChange,
   formatKhr,
+  formatQuantity,
   formatUsd,
   type OrderDetail,
   orderDetail,
@@ -29,7 +30,6 @@ import { ListPage } from '../../kit/ListPage.tsx';
 import { failureMessage } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { formatDateTime } from '../../lib/dates.ts';
-import { formatCount } from '../../lib/format.ts';
 import { localePath } from '../../lib/locale.ts';
 import { DeliveryTag, deliveryLabels, OfflineTags, OrderStatusTag, orders } from '../../resources/orders.tsx';
 import { PaymentStatusTag } from '../../resources/purchases.tsx';
@@ -302,7 +302,7 @@ export function OrderDetails({ detail }: { detail: OrderDetail }) {
               key: 'quantity',
               title: t('stock.quantity'),
               align: 'end',
-              render: (_, row) => `${formatCount(row.quantity)} ${unit(row)}`,
+              render: (_, row) => `${formatQuantity(row.quantity, row.decimals)} ${unit(row)}`,
             },
             {
               key: 'price',
@@ -353,7 +353,8 @@ export function OrderDetails({ detail }: { detail: OrderDetail }) {
               key: 'returned',
               title: t('orders.returned'),
               align: 'end',
-              render: (_, row) => (row.returned_quantity > 0 ? formatCount(row.returned_quantity) : '—'),
+              render: (_, row) =>
+                row.returned_quantity > 0 ? formatQuantity(row.returned_quantity, row.decimals) : '—',
             },
           ]}
         />

@@ -102,6 +102,7 @@ export function offlineOrder(input: {
         unit_id: line.unit?.id ?? null,
         unit_name_en: line.unit?.name_en ?? null,
         unit_name_kh: line.unit?.name_kh ?? null,
+        decimals: line.decimals ?? 0,
         factor: line.unit?.factor ?? 1,
         quantity: line.quantity,
         unit_price_cents: unitPrice(line),

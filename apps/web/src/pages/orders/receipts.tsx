@@ -4,7 +4,9 @@ import {
   DEFAULT_SALE_SETTINGS,
   formatChange,
   formatKhr,
+  formatQuantity,
   formatUsd,
+  lineGross,
   type OrderDetail,
   PRICE_SOURCES,
   type PriceSource,
@@ -16,7 +18,7 @@ import { Button, Flex, Modal, Segmented, Spin } from 'antd';
 import type { TFunction } from 'i18next';
 import { type ReactNode, useState } from 'react';
 import { useCtx } from '../../kit/useCtx.ts';
-import { formatCount, percentText } from '../../lib/format.ts';
+import { percentText } from '../../lib/format.ts';
 import { PrintControls } from '../../lib/printing/PrintControls.tsx';
 import { PAPER_KEY, printedDate, storedPaper, useBothLanguages, usePrint } from '../../lib/printing/print.tsx';
 import { useSettings } from '../../lib/settings.ts';
@@ -235,9 +237,12 @@ export function Receipt({ order, paper, unsynced }: { order: OrderDetail; paper:
           {item.name_en && item.name_en !== item.name_kh && <div className="print-en">{item.name_en}</div>}
           <div className="print-row">
             <span>
-              {formatCount(item.quantity)} {item.unit_name_kh ?? ''} × {formatUsd(item.unit_price_cents)}
+              {formatQuantity(item.quantity, item.decimals)} {item.unit_name_kh ?? ''} ×{' '}
+              {formatUsd(item.unit_price_cents)}
             </span>
-            <span className="print-figure">{formatUsd(item.unit_price_cents * item.quantity)}</span>
+            <span className="print-figure">
+              {formatUsd(lineGross(item.unit_price_cents, item.quantity, item.decimals))}
+            </span>
           </div>
           <PriceWhy item={item} sources={l.sources} />
           {item.line_discount_cents > 0 && (
@@ -365,7 +370,7 @@ export function TaxInvoice({ order }: { order: OrderDetail }) {
                 <PriceWhy item={item} sources={l.sources} />
               </td>
               <td className="print-figure">
-                {formatCount(item.quantity)} {item.unit_name_kh ?? ''}
+                {formatQuantity(item.quantity, item.decimals)} {item.unit_name_kh ?? ''}
               </td>
               <td className="print-figure">{formatUsd(item.unit_price_cents)}</td>
               <td className="print-figure">

@@ -47,6 +47,7 @@ import { percentText } from '../../lib/format.ts';
 import { useFormCheck } from '../../lib/forms.ts';
 import { api } from '../../lib/http.ts';
 import { ShiftSettingsCard } from '../shifts/ShiftSettingsCard.tsx';
+import { ScaleSettingsCard } from '../till/ScaleSettingsCard.tsx';
 import { OfficialRatesCard } from './OfficialRatesCard.tsx';
 import { useCurrentRates, useSaleSettings } from './rates.tsx';
 
@@ -322,6 +323,8 @@ export function ExchangeRatesPage() {
   const rates = useCurrentRates();
   const canSet = useCan('exchange_rates.update');
   const canSettings = useCan('settings.view');
+  // the layouts are read as the till reads them (products.list)
+  const canScale = useCan('products.list');
   const canShifts = useCan('shifts.list');
   return (
     <Flex vertical gap={16}>
@@ -372,6 +375,7 @@ export function ExchangeRatesPage() {
       <OfficialRatesCard />
       {canSettings && <SaleSettingsCard />}
       {canSettings && canShifts && <ShiftSettingsCard />}
+      {canSettings && canScale && <ScaleSettingsCard />}
     </Flex>
   );
 }

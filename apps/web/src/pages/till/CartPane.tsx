@@ -28,6 +28,7 @@ import { discountOption } from '../../resources/discounts.tsx';
 import { Money } from '../rates/rates.tsx';
 import { type Cart, lineDiscountApplies, type TillLine, unitPrice } from './cart.ts';
 import { listText, sourceText } from './prices.ts';
+import { WeightInput } from './WeightInput.tsx';
 
 type SetCart = (change: (cart: Cart) => Cart) => void;
 
@@ -123,6 +124,7 @@ function LineRow({
           <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
             {first && second ? `${second} · ` : ''}
             {line.sku} · <span data-testid={`line-${index}-unit-price`}>{formatUsd(unitPrice(line))}</span>
+            {line.decimals && line.unit ? ` / ${localName(line.unit, locale)}` : ''}
             {!line.taxable && ` · ${t('pos.noVat')}`}
           </Typography.Text>
           {line.quote && line.quote.quantity === line.quantity && line.quote.source !== 'product' && (
@@ -148,36 +150,41 @@ function LineRow({
         </Flex>
       </Flex>
       <Flex gap={8} wrap align="center" style={{ marginTop: 6 }}>
-        <Flex align="center">
-          <Button
-            size="small"
-            icon={<MinusOutlined />}
-            aria-label={t('pos.less', { line: n })}
-            disabled={line.quantity <= 1}
-            onClick={() => change({ quantity: Math.max(1, line.quantity - 1) })}
-          />
-          <InputNumber<number>
-            size="small"
-            min={1}
-            max={1_000_000}
-            precision={0}
-            value={line.quantity}
-            aria-label={t('lines.quantityOf', { line: n })}
-            data-testid={`line-${index}-quantity`}
-            className="pos-qty"
-            onChange={(next) => {
-              if (typeof next === 'number' && next >= 1) change({ quantity: next });
-            }}
-            style={{ width: 64 }}
-          />
-          <Button
-            size="small"
-            icon={<PlusOutlined />}
-            aria-label={t('pos.more', { line: n })}
-            onClick={() => change({ quantity: line.quantity + 1 })}
-          />
-        </Flex>
-        {line.kind === 'product' && line.unit && (
+        {/* a weighed line: its weight typed in its unit, or read from the scale */}
+        {line.decimals ? (
+          <WeightInput line={line} index={index} onChange={(quantity) => change({ quantity })} />
+        ) : (
+          <Flex align="center">
+            <Button
+              size="small"
+              icon={<MinusOutlined />}
+              aria-label={t('pos.less', { line: n })}
+              disabled={line.quantity <= 1}
+              onClick={() => change({ quantity: Math.max(1, line.quantity - 1) })}
+            />
+            <InputNumber<number>
+              size="small"
+              min={1}
+              max={1_000_000}
+              precision={0}
+              value={line.quantity}
+              aria-label={t('lines.quantityOf', { line: n })}
+              data-testid={`line-${index}-quantity`}
+              className="pos-qty"
+              onChange={(next) => {
+                if (typeof next === 'number' && next >= 1) change({ quantity: next });
+              }}
+              style={{ width: 64 }}
+            />
+            <Button
+              size="small"
+              icon={<PlusOutlined />}
+              aria-label={t('pos.more', { line: n })}
+              onClick={() => change({ quantity: line.quantity + 1 })}
+            />
+          </Flex>
+        )}
+        {line.kind === 'product' && line.unit && !line.decimals && (
           <div style={{ minWidth: 110 }}>
             {canUnits ? (
               <UnitSelect

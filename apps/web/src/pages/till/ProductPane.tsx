@@ -106,6 +106,7 @@ const SHOWN = [
   'thumbnail_url',
   'unit_name_en',
   'unit_name_kh',
+  'unit_decimals',
 ] as const;
 
 /**

@@ -39,7 +39,10 @@ export interface TillLine {
   /** A product's price per own unit, a combo's selling price, in cents. */
   base_price_cents: number;
   taxable: boolean;
+  /** Whole units, or a weighed product's smallest steps (grams of a kg: `decimals` 3). */
   quantity: number;
+  /** The unit sold's decimals (a kg: 3); absent: whole units. */
+  decimals?: number;
   discount_id: number | null;
   /**
    * A product's units in the till's store, in its own unit, as last read (absent: not known, and
@@ -100,25 +103,31 @@ export function unitPrice(line: TillLine): number {
   return line.base_price_cents * (line.unit?.factor ?? 1);
 }
 
-/** What the till needs of a product to show its tile and sell it (the local catalogue keeps only this). */
-export type SoldProduct = Pick<
-  Product,
-  | 'id'
-  | 'name_en'
-  | 'name_kh'
-  | 'sku'
-  | 'barcode'
-  | 'category_id'
-  | 'thumbnail_url'
-  | 'unit_id'
-  | 'unit_name_en'
-  | 'unit_name_kh'
-  | 'price_usd_cents'
-  | 'taxable'
-  | 'stock'
->;
+/**
+ * What the till needs of a product to show its tile and sell it (the local catalogue keeps only
+ * this). `unit_decimals` absent (a row kept before units had decimals): whole units.
+ */
+export type SoldProduct = Partial<Pick<Product, 'unit_decimals'>> &
+  Pick<
+    Product,
+    | 'id'
+    | 'name_en'
+    | 'name_kh'
+    | 'sku'
+    | 'barcode'
+    | 'category_id'
+    | 'thumbnail_url'
+    | 'unit_id'
+    | 'unit_name_en'
+    | 'unit_name_kh'
+    | 'price_usd_cents'
+    | 'taxable'
+    | 'stock'
+  >;
 
+/** A product's line: one of it, or of a weighed product one whole unit (1.000 kg) until weighed. */
 export function productLine(row: SoldProduct): TillLine {
+  const decimals = row.unit_decimals ?? 0;
   return {
     key: lineKey(),
     kind: 'product',
@@ -132,7 +141,8 @@ export function productLine(row: SoldProduct): TillLine {
     unit: { id: row.unit_id, name_en: row.unit_name_en, name_kh: row.unit_name_kh, factor: 1 },
     base_price_cents: row.price_usd_cents,
     taxable: row.taxable,
-    quantity: 1,
+    quantity: 10 ** decimals,
+    ...(decimals ? { decimals } : {}),
     discount_id: null,
     stock: row.stock ?? null,
   };
@@ -164,11 +174,20 @@ function withStockOf(lines: TillLine[], line: TillLine): TillLine[] {
   );
 }
 
-/** Adds one of a line: to the same product in the same unit (or the same combo) if there is one. */
+/**
+ * Adds one of a line: to the same product in the same unit (or the same combo) if there is one. A
+ * weighed line stays its own (each bag weighed, each label scanned, is a line of its weight).
+ */
 export function addLine(cart: Cart, line: TillLine): Cart {
-  const same = cart.lines.findIndex(
-    (l) => l.kind === line.kind && l.item_id === line.item_id && (l.unit?.id ?? null) === (line.unit?.id ?? null),
-  );
+  const same = line.decimals
+    ? -1
+    : cart.lines.findIndex(
+        (l) =>
+          !l.decimals &&
+          l.kind === line.kind &&
+          l.item_id === line.item_id &&
+          (l.unit?.id ?? null) === (line.unit?.id ?? null),
+      );
   const lines =
     same === -1
       ? [...cart.lines, line]
@@ -226,6 +245,7 @@ export function cartTotals(cart: Cart, discounts: readonly Discount[], vatRateBp
     lines: cart.lines.map((line) => ({
       unit_price_cents: unitPrice(line),
       quantity: line.quantity,
+      decimals: line.decimals,
       taxable: line.taxable,
       discount: rule(line.discount_id),
     })),
@@ -312,6 +332,7 @@ export function cartOfOrder(
           item.kind === 'product' ? Math.round(item.unit_price_cents / item.factor) : item.unit_price_cents,
         taxable: item.taxable,
         quantity: item.quantity,
+        ...(item.decimals ? { decimals: item.decimals } : {}),
         discount_id: item.discount_id,
       };
       return { ...line, ...(lookup(item) ?? {}) };
@@ -347,6 +368,7 @@ const stored = z.object({
       base_price_cents: z.number(),
       taxable: z.boolean(),
       quantity: z.number(),
+      decimals: z.number().optional(),
       discount_id: z.number().nullable(),
       stock: z.number().nullable().optional(),
       parts: z

@@ -4,7 +4,9 @@ import {
   comboDetail,
   type OrderDetail,
   paginated,
+  parseScaleBarcode,
   product,
+  type ScaleCode,
   single,
   tillProduct,
 } from '@depot/contracts';
@@ -17,6 +19,7 @@ import { type LocalProduct, storedProduct, useLocalCatalogue } from '../../lib/o
 import { useLocalLists } from '../../lib/offline/localLists.ts';
 import type { LocalCombo } from '../../lib/offline/rows.ts';
 import { type Cart, cartOfOrder, productLine, type SoldProduct, type TillLine } from './cart.ts';
+import { scaleLine, useScaleLayouts } from './scale.ts';
 
 /** What the till looks up while selling: products and combos by code, a combo's VAT, a held order's lines. */
 
@@ -71,6 +74,7 @@ export function useCatalogue(storeId: number | null = null) {
   const client = useQueryClient();
   const local = useLocalCatalogue();
   const lists = useLocalLists();
+  const layouts = useScaleLayouts();
 
   const list = <T>(path: string, row: z.ZodType<T>, query: string) =>
     client.fetchQuery({
@@ -138,15 +142,22 @@ export function useCatalogue(storeId: number | null = null) {
     };
   }
 
-  /** The product, else the combo, whose barcode or SKU is exactly the code. */
+  /**
+   * The product, else the combo, whose barcode or SKU is exactly the code; else, for a label
+   * scale's barcode in one of the store's layouts, the product whose barcode is its product code,
+   * weighed (contracts scale.ts): on the device's catalogue first, so a label is read offline too.
+   */
   async function findCode(code: string, { allowOnly = false } = {}): Promise<Found> {
     // the local catalogue's code index first: a scan needs no round trip (its stock as last known)
     const known = local?.byCode(code);
     if (known) return { line: productLine(localProduct(known, storeId)) };
     const knownCombo = lists.combos?.byCode(code);
     if (knownCombo) return { line: await comboLine(knownCombo) };
+    const scan = parseScaleBarcode(code, layouts);
+    const labelled = scan && local?.byCode(scan.code);
+    if (scan && labelled && labelled.barcode === scan.code) return weighed(localProduct(labelled, storeId), scan);
     try {
-      return await findOnServer(code, allowOnly);
+      return await findOnServer(code, allowOnly, scan);
     } catch (error) {
       if (!(local && error instanceof NetworkError)) throw error;
       // no connection: what the local catalogue finds, its combos too
@@ -158,11 +169,14 @@ export function useCatalogue(storeId: number | null = null) {
     }
   }
 
-  async function findOnServer(code: string, allowOnly: boolean): Promise<Found> {
+  async function findOnServer(code: string, allowOnly: boolean, scan: ScaleCode | null): Promise<Found> {
     // a scan: the code's product from the server's unique indexes, else what the code finds
     const coded = await list(TILL_PRODUCTS, tillProduct, codeQuery(code, storeId));
     const exact = coded.data.find((row) => matchesCode(row, code));
     if (exact) return { line: productLine(exact) };
+    // a scale label: the server answers the products its product code may name, the layout picks
+    const labelled = scan && coded.data.find((row) => row.barcode === scan.code);
+    if (scan && labelled) return weighed(labelled, scan);
     const products = await list(TILL_PRODUCTS, tillProduct, productQuery(code, null, 20, storeId));
     const combos = await list('combos', combo, comboQuery(code));
     const exactCombo = combos.data.find((row) => matchesCode(row, code));
@@ -175,6 +189,12 @@ export function useCatalogue(storeId: number | null = null) {
         : { line: await comboLine(combos.data[0]) };
     }
     return all === 0 ? { none: true } : { many: true };
+  }
+
+  /** A scale label's line, or nothing to sell when it carries no weight and no price. */
+  function weighed(row: SoldProduct, scan: ScaleCode): Found {
+    const line = scaleLine(row, scan);
+    return line ? { line } : { none: true };
   }
 
   /**
