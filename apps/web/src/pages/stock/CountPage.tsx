@@ -1,5 +1,5 @@
 import { CameraOutlined, CheckOutlined, CloseOutlined, RollbackOutlined, SendOutlined } from '@ant-design/icons';
-import { type CountDetail, countDetail, type StockCountLine, written } from '@depot/contracts';
+import { type CountDetail, countDetail, type Locale, type StockCountLine, written } from '@depot/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Flex, Input, InputNumber, List, Space, Typography } from 'antd';
 import { lazy, Suspense, useRef, useState } from 'react';
@@ -12,7 +12,7 @@ import { costText } from '../../kit/resourceParts.tsx';
 import { useCtx } from '../../kit/useCtx.ts';
 import { formatDateTime } from '../../lib/dates.ts';
 import { formatCount } from '../../lib/format.ts';
-import { api, newIdempotencyKey, outcomeUnknown } from '../../lib/http.ts';
+import { ApiError, api, newIdempotencyKey, outcomeUnknown } from '../../lib/http.ts';
 import { localePath } from '../../lib/locale.ts';
 import { CountStatusTag } from '../../resources/counts.tsx';
 import { useScanner } from '../till/scanner.ts';
@@ -28,6 +28,12 @@ interface Scan {
   product_id?: number;
   quantity: number;
   mode?: 'add' | 'set';
+}
+
+/** Why a scan was refused: the field's own message (an unknown code, a wrong quantity), else the server's. */
+function scanFailure(error: unknown, locale: Locale): string {
+  const fields = error instanceof ApiError ? Object.values(error.body?.errors ?? {}).flat() : [];
+  return fields.length > 0 ? fields.join(' ') : failureMessage(error, locale);
 }
 
 /**
@@ -56,7 +62,7 @@ function useScans(count: CountDetail) {
       return true;
     } catch (error) {
       setLost(outcomeUnknown(error) ? { scan, key } : null);
-      setLast({ ok: false, text: failureMessage(error, locale) });
+      setLast({ ok: false, text: scanFailure(error, locale) });
       // the count moved on (submitted, cancelled): show it as it is
       void client.invalidateQueries({ queryKey: recordKey(API, count.id) });
       return false;
@@ -289,9 +295,7 @@ function CountBody({ count }: { count: CountDetail }) {
           bordered
           header={
             <Flex justify="space-between">
-              <Typography.Text strong>
-                {t('counts.linesCounted', { n: formatCount(count.lines.length) })}
-              </Typography.Text>
+              <Typography.Text strong>{t('counts.linesCounted', { count: count.lines.length })}</Typography.Text>
               <Typography.Text type="secondary">{t('counts.counted')}</Typography.Text>
             </Flex>
           }
