@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { nextDocumentNumber } from '../../db/sequences.ts';
+import { event } from '../../events/events.ts';
 import { FieldError, notFound } from '../../http/errors.ts';
 import { type DocumentDefinition, documentService } from '../../kit/document.ts';
 import { findLive, type Read, type ResourceDefinition } from '../../kit/resource.ts';
@@ -137,6 +138,8 @@ export const countDocument: DocumentDefinition<'stock_counts', Read<CountDetail>
     };
   },
   present: (actor, detail) => presentCount(actor, detail),
+  // every scan and step: the count's screen on the other counters' phones and the manager's reads it again
+  events: (count) => [event('StockCountChanged', { id: count.id, store_id: count.store_id, status: count.status })],
 };
 
 /** The product a scan names: by barcode or SKU (without case; live products), or by id. */

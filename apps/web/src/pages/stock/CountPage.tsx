@@ -1,5 +1,12 @@
 import { CameraOutlined, CheckOutlined, CloseOutlined, RollbackOutlined, SendOutlined } from '@ant-design/icons';
-import { type CountDetail, countDetail, type Locale, type StockCountLine, written } from '@depot/contracts';
+import {
+  type CountDetail,
+  channelNames,
+  countDetail,
+  type Locale,
+  type StockCountLine,
+  written,
+} from '@depot/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Flex, Input, InputNumber, List, Space, Typography } from 'antd';
 import { lazy, Suspense, useRef, useState } from 'react';
@@ -14,6 +21,7 @@ import { formatDateTime } from '../../lib/dates.ts';
 import { formatCount } from '../../lib/format.ts';
 import { ApiError, api, newIdempotencyKey, outcomeUnknown } from '../../lib/http.ts';
 import { localePath } from '../../lib/locale.ts';
+import { useChannel } from '../../lib/realtime.ts';
 import { CountStatusTag } from '../../resources/counts.tsx';
 import { useScanner } from '../till/scanner.ts';
 
@@ -243,6 +251,11 @@ function LineItem({
 function CountBody({ count }: { count: CountDetail }) {
   const { t, locale } = useCtx();
   const navigate = useNavigate();
+  const client = useQueryClient();
+  // the other counters' scans and the manager's steps, as they happen: the count is read again
+  useChannel<{ id: number }>(channelNames.store(count.store_id), 'StockCountChanged', (changed) => {
+    if (changed.id === count.id) void client.invalidateQueries({ queryKey: recordKey(API, count.id) });
+  });
   const counting = count.abilities.scan === true;
   const { send } = useScans(count);
   const actions: DocumentActions<CountDetail> = {
