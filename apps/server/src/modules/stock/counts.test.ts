@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { eventBus } from '../../events/bus.ts';
+import type { DomainEvent } from '../../events/events.ts';
+import { routesOf } from '../../realtime/domain.ts';
 import { stockIn } from '../../test/factories.ts';
 import { ADMIN_PASSWORD, bearer, createStore, createUser, login, useTestApp } from '../../test/harness.ts';
 import { sellableProduct } from '../../test/selling.ts';
@@ -197,6 +200,31 @@ describe('a blind count', () => {
     expect(listed.body.data.some((c: { id: number; lines_count: number }) => c.id === id && c.lines_count === 1)).toBe(
       true,
     );
+  });
+});
+
+describe('a count heard elsewhere', () => {
+  it('each scan and step is announced on the count’s store channel once committed; a refused one is not', async () => {
+    const heard: DomainEvent[] = [];
+    const stop = eventBus(ctx.db).subscribe((event) => {
+      if (event.name === 'StockCountChanged') heard.push(event);
+    });
+    try {
+      const id = await newCount();
+      await send(counter, 'POST', `/api/stock-counts/${id}/scans`, { code: sku }, randomUUID());
+      await send(counter, 'POST', `/api/stock-counts/${id}/scans`, { code: 'NO-SUCH' }, randomUUID());
+      await send(counter, 'POST', `/api/stock-counts/${id}/submit`, undefined, randomUUID());
+      expect(heard.map((e) => e.payload)).toEqual([
+        { id, store_id: storeId, status: 'open' },
+        { id, store_id: storeId, status: 'open' },
+        { id, store_id: storeId, status: 'submitted' },
+      ]);
+      expect(routesOf(heard[1])).toEqual([
+        { channels: [`private-stores.${storeId}`], payload: { id, store_id: storeId, status: 'open' } },
+      ]);
+    } finally {
+      stop();
+    }
   });
 });
 
