@@ -2,7 +2,18 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { prepareZXingModule, writeBarcode } from 'zxing-wasm/writer';
 import { CASHIER } from './playwright.config.ts';
-import { adminApi, confirm, expect, newContext, prefix, signIn, snap, stockInMain, test } from './support.ts';
+import {
+  adminApi,
+  confirm,
+  expect,
+  newContext,
+  prefix,
+  setColorMode,
+  signIn,
+  snap,
+  stockInMain,
+  test,
+} from './support.ts';
 
 /**
  * A blind count on a phone (issue 28): a cashier counts aisle 3 in Khmer with the phone's camera,
@@ -106,8 +117,12 @@ test('a blind count by phone camera, approved by a manager, sets the stock to wh
   // blind: nothing says what the store expected
   await expect(page.getByTestId('count-line-expected')).toHaveCount(0);
   await expect(page.getByText('ចំនួនគួរមាន')).toHaveCount(0);
+  // the phone's screen, 360 wide: nothing runs off its side
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   await snap(page, 'counts-phone-kh-light');
   await page.getByTestId('count-camera-toggle').click();
+  await setColorMode(page, 'dark');
+  await snap(page, 'counts-phone-kh-dark');
 
   await page.getByTestId('count-submit').click();
   await confirm(page, 'រាប់រួចហើយ', 'បានបញ្ជូនការរាប់ស្តុក៖ អ្នកគ្រប់គ្រងនឹងពិនិត្យ និងអនុម័ត។');
@@ -127,6 +142,11 @@ test('a blind count by phone camera, approved by a manager, sets the stock to wh
   await review.getByTestId('count-approve').click();
   await confirm(review, 'Approve and post', 'Count approved: the differences are posted to the stock.');
   await expect(review.getByTestId('count-status')).toHaveText('Approved');
+  await expect(review.getByText(/^Approved .* by admin$|^Approved .* by Administrator$/)).toBeVisible();
+  // the list of counts, where the next one starts
+  await review.goto('/en/stocks/counts', { waitUntil: 'networkidle' });
+  await expect(review.getByTestId(`open-${count.id}`)).toHaveText(count.number);
+  await snap(review, 'counts-list-en-dark', { quiet: true });
   await desk.close();
 
   const levels = await api.get<{ data: { product_id: number; quantity: number }[] }>(

@@ -1,5 +1,6 @@
+import { EyeOutlined } from '@ant-design/icons';
 import { COUNT_STATUSES, type CountStatus, countInput, type StockCount, stockCount } from '@depot/contracts';
-import { Flex, Tag, Typography } from 'antd';
+import { Flex, Tag, Tooltip, Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import { Link } from 'react-router';
 import { defineResource } from '../kit/resource.ts';
@@ -95,4 +96,15 @@ export const counts = defineResource<StockCount>({
     ];
   },
   fields: () => [],
+  rowActions: (row, { t, locale }) => (
+    <Tooltip title={t('counts.open')}>
+      <Link
+        to={localePath(`/stocks/counts/${row.id}`, locale)}
+        aria-label={t('counts.open')}
+        data-testid={`details-${row.id}`}
+      >
+        <EyeOutlined />
+      </Link>
+    </Tooltip>
+  ),
 });

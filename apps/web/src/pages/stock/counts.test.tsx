@@ -1,7 +1,7 @@
 import type { CountDetail, StockCountLine } from '@depot/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { popoverWith, stamp } from '../../test/inventory.ts';
+import { listAnswer, popoverWith, STORES, stamp } from '../../test/inventory.ts';
 import { mockFetch, renderApp, signedIn } from '../../test/render.tsx';
 import { GONE_AFTER, sightings } from './CameraScanner.tsx';
 
@@ -118,6 +118,38 @@ describe('a stock count', { timeout: 30_000 }, () => {
     await user.click(within(ask).getByRole('button', { name: 'Approve and post' }));
     await waitFor(() => expect(calls('POST stock-counts/7/approve')).toHaveLength(1));
     expect(calls('POST stock-counts/7/approve')[0].headers['idempotency-key']).toBeTruthy();
+  });
+});
+
+describe('the counts', { timeout: 30_000 }, () => {
+  it('starts a count in the user’s store and zone, with a key, and opens it to scan', async () => {
+    const made = countOf({ lines: [], lines_count: 0 });
+    const { calls } = mockFetch({
+      'GET stores': { body: listAnswer(STORES) },
+      'GET stock-counts': { body: listAnswer([]) },
+      'POST stock-counts': { status: 201, body: { message: 'Stock count created.', data: made } },
+      'GET stock-counts/7': { body: { data: made } },
+    });
+    signedIn({
+      permissions: [
+        'stock_counts.list',
+        'stock_counts.view',
+        'stock_counts.create',
+        'stock_counts.update',
+        'stores.list',
+      ],
+    });
+    const { user, path } = renderApp('/en/stocks/counts');
+    await user.click(await screen.findByTestId('create'));
+    const form = await screen.findByTestId('count-form');
+    await waitFor(() => expect(within(form).getByText('Phnom Penh Depot (PP01)')).toBeTruthy());
+    await user.type(within(form).getByTestId('count-zone'), 'Aisle 3');
+    await user.click(screen.getByRole('button', { name: 'Start counting' }));
+    await waitFor(() => expect(path()).toBe('/en/stocks/counts/7'));
+    const sent = calls('POST stock-counts')[0];
+    expect(sent.body).toEqual({ store_id: 1, zone: 'Aisle 3', note: null });
+    expect(sent.headers['idempotency-key']).toBeTruthy();
+    expect(await screen.findByText('Nothing counted yet: scan the first item.')).toBeTruthy();
   });
 });
 
