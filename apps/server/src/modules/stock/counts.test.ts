@@ -160,6 +160,10 @@ describe('a blind count', () => {
       randomUUID(),
     );
     expect(kh.body.errors.code[0]).toContain('គ្មានផលិតផលណាមានបាកូដ');
+    await send(counter, 'POST', `/api/stock-counts/${id}/scans`, { code: sku, quantity: 999_999_999 }, randomUUID());
+    const over = await send(counter, 'POST', `/api/stock-counts/${id}/scans`, { code: sku, quantity: 2 }, randomUUID());
+    expect(over.status).toBe(422);
+    expect(over.body.errors).toEqual({ quantity: ['Must be at most 1000000000.'] });
     const zero = await send(counter, 'POST', `/api/stock-counts/${id}/scans`, { code: sku, quantity: 0 }, randomUUID());
     expect(zero.status).toBe(422);
     expect(zero.body.errors).toEqual({ quantity: ['Count at least one.'] });

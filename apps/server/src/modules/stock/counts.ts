@@ -4,6 +4,7 @@ import {
   type CountStatus,
   countInput,
   type countScanInput,
+  QUANTITY_MAX,
   stockCount,
   todayInCambodia,
 } from '@depot/contracts';
@@ -224,6 +225,10 @@ export function countService(db: Db) {
           .executeTakeFirst();
         if (line) {
           const counted = input.mode === 'set' ? input.quantity : Number(line.counted) + input.quantity;
+          // a line is one product on one shelf: past the ledger's guard it is a mistyped count
+          if (counted > QUANTITY_MAX) {
+            throw new FieldError({ quantity: [{ key: 'validation.number_max', params: { max: QUANTITY_MAX } }] });
+          }
           await trx
             .updateTable('stock_count_lines')
             .set({ counted, updated_at: at })
