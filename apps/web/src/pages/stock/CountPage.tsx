@@ -82,9 +82,9 @@ function useScans(count: CountDetail) {
 }
 
 /** Where a counter scans: a scanner (a keyboard), the camera, or a code typed, and how many each counts. */
-function ScanPanel({ count }: { count: CountDetail }) {
+function ScanPanel({ scans }: { scans: ReturnType<typeof useScans> }) {
   const { t } = useCtx();
-  const { send, last, lost, busy, retry } = useScans(count);
+  const { send, last, lost, busy, retry } = scans;
   const [code, setCode] = useState('');
   const [quantity, setQuantity] = useState<number | null>(1);
   const [camera, setCamera] = useState(false);
@@ -257,7 +257,7 @@ function CountBody({ count }: { count: CountDetail }) {
     if (changed.id === count.id) void client.invalidateQueries({ queryKey: recordKey(API, count.id) });
   });
   const counting = count.abilities.scan === true;
-  const { send } = useScans(count);
+  const scans = useScans(count);
   const actions: DocumentActions<CountDetail> = {
     submit: {
       label: t('counts.submit'),
@@ -295,7 +295,7 @@ function CountBody({ count }: { count: CountDetail }) {
         </Flex>
       </Flex>
       <DocumentView api={API} record={count} row={countDetail} actions={actions} testId="count">
-        {counting && <ScanPanel count={count} />}
+        {counting && <ScanPanel scans={scans} />}
         {!counting && count.status === 'open' && <Alert type="info" showIcon message={t('counts.notCounting')} />}
         {count.difference_value_cents !== undefined && count.lines.length > 0 && (
           <Typography.Text data-testid="count-value">
@@ -319,7 +319,7 @@ function CountBody({ count }: { count: CountDetail }) {
             <LineItem
               line={line}
               canCorrect={counting}
-              onCorrect={(n) => void send({ product_id: line.product_id, quantity: n, mode: 'set' })}
+              onCorrect={(n) => void scans.send({ product_id: line.product_id, quantity: n, mode: 'set' })}
             />
           )}
         />

@@ -71,6 +71,16 @@ describe('a stock count', { timeout: 30_000 }, () => {
     expect(sent.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
     expect(await screen.findByText('Palm sugar: 12 counted.')).toBeTruthy();
     expect(within(screen.getByTestId('count-line-5')).getByTestId('count-line-counted').textContent).toBe('12');
+
+    // a miscount corrected: the line is set, not added to
+    const counted = screen.getByTestId('count-line-5');
+    await user.click(within(counted).getByRole('button', { name: 'Correct' }));
+    const field = within(counted).getByRole('spinbutton');
+    await user.clear(field);
+    await user.type(field, '10');
+    await user.click(within(counted).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls('POST stock-counts/7/scans')).toHaveLength(2));
+    expect(calls('POST stock-counts/7/scans')[1].body).toEqual({ product_id: 5, quantity: 10, mode: 'set' });
   });
 
   it('a scan the server refuses says why, in its words, and counts nothing', async () => {
