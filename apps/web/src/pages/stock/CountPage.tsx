@@ -312,7 +312,8 @@ function CountBody({ count }: { count: CountDetail }) {
               <Typography.Text type="secondary">{t('counts.counted')}</Typography.Text>
             </Flex>
           }
-          locale={{ emptyText: t('counts.empty') }}
+          // antd's empty text is drawn too faint to read (4.5:1): the page's secondary text is not
+          locale={{ emptyText: <Typography.Text type="secondary">{t('counts.empty')}</Typography.Text> }}
           dataSource={count.lines}
           data-testid="count-lines"
           renderItem={(line) => (
