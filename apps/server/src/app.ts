@@ -69,6 +69,8 @@ import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { settingsService } from './modules/settings/settings.service.ts';
 import { shiftRoutes } from './modules/shifts/shifts.routes.ts';
 import { shifts } from './modules/shifts/shifts.service.ts';
+import { countRoutes } from './modules/stock/counts.routes.ts';
+import { counts } from './modules/stock/counts.ts';
 import { stockRoutes } from './modules/stock/stock.routes.ts';
 import { transfers } from './modules/stock/transfers.ts';
 import { registerTaxEInvoiceSources } from './modules/tax/tax.einvoice.ts';
@@ -93,6 +95,7 @@ export const resourceDefinitions = [
   ...priceResources,
   purchases,
   transfers,
+  counts,
   discounts,
   combos,
   orders,
@@ -232,6 +235,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     registerResource(scope, db, tillProducts);
   });
   await app.register(stockRoutes, { db });
+  await app.register(countRoutes, { db });
   await app.register(purchaseRoutes, { db });
   await app.register(comboRoutes, { db });
   await app.register(priceRoutes, { db });

@@ -8,6 +8,7 @@ export * from './barcode.ts';
 export * from './catalogue.ts';
 export * from './combos.ts';
 export * from './constants.ts';
+export * from './counts.ts';
 export * from './credit.ts';
 export * from './dates.ts';
 export * from './discounts.ts';

@@ -68,6 +68,11 @@ export const RESOURCES = {
   tax_documents: ['list', 'view', 'create', 'approve'],
   purchases: [...CRUD, 'approve', 'cancel'],
   stocks: ['list', 'view', 'create', 'update', 'approve'],
+  /**
+   * Stock counts (issue 28): `create` starts one, `update` counts (scans; blind: the expected
+   * figures are `approve`'s), `approve` sees the differences, approves (posts them) or cancels.
+   */
+  stock_counts: ['list', 'view', 'create', 'update', 'approve'],
   reports: ['view', 'generate'],
   /** Receipt printers: listed and printed on by the till; `approve` opens the cash drawer by hand. */
   printers: ['list', 'view', 'generate', 'approve'],
@@ -158,6 +163,8 @@ export const DEFAULT_ROLES = [
       ...pick('exchange_rates', 'view'),
       ...pick('printers', 'list', 'view', 'generate'),
       ...pick('shifts', 'list', 'view', 'create', 'update'),
+      // counting the shelves with a phone, blind
+      ...pick('stock_counts', 'list', 'view', 'update'),
     ],
   },
   {
@@ -173,6 +180,8 @@ export const DEFAULT_ROLES = [
       ...pick('sub_categories', 'list', 'view', 'create', 'update'),
       ...pick('units', 'list', 'view', 'create', 'update'),
       ...all('stocks'),
+      // they start and count stock counts; approving the differences is a manager's
+      ...pick('stock_counts', 'list', 'view', 'create', 'update'),
       ...pick('purchases', 'list', 'view', 'create', 'update'),
       // they enter what the goods cost; selling prices are a manager's (prices.update)
       ...pick('costs', 'view'),

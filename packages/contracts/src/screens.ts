@@ -104,6 +104,15 @@ export const SCREENS: readonly Screen[] = [
     menu: 'menu.stock_low',
     group: 'menu.group.inventory',
   },
+  // stock counts (issue 28): the list, and one count: scanning on a phone, or a manager's review
+  {
+    path: '/stocks/counts',
+    layout: 'dashboard',
+    permission: 'stock_counts.list',
+    menu: 'menu.stock_counts',
+    group: 'menu.group.inventory',
+  },
+  { path: '/stocks/counts/:id', layout: 'dashboard', permission: 'stock_counts.view' },
   // expired batches and their write-off: stock, though the spec files the route under products
   {
     path: '/products/expired',

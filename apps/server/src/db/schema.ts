@@ -349,6 +349,35 @@ export interface StockTransfersTable extends Timestamps, SoftDelete {
   cancelled_at: string | null;
 }
 
+/** A stock count (issue 28, modules/stock/counts.ts): one store and zone, counted blind. */
+export interface StockCountsTable extends Timestamps, SoftDelete {
+  id: Generated<number>;
+  number: string;
+  store_id: number;
+  zone: string | null;
+  note: string | null;
+  status: 'open' | 'submitted' | 'approved' | 'cancelled';
+  created_by: number | null;
+  submitted_at: string | null;
+  approved_at: string | null;
+  approved_by: number | null;
+  cancelled_at: string | null;
+  adjustment_id: number | null;
+}
+
+/** A count's line: one per product; `expected` is what the store held at its first scan. */
+export interface StockCountLinesTable {
+  id: Generated<number>;
+  count_id: number;
+  product_id: number;
+  counted: number;
+  expected: number;
+  difference_value_cents: number | null;
+  scanned_by: number | null;
+  scanned_at: string;
+  updated_at: string;
+}
+
 export interface StockTransferItemsTable {
   id: Generated<number>;
   transfer_id: number;
@@ -520,6 +549,8 @@ export interface DB {
   stock_adjustments: StockAdjustmentsTable;
   stock_transfers: StockTransfersTable;
   stock_transfer_items: StockTransferItemsTable;
+  stock_counts: StockCountsTable;
+  stock_count_lines: StockCountLinesTable;
   purchases: PurchasesTable;
   purchase_items: PurchaseItemsTable;
   purchase_payments: PurchasePaymentsTable;

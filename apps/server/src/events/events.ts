@@ -14,6 +14,11 @@ export interface EventPayloads {
   PurchaseReceived: { id: number; store_id: number };
   TransferSent: TransferStores;
   TransferReceived: TransferStores;
+  /**
+   * A stock count was scanned into or moved on (issue 28): heard only by the count's own screen
+   * (other counters' phones, the manager's review), not by every screen of the store.
+   */
+  StockCountChanged: { id: number; store_id: number; status: string };
   /** A new current exchange rate (riel per dollar). */
   ExchangeRateChanged: { rate_khr: number; rate_in_khr: number | null; rate_out_khr: number | null };
   /** System or sale settings saved: which keys. */

@@ -203,7 +203,9 @@ describe('headers', () => {
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).toContain("object-src 'none'");
       expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]{24}'/);
-      expect(csp).not.toContain('unsafe-eval');
+      // no eval of scripts; compiling WebAssembly only (the stock count's camera decoder)
+      expect(csp).not.toContain("'unsafe-eval'");
+      expect(csp).toMatch(/script-src [^;]*'wasm-unsafe-eval'/);
       expect(csp).toContain("connect-src 'self' ws://localhost:80 wss://localhost:80");
     }
   });

@@ -32,7 +32,8 @@ function pusherSources(config: BroadcastingConfig): string[] {
 
 /**
  * The Content-Security-Policy of every answer. Scripts: the app's own files and the inline scripts
- * the server writes into index.html with this response's nonce; nothing else (no eval). Styles: the
+ * the server writes into index.html with this response's nonce; nothing else (no eval; WebAssembly
+ * only, `'wasm-unsafe-eval'`: the stock count's camera decoder, zxing-wasm, served by the app). Styles: the
  * app's files and inline styles (antd's CSS-in-JS writes <style> elements at run time). Pictures:
  * the app's, uploads, data: (QR codes) and blob: (pictures chosen before upload, captures).
  * Connections: the API and the real-time WebSocket. No page may frame the app.
@@ -40,7 +41,7 @@ function pusherSources(config: BroadcastingConfig): string[] {
 export function contentSecurityPolicy(request: FastifyRequest, broadcasting: BroadcastingConfig): string {
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${request.cspNonce}'`,
+    `script-src 'self' 'nonce-${request.cspNonce}' 'wasm-unsafe-eval'`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",

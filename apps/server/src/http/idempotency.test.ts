@@ -206,6 +206,37 @@ const RECIPES: Record<string, () => Promise<{ url: string; body?: object }>> = {
     const { url } = await RECIPES['POST /api/stock-transfers/:id/send']();
     return { url: url.replace(/send$/, 'cancel') };
   },
+  'POST /api/stock-counts': async () => ({ url: '/api/stock-counts', body: { store_id: ids.store, zone: 'Keys' } }),
+  'POST /api/stock-counts/:id/scans': async () => {
+    const count = await made('/api/stock-counts', { store_id: ids.store });
+    // three more than the store holds: an approval finds three (and the sales after it have stock)
+    const held = await ctx.db
+      .selectFrom('stock_levels')
+      .select((eb) => eb.fn.sum<number>('quantity').as('n'))
+      .where('store_id', '=', ids.store)
+      .where('product_id', '=', ids.product)
+      .executeTakeFirstOrThrow();
+    return { url: `/api/stock-counts/${count.id}/scans`, body: { code: 'KEY-1', quantity: Number(held.n) + 3 } };
+  },
+  'POST /api/stock-counts/:id/submit': async () => {
+    const { url, body } = await RECIPES['POST /api/stock-counts/:id/scans']();
+    await send('POST', url, body);
+    return { url: url.replace(/scans$/, 'submit') };
+  },
+  'POST /api/stock-counts/:id/reopen': async () => {
+    const { url } = await RECIPES['POST /api/stock-counts/:id/submit']();
+    await send('POST', url);
+    return { url: url.replace(/submit$/, 'reopen') };
+  },
+  'POST /api/stock-counts/:id/approve': async () => {
+    const { url } = await RECIPES['POST /api/stock-counts/:id/submit']();
+    await send('POST', url);
+    return { url: url.replace(/submit$/, 'approve') };
+  },
+  'POST /api/stock-counts/:id/cancel': async () => {
+    const count = await made('/api/stock-counts', { store_id: ids.store });
+    return { url: `/api/stock-counts/${count.id}/cancel` };
+  },
 };
 
 const keyRow = (key: string) =>

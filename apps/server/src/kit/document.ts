@@ -25,7 +25,14 @@ import { tableChanged } from './totals.ts';
  *
  * A new document is a DocumentDefinition (its table, policy, detail, events) plus its steps.
  */
-export type DocumentTable = 'orders' | 'purchases' | 'stock_transfers' | 'combos' | 'shifts' | 'customer_payments';
+export type DocumentTable =
+  | 'orders'
+  | 'purchases'
+  | 'stock_transfers'
+  | 'stock_counts'
+  | 'combos'
+  | 'shifts'
+  | 'customer_payments';
 
 export type DocumentRow<T extends DocumentTable> = Selectable<DB[T]>;
 

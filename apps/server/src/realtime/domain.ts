@@ -23,6 +23,7 @@ export function routesOf(event: DomainEvent): { channels: string[]; payload: obj
     case 'OrderCreated':
     case 'OrderUpdated':
     case 'PurchaseReceived':
+    case 'StockCountChanged':
       return [{ channels: [store(event.payload.store_id)], payload: event.payload }];
     case 'TransferSent':
     case 'TransferReceived': {

@@ -107,6 +107,10 @@ export const pages: Record<string, Page> = {
   '/stocks/transfer': {
     lazy: () => import('../pages/stock/TransfersPage.tsx').then((m) => ({ Component: m.TransfersPage })),
   },
+  '/stocks/counts': { lazy: () => import('../pages/stock/CountsPage.tsx').then((m) => ({ Component: m.CountsPage })) },
+  '/stocks/counts/:id': {
+    lazy: () => import('../pages/stock/CountPage.tsx').then((m) => ({ Component: m.CountPage })),
+  },
   '/stocks/low': { lazy: () => import('../pages/stock/LowStockPage.tsx').then((m) => ({ Component: m.LowStockPage })) },
   '/purchases': {
     lazy: () => import('../pages/purchases/PurchasesPage.tsx').then((m) => ({ Component: m.PurchasesPage })),

@@ -29,7 +29,9 @@ export function LanguageSwitch() {
   return (
     <Tooltip title={t('common.language')}>
       <Button data-testid="lang-switch" icon={<GlobalOutlined />} loading={busy} onClick={onClick}>
-        <span lang={htmlLang(other)}>{localeInfo[other].name}</span>
+        <span lang={htmlLang(other)} className="lang-switch-name">
+          {localeInfo[other].name}
+        </span>
       </Button>
     </Tooltip>
   );

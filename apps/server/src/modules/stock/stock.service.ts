@@ -63,14 +63,14 @@ async function batchOfLine(
   return null;
 }
 
-interface AdjustmentHead {
+export interface AdjustmentHead {
   store_id: number;
   reason: AdjustmentReason;
   note: string | null;
 }
 
 /** An adjustment's document (store, reason, who, when) and what each of its movements carries. */
-async function openAdjustment(trx: Db, actor: Actor, head: AdjustmentHead) {
+export async function openAdjustment(trx: Db, actor: Actor, head: AdjustmentHead) {
   const { id } = await trx
     .insertInto('stock_adjustments')
     .values({
@@ -94,7 +94,7 @@ async function openAdjustment(trx: Db, actor: Actor, head: AdjustmentHead) {
 }
 
 /** An adjustment's movements as written, and its line of the audit trail. */
-async function closeAdjustment(trx: Db, actor: Actor, id: number, head: AdjustmentHead, items: unknown[]) {
+export async function closeAdjustment(trx: Db, actor: Actor, id: number, head: AdjustmentHead, items: unknown[]) {
   const movements = await movementRows(trx, (q) =>
     q
       .where('stock_movements.document_type', '=', 'adjustment')
