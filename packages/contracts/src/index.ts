@@ -11,6 +11,7 @@ export * from './constants.ts';
 export * from './credit.ts';
 export * from './dates.ts';
 export * from './discounts.ts';
+export * from './display.ts';
 export * from './einvoice.ts';
 export * from './escpos.ts';
 export * from './format.ts';

@@ -1,0 +1,171 @@
+import { type DisplayLine, type DisplayState, formatCount, formatKhr, formatUsd, IDLE_DISPLAY } from '@depot/contracts';
+import { Flex, theme } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { ColorModeSwitch } from '../../components/ColorModeSwitch.tsx';
+import { LanguageSwitch } from '../../components/LanguageSwitch.tsx';
+import { useCtx } from '../../kit/useCtx.ts';
+import { listenToTill } from '../../lib/customerDisplay.ts';
+import { useSettings, useTitle } from '../../lib/settings.ts';
+import { KhqrCard } from '../orders/khqr/KhqrCard.tsx';
+import './display.css';
+
+/** One line as the customer reads it: the name in the page's language (the other below), quantity × price, amount. */
+function Line({ line }: { line: DisplayLine }) {
+  const { locale } = useCtx();
+  const [first, second] = locale === 'kh' ? [line.name_kh, line.name_en] : [line.name_en, line.name_kh];
+  const unit = locale === 'kh' ? line.unit_kh || line.unit_en : line.unit_en || line.unit_kh;
+  return (
+    <li className="display-line" data-testid="display-line">
+      <div className="display-line-name">
+        <div className="display-line-first">{first || second}</div>
+        {second && second !== first && <div className="display-line-second">{second}</div>}
+        <div className="display-line-quantity" data-testid="display-line-quantity">
+          {`${formatCount(line.quantity)}${unit ? ` ${unit}` : ''} × ${formatUsd(line.unit_price_cents)}`}
+        </div>
+      </div>
+      <div className="display-line-amount">{formatUsd(line.amount_cents)}</div>
+    </li>
+  );
+}
+
+function Row({ label, children, testId, big }: { label: string; children: string; testId: string; big?: boolean }) {
+  return (
+    <div className={big ? 'display-row display-row-big' : 'display-row'}>
+      <span>{label}</span>
+      <span data-testid={testId}>{children}</span>
+    </div>
+  );
+}
+
+/** The totals beside (landscape) or under (portrait) the lines: dollars and riel, then the tenders and the change. */
+function Totals({ state }: { state: DisplayState }) {
+  const { t } = useCtx();
+  const paying = state.phase !== 'cart';
+  const change = state.change_cents > 0 || state.change_khr > 0;
+  return (
+    <div className="display-totals" data-testid="display-totals">
+      {state.discount_cents > 0 && (
+        <Row label={t('pos.discount')} testId="display-discount">{`−${formatUsd(state.discount_cents)}`}</Row>
+      )}
+      {state.tax_cents > 0 && (
+        <Row label={t('orders.vat')} testId="display-vat">
+          {formatUsd(state.tax_cents)}
+        </Row>
+      )}
+      {state.delivery_fee_cents > 0 && (
+        <Row label={t('pos.deliveryFee')} testId="display-delivery">
+          {formatUsd(state.delivery_fee_cents)}
+        </Row>
+      )}
+      <div className="display-total">
+        <div className="display-total-label">{t('orders.total')}</div>
+        <div className="display-total-usd" data-testid="display-total-usd">
+          {formatUsd(state.total_cents)}
+        </div>
+        <div className="display-total-khr" data-testid="display-total-khr">
+          {formatKhr(state.total_khr)}
+        </div>
+      </div>
+      {paying && state.tendered_cents > 0 && (
+        <Row label={t('display.received')} testId="display-tendered">
+          {formatUsd(state.tendered_cents)}
+        </Row>
+      )}
+      {paying && !change && state.phase === 'paying' && state.tendered_cents > 0 && state.due_cents > 0 && (
+        <Row label={t('display.due')} testId="display-due" big>
+          {`${formatUsd(state.due_cents)} · ${formatKhr(state.due_khr)}`}
+        </Row>
+      )}
+      {paying && change && (
+        <div className="display-change" data-testid="display-change">
+          <div className="display-total-label">{t('pay.change')}</div>
+          <div className="display-change-usd" data-testid="display-change-usd">
+            {formatUsd(state.change_cents)}
+          </div>
+          <div className="display-total-khr">
+            {t('pay.orRiel')} <span data-testid="display-change-khr">{formatKhr(state.change_khr)}</span>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The welcome while no sale is under way: the shop's logo and name. */
+function Welcome() {
+  const { t } = useCtx();
+  const { settings } = useSettings();
+  const title = useTitle();
+  return (
+    <Flex vertical align="center" justify="center" gap={24} className="display-welcome" data-testid="display-idle">
+      <img className="display-logo" src={settings.logo_url ?? '/favicon.svg'} alt="" />
+      <h1>{title}</h1>
+      <div className="display-welcome-text">{t('display.welcome')}</div>
+    </Flex>
+  );
+}
+
+/**
+ * `/display`: the screen facing the customer. It shows only what the till sends
+ * (lib/customerDisplay.ts): the welcome when idle, the lines as the sale grows (the newest in
+ * view), the totals in dollars and riel, the change, the KHQR to scan, thanks once paid. It needs
+ * no session and reads nothing of the back office; large type, landscape or portrait.
+ */
+export function DisplayPage() {
+  const { t } = useCtx();
+  const { token } = theme.useToken();
+  const [state, setState] = useState<DisplayState>(IDLE_DISPLAY);
+  const list = useRef<HTMLOListElement>(null);
+
+  useEffect(() => listenToTill(setState), []);
+  // the newest line in view
+  const count = state.lines.length;
+  useEffect(() => {
+    if (count > 0) list.current?.lastElementChild?.scrollIntoView?.({ block: 'nearest' });
+  }, [count]);
+
+  const body =
+    state.phase === 'idle' || count === 0 ? (
+      <Welcome />
+    ) : (
+      <div className="display-sale" data-phase={state.phase}>
+        <section className="display-lines" aria-label={t('display.items')}>
+          <ol ref={list} data-testid="display-lines">
+            {state.lines.map((line, index) => (
+              // the till's order: a line's place is its identity on this screen
+              // biome-ignore lint/suspicious/noArrayIndexKey: lines have no id of their own here
+              <Line key={index} line={line} />
+            ))}
+          </ol>
+        </section>
+        <aside className="display-side">
+          {state.khqr ? (
+            <Flex vertical align="center" gap={12} data-testid="display-khqr">
+              <div className="display-scan">{t('display.scan')}</div>
+              <KhqrCard qr={state.khqr} size={280} />
+            </Flex>
+          ) : state.phase === 'done' ? (
+            <div className="display-thanks" data-testid="display-thanks">
+              {t('display.thanks')}
+            </div>
+          ) : null}
+          <Totals state={state} />
+        </aside>
+      </div>
+    );
+
+  return (
+    <main
+      className="display"
+      aria-label={t('display.title')}
+      data-testid="display"
+      style={{ background: token.colorBgLayout, color: token.colorText, fontFamily: token.fontFamily }}
+    >
+      <Flex className="display-corner" gap={8} align="center">
+        <LanguageSwitch />
+        <ColorModeSwitch />
+      </Flex>
+      {body}
+    </main>
+  );
+}
