@@ -93,7 +93,14 @@ describe('the customer display', () => {
     expect(within(card).getByTestId('khqr-amount').textContent).toContain('$4.50');
 
     act(() =>
-      publishDisplay({ ...sale, phase: 'done', tendered_cents: 1000, due_cents: 0, change_cents: 550, change_khr: 22_600 }),
+      publishDisplay({
+        ...sale,
+        phase: 'done',
+        tendered_cents: 1000,
+        due_cents: 0,
+        change_cents: 550,
+        change_khr: 22_600,
+      }),
     );
     expect(await screen.findByTestId('display-thanks')).toBeTruthy();
     expect(screen.queryByTestId('display-khqr')).toBeNull();
