@@ -91,15 +91,24 @@ function Totals({ state }: { state: DisplayState }) {
   );
 }
 
-/** The welcome while no sale is under way: the shop's logo and name. */
-function Welcome() {
-  const { t } = useCtx();
+/** The shop's logo and name: large on the welcome, small above the totals during a sale. */
+function Shop({ large }: { large?: boolean }) {
   const { settings } = useSettings();
   const title = useTitle();
   return (
+    <Flex vertical={large} align="center" gap={large ? 24 : 12} className={large ? undefined : 'display-shop'}>
+      <img className={large ? 'display-logo' : 'display-logo-small'} src={settings.logo_url ?? '/favicon.svg'} alt="" />
+      {large ? <h1>{title}</h1> : <span>{title}</span>}
+    </Flex>
+  );
+}
+
+/** The welcome while no sale is under way: the shop's logo and name. */
+function Welcome() {
+  const { t } = useCtx();
+  return (
     <Flex vertical align="center" justify="center" gap={24} className="display-welcome" data-testid="display-idle">
-      <img className="display-logo" src={settings.logo_url ?? '/favicon.svg'} alt="" />
-      <h1>{title}</h1>
+      <Shop large />
       <div className="display-welcome-text">{t('display.welcome')}</div>
     </Flex>
   );
@@ -139,6 +148,7 @@ export function DisplayPage() {
           </ol>
         </section>
         <aside className="display-side">
+          <Shop />
           {state.khqr ? (
             <Flex vertical align="center" gap={12} data-testid="display-khqr">
               <div className="display-scan">{t('display.scan')}</div>
