@@ -33,13 +33,18 @@ export const displayKhqr = z.object({
   expires_at: z.string().max(40),
 });
 
+/** The lines a display is sent: the newest, as many as fit a real-time message with room to spare. */
+export const DISPLAY_LINES = 20;
+
 export const DISPLAY_PHASES = ['idle', 'cart', 'paying', 'done'] as const;
 export type DisplayPhase = (typeof DISPLAY_PHASES)[number];
 
 export const displayState = z.object({
   /** idle: the welcome; cart: the sale grows; paying: the tenders; done: the change, thanks. */
   phase: z.enum(DISPLAY_PHASES),
-  lines: z.array(displayLine).max(500),
+  /** The newest lines (DISPLAY_LINES at most: a real-time message is small), and how many came before them. */
+  lines: z.array(displayLine).max(40),
+  earlier: z.number().int().min(0).max(100_000),
   /** Off the whole order (the lines' own discounts are in their amounts), VAT, a delivery fee. */
   discount_cents: money,
   tax_cents: money,
@@ -61,6 +66,7 @@ export type DisplayLine = z.infer<typeof displayLine>;
 export const IDLE_DISPLAY: DisplayState = {
   phase: 'idle',
   lines: [],
+  earlier: 0,
   discount_cents: 0,
   tax_cents: 0,
   delivery_fee_cents: 0,
@@ -73,3 +79,39 @@ export const IDLE_DISPLAY: DisplayState = {
   change_khr: 0,
   khqr: null,
 };
+
+// ─── pairing a tablet (modules/display) ─────────────────────────────────────────────────────
+
+/** A pairing code: six of these letters and digits (no 0/O, 1/I/L), typed on the tablet or scanned. */
+export const DISPLAY_CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+export const DISPLAY_CODE_LENGTH = 6;
+
+/** The channel a paired display listens to: its pairing's, and nothing else. */
+export const displayChannel = (pairingId: number) => `private-display.${pairingId}`;
+/** The one event on it: what the screen shows now (`displayState`). */
+export const DISPLAY_EVENT = 'DisplayUpdated';
+/** The till ended the pairing (a new display, unpaired): the tablet goes back to its code screen. */
+export const DISPLAY_ENDED_EVENT = 'DisplayEnded';
+
+/** `POST /api/display/pairings`: a new code for this till's session (any older display is unpaired). */
+export const displayPairingResponse = z.object({
+  data: z.object({ code: z.string(), expires_at: z.string() }),
+});
+
+/** `GET /api/display/pairings/current`: whether a display is paired with this session, or a code waits. */
+export const displayPairingStatus = z.object({
+  data: z.object({ paired: z.boolean(), waiting: z.boolean() }),
+});
+
+/** `POST /api/display/pair`: the code the tablet typed (spaces, dashes and case do not matter). */
+export const displayPairInput = z.object({
+  code: z
+    .string()
+    .max(20)
+    .transform((code) => code.replace(/[\s-]/g, '').toUpperCase()),
+});
+
+/** The display token (good for its channel only, while the cashier's session lives) and the channel. */
+export const displayPairResponse = z.object({
+  data: z.object({ token: z.string(), channel: z.string(), pairing_id: z.number().int() }),
+});

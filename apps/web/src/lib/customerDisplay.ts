@@ -1,12 +1,17 @@
 import { type DisplayKhqr, type DisplayState, displayState, IDLE_DISPLAY, type Locale } from '@depot/contracts';
 import { useEffect } from 'react';
+import { z } from 'zod';
+import { api } from './http.ts';
 import { localePath } from './locale.ts';
 
 /**
  * The till's side of the screen facing the customer (pages/display/DisplayPage.tsx): the till's
- * pages publish what the customer may see, and a display in another window of the same browser
- * (same origin) receives it over a BroadcastChannel; no server is involved and nothing else of
- * the till is sent. A display that opens asks (`hello`) and gets the latest at once.
+ * pages publish what the customer may see, and
+ * - a display in another window of the same browser (same origin) receives it over a
+ *   BroadcastChannel, no server involved; a display that opens asks (`hello`) and gets the latest;
+ * - a tablet paired with this till's session (modules/display on the server) receives it over real
+ *   time: the till posts it to `/api/display/state`, the latest only, one request at a time.
+ * Nothing else of the till is sent.
  */
 export const DISPLAY_CHANNEL = 'depot-customer-display';
 
@@ -33,6 +38,42 @@ function tillChannel(): BroadcastChannel | null {
 
 function send(): void {
   tillChannel()?.postMessage({ type: 'state', state: current() } satisfies DisplayMessage);
+  void sendToTablet();
+}
+
+const sentToTablets = z.object({ data: z.object({ displays: z.number() }) });
+/** Whether a tablet is paired with this session (the pairing dialog and the till say so). */
+let tablet = false;
+let sending = false;
+let sendAgain = false;
+
+async function sendToTablet(): Promise<void> {
+  if (!tablet) return;
+  if (sending) {
+    sendAgain = true;
+    return;
+  }
+  sending = true;
+  try {
+    const answer = await api('display/state', { method: 'POST', body: current(), schema: sentToTablets });
+    // unpaired meanwhile (another till's code, the session's end): nothing more to send
+    if (answer.data.displays === 0) tablet = false;
+  } catch {
+    // no connection: the next change sends the latest again
+  } finally {
+    sending = false;
+    if (sendAgain) {
+      sendAgain = false;
+      void sendToTablet();
+    }
+  }
+}
+
+/** A tablet is paired with this till (or no longer): it is sent what the display shows now. */
+export function tabletPaired(paired: boolean): void {
+  const was = tablet;
+  tablet = paired;
+  if (paired && !was) void sendToTablet();
 }
 
 /** The till's "customer display": the display page in a window of its own, to drag to the second screen. */

@@ -1,10 +1,15 @@
+import { LinkOutlined } from '@ant-design/icons';
 import { type DisplayLine, type DisplayState, formatCount, formatKhr, formatUsd, IDLE_DISPLAY } from '@depot/contracts';
-import { Flex, theme } from 'antd';
+import { Alert, Button, Flex, Form, Input, Modal, Tag, theme } from 'antd';
 import { useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { ColorModeSwitch } from '../../components/ColorModeSwitch.tsx';
 import { LanguageSwitch } from '../../components/LanguageSwitch.tsx';
+import { failureMessage } from '../../kit/queries.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { listenToTill } from '../../lib/customerDisplay.ts';
+import { type DisplayPairing, forgetPairing, listenToPairing, pairWith, savedPairing } from '../../lib/displayLink.ts';
+import { ApiError } from '../../lib/http.ts';
 import { useSettings, useTitle } from '../../lib/settings.ts';
 import { KhqrCard } from '../orders/khqr/KhqrCard.tsx';
 import './display.css';
@@ -115,6 +120,116 @@ function Welcome() {
 }
 
 /**
+ * Pairing a tablet with a till: the code the till shows, typed here (or in the address, from the
+ * till's QR: `/display?code=…`). A wrong code is the server's words under the field.
+ */
+function PairDialog({ onPaired, onClose }: { onPaired: (pairing: DisplayPairing) => void; onClose: () => void }) {
+  const { t, locale } = useCtx();
+  const [code, setCode] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    setBusy(true);
+    try {
+      onPaired(await pairWith(code));
+    } catch (error) {
+      setProblem(
+        error instanceof ApiError && error.body?.errors?.code
+          ? error.body.errors.code.join(' ')
+          : failureMessage(error, locale),
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      open
+      title={t('display.pair')}
+      onCancel={onClose}
+      okText={t('display.pairing')}
+      cancelText={t('kit.cancel')}
+      onOk={() => void submit()}
+      okButtonProps={{ loading: busy, disabled: code.trim() === '', 'data-testid': 'display-pair-submit' } as never}
+      destroyOnHidden
+    >
+      <Form layout="vertical" onFinish={() => void submit()}>
+        <Form.Item label={t('display.code')} validateStatus={problem ? 'error' : undefined} help={problem}>
+          <Input
+            size="large"
+            autoFocus
+            autoComplete="off"
+            value={code}
+            maxLength={12}
+            onChange={(event) => {
+              setCode(event.target.value.toUpperCase());
+              setProblem(null);
+            }}
+            style={{ fontSize: 28, letterSpacing: 4, fontFamily: 'monospace' }}
+            data-testid="display-pair-code"
+          />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+/** A tablet paired with a till: what the till sends over real time, until it unpairs. */
+function usePairing(onState: (state: DisplayState) => void) {
+  const [pairing, setPairing] = useState<DisplayPairing | null>(savedPairing);
+  const [ended, setEnded] = useState(false);
+  const [params, setParams] = useSearchParams();
+  const [problem, setProblem] = useState<string | null>(null);
+  const { locale } = useCtx();
+  const latest = useRef(onState);
+  latest.current = onState;
+
+  // the till's QR carries its code: paired at once, and the code leaves the address
+  const code = params.get('code');
+  useEffect(() => {
+    if (!code) return;
+    setParams({}, { replace: true });
+    pairWith(code).then(
+      (made) => {
+        setEnded(false);
+        setPairing(made);
+      },
+      (error: unknown) =>
+        setProblem(
+          error instanceof ApiError && error.body?.errors?.code
+            ? error.body.errors.code.join(' ')
+            : failureMessage(error, locale),
+        ),
+    );
+  }, [code, setParams, locale]);
+
+  useEffect(() => {
+    if (!pairing) return;
+    return listenToPairing(
+      pairing,
+      (state) => latest.current(state),
+      () => {
+        forgetPairing();
+        setPairing(null);
+        setEnded(true);
+        latest.current(IDLE_DISPLAY);
+      },
+    );
+  }, [pairing]);
+
+  return {
+    pairing,
+    ended,
+    problem,
+    paired: (made: DisplayPairing) => {
+      setEnded(false);
+      setProblem(null);
+      setPairing(made);
+    },
+  };
+}
+
+/**
  * `/display`: the screen facing the customer. It shows only what the till sends
  * (lib/customerDisplay.ts): the welcome when idle, the lines as the sale grows (the newest in
  * view), the totals in dollars and riel, the change, the KHQR to scan, thanks once paid. It needs
@@ -127,6 +242,8 @@ export function DisplayPage() {
   const list = useRef<HTMLOListElement>(null);
 
   useEffect(() => listenToTill(setState), []);
+  const link = usePairing(setState);
+  const [pairing, setPairing] = useState(false);
   // the newest line in view
   const count = state.lines.length;
   useEffect(() => {
@@ -139,6 +256,11 @@ export function DisplayPage() {
     ) : (
       <div className="display-sale" data-phase={state.phase}>
         <section className="display-lines" aria-label={t('display.items')}>
+          {state.earlier > 0 && (
+            <div className="display-earlier" data-testid="display-earlier">
+              {t('display.earlier', { count: state.earlier })}
+            </div>
+          )}
           <ol ref={list} data-testid="display-lines">
             {state.lines.map((line, index) => (
               // the till's order: a line's place is its identity on this screen
@@ -172,10 +294,37 @@ export function DisplayPage() {
       style={{ background: token.colorBgLayout, color: token.colorText, fontFamily: token.fontFamily }}
     >
       <Flex className="display-corner" gap={8} align="center">
+        {link.pairing ? (
+          <Tag color="success" data-testid="display-linked">
+            {t('display.paired')}
+          </Tag>
+        ) : (
+          <Button icon={<LinkOutlined />} onClick={() => setPairing(true)} data-testid="display-pair">
+            {t('display.pair')}
+          </Button>
+        )}
         <LanguageSwitch />
         <ColorModeSwitch />
       </Flex>
+      {(link.ended || link.problem) && state.phase === 'idle' && (
+        <Alert
+          className="display-notice"
+          type={link.problem ? 'error' : 'info'}
+          showIcon
+          title={link.problem ?? t('display.unpaired')}
+          data-testid="display-notice"
+        />
+      )}
       {body}
+      {pairing && (
+        <PairDialog
+          onClose={() => setPairing(false)}
+          onPaired={(made) => {
+            setPairing(false);
+            link.paired(made);
+          }}
+        />
+      )}
     </main>
   );
 }

@@ -1,5 +1,5 @@
 import { DEFAULT_SETTINGS, type DisplayState, IDLE_DISPLAY } from '@depot/contracts';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DISPLAY_CHANNEL, publishDisplay } from '../../lib/customerDisplay.ts';
 import { mockFetch, renderApp, signedIn } from '../../test/render.tsx';
@@ -43,7 +43,10 @@ const khqr = {
   expires_at: '2030-01-01T00:00:00Z',
 };
 
-afterEach(() => publishDisplay(IDLE_DISPLAY));
+afterEach(() => {
+  publishDisplay(IDLE_DISPLAY);
+  localStorage.clear();
+});
 
 /** What a till in another window posts (the same channel, another instance of it). */
 function postRaw(message: unknown) {
@@ -128,5 +131,37 @@ describe('the customer display', () => {
     await waitFor(() => expect(screen.getByTestId('display-total-usd').textContent).toBe('$9.99'));
     expect(screen.getAllByTestId('display-line')).toHaveLength(2);
     expect(screen.queryByTestId('display-khqr')).toBeNull();
+  });
+
+  it('pairs a tablet with the code from the till: a wrong code is said under the field, the right one is kept', async () => {
+    const token = `dpd_${'a'.repeat(43)}`;
+    const { calls } = mockFetch({
+      'POST display/pair': ({ body }) =>
+        (body as { code: string }).code === 'ABC234'
+          ? { body: { data: { token, channel: 'private-display.7', pairing_id: 7 } } }
+          : {
+              status: 422,
+              body: {
+                message: 'លេខកូដនេះមិនត្រឹមត្រូវ ឬផុតកំណត់ហើយ។',
+                errors: { code: ['លេខកូដនេះមិនត្រឹមត្រូវ ឬផុតកំណត់ហើយ។ សូមសុំលេខកូដថ្មីពីអ្នកគិតលុយ។'] },
+              },
+            },
+    });
+    renderApp('/display');
+    fireEvent.click(await screen.findByTestId('display-pair'));
+    const field = await screen.findByTestId('display-pair-code');
+    fireEvent.change(field, { target: { value: 'zzz999' } });
+    fireEvent.click(screen.getByTestId('display-pair-submit'));
+    expect(await screen.findByText('លេខកូដនេះមិនត្រឹមត្រូវ ឬផុតកំណត់ហើយ។ សូមសុំលេខកូដថ្មីពីអ្នកគិតលុយ។')).toBeTruthy();
+    expect(calls('POST display/pair').map((r) => r.body)).toEqual([{ code: 'ZZZ999' }]);
+
+    fireEvent.change(field, { target: { value: 'abc234' } });
+    fireEvent.click(screen.getByTestId('display-pair-submit'));
+    expect(await screen.findByTestId('display-linked')).toBeTruthy();
+    expect(JSON.parse(localStorage.getItem('depot.display_pairing') ?? 'null')).toEqual({
+      token,
+      channel: 'private-display.7',
+      pairing_id: 7,
+    });
   });
 });

@@ -1,6 +1,5 @@
 import {
   ClearOutlined,
-  DesktopOutlined,
   DollarOutlined,
   HistoryOutlined,
   PauseCircleOutlined,
@@ -18,7 +17,7 @@ import { failureMessage, usePage, useRefreshAll } from '../../kit/queries.ts';
 import { localName } from '../../kit/resource.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useCan } from '../../lib/access.tsx';
-import { openDisplay, useDisplayState } from '../../lib/customerDisplay.ts';
+import { useDisplayState } from '../../lib/customerDisplay.ts';
 import { formatDateTime } from '../../lib/dates.ts';
 import { parseWith } from '../../lib/forms.ts';
 import { ApiError, api, NetworkError } from '../../lib/http.ts';
@@ -47,6 +46,7 @@ import {
   type TillLine,
 } from './cart.ts';
 import { useCatalogue } from './catalogue.ts';
+import { DisplayButton } from './DisplayButton.tsx';
 import { displayOf } from './display.ts';
 import { HELD_QUERY, HeldOrdersDrawer } from './HeldOrders.tsx';
 import { Key, useFunctionKeys } from './keys.tsx';
@@ -299,11 +299,7 @@ export function PosPage() {
             />
           </div>
         )}
-        <Tooltip title={t('pos.openDisplayHelp')}>
-          <Button icon={<DesktopOutlined />} onClick={() => openDisplay(locale)} data-testid="open-display">
-            {t('pos.openDisplay')}
-          </Button>
-        </Tooltip>
+        <DisplayButton />
         <Badge count={heldCount} size="small">
           <Button icon={<HistoryOutlined />} onClick={() => setHeldOpen(true)} data-testid="open-held">
             {t('pos.heldOrders')}

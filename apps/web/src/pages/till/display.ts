@@ -1,5 +1,6 @@
 import {
   type CurrentRates,
+  DISPLAY_LINES,
   type DisplayPhase,
   type DisplayState,
   IDLE_DISPLAY,
@@ -29,8 +30,8 @@ export function displayOf(
   if (cart.lines.length === 0) return IDLE_DISPLAY;
   return {
     phase,
-    lines: cart.lines.map((line, index) => {
-      const priced = totals.lines[index];
+    lines: cart.lines.slice(-DISPLAY_LINES).map((line, shown) => {
+      const priced = totals.lines[Math.max(0, cart.lines.length - DISPLAY_LINES) + shown];
       return {
         name_kh: line.name_kh,
         name_en: line.name_en,
@@ -41,6 +42,7 @@ export function displayOf(
         amount_cents: priced ? priced.gross_cents - priced.line_discount_cents : 0,
       };
     }),
+    earlier: Math.max(0, cart.lines.length - DISPLAY_LINES),
     discount_cents: totals.lines.reduce((sum, line) => sum + line.order_discount_cents, 0),
     tax_cents: totals.tax_cents,
     delivery_fee_cents: totals.delivery_fee_cents,
