@@ -15,9 +15,9 @@ import {
 
 /**
  * The screen facing the customer (issue 28): the cashier opens it from the till in a second
- * window; it welcomes with the shop's name, follows the cart as it grows (dollars and riel), shows
- * the very KHQR the till's dialog made, and thanks the customer once paid. Khmer in light, English
- * in dark.
+ * window, and pairs a tablet by a code (typed in Khmer, the QR's address in English); both
+ * welcome with the shop's name, follow the cart as it grows (dollars and riel), show the very KHQR
+ * the till's dialog made, and thank the customer once paid. Khmer in light, English in dark.
  */
 
 const run = Date.now().toString(36).slice(-5);
@@ -48,11 +48,40 @@ for (const lang of ['kh', 'en'] as Lang[]) {
     await till.goto(`${prefix(lang)}/pos`);
 
     // ─── the cashier opens the customer's screen: a window of its own, the welcome ──────────
-    const [display] = await Promise.all([context.waitForEvent('page'), till.getByTestId('open-display').click()]);
+    await till.getByTestId('open-display').click();
+    const [display] = await Promise.all([
+      context.waitForEvent('page'),
+      till.getByTestId('open-display-window').click(),
+    ]);
     await display.setViewportSize({ width: 1280, height: 800 });
     await expect(display).toHaveURL(new RegExp(`${prefix(lang)}/display$`));
     await expect(display.getByTestId('display-idle')).toContainText(text.welcome);
     await snap(display, `display-idle-${lang}`);
+
+    // ─── and a tablet (no session of its own) paired by the till's code: typed, or the QR's address
+    await till.getByTestId('open-display').click();
+    await till.getByTestId('display-pair').click();
+    const code = (await till.getByTestId('display-code').textContent()) ?? '';
+    expect(code).toMatch(/^[A-Z2-9]{6}$/);
+    await snap(till, `display-pairing-${lang}`);
+    const pad = await newContext(browser, lang, lang === 'en' ? 'dark' : 'light');
+    const tablet = await pad.newPage();
+    // Khmer on a tablet held upright, English on one lying down
+    await tablet.setViewportSize(lang === 'kh' ? { width: 800, height: 1280 } : { width: 1280, height: 800 });
+    if (lang === 'kh') {
+      await tablet.goto('/display');
+      await tablet.getByTestId('display-pair').click();
+      await tablet.getByTestId('display-pair-code').fill(code.toLowerCase());
+      await tablet.getByTestId('display-pair-submit').click();
+    } else {
+      const address = (await till.getByTestId('display-code-qr').getAttribute('data-payload')) ?? '';
+      expect(address).toMatch(new RegExp(`/en/display\\?code=${code}$`));
+      await tablet.goto(address);
+    }
+    await expect(tablet.getByTestId('display-linked')).toBeVisible();
+    await expect(till.getByTestId('display-paired')).toBeVisible();
+    await till.keyboard.press('Escape');
+    await expect(till.getByTestId('display-dialog')).toHaveCount(0);
 
     // ─── the cart grows on both screens ─────────────────────────────────────────────────────
     await till.getByTestId('pos-search').fill(name[lang]);
@@ -69,6 +98,8 @@ for (const lang of ['kh', 'en'] as Lang[]) {
     await expect(display.getByTestId('display-total-khr')).toHaveText(riel);
     await expect(display.getByTestId('display-line')).toContainText(name[lang]);
     await snap(display, `display-cart-${lang}`);
+    await expect(tablet.getByTestId('display-total-usd')).toHaveText('$4.50');
+    await expect(tablet.getByTestId('display-line')).toContainText(name[lang]);
 
     // ─── KHQR: the customer scans the QR the till's dialog made ─────────────────────────────
     await till.getByTestId('pos-pay').click();
@@ -82,6 +113,11 @@ for (const lang of ['kh', 'en'] as Lang[]) {
     await expect(shown.getByTestId('khqr-symbol')).toHaveAttribute('data-payload', qr.data.payload);
     await expect(shown.getByTestId('khqr-amount')).toHaveText('$4.50 USD');
     await snap(display, `display-khqr-${lang}`);
+    await expect(tablet.getByTestId('display-khqr').getByTestId('khqr-symbol')).toHaveAttribute(
+      'data-payload',
+      qr.data.payload,
+    );
+    await snap(tablet, `display-tablet-khqr-${lang}`);
 
     // ─── paid: thanks, and the QR is gone ───────────────────────────────────────────────────
     await till.getByTestId('khqr-confirm').click();
@@ -90,6 +126,8 @@ for (const lang of ['kh', 'en'] as Lang[]) {
     await expect(display.getByTestId('display-thanks')).toHaveText(text.thanks);
     await expect(display.getByTestId('display-khqr')).toHaveCount(0);
     await snap(display, `display-done-${lang}`);
+    await expect(tablet.getByTestId('display-thanks')).toHaveText(text.thanks);
+    await pad.close();
     await context.close();
   });
 }

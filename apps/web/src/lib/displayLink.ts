@@ -57,21 +57,25 @@ export function listenToPairing(
     window.location,
     headers,
   );
-  void import('pusher-js').then(({ default: Pusher }) => {
-    if (stopped) return;
-    const pusher = new Pusher(options.key as string, options as never);
-    disconnect = () => pusher.disconnect();
-    pusher.signin();
-    const channel = pusher.subscribe(pairing.channel);
-    channel.bind(DISPLAY_EVENT, (data: unknown) => {
-      const parsed = displayState.safeParse(data);
-      if (parsed.success) onState(parsed.data);
-    });
-    channel.bind(DISPLAY_ENDED_EVENT, onEnded);
-    channel.bind('pusher:subscription_error', (error: { status?: number }) => {
-      if (error?.status === 401 || error?.status === 403) onEnded();
-    });
-  });
+  import('pusher-js').then(
+    ({ default: Pusher }) => {
+      if (stopped) return;
+      // as laravel-echo does for Depot's own endpoint: pusher-js asks for a cluster, which it does not use here
+      const pusher = new Pusher(options.key as string, { cluster: '', ...options } as never);
+      disconnect = () => pusher.disconnect();
+      pusher.signin();
+      const channel = pusher.subscribe(pairing.channel);
+      channel.bind(DISPLAY_EVENT, (data: unknown) => {
+        const parsed = displayState.safeParse(data);
+        if (parsed.success) onState(parsed.data);
+      });
+      channel.bind(DISPLAY_ENDED_EVENT, onEnded);
+      channel.bind('pusher:subscription_error', (error: { status?: number }) => {
+        if (error?.status === 401 || error?.status === 403) onEnded();
+      });
+    },
+    (error: unknown) => console.error(error),
+  );
   return () => {
     stopped = true;
     disconnect();
