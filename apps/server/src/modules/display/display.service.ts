@@ -17,6 +17,8 @@ import { livePairing, sessionPairings, waitingPairing } from './display.reposito
 
 /** How long a pairing code may be entered. */
 export const CODE_MINUTES = 5;
+/** What a display's message may weigh, under the real-time limit (protocol.ts `LIMITS.broadcastBytes`). */
+const MESSAGE_BYTES = 9 * 1024;
 /** The throttle's name for wrong codes (counted per address with the sign-in failures). */
 const THROTTLE_NAME = 'display-pairing-code';
 
@@ -144,7 +146,12 @@ export function displayService(db: Db, throttle: Throttle, realtime: Realtime) {
     /** What the till's customer sees now, to the displays of the till's own session. */
     async publish(actor: AuthContext, state: DisplayState): Promise<number> {
       const paired = (await sessionPairings(db, actor.sessionId)).filter((row) => row.paired_at !== null);
-      await Promise.all(paired.map((row) => realtime.broadcast(displayChannel(row.id), DISPLAY_EVENT, state)));
+      // a real-time message is small (10 kB): long names leave the oldest lines out, counted in `earlier`
+      let shown = state;
+      while (shown.lines.length > 1 && Buffer.byteLength(JSON.stringify(shown)) > MESSAGE_BYTES) {
+        shown = { ...shown, lines: shown.lines.slice(1), earlier: shown.earlier + 1 };
+      }
+      await Promise.all(paired.map((row) => realtime.broadcast(displayChannel(row.id), DISPLAY_EVENT, shown)));
       return paired.length;
     },
   };

@@ -226,6 +226,24 @@ describe("a display token opens its till's display channel and nothing else", ()
     const following = next<DisplayState>(listening, DISPLAY_EVENT);
     await post('/api/display/state', till.token, IDLE_DISPLAY);
     expect(await following).toEqual(IDLE_DISPLAY);
+
+    // forty lines of long Khmer names do not fit one message: the newest arrive, the others are counted
+    const long = 'ស្ករត្នោតកំពង់ស្ពឺ'.repeat(10);
+    const big: DisplayState = {
+      ...sale,
+      lines: Array.from({ length: 40 }, (_, i) => ({
+        ...sale.lines[0],
+        name_kh: `${long} ${i}`,
+        name_en: `Sugar ${i}`,
+      })),
+      earlier: 3,
+    };
+    const trimmed = next<DisplayState>(listening, DISPLAY_EVENT);
+    expect((await post('/api/display/state', till.token, big)).statusCode).toBe(200);
+    const got = await trimmed;
+    expect(got.lines.length).toBeLessThan(40);
+    expect(got.lines.at(-1)?.name_en).toBe('Sugar 39');
+    expect(got.earlier).toBe(3 + 40 - got.lines.length);
   });
 
   it("ends with the cashier's session, and when the till pairs another display", async () => {
