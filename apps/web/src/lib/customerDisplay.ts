@@ -87,6 +87,12 @@ export function publishDisplay(state: DisplayState): void {
   send();
 }
 
+/** This page no longer speaks to displays in this browser (tests: a page without a till). */
+export function closeTillChannel(): void {
+  channel?.close();
+  channel = null;
+}
+
 /** What the display was last sent (for tests and a display that asks). */
 export function displayed(): DisplayState {
   return current();

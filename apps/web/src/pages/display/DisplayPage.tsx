@@ -241,7 +241,16 @@ export function DisplayPage() {
   const [state, setState] = useState<DisplayState>(IDLE_DISPLAY);
   const list = useRef<HTMLOListElement>(null);
 
-  useEffect(() => listenToTill(setState), []);
+  // a till in this browser answers at once: this window is its second screen, no pairing to offer
+  const [besideTill, setBesideTill] = useState(false);
+  useEffect(
+    () =>
+      listenToTill((next) => {
+        setBesideTill(true);
+        setState(next);
+      }),
+    [],
+  );
   const link = usePairing(setState);
   const [pairing, setPairing] = useState(false);
   // the newest line in view
@@ -298,7 +307,7 @@ export function DisplayPage() {
           <Tag color="success" data-testid="display-linked">
             {t('display.paired')}
           </Tag>
-        ) : (
+        ) : besideTill ? null : (
           <Button icon={<LinkOutlined />} onClick={() => setPairing(true)} data-testid="display-pair">
             {t('display.pair')}
           </Button>

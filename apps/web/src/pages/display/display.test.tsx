@@ -1,7 +1,7 @@
 import { DEFAULT_SETTINGS, type DisplayState, IDLE_DISPLAY } from '@depot/contracts';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DISPLAY_CHANNEL, publishDisplay } from '../../lib/customerDisplay.ts';
+import { closeTillChannel, DISPLAY_CHANNEL, publishDisplay } from '../../lib/customerDisplay.ts';
 import { mockFetch, renderApp, signedIn } from '../../test/render.tsx';
 
 /** A sale of two lines as the till sends it: $3.50 + $1.20 − $0.20 off the order = $4.50, 18,500 riel at 4,100 (rounded to 100). */
@@ -45,6 +45,7 @@ const khqr = {
 
 afterEach(() => {
   publishDisplay(IDLE_DISPLAY);
+  closeTillChannel();
   localStorage.clear();
 });
 
@@ -112,6 +113,8 @@ describe('the customer display', () => {
 
     act(() => publishDisplay(IDLE_DISPLAY));
     expect(await screen.findByTestId('display-idle')).toBeTruthy();
+    // the till's second window: no pairing to offer
+    expect(screen.queryByTestId('display-pair')).toBeNull();
   });
 
   it('opened after the till published, shows the sale at once; what does not fit the schema is dropped', async () => {
