@@ -26,6 +26,8 @@ import { combos } from './modules/combos/combos.resources.ts';
 import { comboRoutes } from './modules/combos/combos.routes.ts';
 import { creditRoutes } from './modules/credit/credit.routes.ts';
 import { discounts } from './modules/discounts/discounts.resources.ts';
+import { displayRoutes } from './modules/display/display.routes.ts';
+import { displayService } from './modules/display/display.service.ts';
 import { einvoiceRoutes } from './modules/einvoice/einvoice.routes.ts';
 import { type EInvoiceOptions, type EInvoicing, einvoicing } from './modules/einvoice/einvoice.service.ts';
 import { geographyResources } from './modules/geography/geography.resources.ts';
@@ -257,6 +259,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(rolesRoutes, { db });
   await app.register(auditRoutes, { db });
   await app.register(broadcastingRoutes, { realtime, db });
+  await app.register(displayRoutes, { displays: displayService(db, throttle, realtime) });
   // every domain event, after its commit, on its channels (realtime/domain.ts)
   const stopBroadcasting = broadcastDomainEvents(db, realtime);
   app.addHook('onClose', async () => stopBroadcasting());

@@ -12,6 +12,7 @@ export * from './counts.ts';
 export * from './credit.ts';
 export * from './dates.ts';
 export * from './discounts.ts';
+export * from './display.ts';
 export * from './einvoice.ts';
 export * from './escpos.ts';
 export * from './format.ts';

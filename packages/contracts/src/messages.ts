@@ -467,6 +467,20 @@ export const messages = {
     kh: 'អ្នកមិនមានសិទ្ធិទទួលព័ត៌មានពីប៉ុស្តិ៍នេះទេ។',
   },
 
+  // the customer display (modules/display): pairing a tablet with a till
+  'display.code_wrong': {
+    en: 'This code is wrong or has expired. Ask the cashier for a new one.',
+    kh: 'លេខកូដនេះមិនត្រឹមត្រូវ ឬផុតកំណត់ហើយ។ សូមសុំលេខកូដថ្មីពីអ្នកគិតលុយ។',
+  },
+  'display.throttled': {
+    en: 'Too many wrong codes. Try again in {seconds} seconds.',
+    kh: 'លេខកូដខុសច្រើនដងពេក។ សូមព្យាយាមម្ដងទៀតក្នុងរយៈពេល {seconds} វិនាទី។',
+  },
+  'display.unpaired': {
+    en: 'This display is no longer paired with a till.',
+    kh: 'អេក្រង់នេះលែងភ្ជាប់ជាមួយកន្លែងគិតលុយហើយ។',
+  },
+
   // notifications (the inbox)
   'notification.read': { en: 'Marked as read.', kh: 'បានសម្គាល់ថាបានអាន។' },
   'notification.unread': { en: 'Marked as unread.', kh: 'បានសម្គាល់ថាមិនទាន់អាន។' },

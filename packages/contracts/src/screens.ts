@@ -7,7 +7,8 @@ import type { Permission } from './permissions.ts';
  */
 export interface Screen {
   path: string;
-  layout: 'dashboard' | 'guest' | 'default';
+  /** `bare`: a page alone, no menu, no session needed (the customer display, which shows only what it is sent). */
+  layout: 'dashboard' | 'guest' | 'default' | 'bare';
   /** Absent: any signed-in user (or anyone, on the guest layout). */
   permission?: Permission;
   /** Shown in the side menu under this i18n key. */
@@ -199,6 +200,8 @@ export const SCREENS: readonly Screen[] = [
     menu: 'menu.caminvoice',
     group: 'menu.group.admin',
   },
+  // the screen facing the customer: the till's second window, or a paired tablet
+  { path: '/display', layout: 'bare' },
   { path: '/no-permission', layout: 'default' },
   { path: '/not-found', layout: 'default' },
 ];

@@ -539,6 +539,7 @@ export interface DB {
   user_roles: UserRolesTable;
   auth_sessions: AuthSessionsTable;
   auth_tokens: AuthTokensTable;
+  display_pairings: DisplayPairingsTable;
   settings: SettingsTable;
   search_terms: SearchTermsTable;
   sequences: SequencesTable;
@@ -989,6 +990,20 @@ export interface KhqrPaymentsTable {
   /** When Bakong was last asked about it. */
   checked_at: string | null;
   created_by: number | null;
+  created_at: string;
+}
+
+/** A customer display paired with a till's session (modules/display): SHA-256 of its code and token. */
+export interface DisplayPairingsTable {
+  id: Generated<number>;
+  session_id: number;
+  user_id: number;
+  store_id: number | null;
+  code_hash: string | null;
+  code_expires_at: string;
+  token_hash: string | null;
+  paired_at: string | null;
+  revoked_at: string | null;
   created_at: string;
 }
 

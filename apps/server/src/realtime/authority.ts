@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.ts';
+import { livePairing } from '../modules/display/display.repository.ts';
 import { type Coverage, EVERY_STORE } from '../policies/coverage.ts';
-import { type ChannelAsker, mayListen } from './channels.ts';
+import { type ChannelAsker, displayAsker, mayListen } from './channels.ts';
 
 /**
  * What a user may listen to now, read from the database for the real-time endpoint (a socket has
@@ -9,6 +10,12 @@ import { type ChannelAsker, mayListen } from './channels.ts';
  * (every store with all_stores.view, else their user_stores and home store).
  */
 export async function channelAuthority(db: Db, userId: string): Promise<((channel: string) => boolean) | null> {
+  // a paired customer display: its pairing's channel while the cashier's session lives
+  const display = /^display:(\d{1,15})$/.exec(userId);
+  if (display) {
+    const pairing = await livePairing(db, { id: Number(display[1]) });
+    return pairing ? (channel) => mayListen(displayAsker(pairing.id), channel) : null;
+  }
   const id = Number(userId);
   if (!Number.isSafeInteger(id) || id < 1) return null;
   const user = await db

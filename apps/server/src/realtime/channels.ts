@@ -1,3 +1,4 @@
+import { displayChannel } from '@depot/contracts';
 import type { AuthContext } from '../access/access.ts';
 import { type Coverage, coversStore } from '../policies/coverage.ts';
 
@@ -10,7 +11,20 @@ export interface ChannelAsker {
   name: string;
   fullName: string | null;
   coverage: StoreCoverage;
+  /**
+   * A paired customer display (modules/display), not a user: it may listen to its pairing's
+   * channel and to nothing else, and no user may listen to a display's channel.
+   */
+  display?: number;
 }
+
+/** A customer display as an asker: no user, no store, its pairing's channel alone. */
+export function displayAsker(pairingId: number): ChannelAsker {
+  return { userId: 0, name: 'display', fullName: null, coverage: { all: false, storeIds: [] }, display: pairingId };
+}
+
+/** How a display's socket signs in (`pusher:signin` user id): never a number, so never a user's. */
+export const displaySocketId = (pairingId: number) => `display:${pairingId}`;
 
 /**
  * The asker from the access hook's context: their coverage is the request's (every store with
@@ -46,6 +60,7 @@ const CHANNELS: { pattern: RegExp; allows: (asker: ChannelAsker, id: number) => 
 
 /** Whether the asker may listen to the channel (its wire name, `private-…` or `presence-…`). */
 export function mayListen(asker: ChannelAsker, channel: string): boolean {
+  if (asker.display !== undefined) return channel === displayChannel(asker.display);
   for (const { pattern, allows } of CHANNELS) {
     const match = pattern.exec(channel);
     if (match) return allows(asker, Number(match[1] ?? 0));

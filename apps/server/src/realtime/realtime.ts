@@ -13,7 +13,7 @@ import type { z } from 'zod';
 import type { Config } from '../config.ts';
 import { type Db, now } from '../db/database.ts';
 import { channelAuthority } from './authority.ts';
-import { type ChannelAsker, mayListen, presenceMember } from './channels.ts';
+import { type ChannelAsker, displaySocketId, mayListen, presenceMember } from './channels.ts';
 import { Hub } from './hub.ts';
 import {
   channelKind,
@@ -108,7 +108,7 @@ export interface Realtime {
    * the transport, so a socket on another process is reached too); `close`: all of them (their
    * sessions ended).
    */
-  recheck(userIds: readonly number[], options?: { close?: boolean }): Promise<void>;
+  recheck(userIds: readonly (number | string)[], options?: { close?: boolean }): Promise<void>;
   /** What the page is told (`window.__DEPOT__.broadcasting`): never the secret. */
   clientConfig(): BroadcastingConfig;
   /** Sockets this process holds (embedded and redis). */
@@ -234,10 +234,11 @@ export async function createRealtime(options: {
     },
 
     signin(asker, socketId) {
-      const userData = JSON.stringify({
-        id: String(asker.userId),
-        user_info: { name: asker.name, full_name: asker.fullName },
-      });
+      const userData = JSON.stringify(
+        asker.display !== undefined
+          ? { id: displaySocketId(asker.display), user_info: {} }
+          : { id: String(asker.userId), user_info: { name: asker.name, full_name: asker.fullName } },
+      );
       return { auth: signChannel(key, secret, userSignatureSubject(socketId, userData)), user_data: userData };
     },
 

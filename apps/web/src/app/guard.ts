@@ -15,7 +15,7 @@ export function guard(screen: Screen, redirectTo?: string | (() => string)) {
     const locale = localeFromPath(url.pathname);
     const go = (path: string, search = '') => redirect(localePath(path, locale) + search);
 
-    if (screen.layout === 'default') return null;
+    if (screen.layout === 'default' || screen.layout === 'bare') return null;
     if (screen.layout === 'guest') {
       if (session.isValid()) throw go('/');
       return null;

@@ -165,6 +165,7 @@ export const pages: Record<string, Page> = {
   },
   '/roles': { lazy: () => import('../pages/admin/RolesPage.tsx').then((m) => ({ Component: m.RolesPage })) },
   '/audit': { lazy: () => import('../pages/admin/AuditPage.tsx').then((m) => ({ Component: m.AuditPage })) },
+  '/display': { lazy: () => import('../pages/display/DisplayPage.tsx').then((m) => ({ Component: m.DisplayPage })) },
   '/password': { lazy: () => import('../pages/profile/PasswordPage.tsx').then((m) => ({ Component: m.PasswordPage })) },
 };
 
@@ -176,6 +177,8 @@ const layouts: Record<Screen['layout'], Pick<RouteObject, 'Component' | 'lazy'>>
   // Only signed-in users pay for the menu and header.
   dashboard: { lazy: dashboardLayout },
   default: { Component: DefaultLayout },
+  // a page alone (the customer display): no menu, no session
+  bare: {},
 };
 
 /**
@@ -229,6 +232,7 @@ export function buildRoutes(): RouteObject[] {
           children: [
             ...redirects,
             { ...layouts.guest, children: inLayout(group('guest')) },
+            { ...layouts.bare, children: inLayout(group('bare')) },
             { ...layouts.dashboard, children: inLayout(group('dashboard')) },
             { ...layouts.default, children: inLayout([...group('default'), { path: '*', lazy: notFound }]) },
           ],

@@ -45,6 +45,7 @@ import {
   type TillLine,
   unitPrice,
 } from '../till/cart.ts';
+import { useReviewDisplay } from '../till/display.ts';
 import { Key, useFunctionKeys } from '../till/keys.tsx';
 import { listText, sourceText, useQuotedCart } from '../till/prices.ts';
 import {
@@ -344,6 +345,7 @@ function Review({ cart }: { cart: Cart }) {
   };
 
   useFunctionKeys({ F9: () => void complete() }, done === null && queued === null);
+  useReviewDisplay({ cart: quoted, totals, rates: rates.data, tenders, sold: done ?? queued !== null });
 
   if (done) return <Done sale={done} />;
   if (queued) return <QueuedOffline sale={queued} />;

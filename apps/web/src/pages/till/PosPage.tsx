@@ -17,6 +17,7 @@ import { failureMessage, usePage, useRefreshAll } from '../../kit/queries.ts';
 import { localName } from '../../kit/resource.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useCan } from '../../lib/access.tsx';
+import { useDisplayState } from '../../lib/customerDisplay.ts';
 import { formatDateTime } from '../../lib/dates.ts';
 import { parseWith } from '../../lib/forms.ts';
 import { ApiError, api, NetworkError } from '../../lib/http.ts';
@@ -45,6 +46,8 @@ import {
   type TillLine,
 } from './cart.ts';
 import { useCatalogue } from './catalogue.ts';
+import { DisplayButton } from './DisplayButton.tsx';
+import { displayOf } from './display.ts';
 import { HELD_QUERY, HeldOrdersDrawer } from './HeldOrders.tsx';
 import { Key, useFunctionKeys } from './keys.tsx';
 import { OfflineBar } from './OfflineBar.tsx';
@@ -175,6 +178,8 @@ export function PosPage() {
     () => (rates.data ? cartTotals(priced, discounts.rows, rates.data.vat_rate_bp) : null),
     [priced, discounts.rows, rates.data],
   );
+  // the customer's screen follows the cart (lib/customerDisplay.ts)
+  useDisplayState(displayOf('cart', priced, totals, rates.data));
   const held = usePage('orders', order, HELD_QUERY, useCan('orders.list'));
   const heldCount = held.data?.meta.total ?? 0;
 
@@ -294,6 +299,7 @@ export function PosPage() {
             />
           </div>
         )}
+        <DisplayButton />
         <Badge count={heldCount} size="small">
           <Button icon={<HistoryOutlined />} onClick={() => setHeldOpen(true)} data-testid="open-held">
             {t('pos.heldOrders')}

@@ -60,7 +60,14 @@ export function QrSymbol({
 export const khqrAmount = (qr: Pick<KhqrPayment, 'currency' | 'amount'>) =>
   qr.currency === 'USD' ? formatUsd(qr.amount) : formatKhr(qr.amount);
 
-export function KhqrCard({ qr, size = 240 }: { qr: KhqrPayment; size?: number }) {
+/** The card of a KHQR the server made, or the same as the till sent it to the customer's screen. */
+export function KhqrCard({
+  qr,
+  size = 240,
+}: {
+  qr: Pick<KhqrPayment, 'payload' | 'merchant_name' | 'currency' | 'amount'>;
+  size?: number;
+}) {
   return (
     <div className="khqr-card" data-testid="khqr-card" style={{ width: size + 32 }}>
       <div className="khqr-head">KHQR</div>

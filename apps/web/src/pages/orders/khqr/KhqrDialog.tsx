@@ -18,6 +18,7 @@ import { Alert, App, Button, Flex, Modal, Popconfirm, Segmented, Skeleton, Typog
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { failureMessage, useRefreshAll } from '../../../kit/queries.ts';
 import { useCtx } from '../../../kit/useCtx.ts';
+import { useDisplayKhqr } from '../../../lib/customerDisplay.ts';
 import { api, NetworkError } from '../../../lib/http.ts';
 import { outcomeUnknown, retryKeys } from '../../till/cart.ts';
 import { orderRates } from '../OrderDialogs.tsx';
@@ -116,6 +117,8 @@ export function KhqrDialog({
   );
 
   const expired = qr ? Date.parse(qr.expires_at) <= now : false;
+  // the same QR on the customer's screen while it can be paid
+  useDisplayKhqr(qr && !expired ? qr : null);
   // the countdown, every second
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000);
