@@ -39,6 +39,7 @@ export * from './resources.ts';
 export * from './samples.ts';
 export * from './screens.ts';
 export * from './searchText.ts';
+export * from './serials.ts';
 export * from './settings.ts';
 export * from './shifts.ts';
 export * from './stock.ts';

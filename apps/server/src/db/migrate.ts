@@ -36,6 +36,7 @@ import * as m0033 from './migrations/0033_drawer_of_payment.ts';
 import * as m0034 from './migrations/0034_tax_documents.ts';
 import * as m0035 from './migrations/0035_einvoicing.ts';
 import * as m0036 from './migrations/0036_bank_checks.ts';
+import * as m0041 from './migrations/0041_serials.ts';
 
 /** Migrations in order. A new one is a new file added here: the list is explicit, not a directory scan. */
 const migrations = {
@@ -74,6 +75,7 @@ const migrations = {
   '0034_tax_documents': m0034,
   '0035_einvoicing': m0035,
   '0036_bank_checks': m0036,
+  '0041_serials': m0041,
 };
 
 /** The migrations this code knows, oldest first: a database at a later one was made by a newer Depot. */
