@@ -152,6 +152,8 @@ export const productSnapshot = z.object({
   unit: z.array(z.number().int()),
   price_usd_cents: z.array(z.number().int()),
   taxable: z.array(z.boolean()),
+  /** Sold by serial: the till asks one per unit (serials.ts). */
+  serial_tracked: z.array(z.boolean()),
   updated_at: z.array(z.string()),
 });
 export type ProductSnapshotAnswer = z.infer<typeof productSnapshot>;

@@ -111,6 +111,8 @@ export const purchaseItem = z.object({
   received_value_cents: z.number().int(),
   lot: z.string().nullable(),
   expiry_date: z.string().nullable(),
+  /** The product is received by serial: one per base unit (serials.ts). */
+  serial_tracked: z.coerce.boolean().default(false),
 });
 export type PurchaseItem = z.infer<typeof purchaseItem>;
 

@@ -167,6 +167,7 @@ const rowOf = (row: Product): ProductRow => ({
   unit_name_kh: row.unit_name_kh,
   price_usd_cents: row.price_usd_cents,
   taxable: row.taxable,
+  serial_tracked: row.serial_tracked,
   updated_at: row.updated_at,
 });
 

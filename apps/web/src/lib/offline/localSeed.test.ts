@@ -24,6 +24,7 @@ const answer = (n: number): ProductSnapshotAnswer => {
     unit: ids.map((id) => id % 2),
     price_usd_cents: ids.map((id) => 100 + id),
     taxable: ids.map((id) => id % 3 === 0),
+    serial_tracked: ids.map(() => false),
     updated_at: ids.map(() => '2026-11-28T09:00:00.000Z'),
   };
 };

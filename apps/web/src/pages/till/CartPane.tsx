@@ -28,6 +28,7 @@ import { discountOption } from '../../resources/discounts.tsx';
 import { Money } from '../rates/rates.tsx';
 import { type Cart, lineDiscountApplies, type TillLine, unitPrice } from './cart.ts';
 import { listText, sourceText } from './prices.ts';
+import { SerialsField } from './SerialsField.tsx';
 
 type SetCart = (change: (cart: Cart) => Cart) => void;
 
@@ -147,37 +148,49 @@ function LineRow({
           />
         </Flex>
       </Flex>
+      {line.serials && (
+        <SerialsField
+          line={line}
+          index={index}
+          change={(next) =>
+            setCart((cart) => ({ ...cart, lines: cart.lines.map((l) => (l.key === line.key ? next(l) : l)) }))
+          }
+        />
+      )}
       <Flex gap={8} wrap align="center" style={{ marginTop: 6 }}>
-        <Flex align="center">
-          <Button
-            size="small"
-            icon={<MinusOutlined />}
-            aria-label={t('pos.less', { line: n })}
-            disabled={line.quantity <= 1}
-            onClick={() => change({ quantity: Math.max(1, line.quantity - 1) })}
-          />
-          <InputNumber<number>
-            size="small"
-            min={1}
-            max={1_000_000}
-            precision={0}
-            value={line.quantity}
-            aria-label={t('lines.quantityOf', { line: n })}
-            data-testid={`line-${index}-quantity`}
-            className="pos-qty"
-            onChange={(next) => {
-              if (typeof next === 'number' && next >= 1) change({ quantity: next });
-            }}
-            style={{ width: 64 }}
-          />
-          <Button
-            size="small"
-            icon={<PlusOutlined />}
-            aria-label={t('pos.more', { line: n })}
-            onClick={() => change({ quantity: line.quantity + 1 })}
-          />
-        </Flex>
-        {line.kind === 'product' && line.unit && (
+        {/* a line sold by serial counts its serials: no stepper, no other unit */}
+        {!line.serials && (
+          <Flex align="center">
+            <Button
+              size="small"
+              icon={<MinusOutlined />}
+              aria-label={t('pos.less', { line: n })}
+              disabled={line.quantity <= 1}
+              onClick={() => change({ quantity: Math.max(1, line.quantity - 1) })}
+            />
+            <InputNumber<number>
+              size="small"
+              min={1}
+              max={1_000_000}
+              precision={0}
+              value={line.quantity}
+              aria-label={t('lines.quantityOf', { line: n })}
+              data-testid={`line-${index}-quantity`}
+              className="pos-qty"
+              onChange={(next) => {
+                if (typeof next === 'number' && next >= 1) change({ quantity: next });
+              }}
+              style={{ width: 64 }}
+            />
+            <Button
+              size="small"
+              icon={<PlusOutlined />}
+              aria-label={t('pos.more', { line: n })}
+              onClick={() => change({ quantity: line.quantity + 1 })}
+            />
+          </Flex>
+        )}
+        {line.kind === 'product' && line.unit && !line.serials && (
           <div style={{ minWidth: 110 }}>
             {canUnits ? (
               <UnitSelect

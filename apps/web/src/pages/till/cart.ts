@@ -50,6 +50,11 @@ export interface TillLine {
   parts?: StockPart[] | null;
   /** The server's price of this line for the cart's customer (prices.ts `useQuotedCart`); absent: the base price. */
   quote?: PriceQuoteLine | null;
+  /**
+   * A serial-tracked product's serials (an IMEI each), one per unit: the line's quantity is their
+   * count. Absent: the product is sold without serials.
+   */
+  serials?: string[];
 }
 
 export interface StockPart {
@@ -116,7 +121,7 @@ export type SoldProduct = Pick<
   | 'price_usd_cents'
   | 'taxable'
   | 'stock'
->;
+> & { serial_tracked?: boolean };
 
 export function productLine(row: SoldProduct): TillLine {
   return {
@@ -135,6 +140,7 @@ export function productLine(row: SoldProduct): TillLine {
     quantity: 1,
     discount_id: null,
     stock: row.stock ?? null,
+    ...(row.serial_tracked ? { serials: [] } : {}),
   };
 }
 
@@ -169,6 +175,8 @@ export function addLine(cart: Cart, line: TillLine): Cart {
   const same = cart.lines.findIndex(
     (l) => l.kind === line.kind && l.item_id === line.item_id && (l.unit?.id ?? null) === (line.unit?.id ?? null),
   );
+  // a product sold by serial grows by the serials scanned into its line (withSerial), not by adding it again
+  if (same !== -1 && cart.lines[same].serials) return cart;
   const lines =
     same === -1
       ? [...cart.lines, line]
@@ -251,6 +259,7 @@ export function orderBody(
             unit_id: line.unit?.id ?? null,
             quantity: line.quantity,
             discount_id: line.discount_id,
+            ...(line.serials ? { serials: line.serials } : {}),
           }
         : { combo_id: line.item_id, quantity: line.quantity, discount_id: null },
     ),
@@ -266,7 +275,26 @@ export function orderBody(
 
 /** The spec's rule for the order screen: a customer and at least one product. */
 export function readyToSell(cart: Cart): boolean {
-  return cart.customer_id !== null && cart.lines.length > 0;
+  return cart.customer_id !== null && cart.lines.length > 0 && cart.lines.every(serialsComplete);
+}
+
+/** A serial-tracked line names one serial per base unit (the server checks the same, serials.ts). */
+export function serialsComplete(line: TillLine): boolean {
+  return !line.serials || line.serials.length === line.quantity * (line.unit?.factor ?? 1);
+}
+
+/** A line's serials with one more (scanned or typed): its quantity follows, in the product's own unit. */
+export function withSerial(line: TillLine, serial: string): TillLine {
+  if (!line.serials || line.serials.includes(serial)) return line;
+  const serials = [...line.serials, serial];
+  return { ...line, serials, quantity: serials.length };
+}
+
+/** A line's serials without one; the line waits for another while it has none. */
+export function withoutSerial(line: TillLine, serial: string): TillLine {
+  if (!line.serials) return line;
+  const serials = line.serials.filter((s) => s !== serial);
+  return { ...line, serials, quantity: Math.max(serials.length, 1) };
 }
 
 /**
@@ -313,6 +341,7 @@ export function cartOfOrder(
         taxable: item.taxable,
         quantity: item.quantity,
         discount_id: item.discount_id,
+        ...(item.serials.length ? { serials: item.serials } : {}),
       };
       return { ...line, ...(lookup(item) ?? {}) };
     }),
@@ -349,6 +378,7 @@ const stored = z.object({
       quantity: z.number(),
       discount_id: z.number().nullable(),
       stock: z.number().nullable().optional(),
+      serials: z.array(z.string()).optional(),
       parts: z
         .array(
           z.object({
