@@ -131,6 +131,8 @@ for (const lang of ['kh', 'en'] as Lang[]) {
     await expect(office.getByTestId('serial-unit')).toContainText(says[lang].status);
     if (lang === 'en') {
       await office.getByTestId('color-mode-dark').click();
+      await office.mouse.move(640, 790);
+      await expect(office.locator('.ant-tooltip:not(.ant-tooltip-hidden)')).toHaveCount(0);
       await snap(office, 'serials-search-returned-en-dark', { quiet: true });
     }
     await office.context().close();

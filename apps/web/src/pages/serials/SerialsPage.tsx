@@ -100,7 +100,7 @@ function UnitCard({ unit }: { unit: SerialRecord }) {
         {unit.order_number && (
           <Descriptions.Item label={t('serials.sale')}>
             <Link to={`/orders?search=${encodeURIComponent(unit.order_number)}`}>{unit.order_number}</Link>
-            {unit.invoice_number && ` · ${unit.invoice_number}`}
+            {unit.invoice_number && `\u00a0· ${unit.invoice_number}`}
           </Descriptions.Item>
         )}
         <Descriptions.Item label={t('serials.warranty')}>
