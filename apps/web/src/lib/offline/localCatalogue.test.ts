@@ -291,6 +291,7 @@ describe('the till’s local catalogue', () => {
       unit_name_kh: 'ប្រអប់',
       price_usd_cents: 100,
       taxable: true,
+      serial_tracked: false,
       updated_at: server.get(1200)?.updated_at,
     });
     expect(await outboxDb().products.count()).toBe(1501);

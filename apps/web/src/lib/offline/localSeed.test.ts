@@ -66,6 +66,7 @@ describe('the first sync’s bulk write', () => {
       unit_name_kh: 'កំប៉ុង',
       price_usd_cents: 106,
       taxable: true,
+      serial_tracked: false,
       updated_at: '2026-11-28T09:00:00.000Z',
     });
     expect((await db.meta.get(CURSOR))?.value).toBe('2026-11-28T10:00:00.000Z~3000');
