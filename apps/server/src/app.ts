@@ -67,6 +67,7 @@ import { rolesRoutes } from './modules/roles/roles.routes.ts';
 import { sampleRoutes } from './modules/samples/samples.routes.ts';
 import { sampleService } from './modules/samples/samples.service.ts';
 import { scaleRoutes } from './modules/scale/scale.routes.ts';
+import { serialRoutes } from './modules/serials/serials.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { settingsService } from './modules/settings/settings.service.ts';
 import { shiftRoutes } from './modules/shifts/shifts.routes.ts';
@@ -239,6 +240,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(stockRoutes, { db });
   await app.register(countRoutes, { db });
   await app.register(purchaseRoutes, { db });
+  await app.register(serialRoutes, { db });
   await app.register(comboRoutes, { db });
   await app.register(priceRoutes, { db });
   await app.register(rateRoutes, { db });

@@ -43,6 +43,7 @@ export * from './samples.ts';
 export * from './scale.ts';
 export * from './screens.ts';
 export * from './searchText.ts';
+export * from './serials.ts';
 export * from './settings.ts';
 export * from './shifts.ts';
 export * from './stock.ts';

@@ -400,6 +400,39 @@ export const messages = {
     en: 'More than is left to return on this line ({left}).',
     kh: 'លើសពីចំនួនដែលនៅសល់អាចទទួលត្រឡប់វិញលើជួរនេះ ({left})។',
   },
+  'serial.format': {
+    en: 'A serial number is letters, digits, - / or . (up to 64).',
+    kh: 'លេខសៀរៀលមានតែអក្សរ លេខ - / ឬ . (រហូតដល់ 64)។',
+  },
+  'serial.imei': {
+    en: 'This IMEI’s check digit is wrong: check the 15 digits.',
+    kh: 'លេខត្រួតពិនិត្យនៃ IMEI នេះមិនត្រឹមត្រូវ៖ សូមពិនិត្យលេខទាំង 15 ម្ដងទៀត។',
+  },
+  'serial.duplicate': { en: 'The same serial number is named twice.', kh: 'លេខសៀរៀលដដែលត្រូវបានដាក់ពីរដង។' },
+  'serial.count': {
+    en: 'Name one serial number per unit ({count}).',
+    kh: 'សូមដាក់លេខសៀរៀលមួយសម្រាប់ឯកតានីមួយៗ ({count})។',
+  },
+  'serial.not_tracked': {
+    en: 'This product does not take serial numbers.',
+    kh: 'ផលិតផលនេះមិនប្រើលេខសៀរៀលទេ។',
+  },
+  'serial.not_in_stock': {
+    en: 'Serial {serial} is not in stock at this store.',
+    kh: 'លេខសៀរៀល {serial} មិនមាននៅក្នុងស្តុកនៃហាងនេះទេ។',
+  },
+  'serial.exists': {
+    en: 'Serial {serial} is already recorded for this product.',
+    kh: 'លេខសៀរៀល {serial} មានកត់ត្រាសម្រាប់ផលិតផលនេះរួចហើយ។',
+  },
+  'serial.not_on_sale': {
+    en: 'Serial {serial} was not sold on this line.',
+    kh: 'លេខសៀរៀល {serial} មិនត្រូវបានលក់នៅលើជួរនេះទេ។',
+  },
+  'serial.in_combo': {
+    en: 'A product with serial numbers is sold on its own, not in a combo.',
+    kh: 'ផលិតផលដែលមានលេខសៀរៀលត្រូវលក់ដាច់ដោយឡែក មិនមែនក្នុងឈុតទេ។',
+  },
   'order.not_item': { en: 'This line is not on this order.', kh: 'ជួរនេះមិនមែនជារបស់ការលក់នេះទេ។' },
   'order.no_delivery': { en: 'This order has no delivery.', kh: 'ការលក់នេះគ្មានការដឹកជញ្ជូនទេ។' },
   'order.delivery_step': {

@@ -6,6 +6,7 @@ import { PRICE_SOURCES } from './prices.ts';
 import { CHANGE_IN, TENDER_METHODS } from './pricing.ts';
 import { PAYMENT_STATUSES } from './purchases.ts';
 import { recordFields } from './resources.ts';
+import { serialsField } from './serials.ts';
 import { QUANTITY_MAX } from './stock.ts';
 
 /**
@@ -71,6 +72,8 @@ export const orderItemInput = z
     unit_id: optionalId,
     quantity: z.number().int().min(1).max(QUANTITY_MAX),
     discount_id: optionalId,
+    /** A serial-tracked product's serials, one per base unit sold (serials.ts). */
+    serials: serialsField,
   })
   .refine((item) => (item.product_id === null) !== (item.combo_id === null), {
     path: ['product_id'],
@@ -133,7 +136,14 @@ export const deliveryInput = z.object({ status: z.enum(DELIVERY_STATUSES), note:
 
 export const returnInput = z.object({
   items: z
-    .array(z.object({ order_item_id: id, quantity: z.number().int().min(1).max(QUANTITY_MAX) }))
+    .array(
+      z.object({
+        order_item_id: id,
+        quantity: z.number().int().min(1).max(QUANTITY_MAX),
+        /** A serial-tracked line's serials coming back, one per base unit: only those it sold. */
+        serials: serialsField,
+      }),
+    )
     .min(1)
     .max(200),
   refund_method: z.enum(['cash_usd', 'cash_khr']),
@@ -182,6 +192,8 @@ export const orderItem = z.object({
   /** The group's price list the price came from (null: the base prices). */
   price_list_en: z.string().nullable().default(null),
   price_list_kh: z.string().nullable().default(null),
+  /** The serials of the units the line sold (a serial-tracked product's; empty otherwise). */
+  serials: z.array(z.string()).default([]),
 });
 export type OrderItem = z.infer<typeof orderItem>;
 

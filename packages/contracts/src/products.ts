@@ -63,6 +63,10 @@ export const productInput = z.object({
     .transform((v) => (v ? v : null)),
   reorder_level: z.number().int().min(0).max(1_000_000_000).default(0),
   status: z.enum(RECORD_STATUSES).default('active'),
+  /** Each unit carries a serial (an IMEI for a phone): received, sold, returned and moved by it (serials.ts). */
+  serial_tracked: z.boolean().default(false),
+  /** The warranty a unit sold carries, in months (0: none). */
+  warranty_months: z.number().int().min(0).max(120).default(0),
   /**
    * A new product's opening stock, per store (create only; `stocks.create` and the store covered):
    * whole base units, at a unit cost in cents (absent: the product's cost price), into a lot and
@@ -125,6 +129,8 @@ export const product = z.object({
   expiry_date: z.string().nullable(),
   reorder_level: z.number().int(),
   status: z.enum(RECORD_STATUSES),
+  serial_tracked: z.coerce.boolean(),
+  warranty_months: z.number().int(),
 });
 export type Product = z.infer<typeof product>;
 
@@ -150,6 +156,8 @@ export const productSnapshot = z.object({
   unit: z.array(z.number().int()),
   price_usd_cents: z.array(z.number().int()),
   taxable: z.array(z.boolean()),
+  /** Sold by serial: the till asks one per unit (serials.ts). */
+  serial_tracked: z.array(z.boolean()),
   updated_at: z.array(z.string()),
 });
 export type ProductSnapshotAnswer = z.infer<typeof productSnapshot>;
@@ -174,6 +182,7 @@ export const tillProduct = product.pick({
   taxable: true,
   thumbnail_url: true,
   stock: true,
+  serial_tracked: true,
 });
 export type TillProduct = z.infer<typeof tillProduct>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { abilitiesOf } from './abilities.ts';
 import { MAX_ID } from './ids.ts';
 import { recordFields } from './resources.ts';
+import { serialsField } from './serials.ts';
 import { expiryDate, lot, productNames, QUANTITY_MAX } from './stock.ts';
 
 /**
@@ -66,7 +67,14 @@ export type PurchaseInput = z.input<typeof purchaseInput>;
 export const receiveInput = z.object({
   received_at: z.iso.date().nullish(),
   items: z
-    .array(z.object({ item_id: id, quantity: z.number().int().min(1).max(QUANTITY_MAX) }))
+    .array(
+      z.object({
+        item_id: id,
+        quantity: z.number().int().min(1).max(QUANTITY_MAX),
+        /** A serial-tracked product's serials, one per base unit received, scanned or typed (serials.ts). */
+        serials: serialsField,
+      }),
+    )
     .min(1)
     .max(500),
 });
@@ -103,6 +111,8 @@ export const purchaseItem = z.object({
   received_value_cents: z.number().int(),
   lot: z.string().nullable(),
   expiry_date: z.string().nullable(),
+  /** The product is received by serial: one per base unit (serials.ts). */
+  serial_tracked: z.coerce.boolean().default(false),
 });
 export type PurchaseItem = z.infer<typeof purchaseItem>;
 

@@ -36,6 +36,8 @@ export const SCREENS: readonly Screen[] = [
   { path: '/pos', layout: 'dashboard', permission: 'orders.create', menu: 'menu.pos' },
   { path: '/orders', layout: 'dashboard', permission: 'orders.list', menu: 'menu.orders', group: 'menu.group.sales' },
   { path: '/orders/review', layout: 'dashboard', permission: 'orders.create' },
+  // serial and IMEI numbers (issue 28): who bought a unit, when, with what warranty
+  { path: '/serials', layout: 'dashboard', permission: 'orders.list', menu: 'menu.serials', group: 'menu.group.sales' },
   {
     path: '/invoices',
     layout: 'dashboard',

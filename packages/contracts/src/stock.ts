@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { abilitiesOf } from './abilities.ts';
 import { MAX_ID } from './ids.ts';
 import { recordFields } from './resources.ts';
+import { serialsField } from './serials.ts';
 
 /**
  * Stock is a ledger. Every change is a movement (who, when, which store, product and batch, how
@@ -195,6 +196,8 @@ export const transferInput = z
           /** In the unit chosen (the product's base unit, or one made of it: a carton). */
           unit_id: id,
           quantity: z.number().int().min(1).max(QUANTITY_MAX),
+          /** A serial-tracked product's serials, one per base unit sent (serials.ts). */
+          serials: serialsField,
         }),
       )
       .min(1)
@@ -216,6 +219,8 @@ export const transferItem = z.object({
   quantity: z.number().int(),
   /** quantity × factor: the base units that move. */
   base_quantity: z.number().int(),
+  /** The serials of those units (a serial-tracked product's; empty otherwise). */
+  serials: z.array(z.string()).default([]),
 });
 
 export const transfer = z.object({

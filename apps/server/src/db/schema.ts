@@ -276,6 +276,9 @@ export interface ProductsTable extends Timestamps, SoftDelete {
   expiry_date: string | null;
   reorder_level: number;
   status: RecordStatus;
+  /** Each unit carries its serial (0041): product_serials. */
+  serial_tracked: Generated<number>;
+  warranty_months: Generated<number>;
 }
 
 export interface SequencesTable {
@@ -385,6 +388,8 @@ export interface StockTransferItemsTable {
   unit_id: number;
   factor: number;
   quantity: number;
+  /** The serials the line moves, a JSON array (0041; null: none). */
+  serials: string | null;
 }
 
 export interface PurchasesTable extends Timestamps, SoftDelete {
@@ -567,6 +572,7 @@ export interface DB {
   orders: OrdersTable;
   order_items: OrderItemsTable;
   order_item_batches: OrderItemBatchesTable;
+  product_serials: ProductSerialsTable;
   order_payments: OrderPaymentsTable;
   order_returns: OrderReturnsTable;
   invoices: InvoicesTable;
@@ -816,6 +822,24 @@ export interface OrderItemsTable {
   price_list_kh: string | null;
   /** Base units an offline sale took beyond the store's stock (0025). */
   oversold: Generated<number>;
+  /** The serials of the units the line sells, a JSON array (0041; null: none). */
+  serials: string | null;
+}
+
+/** One unit of a serial-tracked product (0041): where it is, what brought it, what sold it. */
+export interface ProductSerialsTable {
+  id: Generated<number>;
+  product_id: number;
+  serial: string;
+  store_id: number;
+  status: 'in_stock' | 'sold' | 'returned' | 'moved';
+  purchase_item_id: number | null;
+  order_item_id: number | null;
+  transfer_id: number | null;
+  warranty_months: number;
+  sold_at: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 /** The units an order line took, batch by batch: cancels and returns put these back. */

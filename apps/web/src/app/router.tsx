@@ -83,6 +83,7 @@ export const pages: Record<string, Page> = {
     lazy: () => import('../pages/orders/OrderReviewPage.tsx').then((m) => ({ Component: m.OrderReviewPage })),
   },
   '/shifts': { lazy: () => import('../pages/shifts/ShiftsPage.tsx').then((m) => ({ Component: m.ShiftsPage })) },
+  '/serials': { lazy: () => import('../pages/serials/SerialsPage.tsx').then((m) => ({ Component: m.SerialsPage })) },
   '/invoices': { lazy: () => import('../pages/orders/InvoicesPage.tsx').then((m) => ({ Component: m.InvoicesPage })) },
   '/tax-documents': {
     lazy: () => import('../pages/tax/TaxDocumentsPage.tsx').then((m) => ({ Component: m.TaxDocumentsPage })),

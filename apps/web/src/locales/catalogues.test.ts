@@ -17,6 +17,7 @@ import {
   SAMPLE_STATUSES,
   SAMPLE_TABLES,
   SCREENS,
+  SERIAL_STATUSES,
   STATEMENT_KINDS,
   TAX_CATEGORIES,
   TAX_DOCUMENT_KINDS,
@@ -109,6 +110,7 @@ describe('message catalogues', () => {
     ...OFFICIAL_RATE_KINDS.map((kind) => `tax.officialKind.${kind}`),
     ...['manual', 'feed'].map((source) => `tax.officialSource.${source}`),
     ...TAX_CATEGORIES.map((category) => `tax.category.${category}`),
+    ...SERIAL_STATUSES.map((status) => `serials.status.${status}`),
     // the audit trail's actions, the permission matrix's rows and columns
     ...AUDIT_ACTIONS.map((action) => `audit.action.${action.replace('.', '_')}`),
     ...ACTIONS.map((action) => `permissions.action.${action}`),

@@ -11,7 +11,7 @@ import {
   todayInCambodia,
   written,
 } from '@depot/contracts';
-import { Flex, Form, Image, Input, Switch, Tag, Typography } from 'antd';
+import { Flex, Form, Image, Input, InputNumber, Switch, Tag, Typography } from 'antd';
 import { useEffect, useRef } from 'react';
 import { CountInput, DateInput, ImageInput, RielInput, UsdInput } from '../kit/inputs.tsx';
 import { type PickProps, RemoteSelect } from '../kit/RemoteSelect.tsx';
@@ -246,6 +246,20 @@ function productFields(ctx: Ctx): Field[] {
     },
     { ...statusField(ctx), half: true },
     {
+      name: 'serial_tracked',
+      label: t('fields.serial_tracked'),
+      help: t('products.serialHelp'),
+      valuePropName: 'checked',
+      control: <Switch checkedChildren={t('products.serialTracked')} unCheckedChildren={t('products.noSerial')} />,
+      half: true,
+    },
+    {
+      name: 'warranty_months',
+      label: t('fields.warranty_months'),
+      control: <InputNumber min={0} max={120} precision={0} style={{ width: '100%' }} />,
+      half: true,
+    },
+    {
       name: 'opening_stock',
       label: t('products.openingStock'),
       help: t('products.openingHelp'),
@@ -280,6 +294,8 @@ export const products = defineResource<Product>({
   defaults: {
     status: 'active',
     taxable: true,
+    serial_tracked: false,
+    warranty_months: 0,
     reorder_level: 0,
     cost_usd_cents: 0,
     brand_id: null,

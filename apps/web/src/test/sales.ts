@@ -205,6 +205,7 @@ export function orderRow(id: number, extra: Partial<OrderDetail> = {}, viewer: V
         taxable: true,
         returned_quantity: 0,
         oversold: 0,
+        serials: [],
         price_source: 'product',
         list_price_cents: 126,
         price_list_en: null,

@@ -23,6 +23,7 @@ import { findLive } from '../../kit/resource.ts';
 import { authorizeSale } from '../../policies/orders.ts';
 import type { Actor } from '../../policies/policy.ts';
 import { customerPriceGroup, listNames, priceRulesFor } from '../prices/prices.service.ts';
+import { checkSerialCount } from '../serials/serials.ledger.ts';
 import { factorFor } from '../stock/stock.repository.ts';
 import { cartCombos, cartDiscounts, cartProducts, cartUnits, comboParts } from './orders.repository.ts';
 
@@ -69,6 +70,8 @@ export interface SaleLine
   discount: { id: number; name: string; rule: DiscountRule } | null;
   /** The base units of each product the line takes (a combo's items, times the line's quantity). */
   takes: { product_id: number; units: number }[];
+  /** A serial-tracked product's serials, one per base unit (checked against the count here). */
+  serials: string[];
 }
 
 /** Payment status from what is paid, what is due and whether it goes out for delivery. */
@@ -189,6 +192,12 @@ export async function readCart(
           category_id: product.category_id,
         }),
         takes: [{ product_id: product.id, units: item.quantity * factor }],
+        serials: item.serials,
+      });
+      checkSerialCount(problems, `${field}.serials`, {
+        tracked: Number(product.serial_tracked) === 1,
+        units: item.quantity * factor,
+        serials: item.serials,
       });
     } else if (item.combo_id) {
       const combo = combos.get(item.combo_id);
@@ -199,6 +208,9 @@ export async function readCart(
       if (combo.status !== 'active') add(`${field}.combo_id`, 'validation.product_inactive');
       if (item.discount_id) add(`${field}.discount_id`, 'order.discount_not_applicable');
       const parts = comboItems.filter((c) => c.combo_id === combo.id);
+      // a unit with a serial is sold by it: never inside a bundle, which names none
+      if (parts.some((p) => Number(p.serial_tracked) === 1)) add(`${field}.combo_id`, 'serial.in_combo');
+      if (item.serials.length) add(`${field}.serials`, 'serial.not_tracked');
       lines.push({
         kind: 'combo',
         product_id: null,
@@ -220,6 +232,7 @@ export async function readCart(
         // discounts name products and categories; a combo's price is already its own
         discount: null,
         takes: parts.map((p) => ({ product_id: p.product_id, units: item.quantity * p.quantity * p.factor })),
+        serials: [],
       });
     }
   }

@@ -72,6 +72,7 @@ export const itemsOf = prepared((db: Db, p: { id: number }) =>
       'order_items.price_list_en',
       'order_items.price_list_kh',
       'order_items.oversold',
+      'order_items.serials',
     ])
     .where('order_items.order_id', '=', p.id)
     .orderBy('order_items.id'),
@@ -100,6 +101,11 @@ export const invoiceOf = prepared((db: Db, p: { id: number }) =>
     .where('order_id', '=', p.id)
     .where('deleted_at', 'is', null),
 );
+
+/** A line's serials as kept (a JSON array, or null: none). */
+export function serialsOf(kept: string | null): string[] {
+  return kept ? (JSON.parse(kept) as string[]) : [];
+}
 
 /** An order with its lines, tenders and refunds, invoice and store: what a receipt prints. */
 export async function orderDetail(db: Db, id: number): Promise<Read<OrderDetail>> {
@@ -138,6 +144,7 @@ export async function orderDetail(db: Db, id: number): Promise<Read<OrderDetail>
       total_cents: n(i.total_cents),
       taxable: n(i.taxable) === 1,
       oversold: n(i.oversold),
+      serials: serialsOf(i.serials),
     })),
     payments: payments.map((p) => ({
       ...p,
@@ -197,6 +204,7 @@ export function comboParts(db: Db, comboIds: number[]) {
       'combo_items.factor',
       'combo_items.quantity',
       'products.taxable',
+      'products.serial_tracked',
     ])
     .where('combo_items.combo_id', 'in', comboIds)
     .execute();

@@ -2,6 +2,7 @@ import { DELIVERY_FLOW, type DeliveryStatus, type MessageKey, usdCentsToKhr } fr
 import type { Db } from '../../db/database.ts';
 import { tallyOrder, tallyPayments, tallyReturned } from '../../db/rollups.ts';
 import { AppError, FieldError } from '../../http/errors.ts';
+import { checkSerialCount } from '../serials/serials.ledger.ts';
 import { drawerShift } from '../shifts/shifts.service.ts';
 import { share } from '../stock/ledger.ts';
 import type { OrderRow, Problems, ReturnInput } from './orders.cart.ts';
@@ -90,6 +91,12 @@ export async function returnLines(trx: Db, orderId: number, items: ReturnInput['
       problems[`items.${index}.quantity`] = [{ key: 'order.over_returned', params: { left } }];
       continue;
     }
+    // a line sold by its serials takes back one serial per base unit (serials.ledger.ts checks which)
+    checkSerialCount(problems, `items.${index}.serials`, {
+      tracked: item.serials !== null,
+      units: line.quantity * item.factor,
+      serials: line.serials,
+    });
     const total = Number(item.total_cents);
     const after = item.returned_quantity + line.quantity;
     refund += share(total, after, item.quantity) - share(total, item.returned_quantity, item.quantity);

@@ -120,6 +120,7 @@ export async function writeLines(
         list_price_cents: line.list_price_cents,
         price_list_en: line.price_list_en,
         price_list_kh: line.price_list_kh,
+        serials: line.serials.length ? JSON.stringify(line.serials) : null,
       };
     }),
   );

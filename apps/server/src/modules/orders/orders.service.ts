@@ -7,6 +7,7 @@ import type { Actor, Approver } from '../../policies/policy.ts';
 import { auditWho, recordAudit } from '../audit/audit.ts';
 import { checkCredit } from '../credit/credit.steps.ts';
 import { saleRates } from '../rates/rates.service.ts';
+import { claimSerials, returnSerials, voidSerials } from '../serials/serials.ledger.ts';
 import { attachShift } from '../shifts/shifts.service.ts';
 import { creditNoteFor, creditVoid } from '../tax/tax.issue.ts';
 import {
@@ -122,6 +123,17 @@ export function orderService(db: Db) {
       sale.lines,
       sale.itemIds,
     );
+    // the units sold by their serials, each on hand in the store until this transaction claims it
+    await claimSerials(
+      trx,
+      sale.storeId,
+      sale.lines.map((line, i) => ({
+        field: `items.${i}.serials`,
+        productId: line.product_id ?? 0,
+        serials: line.serials,
+      })),
+      { status: 'sold', orderItemIds: sale.itemIds, at: ctx.at, anyway: allowNegative },
+    );
     // beyond the stock: in the audit trail, and the managers are told (notifications.raise.ts)
     if (oversold) {
       await recordAudit(trx, auditWho(actor), {
@@ -226,6 +238,7 @@ export function orderService(db: Db) {
             // an invoiced sale's void credits what was left of it (before its units go back)
             await creditVoid(trx, id, reason, actor.userId);
             await putBack(trx, order, await everyLine(trx, id), reason);
+            await voidSerials(trx, id, row.store_id, at);
             await refundTheRest(trx, row, actor.userId, at);
             await voidInvoice(trx, id, at);
           }
@@ -250,6 +263,16 @@ export function orderService(db: Db) {
         async ({ trx, at, row, approvedBy }) => {
           const { refund, back, parts } = await returnLines(trx, id, input.items);
           await putBack(trx, { id, storeId: row.store_id, userId: actor.userId }, back, input.note);
+          await returnSerials(
+            trx,
+            row.store_id,
+            input.items.map((item, i) => ({
+              field: `items.${i}.serials`,
+              orderItemId: item.order_item_id,
+              serials: item.serials,
+            })),
+            at,
+          );
           const returnId = await recordReturn(
             trx,
             row,

@@ -32,6 +32,7 @@ const line = (over: Partial<OrderInput['items'][number]>) => ({
   combo_id: null,
   unit_id: null,
   quantity: 1,
+  serials: [],
   discount_id: null,
   ...over,
 });
@@ -128,15 +129,15 @@ describe('order steps', () => {
     await expect(
       ctx.db.transaction().execute(async (trx) => {
         // a third of $4.13 is $1.38 (rounded half up); two more take the rest, $2.75
-        const first = await returnLines(trx, ids.sold, [{ order_item_id: ids.soldLine, quantity: 1 }]);
+        const first = await returnLines(trx, ids.sold, [{ order_item_id: ids.soldLine, quantity: 1, serials: [] }]);
         expect(first).toEqual({
           refund: 138,
           back: [{ itemId: ids.soldLine, share: [1, 3] }],
           parts: [{ itemId: ids.soldLine, from: 0, to: 1 }],
         });
         const rest = await returnLines(trx, ids.sold, [
-          { order_item_id: ids.soldLine, quantity: 1 },
-          { order_item_id: ids.soldLine, quantity: 1 },
+          { order_item_id: ids.soldLine, quantity: 1, serials: [] },
+          { order_item_id: ids.soldLine, quantity: 1, serials: [] },
         ]);
         expect(rest).toEqual({
           refund: 275,
@@ -144,7 +145,7 @@ describe('order steps', () => {
           parts: [{ itemId: ids.soldLine, from: 1, to: 3 }],
         });
         expect(
-          await problems(() => returnLines(trx, ids.sold, [{ order_item_id: ids.soldLine, quantity: 1 }])),
+          await problems(() => returnLines(trx, ids.sold, [{ order_item_id: ids.soldLine, quantity: 1, serials: [] }])),
         ).toEqual({ 'items.0.quantity': ['order.over_returned'] });
         throw new Error('roll back');
       }),

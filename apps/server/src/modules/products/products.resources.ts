@@ -71,6 +71,8 @@ export const products: ResourceDefinition<'products', typeof productInput, typeo
         'products.expiry_date',
         'products.reorder_level',
         'products.status',
+        sql<boolean>`products.serial_tracked = 1`.as('serial_tracked'),
+        'products.warranty_months',
         'products.created_at',
         'products.updated_at',
         'products.deleted_at',
@@ -117,7 +119,11 @@ export const products: ResourceDefinition<'products', typeof productInput, typeo
     }
   },
   // opening stock is not a column: `created` writes it, through the ledger
-  toRow: ({ opening_stock: _opening, ...input }) => ({ ...input, taxable: input.taxable ? 1 : 0 }),
+  toRow: ({ opening_stock: _opening, ...input }) => ({
+    ...input,
+    taxable: input.taxable ? 1 : 0,
+    ...(input.serial_tracked === undefined ? {} : { serial_tracked: input.serial_tracked ? 1 : 0 }),
+  }),
   /** A new product's opening stock, per store, in the product's transaction (stock.service.ts). */
   created: (trx, actor, id, input) => receiveOpeningStock(trx, actor, id, input.opening_stock, input.cost_usd_cents),
   checkMany: productProblems,

@@ -91,6 +91,7 @@ export async function snapshotOf(db: Db): Promise<ProductSnapshotAnswer> {
     unit: [],
     price_usd_cents: [],
     taxable: [],
+    serial_tracked: [],
     updated_at: [],
   };
   const unitPlace = new Map<number, number>();
@@ -121,6 +122,7 @@ export async function snapshotOf(db: Db): Promise<ProductSnapshotAnswer> {
     out.price_usd_cents.push(row.price_usd_cents);
     // SQLite answers the comparison 0 or 1
     out.taxable.push(Boolean(row.taxable));
+    out.serial_tracked.push(Boolean(row.serial_tracked));
     out.updated_at.push(row.updated_at);
   }
   out.cursor = last ? changesCursor(last) : null;

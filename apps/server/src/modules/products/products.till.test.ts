@@ -58,6 +58,7 @@ describe('GET /api/products/till: the till before its catalogue is on the device
         'price_usd_cents',
         'taxable',
         'thumbnail_url',
+        'serial_tracked',
       ].sort(),
     );
     // Khmer and two words, as the list searches

@@ -41,6 +41,7 @@ export const tillProducts: ResourceDefinition<'products', typeof productInput, t
         'units.decimals as unit_decimals',
         'products.price_usd_cents',
         sql<boolean>`products.taxable = 1`.as('taxable'),
+        sql<boolean>`products.serial_tracked = 1`.as('serial_tracked'),
         sql<
           string | null
         >`case when products.thumbnail_path is null then null else '/uploads/' || products.thumbnail_path end`.as(

@@ -185,6 +185,8 @@ function inputOf(row: Selectable<ProductsTable>): Record<string, unknown> {
     expiry_date: row.expiry_date,
     reorder_level: row.reorder_level,
     status: row.status,
+    serial_tracked: Number(row.serial_tracked) === 1,
+    warranty_months: Number(row.warranty_months),
   };
 }
 

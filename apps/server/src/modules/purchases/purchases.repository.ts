@@ -63,6 +63,7 @@ export function itemRows(db: Db, purchaseId: number): Promise<PurchaseItem[]> {
       'purchase_items.received_value_cents',
       'purchase_items.lot',
       'purchase_items.expiry_date',
+      sql<boolean>`products.serial_tracked = 1`.as('serial_tracked'),
     ])
     .where('purchase_items.purchase_id', '=', purchaseId)
     .orderBy('purchase_items.id')

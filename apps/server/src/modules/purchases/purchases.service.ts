@@ -20,6 +20,7 @@ import { findLive } from '../../kit/resource.ts';
 import { type Actor, covers } from '../../policies/policy.ts';
 import { assertSeesPurchases } from '../../policies/purchases.ts';
 import { checkItem } from '../products/products.items.ts';
+import { addSerials, checkSerialCount, trackedProducts } from '../serials/serials.ledger.ts';
 import { lockProducts, receive } from '../stock/ledger.ts';
 import { purchaseDocument } from './purchases.document.ts';
 import {
@@ -185,11 +186,16 @@ export function purchaseService(db: Db) {
      * tax office, so it never enters the products' cost.
      */
     receive(actor: Actor, id: number, input: Receipt) {
-      return documents.act(actor, id, 'receive', async ({ trx, row }) => {
+      return documents.act(actor, id, 'receive', async ({ trx, at, row }) => {
         assertNotFuture('received_at', input.received_at);
         // read after the lock: a receipt that committed meanwhile is counted
         const items = new Map((await itemsForReceipt(trx, id)).map((item) => [item.id, item]));
         const problems: Problems = {};
+        const tracked = await trackedProducts(
+          trx,
+          [...items.values()].map((item) => item.product_id),
+        );
+        const serialLines: Parameters<typeof addSerials>[1] = [];
         const receipts: { item: NonNullable<ReturnType<typeof items.get>>; quantity: number; value: number }[] = [];
         for (const [index, line] of input.items.entries()) {
           const item = items.get(line.item_id);
@@ -201,6 +207,23 @@ export function purchaseService(db: Db) {
           if (line.quantity > due) {
             problems[`items.${index}.quantity`] = [{ key: 'purchase.over_received', params: { due } }];
             continue;
+          }
+          // a serial-tracked product arrives with one serial per base unit, scanned or typed
+          const product = tracked.get(item.product_id);
+          checkSerialCount(problems, `items.${index}.serials`, {
+            tracked: product !== undefined,
+            units: line.quantity * item.factor,
+            serials: line.serials,
+          });
+          if (product) {
+            serialLines.push({
+              field: `items.${index}.serials`,
+              productId: item.product_id,
+              storeId: row.store_id,
+              purchaseItemId: item.id,
+              warrantyMonths: product.warranty_months,
+              serials: line.serials,
+            });
           }
           const value = receiptValueCents(item, line.quantity);
           receipts.push({ item, quantity: line.quantity, value });
@@ -229,6 +252,7 @@ export function purchaseService(db: Db) {
             throw new AppError(409, 'resource.conflict');
           }
         }
+        await addSerials(trx, serialLines, at);
         const complete = [...items.values()].every((item) => item.received_quantity >= item.quantity);
         await updatePurchase(trx, id, {
           status: complete ? 'received' : 'partially_received',

@@ -227,6 +227,8 @@ export async function loadSamples(db: Db, uploadsDir: string, actorOf: (userId: 
       taxable: true,
       expiry_date: null,
       reorder_level: item.reorder,
+      serial_tracked: false,
+      warranty_months: 0,
       status: 'active',
       opening_stock: [],
     });
@@ -364,7 +366,7 @@ export async function loadSamples(db: Db, uploadsDir: string, actorOf: (userId: 
       await record(db, 'purchases', [made.id]);
       await purchases.receive(actor, made.id, {
         received_at: day,
-        items: made.items.map((line) => ({ item_id: line.id, quantity: line.quantity })),
+        items: made.items.map((line) => ({ item_id: line.id, quantity: line.quantity, serials: [] })),
       });
       // the last purchase of each store is half paid; the others in full
       const total = made.grand_total_cents;

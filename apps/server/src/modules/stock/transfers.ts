@@ -16,6 +16,7 @@ import { type DocumentDefinition, documentService } from '../../kit/document.ts'
 import { findLive, type Read, type ResourceDefinition } from '../../kit/resource.ts';
 import { type Actor, assertStoreInput } from '../../policies/policy.ts';
 import { transferPolicy, transferScope } from '../../policies/transfers.ts';
+import { checkSerialCount, claimSerials, landSerials } from '../serials/serials.ledger.ts';
 import { issue, lockProducts, receive } from './ledger.ts';
 import { unitFactor } from './stock.repository.ts';
 
@@ -83,15 +84,24 @@ async function checkInput(trx: Db, actor: Actor, input: Input) {
   }
   // what leaves a store is its own people's doing; the receiving store may be anyone's
   assertStoreInput(actor, 'from_store_id', input.from_store_id);
-  const lines: { product_id: number; unit_id: number; factor: number; quantity: number }[] = [];
+  const lines: { product_id: number; unit_id: number; factor: number; quantity: number; serials: string | null }[] = [];
+  const problems: ConstructorParameters<typeof FieldError>[0] = {};
   for (const [index, item] of input.items.entries()) {
-    if (!(await findLive(trx, 'products', item.product_id))) {
-      throw new FieldError({ [`items.${index}.product_id`]: [{ key: 'validation.exists' }] });
-    }
+    const product = await findLive(trx, 'products', item.product_id);
+    if (!product) throw new FieldError({ [`items.${index}.product_id`]: [{ key: 'validation.exists' }] });
     const factor = await unitFactor(trx, item.product_id, item.unit_id);
     if (factor === null) throw new FieldError({ [`items.${index}.unit_id`]: [{ key: 'stock.unit_of_product' }] });
-    lines.push({ ...item, factor });
+    // a serial-tracked product's units are named, one serial each (claimed when it is sent)
+    const tracked = Number(product.serial_tracked) === 1;
+    checkSerialCount(problems, `items.${index}.serials`, {
+      tracked,
+      units: item.quantity * factor,
+      serials: item.serials,
+    });
+    const { serials, ...rest } = item;
+    lines.push({ ...rest, factor, serials: tracked ? JSON.stringify(serials) : null });
   }
+  if (Object.keys(problems).length) throw new FieldError(problems);
   return lines;
 }
 
@@ -127,6 +137,7 @@ export const transferDocument: DocumentDefinition<'stock_transfers', Read<Transf
         'units.name_kh as unit_name_kh',
         'stock_transfer_items.factor',
         'stock_transfer_items.quantity',
+        'stock_transfer_items.serials',
       ])
       .where('stock_transfer_items.transfer_id', '=', id)
       .orderBy('stock_transfer_items.id')
@@ -135,7 +146,11 @@ export const transferDocument: DocumentDefinition<'stock_transfers', Read<Transf
       ...head,
       status: head.status as TransferStatus,
       items_count: Number(head.items_count),
-      items: items.map((item) => ({ ...item, base_quantity: item.quantity * item.factor })),
+      items: items.map((item) => ({
+        ...item,
+        base_quantity: item.quantity * item.factor,
+        serials: item.serials ? (JSON.parse(item.serials) as string[]) : [],
+      })),
     };
   },
   events: (transfer, action) => {
@@ -205,6 +220,17 @@ export function transferService(db: Db) {
             userId: actor.userId,
           });
         }
+        // the units named leave with it: each on hand in the sending store until now
+        await claimSerials(
+          trx,
+          row.from_store_id,
+          items.map((item, i) => ({
+            field: `items.${i}.serials`,
+            productId: item.product_id,
+            serials: item.serials ? (JSON.parse(item.serials) as string[]) : [],
+          })),
+          { status: 'moved', transferId: id, at },
+        );
       });
     },
 
@@ -213,6 +239,7 @@ export function transferService(db: Db) {
       return documents.act(actor, id, 'receive', async ({ trx, at, row }) => {
         await moveTo(trx, id, 'received', { received_at: at });
         await returnOrArrive(trx, id, row.to_store_id, actor.userId);
+        await landSerials(trx, id, row.to_store_id, at);
       });
     },
 
@@ -220,7 +247,10 @@ export function transferService(db: Db) {
     cancel(actor: Actor, id: number) {
       return documents.act(actor, id, 'cancel', async ({ trx, at, row }) => {
         await moveTo(trx, id, 'cancelled', { cancelled_at: at });
-        if (row.status === 'sent') await returnOrArrive(trx, id, row.from_store_id, actor.userId);
+        if (row.status === 'sent') {
+          await returnOrArrive(trx, id, row.from_store_id, actor.userId);
+          await landSerials(trx, id, row.from_store_id, at);
+        }
       });
     },
   };

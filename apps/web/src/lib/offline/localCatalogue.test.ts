@@ -42,6 +42,8 @@ function put(id: number, over: Partial<Product> = {}) {
     thumbnail_url: null,
     expiry_date: null,
     reorder_level: 0,
+    serial_tracked: false,
+    warranty_months: 0,
     status: 'active',
     ...server.get(id),
     ...over,
@@ -74,6 +76,7 @@ function snapshotAnswer(): ProductSnapshotAnswer {
     unit: live.map((row) => units.findIndex((unit) => unit.unit_id === row.unit_id)),
     price_usd_cents: live.map((row) => row.price_usd_cents),
     taxable: live.map((row) => row.taxable),
+    serial_tracked: live.map(() => false),
     updated_at: live.map((row) => row.updated_at),
   };
 }
@@ -295,6 +298,7 @@ describe('the till’s local catalogue', () => {
       unit_decimals: 0,
       price_usd_cents: 100,
       taxable: true,
+      serial_tracked: false,
       updated_at: server.get(1200)?.updated_at,
     });
     expect(await outboxDb().products.count()).toBe(1501);

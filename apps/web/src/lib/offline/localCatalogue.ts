@@ -168,6 +168,7 @@ const rowOf = (row: Product): ProductRow => ({
   unit_decimals: row.unit_decimals,
   price_usd_cents: row.price_usd_cents,
   taxable: row.taxable,
+  serial_tracked: row.serial_tracked,
   updated_at: row.updated_at,
 });
 

@@ -24,6 +24,7 @@ const answer = (n: number): ProductSnapshotAnswer => {
     unit: ids.map((id) => id % 2),
     price_usd_cents: ids.map((id) => 100 + id),
     taxable: ids.map((id) => id % 3 === 0),
+    serial_tracked: ids.map(() => false),
     updated_at: ids.map(() => '2026-11-28T09:00:00.000Z'),
   };
 };
@@ -66,6 +67,7 @@ describe('the first sync’s bulk write', () => {
       unit_decimals: 0,
       price_usd_cents: 106,
       taxable: true,
+      serial_tracked: false,
       updated_at: '2026-11-28T09:00:00.000Z',
     });
     expect((await db.meta.get(CURSOR))?.value).toBe('2026-11-28T10:00:00.000Z~3000');

@@ -31,6 +31,7 @@ const COLUMNS = [
   'unit',
   'price_usd_cents',
   'taxable',
+  'serial_tracked',
   'updated_at',
 ] as const satisfies readonly (keyof ProductSnapshotAnswer)[];
 /** Every column of the answer is checked: a column added to contracts `productSnapshot` fails here. */
@@ -69,6 +70,7 @@ export function rowsOfAnswer(answer: ProductSnapshotAnswer): ProductRow[] {
       unit_decimals: unit.decimals ?? 0,
       price_usd_cents: answer.price_usd_cents[i],
       taxable: answer.taxable[i],
+      serial_tracked: answer.serial_tracked[i],
       updated_at: answer.updated_at[i],
     };
   }

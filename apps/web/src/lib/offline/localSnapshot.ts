@@ -46,6 +46,8 @@ export interface ProductSnapshot {
   categories: Float64Array;
   prices: Float64Array;
   taxable: Uint8Array;
+  /** Sold by serial (1); absent in a snapshot kept before serials existed. */
+  serials?: Uint8Array;
   namesEn: Joined;
   namesKh: Joined;
   skus: Joined;
@@ -100,6 +102,7 @@ export function snapshotOf(records: readonly ProductRow[], version: number): [Pr
       categories: Float64Array.from(rows, (row) => row.category_id),
       prices: Float64Array.from(rows, (row) => row.price_usd_cents),
       taxable: Uint8Array.from(rows, (row) => (row.taxable ? 1 : 0)),
+      serials: Uint8Array.from(rows, (row) => (row.serial_tracked ? 1 : 0)),
       namesEn: column((row) => row.name_en),
       namesKh: column((row) => row.name_kh),
       skus: column((row) => row.sku),
@@ -197,6 +200,7 @@ export class KeptCatalogue {
       unit_decimals: unit.decimals ?? 0,
       price_usd_cents: s.prices[rank],
       taxable: s.taxable[rank] === 1,
+      serial_tracked: s.serials?.[rank] === 1,
     };
     const stock = this.stock.stock[rank];
     if (!Number.isNaN(stock)) {

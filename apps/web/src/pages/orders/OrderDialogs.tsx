@@ -10,7 +10,7 @@ import {
   written,
 } from '@depot/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { Alert, App, Flex, Input, InputNumber, Modal, Radio, Table, Typography } from 'antd';
+import { Alert, App, Checkbox, Flex, Input, InputNumber, Modal, Radio, Table, Typography } from 'antd';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { paymentMethodLabels } from '../../components/PaymentFields.tsx';
@@ -172,6 +172,8 @@ export function ReturnDialog({ detail, onClose }: { detail: OrderDetail; onClose
   const methods = paymentMethodLabels(t);
   const lines = detail.items.filter((item) => item.quantity > item.returned_quantity);
   const [quantities, setQuantities] = useState<Record<number, number | null>>({});
+  // a line sold by serial gives back the serials ticked: its quantity is their count
+  const [serials, setSerials] = useState<Record<number, string[]>>({});
   const [method, setMethod] = useState<'cash_usd' | 'cash_khr'>('cash_usd');
   const [note, setNote] = useState('');
   const { submit, pending, problem, setProblem, approvalDialog } = useOrderAction(detail, 'returns', onClose);
@@ -179,7 +181,11 @@ export function ReturnDialog({ detail, onClose }: { detail: OrderDetail; onClose
   const giveBack = () => {
     const items = lines
       .filter((item) => (quantities[item.id] ?? 0) > 0)
-      .map((item) => ({ order_item_id: item.id, quantity: quantities[item.id] }));
+      .map((item) => ({
+        order_item_id: item.id,
+        quantity: quantities[item.id],
+        ...(item.serials.length ? { serials: serials[item.id] ?? [] } : {}),
+      }));
     if (items.length === 0) {
       setProblem(t('orders.returnNothing'));
       return;
@@ -227,24 +233,38 @@ export function ReturnDialog({ detail, onClose }: { detail: OrderDetail; onClose
               key: 'quantity',
               title: t('orders.returnNow'),
               width: 140,
-              render: (_, row, index) => (
-                <InputNumber<number>
-                  aria-label={t('lines.quantityOf', { line: index + 1 })}
-                  data-testid={`return-${row.id}`}
-                  // a weighed line in its unit ("0.500" kg), sent in its steps (500 g)
-                  min={0}
-                  max={(row.quantity - row.returned_quantity) / 10 ** row.decimals}
-                  precision={row.decimals}
-                  value={(quantities[row.id] ?? null) === null ? null : (quantities[row.id] ?? 0) / 10 ** row.decimals}
-                  onChange={(next) =>
-                    setQuantities((current) => ({
-                      ...current,
-                      [row.id]: next == null ? null : Math.round(next * 10 ** row.decimals),
-                    }))
-                  }
-                  style={{ width: '100%' }}
-                />
-              ),
+              render: (_, row, index) =>
+                row.serials.length ? (
+                  <Checkbox.Group
+                    aria-label={t('serials.returnOf', { line: index + 1 })}
+                    data-testid={`return-serials-${row.id}`}
+                    value={serials[row.id] ?? []}
+                    options={row.serials.map((serial) => ({ value: serial, label: serial }))}
+                    onChange={(next) => {
+                      setSerials((current) => ({ ...current, [row.id]: next }));
+                      setQuantities((current) => ({ ...current, [row.id]: next.length / row.factor || null }));
+                    }}
+                  />
+                ) : (
+                  <InputNumber<number>
+                    aria-label={t('lines.quantityOf', { line: index + 1 })}
+                    data-testid={`return-${row.id}`}
+                    // a weighed line in its unit ("0.500" kg), sent in its steps (500 g)
+                    min={0}
+                    max={(row.quantity - row.returned_quantity) / 10 ** row.decimals}
+                    precision={row.decimals}
+                    value={
+                      (quantities[row.id] ?? null) === null ? null : (quantities[row.id] ?? 0) / 10 ** row.decimals
+                    }
+                    onChange={(next) =>
+                      setQuantities((current) => ({
+                        ...current,
+                        [row.id]: next == null ? null : Math.round(next * 10 ** row.decimals),
+                      }))
+                    }
+                    style={{ width: '100%' }}
+                  />
+                ),
             },
           ]}
         />

@@ -116,6 +116,7 @@ export function offlineOrder(input: {
         taxable: line.taxable,
         returned_quantity: 0,
         oversold: 0,
+        serials: line.serials ?? [],
         price_source: line.kind === 'combo' ? 'combo' : (quote?.source ?? 'product'),
         list_price_cents: quote?.list_price_cents ?? null,
         price_list_en: quote?.price_list_en ?? null,

@@ -75,6 +75,7 @@ function labels(t: TFunction) {
     cancelled: [t('print.cancelled', KH), t('print.cancelled', EN)],
     unsynced: [t('offline.unsynced', KH), t('offline.unsynced', EN)],
     deviceNumber: [t('print.deviceNumber', KH), t('print.deviceNumber', EN)],
+    serials: [t('print.serials', KH), t('print.serials', EN)],
   } as const;
 }
 
@@ -190,6 +191,16 @@ function PriceWhy({ item, sources }: { item: OrderDetail['items'][number]; sourc
   );
 }
 
+/** The serials (IMEIs) of the units a line sold, under it: what a warranty claim brings back. */
+function Serials({ item, label }: { item: OrderDetail['items'][number]; label: readonly string[] }) {
+  if (!item.serials.length) return null;
+  return (
+    <div className="print-en" data-testid="serials">
+      {label[0]} / {label[1]}: <span className="print-serial">{item.serials.join(', ')}</span>
+    </div>
+  );
+}
+
 /**
  * The till's receipt, for a roll of 80 mm or 58 mm. `unsynced`: a sale kept on this device
  * (offlineReceipt.ts), its number the device's, marked not yet synced; once synced, the order's
@@ -245,6 +256,7 @@ export function Receipt({ order, paper, unsynced }: { order: OrderDetail; paper:
             </span>
           </div>
           <PriceWhy item={item} sources={l.sources} />
+          <Serials item={item} label={l.serials} />
           {item.line_discount_cents > 0 && (
             <div className="print-row">
               <span>{item.discount_name ?? ''}</span>
@@ -368,6 +380,7 @@ export function TaxInvoice({ order }: { order: OrderDetail }) {
                 <div lang="km">{item.name_kh}</div>
                 <div className="print-en">{item.name_en}</div>
                 <PriceWhy item={item} sources={l.sources} />
+                <Serials item={item} label={l.serials} />
               </td>
               <td className="print-figure">
                 {formatQuantity(item.quantity, item.decimals)} {item.unit_name_kh ?? ''}

@@ -7,7 +7,7 @@ import {
   todayInCambodia,
   written,
 } from '@depot/contracts';
-import { Alert, Button, Flex, Form, InputNumber, Modal, Table, Typography } from 'antd';
+import { Alert, Button, Flex, Form, InputNumber, Modal, Select, Table, Typography } from 'antd';
 import { NoteField } from '../../components/NoteField.tsx';
 import { PAYMENT_FIELDS, PaymentFields } from '../../components/PaymentFields.tsx';
 import { productColumn } from '../../components/products.tsx';
@@ -27,6 +27,8 @@ export function dueOf(item: PurchaseDetail['items'][number]): number {
 interface ReceiveValues {
   received_at: string | null;
   line: Record<number, number | null>;
+  /** A serial-tracked line's serials, scanned or typed, one per unit received. */
+  serials: Record<number, string[] | undefined>;
 }
 
 /** Receive: each line's due quantity, prefilled and editable; stock arrives with its lot and expiry. */
@@ -36,21 +38,32 @@ export function ReceiveDialog({ detail, onClose }: { detail: PurchaseDetail; onC
   const all = () => Object.fromEntries(due.map((item) => [item.id, dueOf(item)]));
   const [form] = Form.useForm<ReceiveValues>();
   // each line's quantity is the field `line.<item id>`
-  const { problem, setProblem, place, edited, save, saving } = useFormWrite(form, ['received_at', 'line'], locale, {
-    path: `purchases/${detail.id}/receive`,
-    schema: answer,
-    onDone: onClose,
-  });
+  const { problem, setProblem, place, edited, save, saving } = useFormWrite(
+    form,
+    ['received_at', 'line', 'serials'],
+    locale,
+    {
+      path: `purchases/${detail.id}/receive`,
+      schema: answer,
+      onDone: onClose,
+    },
+  );
 
   const submit = async () => {
     const values = form.getFieldsValue(true) as ReceiveValues;
     // Lines left at 0 are not received this time; the body's indexes are those of the lines sent.
     const sent = due.filter((item) => (values.line[item.id] ?? 0) > 0);
     const byIndex = (key: string) =>
-      key.replace(/^items\.(\d+)\.\w+$/, (_, n: string) => `line.${sent[Number(n)]?.id}`);
+      key
+        .replace(/^items\.(\d+)\.serials(\.\d+)?$/, (_, n: string) => `serials.${sent[Number(n)]?.id}`)
+        .replace(/^items\.(\d+)\.\w+$/, (_, n: string) => `line.${sent[Number(n)]?.id}`);
     const body = {
       received_at: values.received_at,
-      items: sent.map((item) => ({ item_id: item.id, quantity: values.line[item.id] })),
+      items: sent.map((item) => ({
+        item_id: item.id,
+        quantity: values.line[item.id],
+        ...(item.serial_tracked ? { serials: values.serials?.[item.id] ?? [] } : {}),
+      })),
     };
     if (sent.length === 0) {
       setProblem(t('purchases.receiveNothing'));
@@ -136,6 +149,29 @@ export function ReceiveDialog({ detail, onClose }: { detail: PurchaseDetail; onC
                     />
                   </Form.Item>
                 ),
+              },
+              {
+                key: 'serials',
+                title: t('serials.title'),
+                width: 260,
+                render: (_, row, index) =>
+                  row.serial_tracked ? (
+                    // a scanner types each serial and Enter: a tag each, one per base unit
+                    <Form.Item name={['serials', row.id]} style={{ margin: 0 }}>
+                      <Select
+                        mode="tags"
+                        open={false}
+                        suffixIcon={null}
+                        tokenSeparators={[',', ' ', '\n']}
+                        aria-label={t('serials.scanOf', { line: index + 1 })}
+                        data-testid={`receive-serials-${row.id}`}
+                        placeholder={t('serials.scanMany', {
+                          count: (row.quantity - row.received_quantity) * row.factor,
+                        })}
+                        style={{ width: '100%' }}
+                      />
+                    </Form.Item>
+                  ) : null,
               },
             ]}
           />

@@ -338,7 +338,7 @@ describe('purchase details', { timeout: 30_000 }, () => {
     expect(await screen.findByText('Goods received into stock.')).toBeTruthy();
     expect(calls('POST purchases/9/receive')[0].body).toEqual({
       received_at: todayInCambodia(),
-      items: [{ item_id: 71, quantity: 6 }],
+      items: [{ item_id: 71, quantity: 6, serials: [] }],
     });
 
     await user.click(within(details).getByTestId('purchase-pay'));

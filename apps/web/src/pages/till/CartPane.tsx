@@ -28,6 +28,7 @@ import { discountOption } from '../../resources/discounts.tsx';
 import { Money } from '../rates/rates.tsx';
 import { type Cart, lineDiscountApplies, type TillLine, unitPrice } from './cart.ts';
 import { listText, sourceText } from './prices.ts';
+import { SerialsField } from './SerialsField.tsx';
 import { WeightInput } from './WeightInput.tsx';
 
 type SetCart = (change: (cart: Cart) => Cart) => void;
@@ -149,11 +150,21 @@ function LineRow({
           />
         </Flex>
       </Flex>
+      {line.serials && (
+        <SerialsField
+          line={line}
+          index={index}
+          change={(next) =>
+            setCart((cart) => ({ ...cart, lines: cart.lines.map((l) => (l.key === line.key ? next(l) : l)) }))
+          }
+        />
+      )}
       <Flex gap={8} wrap align="center" style={{ marginTop: 6 }}>
-        {/* a weighed line: its weight typed in its unit, or read from the scale */}
+        {/* a weighed line: its weight typed in its unit, or read from the scale; a line sold by serial
+            counts its serials (SerialsField below): no stepper, no other unit */}
         {line.decimals ? (
           <WeightInput line={line} index={index} onChange={(quantity) => change({ quantity })} />
-        ) : (
+        ) : line.serials ? null : (
           <Flex align="center">
             <Button
               size="small"
@@ -184,7 +195,7 @@ function LineRow({
             />
           </Flex>
         )}
-        {line.kind === 'product' && line.unit && !line.decimals && (
+        {line.kind === 'product' && line.unit && !line.decimals && !line.serials && (
           <div style={{ minWidth: 110 }}>
             {canUnits ? (
               <UnitSelect

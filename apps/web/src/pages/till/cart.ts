@@ -53,6 +53,11 @@ export interface TillLine {
   parts?: StockPart[] | null;
   /** The server's price of this line for the cart's customer (prices.ts `useQuotedCart`); absent: the base price. */
   quote?: PriceQuoteLine | null;
+  /**
+   * A serial-tracked product's serials (an IMEI each), one per unit: the line's quantity is their
+   * count. Absent: the product is sold without serials.
+   */
+  serials?: string[];
 }
 
 export interface StockPart {
@@ -123,7 +128,7 @@ export type SoldProduct = Partial<Pick<Product, 'unit_decimals'>> &
     | 'price_usd_cents'
     | 'taxable'
     | 'stock'
-  >;
+  > & { serial_tracked?: boolean };
 
 /** A product's line: one of it, or of a weighed product one whole unit (1.000 kg) until weighed. */
 export function productLine(row: SoldProduct): TillLine {
@@ -145,6 +150,7 @@ export function productLine(row: SoldProduct): TillLine {
     ...(decimals ? { decimals } : {}),
     discount_id: null,
     stock: row.stock ?? null,
+    ...(row.serial_tracked ? { serials: [] } : {}),
   };
 }
 
@@ -188,6 +194,8 @@ export function addLine(cart: Cart, line: TillLine): Cart {
           l.item_id === line.item_id &&
           (l.unit?.id ?? null) === (line.unit?.id ?? null),
       );
+  // a product sold by serial grows by the serials scanned into its line (withSerial), not by adding it again
+  if (same !== -1 && cart.lines[same].serials) return cart;
   const lines =
     same === -1
       ? [...cart.lines, line]
@@ -271,6 +279,7 @@ export function orderBody(
             unit_id: line.unit?.id ?? null,
             quantity: line.quantity,
             discount_id: line.discount_id,
+            ...(line.serials ? { serials: line.serials } : {}),
           }
         : { combo_id: line.item_id, quantity: line.quantity, discount_id: null },
     ),
@@ -286,7 +295,26 @@ export function orderBody(
 
 /** The spec's rule for the order screen: a customer and at least one product. */
 export function readyToSell(cart: Cart): boolean {
-  return cart.customer_id !== null && cart.lines.length > 0;
+  return cart.customer_id !== null && cart.lines.length > 0 && cart.lines.every(serialsComplete);
+}
+
+/** A serial-tracked line names one serial per base unit (the server checks the same, serials.ts). */
+export function serialsComplete(line: TillLine): boolean {
+  return !line.serials || line.serials.length === line.quantity * (line.unit?.factor ?? 1);
+}
+
+/** A line's serials with one more (scanned or typed): its quantity follows, in the product's own unit. */
+export function withSerial(line: TillLine, serial: string): TillLine {
+  if (!line.serials || line.serials.includes(serial)) return line;
+  const serials = [...line.serials, serial];
+  return { ...line, serials, quantity: serials.length };
+}
+
+/** A line's serials without one; the line waits for another while it has none. */
+export function withoutSerial(line: TillLine, serial: string): TillLine {
+  if (!line.serials) return line;
+  const serials = line.serials.filter((s) => s !== serial);
+  return { ...line, serials, quantity: Math.max(serials.length, 1) };
 }
 
 /**
@@ -334,6 +362,7 @@ export function cartOfOrder(
         quantity: item.quantity,
         ...(item.decimals ? { decimals: item.decimals } : {}),
         discount_id: item.discount_id,
+        ...(item.serials.length ? { serials: item.serials } : {}),
       };
       return { ...line, ...(lookup(item) ?? {}) };
     }),
@@ -371,6 +400,7 @@ const stored = z.object({
       decimals: z.number().optional(),
       discount_id: z.number().nullable(),
       stock: z.number().nullable().optional(),
+      serials: z.array(z.string()).optional(),
       parts: z
         .array(
           z.object({
