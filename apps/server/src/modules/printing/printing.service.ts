@@ -42,6 +42,26 @@ export function printingService(db: Db, options: { timeoutMs: number; guard: Net
     return row;
   }
 
+  /** Sends the bytes of a raster to the printer and says what was printed. */
+  async function sendRaster(
+    row: { id: number; name: string; host: string; port: number },
+    raster: Raster,
+    bytes: Uint8Array,
+    drawerOpened: boolean,
+  ): Promise<{ name: string; result: PrintResult }> {
+    await send(row, bytes);
+    return {
+      name: row.name,
+      result: {
+        printer_id: row.id,
+        bytes: bytes.length,
+        width: raster.width,
+        height: raster.height,
+        drawer_opened: drawerOpened,
+      },
+    };
+  }
+
   async function send(row: { name: string; host: string; port: number }, bytes: Uint8Array) {
     try {
       await sendToPrinter(options.guard, row.host, row.port, bytes, options.timeoutMs);
@@ -93,17 +113,7 @@ export function printingService(db: Db, options: { timeoutMs: number; guard: Net
         job.drawer_order_id != null &&
         (await cashJustTaken(job.drawer_order_id, row.store_id, auth.userId));
       const bytes = encodeEscPos({ raster, cut: job.cut, drawer: kick ? { pin: row.drawer_pin } : null });
-      await send(row, bytes);
-      return {
-        name: row.name,
-        result: {
-          printer_id: row.id,
-          bytes: bytes.length,
-          width: raster.width,
-          height: raster.height,
-          drawer_opened: kick,
-        },
-      };
+      return sendRaster(row, raster, bytes, kick);
     },
 
     /**
@@ -120,17 +130,7 @@ export function printingService(db: Db, options: { timeoutMs: number; guard: Net
       const dots = PAPER_DOTS[row.paper];
       const raster = await pngToRaster(await draw(dots), dots);
       const bytes = encodeEscPos({ raster, cut: true, drawer: null });
-      await send(row, bytes);
-      return {
-        name: row.name,
-        result: {
-          printer_id: row.id,
-          bytes: bytes.length,
-          width: raster.width,
-          height: raster.height,
-          drawer_opened: false,
-        },
-      };
+      return sendRaster(row, raster, bytes, false);
     },
 
     /** A manager's "open the drawer" (change for a customer, a count): the kick alone. */
