@@ -1,5 +1,5 @@
 import { ADMIN_PASSWORD, CASHIER } from './playwright.config.ts';
-import { adminApi, expect, type Lang, newContext, prefix, signIn, snap, test, toast } from './support.ts';
+import { adminApi, expect, type Lang, mainStore, newContext, prefix, signIn, snap, test, toast } from './support.ts';
 
 /**
  * A manager's approval at the till, in Khmer and in English: the cashier's paid sale is voided with
@@ -36,9 +36,7 @@ for (const lang of ['kh', 'en'] as Lang[]) {
     const text = says[lang];
     const tag = `${run}${lang}`;
     const api = await adminApi(request);
-    const stores = await api.get<{ data: { id: number; code: string }[] }>('stores?per_page=100');
-    const main = stores.data.find((s) => s.code === 'MAIN');
-    if (!main) throw new Error('no main store');
+    const main = await mainStore(api);
     const category = await api.post('categories', { name_en: `Approvals ${tag}`, name_kh: `អនុម័ត ${tag}` });
     const unit = await api.post('units', {
       name_en: `Box ${tag}`,

@@ -7,6 +7,7 @@ import {
   ean13,
   expect,
   type Lang,
+  mainStore,
   newContext,
   pick,
   prefix,
@@ -306,9 +307,7 @@ test('a cashier sees only what the role allows: no way to add or delete categori
 
 test('a manager of one store gives a new product opening stock in that store only', async ({ browser, request }) => {
   const api = await adminApi(request);
-  const stores = await api.get<{ data: { id: number; name: string; code: string }[] }>('stores?per_page=100');
-  const home = stores.data.find((s) => s.code === 'MAIN');
-  if (!home) throw new Error('no main store');
+  const home = await mainStore(api);
   const other = await api.post<{ id: number; name: string; code: string }>('stores', {
     name: `Kampot ${run}`,
     code: `KP-${run}`,

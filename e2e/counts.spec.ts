@@ -6,6 +6,7 @@ import {
   adminApi,
   confirm,
   expect,
+  mainStore,
   newContext,
   prefix,
   setColorMode,
@@ -65,8 +66,7 @@ test('a blind count by phone camera, approved by a manager, sets the stock to wh
     taxable: false,
   });
   await stockInMain(api, product.id, 10, `counts ${run}`);
-  const stores = await api.get<{ data: { id: number; code: string }[] }>('stores?per_page=100');
-  const main = stores.data.find((s) => s.code === 'MAIN')?.id as number;
+  const main = (await mainStore(api)).id;
   const count = await api.post<{ id: number; number: string }>('stock-counts', {
     store_id: main,
     zone: `Aisle 3 · ${run}`,

@@ -1,5 +1,5 @@
 import { ADMIN_PASSWORD, CASHIER } from './playwright.config.ts';
-import { adminApi, expect, type Lang, newContext, pick, prefix, signIn, snap, test } from './support.ts';
+import { adminApi, expect, type Lang, mainStore, newContext, pick, prefix, signIn, snap, test } from './support.ts';
 
 /**
  * Credit (issue 17), in Khmer and in English: a shop with a $50 credit limit buys three $10 boxes
@@ -38,9 +38,7 @@ for (const lang of ['kh', 'en'] as Lang[]) {
     const text = says[lang];
     const tag = `${run}${lang}`;
     const api = await adminApi(request);
-    const stores = await api.get<{ data: { id: number; code: string }[] }>('stores?per_page=100');
-    const main = stores.data.find((s) => s.code === 'MAIN');
-    if (!main) throw new Error('no main store');
+    const main = await mainStore(api);
     const category = await api.post('categories', { name_en: `Credit ${tag}`, name_kh: `ឥណទាន ${tag}` });
     const unit = await api.post('units', {
       name_en: `Box ${tag}`,

@@ -2,7 +2,17 @@ import { writeUbl } from '../apps/server/src/modules/einvoice/ubl.ts';
 import { document, line } from '../apps/server/src/test/einvoices.ts';
 import { FAKE_BUSINESS, type FakeCamInvoice, startFakeCamInvoice } from '../apps/server/src/test/fake-caminvoice.ts';
 import { E2E_WEBHOOK_SECRET, OWN_CAMINVOICE_PORT } from './playwright.config.ts';
-import { adminApi, expect, newContext, setColorMode, signIn, snap, test, withSystemSettings } from './support.ts';
+import {
+  adminApi,
+  expect,
+  mainStore,
+  newContext,
+  setColorMode,
+  signIn,
+  snap,
+  test,
+  withSystemSettings,
+} from './support.ts';
 
 /**
  * An administrator connects the business to CamInvoice (a fake platform on this worker's port,
@@ -20,9 +30,7 @@ async function taxInvoice(request: Parameters<typeof adminApi>[0]) {
   const current = (await api.get<{ data: { rate_khr: number } }>('exchange-rates/current')).data;
   // a National Bank rate for today, unless a spec before this one entered it
   await api.post('official-rates', { kind: 'nbc_daily', date: today, rate_khr: current.rate_khr }).catch(() => null);
-  const stores = await api.get<{ data: { id: number; code: string }[] }>('stores?per_page=100');
-  const main = stores.data.find((s) => s.code === 'MAIN');
-  if (!main) throw new Error('no main store');
+  const main = await mainStore(api);
   const category = await api.post('categories', { name_en: `Drinks ${tag}`, name_kh: `ភេសជ្ជៈ ${tag}` });
   const unit = await api.post('units', { name_en: `Can ${tag}`, name_kh: `កំប៉ុង ${tag}`, short_name: `e${tag}` });
   const beer = await api.post('products', {

@@ -1,5 +1,17 @@
 import { CASHIER } from './playwright.config.ts';
-import { adminApi, ean13, expect, type Lang, newContext, prefix, scan, signIn, snap, test } from './support.ts';
+import {
+  adminApi,
+  ean13,
+  expect,
+  type Lang,
+  mainStore,
+  newContext,
+  prefix,
+  scan,
+  signIn,
+  snap,
+  test,
+} from './support.ts';
 
 /**
  * The till with no connection (issue 13). The cashier opens the till online (the service worker
@@ -33,9 +45,7 @@ for (const lang of ['en', 'kh'] as Lang[]) {
     const text = says[lang];
     const tag = `${run}${lang}`;
     const api = await adminApi(request);
-    const stores = await api.get<{ data: { id: number; code: string }[] }>('stores?per_page=100');
-    const main = stores.data.find((s) => s.code === 'MAIN');
-    if (!main) throw new Error('no main store');
+    const main = await mainStore(api);
     await api.post('exchange-rates', { rate_khr: 4100, note: `e2e offline ${tag}` });
     const category = await api.post('categories', { name_en: `Grain ${tag}`, name_kh: `គ្រាប់ ${tag}` });
     const unit = await api.post('units', { name_en: `Bag ${tag}`, name_kh: `ថង់ ${tag}`, short_name: `b${tag}` });
@@ -182,9 +192,7 @@ for (const lang of ['en', 'kh'] as Lang[]) {
     const text = beyond[lang];
     const tag = `${run}b${lang}`;
     const api = await adminApi(request);
-    const stores = await api.get<{ data: { id: number; code: string }[] }>('stores?per_page=100');
-    const main = stores.data.find((s) => s.code === 'MAIN');
-    if (!main) throw new Error('no main store');
+    const main = await mainStore(api);
     const customers = await api.get<{ data: { id: number; is_walk_in: boolean }[] }>('customers?per_page=100');
     const walkIn = customers.data.find((c) => c.is_walk_in);
     if (!walkIn) throw new Error('no walk-in customer');

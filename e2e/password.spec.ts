@@ -1,4 +1,4 @@
-import { adminApi, expect, newContext, prefix, snap, test, toast } from './support.ts';
+import { adminApi, expect, mainStore, newContext, prefix, snap, test, toast } from './support.ts';
 
 /**
  * One password change (issue 32): a cashier whose password an administrator reset signs in, is held
@@ -20,8 +20,7 @@ test('a reset password is changed before anything else, with the server’s rule
 }) => {
   test.setTimeout(180_000);
   const api = await adminApi(request);
-  const stores = await api.get<{ data: { id: number; code: string }[] }>('stores?per_page=100');
-  const home = stores.data.find((s) => s.code === 'MAIN');
+  const home = await mainStore(api);
   const roles = await api.get<{ data: { id: number; name: string }[] }>('roles');
   const cashier = roles.data.find((r) => r.name === 'cashier');
   const user = await api.post('users', {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
 import { ADMIN_PASSWORD, CASHIER, OWN_DATABASE } from './playwright.config.ts';
-import { adminApi, expect, type Lang, newContext, prefix, signIn, snap, test, toast } from './support.ts';
+import { adminApi, expect, type Lang, mainStore, newContext, prefix, signIn, snap, test, toast } from './support.ts';
 
 // this worker's server's database (playwright.config.ts)
 const database = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', OWN_DATABASE);
@@ -188,9 +188,7 @@ for (const lang of ['en', 'kh'] as Lang[]) {
     const text = says[lang];
     const tag = `${run}${lang}`;
     const api = await adminApi(request);
-    const stores = await api.get<{ data: { id: number; code: string }[] }>('stores?per_page=100');
-    const main = stores.data.find((s) => s.code === 'MAIN');
-    if (!main) throw new Error('no main store');
+    const main = await mainStore(api);
     const category = await api.post('categories', { name_en: `Live ${tag}`, name_kh: `ផ្ទាល់ ${tag}` });
     const unit = await api.post('units', { name_en: `Jar ${tag}`, name_kh: `ពាង ${tag}`, short_name: `j${tag}` });
     const name = { en: `Fish sauce ${tag}`, kh: `ទឹកត្រី ${tag}` };

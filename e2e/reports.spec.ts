@@ -1,5 +1,16 @@
 import { CASHIER } from './playwright.config.ts';
-import { adminApi, expect, type Lang, newContext, prefix, setColorMode, signIn, snap, test } from './support.ts';
+import {
+  adminApi,
+  expect,
+  type Lang,
+  mainStore,
+  newContext,
+  prefix,
+  setColorMode,
+  signIn,
+  snap,
+  test,
+} from './support.ts';
 
 /**
  * The owner's morning: a few sales (one in riel, one returned in part) made through the API, then
@@ -26,9 +37,7 @@ test.beforeAll(async ({ request }) => {
     taxable: true,
   });
   // the store the admin sells in (other stories add stores, listed before it by name)
-  const stores = await api.get<{ data: { id: number; code: string }[] }>('stores?per_page=100');
-  const main = stores.data.find((s) => s.code === 'MAIN');
-  if (!main) throw new Error('no main store');
+  const main = await mainStore(api);
   await api.post('stocks/adjustments', {
     store_id: main.id,
     reason: 'found',

@@ -1,6 +1,18 @@
 import { encodeScaleBarcode, type ScaleLayout } from '@depot/contracts';
 import { CASHIER } from './playwright.config.ts';
-import { adminApi, expect, type Lang, newContext, prefix, scan, signIn, snap, stockInMain, test } from './support.ts';
+import {
+  adminApi,
+  expect,
+  type Lang,
+  mainStore,
+  newContext,
+  prefix,
+  scan,
+  signIn,
+  snap,
+  stockInMain,
+  test,
+} from './support.ts';
 
 /**
  * Weighed goods at the till with no connection (issue 28). The store's label scale prints the
@@ -43,8 +55,7 @@ for (const lang of ['en', 'kh'] as Lang[]) {
     });
     // 20 kg on the shelf, in grams
     await stockInMain(api, pork.id, 20_000, `e2e scale ${tag}`);
-    const stores = await api.get<{ data: { id: number; code: string }[] }>('stores?per_page=100');
-    const main = stores.data.find((s) => s.code === 'MAIN');
+    const main = await mainStore(api);
     const stockNow = async () =>
       (await api.get<{ data: { stock?: number } }>(`products/${pork.id}?stock_store=${main?.id}`)).data.stock;
 

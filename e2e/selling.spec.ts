@@ -16,6 +16,7 @@ import {
   expect,
   type Lang,
   type Made,
+  mainStore,
   newContext,
   pick,
   prefix,
@@ -173,9 +174,7 @@ for (const lang of ['kh', 'en'] as Lang[]) {
 
     // ─── what the story stands on, through the API ────────────────────────────────────────
     const api = await adminApi(request);
-    const stores = await api.get<{ data: { id: number; code: string }[] }>('stores?per_page=100');
-    const main = stores.data.find((s) => s.code === 'MAIN');
-    if (!main) throw new Error('no main store');
+    const main = await mainStore(api);
     await api.post('exchange-rates', { rate_khr: RATE_KHR, note: `e2e ${tag}` });
     const current = await api.get<{ data: { vat_rate_bp: number; khr_step: number; rate_khr: number } }>(
       'exchange-rates/current',

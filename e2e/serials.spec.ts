@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { formatUsd, luhnValid } from '../packages/contracts/src/index.ts';
 import { CASHIER } from './playwright.config.ts';
-import { adminApi, expect, type Lang, newContext, prefix, shotOf, signIn, snap, test } from './support.ts';
+import { adminApi, expect, type Lang, mainStore, newContext, prefix, shotOf, signIn, snap, test } from './support.ts';
 
 /**
  * A phone sold by its IMEI and returned (issue 28), in Khmer and in English. A phone arrives with
@@ -42,9 +42,7 @@ for (const lang of ['kh', 'en'] as Lang[]) {
 
     // ─── the phone, its purchase and its IMEI received, through the API ──────────────────────
     const api = await adminApi(request);
-    const stores = await api.get<{ data: { id: number; code: string }[] }>('stores?per_page=100');
-    const main = stores.data.find((s) => s.code === 'MAIN');
-    if (!main) throw new Error('no main store');
+    const main = await mainStore(api);
     const category = await api.post('categories', { name_en: `Phones ${tag}`, name_kh: `ទូរស័ព្ទ ${tag}` });
     const unit = await api.post('units', { name_en: `Set ${tag}`, name_kh: `គ្រឿង ${tag}`, short_name: `s${tag}` });
     const product = await api.post('products', {

@@ -4,7 +4,20 @@ import { fileURLToPath } from 'node:url';
 import { fakePrinter, saveRaster } from '../apps/server/src/test/printing.ts';
 import { decodeEscPos, type Raster } from '../packages/contracts/src/index.ts';
 import { ADMIN_PASSWORD, CASHIER } from './playwright.config.ts';
-import { adminApi, expect, type Lang, newContext, pick, prefix, shotOf, signIn, snap, test, toast } from './support.ts';
+import {
+  adminApi,
+  expect,
+  type Lang,
+  mainStore,
+  newContext,
+  pick,
+  prefix,
+  shotOf,
+  signIn,
+  snap,
+  test,
+  toast,
+} from './support.ts';
 
 /**
  * A cashier's shift, in Khmer and in English: opened at a till with a float counted note by note in
@@ -53,9 +66,7 @@ for (const lang of ['kh', 'en'] as Lang[]) {
     try {
       // ─── what the story stands on, through the API ──────────────────────────────────────
       const api = await adminApi(request);
-      const stores = await api.get<{ data: { id: number; code: string }[] }>('stores?per_page=100');
-      const main = stores.data.find((s) => s.code === 'MAIN');
-      if (!main) throw new Error('no main store');
+      const main = await mainStore(api);
       const printerName = `Shift roll ${tag}`;
       await api.post('printers', { store_id: main.id, name: printerName, host: '127.0.0.1', port, paper: '80' });
       const category = await api.post('categories', { name_en: `Shifts ${tag}`, name_kh: `វេន ${tag}` });

@@ -6,6 +6,7 @@ import {
   expect,
   type Lang,
   type Made,
+  mainStore,
   newContext,
   pick,
   prefix,
@@ -150,9 +151,7 @@ for (const lang of ['kh', 'en'] as Lang[]) {
 
     // What the story stands on, through the API.
     const api = await adminApi(request);
-    const stores = await api.get<{ data: { id: number; name: string; code: string }[] }>('stores?per_page=100');
-    const main = stores.data.find((s) => s.code === 'MAIN');
-    if (!main) throw new Error('no main store');
+    const main = await mainStore(api);
     const category = await api.post('categories', { name_en: `Rice ${tag}`, name_kh: `អង្ករ ${tag}` });
     const bag = { en: `Bag ${tag}`, kh: `បាវ ${tag}` };
     const unit = await api.post('units', { name_en: bag.en, name_kh: bag.kh, short_name: `b${tag}`.slice(0, 10) });

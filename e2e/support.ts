@@ -215,6 +215,16 @@ export interface Made {
 }
 
 /** The administrator's API: what a story needs but is not about. */
+/** The seeded main store (code MAIN) as the API lists it: where the specs' stories sell. */
+export async function mainStore<T extends { id: number; code: string } = { id: number; code: string; name: string }>(
+  api: Awaited<ReturnType<typeof adminApi>>,
+): Promise<T> {
+  const stores = await api.get<{ data: T[] }>('stores?per_page=100');
+  const main = stores.data.find((s) => s.code === 'MAIN');
+  if (!main) throw new Error('no main store');
+  return main;
+}
+
 /** Puts `quantity` of a product in the main store (MAIN), as found stock: what a spec sells from. */
 export async function stockInMain(
   api: Awaited<ReturnType<typeof adminApi>>,
@@ -222,9 +232,7 @@ export async function stockInMain(
   quantity: number,
   note: string,
 ): Promise<void> {
-  const stores = await api.get<{ data: { id: number; code: string }[] }>('stores?per_page=100');
-  const main = stores.data.find((s) => s.code === 'MAIN');
-  if (!main) throw new Error('no main store');
+  const main = await mainStore(api);
   await api.post('stocks/adjustments', {
     store_id: main.id,
     reason: 'found',
@@ -337,11 +345,7 @@ export async function khqrSaleSetup(
     quantity: number;
   },
 ): Promise<{ main: Made; product: Made }> {
-  const stores = await api.get<{ data: ({ id: number; code: string } & Record<string, unknown>)[] }>(
-    'stores?per_page=100',
-  );
-  const main = stores.data.find((s) => s.code === 'MAIN');
-  if (!main) throw new Error('no main store');
+  const main = await mainStore<{ id: number; code: string } & Record<string, unknown>>(api);
   await api.put(`stores/${main.id}`, {
     name: main.name,
     code: main.code,

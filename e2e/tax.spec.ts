@@ -3,6 +3,7 @@ import {
   expect,
   type Lang,
   type Mode,
+  mainStore,
   newContext,
   prefix,
   shotOf,
@@ -68,9 +69,7 @@ interface Sale {
 
 async function registeredSale(request: Parameters<typeof adminApi>[0], tag: string): Promise<Sale> {
   const api = await adminApi(request);
-  const stores = await api.get<{ data: { id: number; code: string }[] }>('stores?per_page=100');
-  const main = stores.data.find((s) => s.code === 'MAIN');
-  if (!main) throw new Error('no main store');
+  const main = await mainStore(api);
   const category = await api.post('categories', { name_en: `Drinks ${tag}`, name_kh: `ភេសជ្ជៈ ${tag}` });
   const unit = await api.post('units', { name_en: `Can ${tag}`, name_kh: `កំប៉ុង ${tag}`, short_name: `c${tag}` });
   const base = { category_id: category.id, unit_id: unit.id };

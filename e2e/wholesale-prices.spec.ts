@@ -1,7 +1,20 @@
 import ExcelJS from 'exceljs';
 import { formatUsd } from '../packages/contracts/src/index.ts';
 import { CASHIER } from './playwright.config.ts';
-import { adminApi, expect, type Lang, newContext, pick, prefix, shotOf, signIn, snap, test, toast } from './support.ts';
+import {
+  adminApi,
+  expect,
+  type Lang,
+  mainStore,
+  newContext,
+  pick,
+  prefix,
+  shotOf,
+  signIn,
+  snap,
+  test,
+  toast,
+} from './support.ts';
 
 /**
  * Wholesale prices (issue 17), in Khmer and in English. A manager (the administrator) sets the
@@ -44,9 +57,7 @@ for (const lang of ['kh', 'en'] as Lang[]) {
 
     // ─── what the story stands on ─────────────────────────────────────────────────────────
     const api = await adminApi(request);
-    const stores = await api.get<{ data: { id: number; code: string }[] }>('stores?per_page=100');
-    const main = stores.data.find((s) => s.code === 'MAIN');
-    if (!main) throw new Error('no main store');
+    const main = await mainStore(api);
     const category = await api.post('categories', { name_en: `Beer ${tag}`, name_kh: `ស្រាបៀរ ${tag}` });
     const can = { en: `Can ${tag}`, kh: `កំប៉ុង ${tag}` };
     const carton = { en: `Carton ${tag}`, kh: `កេស ${tag}` };
