@@ -38,6 +38,7 @@ import * as m0035 from './migrations/0035_einvoicing.ts';
 import * as m0036 from './migrations/0036_bank_checks.ts';
 import * as m0037 from './migrations/0037_unit_decimals.ts';
 import * as m0039 from './migrations/0039_stock_counts.ts';
+import * as m0042 from './migrations/0042_tax_line_decimals.ts';
 
 /** Migrations in order. A new one is a new file added here: the list is explicit, not a directory scan. */
 const migrations = {
@@ -78,6 +79,7 @@ const migrations = {
   '0036_bank_checks': m0036,
   '0037_unit_decimals': m0037,
   '0039_stock_counts': m0039,
+  '0042_tax_line_decimals': m0042,
 };
 
 /** The migrations this code knows, oldest first: a database at a later one was made by a newer Depot. */
