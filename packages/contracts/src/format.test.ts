@@ -6,8 +6,10 @@ import {
   formatDateTime,
   formatKhr,
   formatPercent,
+  formatQuantity,
   formatTime,
   formatUsd,
+  quantityDecimal,
 } from './format.ts';
 
 describe('the one formatting module', () => {
@@ -46,5 +48,19 @@ describe('the one formatting module', () => {
     expect(formatDate('2026-03-12', 'en', { long: true })).toBe('March 12, 2026');
     expect(formatDate('soon', 'en')).toBe('soon');
     expect(formatDateTime('soon', 'en')).toBe('soon');
+  });
+});
+
+describe('quantities in steps', () => {
+  it('reads grams as kilograms for people, grouped, and for machines, plain', () => {
+    expect(formatQuantity(1_250_000, 3)).toBe('1,250.000');
+    expect(formatQuantity(1250, 3, 'khmer')).toBe('១.២៥០');
+    expect(formatQuantity(-5, 3)).toBe('-0.005');
+    expect(formatQuantity(12_500, 0)).toBe('12,500');
+    expect(quantityDecimal(1_250_000, 3)).toBe('1250.000');
+    expect(quantityDecimal(1250, 3)).toBe('1.250');
+    expect(quantityDecimal(5, 2)).toBe('0.05');
+    expect(quantityDecimal(-5, 3)).toBe('-0.005');
+    expect(quantityDecimal(12, 0)).toBe('12');
   });
 });

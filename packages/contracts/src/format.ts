@@ -34,15 +34,23 @@ export function formatCount(value: number, numerals?: Numerals): string {
 }
 
 /**
+ * A quantity kept in its unit's steps as a plain decimal, for machines (an e-invoice's xsd:decimal):
+ * "1250.000" from 1250000 grams of a kg (`decimals` 3), "12" from 12 pieces; Latin digits, no grouping.
+ */
+export function quantityDecimal(steps: number, decimals: number): string {
+  if (!Number.isSafeInteger(steps)) throw new RangeError(`a quantity must be whole steps, got ${steps}`);
+  if (!decimals) return String(steps);
+  const digits = String(Math.abs(steps)).padStart(decimals + 1, '0');
+  return `${steps < 0 ? '-' : ''}${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`;
+}
+
+/**
  * A quantity kept in its unit's steps, as people read it: "1.250" from 1250 grams of a kg
  * (`decimals` 3), "12" from 12 pieces (0), thousands grouped.
  */
 export function formatQuantity(steps: number, decimals: number, numerals?: Numerals): string {
-  if (!Number.isSafeInteger(steps)) throw new RangeError(`a quantity must be whole steps, got ${steps}`);
-  if (!decimals) return formatCount(steps, numerals);
-  const digits = String(Math.abs(steps)).padStart(decimals + 1, '0');
-  const whole = grouped(digits.slice(0, -decimals));
-  return shownDigits(`${steps < 0 ? '-' : ''}${whole}.${digits.slice(-decimals)}`, numerals);
+  const [whole = '', fraction] = quantityDecimal(steps, decimals).split('.');
+  return shownDigits(`${grouped(whole)}${fraction === undefined ? '' : `.${fraction}`}`, numerals);
 }
 
 /**

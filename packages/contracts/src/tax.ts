@@ -203,7 +203,10 @@ export const taxDocumentLine = z.object({
   sku: z.string().nullable(),
   unit_kh: z.string().nullable(),
   unit_en: z.string().nullable(),
+  /** Whole steps of the unit (grams of a kg): read it with `decimals` (contracts format `formatQuantity`). */
   quantity: z.number().int(),
+  /** The unit's decimals when the document was issued (kg: 3, pieces and manual lines: 0). */
+  decimals: z.number().int().min(0),
   /** Before VAT, in the line's currency (US cents: Depot sells in dollars). */
   unit_price_cents: z.number().int(),
   currency: z.literal('USD'),

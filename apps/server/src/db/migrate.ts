@@ -40,6 +40,7 @@ import * as m0037 from './migrations/0037_unit_decimals.ts';
 import * as m0039 from './migrations/0039_stock_counts.ts';
 import * as m0040 from './migrations/0040_display_pairings.ts';
 import * as m0041 from './migrations/0041_serials.ts';
+import * as m0042 from './migrations/0042_tax_line_decimals.ts';
 
 /** Migrations in order. A new one is a new file added here: the list is explicit, not a directory scan. */
 const migrations = {
@@ -82,6 +83,7 @@ const migrations = {
   '0039_stock_counts': m0039,
   '0040_display_pairings': m0040,
   '0041_serials': m0041,
+  '0042_tax_line_decimals': m0042,
 };
 
 /** The migrations this code knows, oldest first: a database at a later one was made by a newer Depot. */

@@ -956,7 +956,9 @@ export interface TaxDocumentLinesTable {
   sku: string | null;
   unit_kh: string | null;
   unit_en: string | null;
+  /** Whole steps of the unit (grams); `decimals` says how to read them (0042, kg: 3). */
   quantity: number;
+  decimals: Generated<number>;
   unit_price_cents: number;
   discount_cents: number;
   tax_category: string;

@@ -41,8 +41,10 @@ export interface EInvoiceParty {
 
 export interface EInvoiceLine {
   description: string;
-  /** Whole units. */
+  /** Whole steps of the unit: units, or grams of a kg when `decimals` is 3. */
   quantity: number;
+  /** The unit's decimals (kg: 3); absent: 0. The UBL quantity is written as the decimal (1.250). */
+  decimals?: number;
   /** UN/ECE rec. 20 unit code (`C62` one, `KGM` kilogram, `BX` box…). */
   unit_code: string;
   /** Minor units of `currency`: US cents or whole riel. */

@@ -1,4 +1,4 @@
-import { usdCentsToKhr } from '@depot/contracts';
+import { quantityDecimal, usdCentsToKhr } from '@depot/contracts';
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import {
@@ -166,7 +166,9 @@ export function writeUbl(doc: EInvoiceDocument): string {
   doc.lines.forEach((line, i) => {
     const node = root.ele(NS.cac, `cac:${LINE[kind]}`);
     node.ele(NS.cbc, 'cbc:ID').txt(String(i + 1));
-    node.ele(NS.cbc, `cbc:${QUANTITY[kind]}`, { unitCode: line.unit_code }).txt(String(line.quantity));
+    node
+      .ele(NS.cbc, `cbc:${QUANTITY[kind]}`, { unitCode: line.unit_code })
+      .txt(quantityDecimal(line.quantity, line.decimals ?? 0));
     amount(node, 'LineExtensionAmount', figures.lines[i].net);
     const lineTax = node.ele(NS.cac, 'cac:TaxTotal');
     amount(lineTax, 'TaxAmount', figures.lines[i].tax);

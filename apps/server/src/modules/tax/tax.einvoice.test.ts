@@ -154,3 +154,64 @@ describe('tax documents cleared with CamInvoice', () => {
     expect(await outbox()).toHaveLength(2);
   });
 });
+
+describe('a weighed line (1.250 kg at $4.99 a kg)', () => {
+  it('is invoiced as 1250 g with the unit’s 3 decimals, no discount, and cleared as 1.250 KGM', async () => {
+    const create = async (url: string, body: object) => {
+      const res = await send('POST', url, body);
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.data.id as number;
+    };
+    const kg = await create('/api/units', { name_en: 'Kilogram', name_kh: 'គីឡូក្រាម', short_name: 'kg', decimals: 3 });
+    const meat = await create('/api/categories', { name_en: 'Meat', name_kh: 'សាច់' });
+    const pork = await create('/api/products', {
+      name_en: 'Pork belly',
+      name_kh: 'សាច់ជ្រូកបីជាន់',
+      sku: 'PORK-KG',
+      category_id: meat,
+      unit_id: kg,
+      price_usd_cents: 499,
+      taxable: true,
+    });
+    await stockIn(ctx.db, { store: await firstStore(ctx.db), product: pork, quantity: 20_000, valueCents: 6_000 });
+    const sold = await send('POST', '/api/orders', {
+      customer_id: ids.buyer,
+      items: [{ product_id: pork, quantity: 1250 }],
+      payments: [{ method: 'cash_usd', amount: 10_000 }],
+    });
+    expect(sold.status).toBe(201);
+    const item = sold.body.data.items[0];
+
+    const issued = await send('POST', '/api/tax-documents', { order_id: sold.body.data.id });
+    expect(issued.status).toBe(201);
+    // $4.99 × 1.250 = $6.2375: $6.24 before VAT, nothing taken off; VAT 10 %
+    expect(issued.body.data.lines).toEqual([
+      expect.objectContaining({ quantity: 1250, decimals: 3, unit_price_cents: 499, discount_cents: 0 }),
+    ]);
+    expect(issued.body.data.lines[0]).toMatchObject({ net_cents: 624, tax_cents: 62, total_cents: 686 });
+    expect(issued.body.data).toMatchObject({ net_cents: 624, tax_cents: 62, total_cents: 686 });
+    expect(item).toMatchObject({ net_cents: 624, total_cents: 686 });
+
+    await app.einvoicing.tick();
+    const sent = fake.documents.find((d) => d.number === issued.body.data.number);
+    expect(sent?.xml).toContain('<cbc:InvoicedQuantity unitCode="KGM">1.250</cbc:InvoicedQuantity>');
+    expect(await validateUbl('invoice', sent?.xml ?? '')).toEqual({ valid: true, errors: '' });
+
+    // 250 g brought back: the credit note's line is 0.250 kg, its share of the money, no discount
+    const back = await send('POST', `/api/orders/${sold.body.data.id}/returns`, {
+      items: [{ order_item_id: item.id, quantity: 250 }],
+      refund_method: 'cash_usd',
+      note: 'Too much',
+    });
+    expect(back.status).toBe(200);
+    const creditId = (await send('GET', `/api/tax-documents/${issued.body.data.id}`)).body.data.notes[0].id;
+    const credit = (await send('GET', `/api/tax-documents/${creditId}`)).body.data;
+    expect(credit.lines).toEqual([
+      expect.objectContaining({ quantity: 250, decimals: 3, net_cents: 125, discount_cents: 0 }),
+    ]);
+    await app.einvoicing.tick();
+    const note = fake.documents.find((d) => d.number === credit.number);
+    expect(note?.xml).toContain('<cbc:CreditedQuantity unitCode="KGM">0.250</cbc:CreditedQuantity>');
+    expect(await validateUbl('credit_note', note?.xml ?? '')).toEqual({ valid: true, errors: '' });
+  });
+});

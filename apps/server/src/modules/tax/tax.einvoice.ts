@@ -29,6 +29,9 @@ const UNIT_CODES: Record<string, string> = {
   kilogram: 'KGM',
   g: 'GRM',
   gram: 'GRM',
+  m: 'MTR',
+  metre: 'MTR',
+  meter: 'MTR',
   l: 'LTR',
   litre: 'LTR',
   liter: 'LTR',
@@ -63,6 +66,7 @@ export async function toEInvoiceDocument(db: Db, kind: EInvoiceKind, doc: TaxDoc
           ? line.description_en
           : `${line.description_kh} ${line.description_en}`.trim(),
       quantity: line.quantity,
+      decimals: line.decimals,
       unit_code: unitCode(line.unit_en),
       unit_price: line.unit_price_cents,
       currency: 'USD',

@@ -4,6 +4,7 @@ import {
   type DebitNoteInput,
   type debitNoteInput,
   type InvoiceKind,
+  lineGross,
   previousMonth,
   publicSettings,
   rielTotals,
@@ -51,7 +52,9 @@ interface Line {
   sku: string | null;
   unit_kh: string | null;
   unit_en: string | null;
+  /** Whole steps of the unit (grams of a kg), read with `decimals`. */
   quantity: number;
+  decimals: number;
   unit_price_cents: number;
   discount_cents: number;
   tax_category: TaxCategory;
@@ -199,13 +202,18 @@ function taxInvoiceProblems(seller: TaxParty, buyer: TaxParty, walkIn: boolean) 
   return problems;
 }
 
-/** The part of a sold line from `from` to `to` units: its quantity and money, each share rounded as refunds are. */
+/**
+ * The part of a sold line from `from` to `to` units (steps: grams of a kg): its quantity and money,
+ * each share rounded as refunds are; its discount what the part's gross at the list price
+ * (contracts `lineGross`, as the till priced it) is over its net.
+ */
 function linePart(item: InvoiceSourceLine, from: number, to: number, vatRateBp: number): Line {
   const quantity = Number(item.quantity);
   const piece = (value: number) => share(Number(value), to, quantity) - share(Number(value), from, quantity);
   const net = piece(item.net_cents);
   const total = piece(item.total_cents);
   const units = to - from;
+  const decimals = Number(item.decimals);
   return {
     order_item_id: item.id,
     description_kh: item.name_kh,
@@ -214,8 +222,9 @@ function linePart(item: InvoiceSourceLine, from: number, to: number, vatRateBp: 
     unit_kh: item.unit_kh,
     unit_en: item.unit_en,
     quantity: units,
+    decimals,
     unit_price_cents: Number(item.unit_price_cents),
-    discount_cents: Number(item.unit_price_cents) * units - net,
+    discount_cents: lineGross(Number(item.unit_price_cents), units, decimals) - net,
     ...categoryOf(Number(item.taxable) === 1, vatRateBp),
     net_cents: net,
     tax_cents: total - net,
@@ -232,6 +241,7 @@ function deliveryLine(fee: number): Line {
     unit_kh: null,
     unit_en: null,
     quantity: 1,
+    decimals: 0,
     unit_price_cents: fee,
     discount_cents: 0,
     ...categoryOf(false, 0),
@@ -378,6 +388,7 @@ export async function issueDebitNote(
       unit_kh: null,
       unit_en: null,
       quantity: line.quantity,
+      decimals: 0,
       unit_price_cents: line.unit_price_cents,
       discount_cents: 0,
       tax_category: line.tax_category,

@@ -49,6 +49,8 @@ export function orderLinesForInvoice(db: Db, orderId: number) {
       'order_items.sku',
       'units.name_kh as unit_kh',
       'units.name_en as unit_en',
+      // the decimals of the unit sold, as the order's lines read them (orders.repository itemsOf)
+      sql<number>`coalesce(units.decimals, 0)`.as('decimals'),
       'order_items.quantity',
       'order_items.returned_quantity',
       'order_items.unit_price_cents',

@@ -32,6 +32,7 @@ export async function taxDocumentById(db: Db, id: number): Promise<TaxDocument> 
     unit_kh: line.unit_kh,
     unit_en: line.unit_en,
     quantity: Number(line.quantity),
+    decimals: Number(line.decimals),
     unit_price_cents: Number(line.unit_price_cents),
     currency: 'USD' as const,
     discount_cents: Number(line.discount_cents),

@@ -1,7 +1,7 @@
-import { formatKhr, formatUsd, type TaxDocument } from '@depot/contracts';
+import { formatKhr, formatQuantity, formatUsd, type TaxDocument } from '@depot/contracts';
 import type { TFunction } from 'i18next';
 import { useCtx } from '../../kit/useCtx.ts';
-import { formatCount, percentText } from '../../lib/format.ts';
+import { percentText } from '../../lib/format.ts';
 import { printedDate } from '../../lib/printing/print.tsx';
 import { useSettings } from '../../lib/settings.ts';
 import { QrSymbol } from '../orders/khqr/KhqrCard.tsx';
@@ -116,10 +116,14 @@ export function TaxDocumentSheet({
                 {line.description_en !== line.description_kh && <div className="print-en">{line.description_en}</div>}
               </td>
               <td className="print-figure">
-                {formatCount(line.quantity)} {line.unit_kh ?? ''}
+                {formatQuantity(line.quantity, line.decimals)} {line.unit_kh ?? ''}
               </td>
               <td className="print-figure">
-                {formatUsd(commercial ? Math.round(line.total_cents / line.quantity) : line.unit_price_cents)}
+                {formatUsd(
+                  commercial
+                    ? Math.round((line.total_cents * 10 ** line.decimals) / line.quantity)
+                    : line.unit_price_cents,
+                )}
               </td>
               {!commercial && (
                 <td>

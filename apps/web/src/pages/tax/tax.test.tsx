@@ -42,6 +42,7 @@ function invoiceOf(extra: Partial<TaxDocumentDetail> = {}, viewer: Viewer = {}):
         unit_kh: 'កំប៉ុង',
         unit_en: 'Can',
         quantity: 3,
+        decimals: 0,
         unit_price_cents: 125,
         currency: 'USD',
         discount_cents: 0,
@@ -60,6 +61,7 @@ function invoiceOf(extra: Partial<TaxDocumentDetail> = {}, viewer: Viewer = {}):
         unit_kh: 'បាវ',
         unit_en: 'Bag',
         quantity: 1,
+        decimals: 0,
         unit_price_cents: 1000,
         currency: 'USD',
         discount_cents: 0,
@@ -284,6 +286,45 @@ describe('tax documents', { timeout: 60_000 }, () => {
         .map((c) => c.textContent),
     ).toEqual(['1', 'ស្រាបៀរអង្គរAngkor Beer', '3 កំប៉ុង', '$1.38', '$4.13']);
     expect(page.getByTestId('document-total-khr').textContent).toBe('58,004៛');
+  });
+});
+
+describe('a weighed line', { timeout: 60_000 }, () => {
+  // 1.250 kg of pork at $4.99 a kg: kept as 1250 grams with the unit's 3 decimals
+  const pork = {
+    ...invoiceOf().lines[0],
+    description_kh: 'សាច់ជ្រូក',
+    description_en: 'Pork',
+    unit_kh: 'គីឡូ',
+    unit_en: 'kg',
+    quantity: 1250,
+    decimals: 3,
+    unit_price_cents: 499,
+    net_cents: 624,
+    tax_cents: 62,
+    total_cents: 686,
+  };
+  const weighed = (extra: Partial<TaxDocumentDetail>) =>
+    invoiceOf({ lines: [pork], net_cents: 624, tax_cents: 62, total_cents: 686, ...extra });
+  const cells = (sheet: HTMLElement) =>
+    within(within(within(sheet).getAllByRole('table')[0]).getAllByRole('row')[1])
+      .getAllByRole('cell')
+      .map((c) => c.textContent);
+
+  it('prints the kilograms, not the grams, at the price of a kilogram', async () => {
+    signedIn({ permissions: READ });
+    taxApi([weighed({})]);
+    const { sheet } = await openDocument(INVOICE.number);
+    expect(cells(sheet)).toEqual(['1', 'សាច់ជ្រូកPork', '1.250 គីឡូ', '$4.99', 'S 10%', '$6.24']);
+  });
+
+  it('prints a commercial invoice’s price with VAT of a kilogram', async () => {
+    signedIn({ permissions: READ });
+    const doc = weighed({ id: 3, kind: 'commercial_invoice', number: COMMERCIAL.number, buyer: COMMERCIAL.buyer });
+    taxApi([doc]);
+    const { sheet } = await openDocument(doc.number);
+    // $6.86 for 1.250 kg: $5.49 a kg
+    expect(cells(sheet)).toEqual(['1', 'សាច់ជ្រូកPork', '1.250 គីឡូ', '$5.49', '$6.86']);
   });
 });
 
