@@ -67,14 +67,19 @@ export const batch = z.object({
 });
 export type Batch = z.infer<typeof batch>;
 
+/**
+ * The unit a stock row counts in: its names, and its `unit_decimals` (kg: 3), the quantities being in
+ * its smallest step (grams), written with the one quantity formatter.
+ */
+const unitNames = { unit_name_en: z.string(), unit_name_kh: z.string(), unit_decimals: z.number().int() };
+
 /** A product's stock in one store: its batches, first to expire first, and what it is worth. */
 export const stockLevel = z.object({
   store_id: z.number().int(),
   store_name: z.string(),
   ...productNames,
   barcode: z.string().nullable(),
-  unit_name_en: z.string(),
-  unit_name_kh: z.string(),
+  ...unitNames,
   quantity: z.number().int(),
   reorder_level: z.number().int(),
   /**
@@ -146,8 +151,7 @@ export const stockBatch = z.object({
   store_id: z.number().int(),
   store_name: z.string(),
   ...productNames,
-  unit_name_en: z.string(),
-  unit_name_kh: z.string(),
+  ...unitNames,
   batch_id: z.number().int(),
   lot: z.string().nullable(),
   expiry_date: z.string().nullable(),
@@ -164,8 +168,7 @@ export const lowStock = z.object({
   store_id: z.number().int(),
   store_name: z.string(),
   ...productNames,
-  unit_name_en: z.string(),
-  unit_name_kh: z.string(),
+  ...unitNames,
   quantity: z.number().int(),
   reorder_level: z.number().int(),
   reorder_quantity: z.number().int(),
@@ -213,8 +216,7 @@ export const transferItem = z.object({
   id: z.number().int(),
   ...productNames,
   unit_id: z.number().int(),
-  unit_name_en: z.string(),
-  unit_name_kh: z.string(),
+  ...unitNames,
   factor: z.number().int(),
   quantity: z.number().int(),
   /** quantity × factor: the base units that move. */

@@ -2,8 +2,9 @@ import { formatPercent, formatQuantity, type Locale } from '@depot/contracts';
 
 /** How numbers and quantities read on screens, receipts and documents. */
 
-// 1,250: the one count formatter (contracts format.ts), in the page's numerals as money is
-export { formatCount } from '@depot/contracts';
+// 1,250: the one count formatter (contracts format.ts), in the page's numerals as money is; "1.250":
+// a quantity in its unit's steps (`formatQuantity(steps, decimals)`)
+export { formatCount, formatQuantity } from '@depot/contracts';
 
 /** "24 cans", "1.250 kg": a quantity in its unit (kept in its steps: `unit_decimals`), named in the page's language. */
 export function quantityText(

@@ -144,3 +144,18 @@ function holds(values: unknown, path: (string | number)[]): boolean {
   }
   return true;
 }
+
+/**
+ * A quantity field in its unit ("1.250" kg) whose form value stays in the unit's steps (1250 g), as
+ * the API takes it: spread on the `Form.Item`, with `precision={decimals}` on its InputNumber.
+ */
+export function inSteps(decimals: number): {
+  getValueProps: (value: number | null | undefined) => { value: number | null | undefined };
+  normalize: (value: number | null | undefined) => number | null | undefined;
+} {
+  const scale = 10 ** decimals;
+  return {
+    getValueProps: (value) => ({ value: value == null ? value : value / scale }),
+    normalize: (value) => (value == null ? value : Math.round(value * scale)),
+  };
+}

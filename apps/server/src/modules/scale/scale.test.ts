@@ -92,6 +92,27 @@ describe('a weighed sale', () => {
     const product = await send('GET', `/api/products/${ids.pork}?stock_store=${ids.store}`, admin);
     expect(product.body.data.stock).toBe(20_000 - 1250);
   });
+
+  it("tells the stock screens the unit's decimals with each level and low-stock row", async () => {
+    const changed = await send('PUT', `/api/products/${ids.pork}`, admin, {
+      name_en: 'Pork belly',
+      name_kh: 'សាច់ជ្រូកបីជាន់',
+      sku: 'PORK-KG',
+      barcode: '00042',
+      category_id: ids.meat,
+      unit_id: ids.kg,
+      price_usd_cents: 499,
+      taxable: false,
+      reorder_level: 50_000,
+    });
+    expect(changed.status).toBe(200);
+    const rows = [
+      ...(await send('GET', `/api/stocks/levels?filter[store_id]=${ids.store}&search=PORK-KG`, admin)).body.data,
+      ...(await send('GET', '/api/stocks/low?search=PORK-KG', admin)).body.data,
+    ];
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row).toMatchObject({ unit_name_en: 'Kilogram', unit_decimals: 3 });
+  });
 });
 
 describe('scale barcode layouts', () => {

@@ -97,6 +97,7 @@ export async function listLevels(db: Db, filters: LevelFilters, page: Page) {
       sql<string | null>`max(products.barcode)`.as('barcode'),
       sql<string>`max(units.name_en)`.as('unit_name_en'),
       sql<string>`max(units.name_kh)`.as('unit_name_kh'),
+      sql<number>`max(units.decimals)`.as('unit_decimals'),
       sql<number>`max(products.reorder_level)`.as('reorder_level'),
       sql<number>`sum(stock_levels.quantity)`.as('quantity'),
     ])
@@ -139,6 +140,7 @@ export async function listLevels(db: Db, filters: LevelFilters, page: Page) {
       ...r,
       quantity,
       reorder_level: Number(r.reorder_level),
+      unit_decimals: Number(r.unit_decimals),
       average_cost_cents: worth.average(r.product_id),
       value_cents: worth.worth(r.product_id, quantity),
       batches: batches
@@ -266,6 +268,7 @@ export async function listBatches(db: Db, filters: BatchFilters, page: Page) {
       'products.sku',
       'units.name_en as unit_name_en',
       'units.name_kh as unit_name_kh',
+      'units.decimals as unit_decimals',
       'stock_batches.id as batch_id',
       'stock_batches.lot',
       'stock_batches.expiry_date',
@@ -300,6 +303,7 @@ export async function listLow(db: Db, filters: { scope: Narrow; search?: string;
     sku: level.sku,
     unit_name_en: level.unit_name_en,
     unit_name_kh: level.unit_name_kh,
+    unit_decimals: level.unit_decimals,
     quantity: level.quantity,
     reorder_level: level.reorder_level,
     reorder_quantity: reorderQuantity(level),

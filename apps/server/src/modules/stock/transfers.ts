@@ -135,6 +135,7 @@ export const transferDocument: DocumentDefinition<'stock_transfers', Read<Transf
         'stock_transfer_items.unit_id',
         'units.name_en as unit_name_en',
         'units.name_kh as unit_name_kh',
+        'units.decimals as unit_decimals',
         'stock_transfer_items.factor',
         'stock_transfer_items.quantity',
         'stock_transfer_items.serials',

@@ -11,8 +11,8 @@ import { NoteField } from '../../components/NoteField.tsx';
 import { ProductNames } from '../../components/products.tsx';
 import { useCtx } from '../../kit/useCtx.ts';
 import { formatDate } from '../../lib/dates.ts';
-import { formatCount, quantityText } from '../../lib/format.ts';
-import { parseWith, useFormWrite } from '../../lib/forms.ts';
+import { formatQuantity, quantityText } from '../../lib/format.ts';
+import { inSteps, parseWith, useFormWrite } from '../../lib/forms.ts';
 import { reasonLabels } from './parts.tsx';
 
 /** The stock after the adjustment: a count sets it, found adds, the other reasons take away. */
@@ -145,6 +145,7 @@ function AdjustForm({ level, onClose }: { level: StockLevel; onClose: () => void
         )}
         <Form.Item
           name={['items', 0, 'quantity']}
+          {...inSteps(level.unit_decimals)}
           label={quantityLabel}
           htmlFor="adjust-quantity"
           extra={
@@ -157,7 +158,7 @@ function AdjustForm({ level, onClose }: { level: StockLevel; onClose: () => void
             id="adjust-quantity"
             data-testid="adjust-quantity"
             min={0}
-            precision={0}
+            precision={level.unit_decimals}
             style={{ width: 200 }}
           />
         </Form.Item>
@@ -165,7 +166,7 @@ function AdjustForm({ level, onClose }: { level: StockLevel; onClose: () => void
           <Typography.Paragraph data-testid="adjust-after">
             {t('stock.quantityAfter')}{' '}
             <Typography.Text strong type={after < 0 ? 'danger' : undefined}>
-              {formatCount(after)}
+              {formatQuantity(after, level.unit_decimals)}
             </Typography.Text>
           </Typography.Paragraph>
         )}

@@ -7,7 +7,7 @@ import { LoadFailed, pagination, SearchBox, tableChange, useListState, useStayIn
 import { usePage } from '../../kit/queries.ts';
 import { fitTable, wrap } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
-import { formatCount, quantityText } from '../../lib/format.ts';
+import { formatQuantity, quantityText } from '../../lib/format.ts';
 import { TableCard } from './parts.tsx';
 
 /** `/stocks/low`: products at or under their reorder level, lowest first, and how many to order. */
@@ -68,7 +68,7 @@ export function LowStockPage() {
               key: 'reorder_level',
               title: t('fields.reorder_level'),
               align: 'end',
-              render: (_, row) => formatCount(row.reorder_level),
+              render: (_, row) => formatQuantity(row.reorder_level, row.unit_decimals),
             },
             {
               key: 'reorder_quantity',

@@ -18,7 +18,7 @@ import { costText } from '../../kit/resourceParts.tsx';
 import { fitTable, wrap } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useCan } from '../../lib/access.tsx';
-import { formatCount, quantityText } from '../../lib/format.ts';
+import { formatQuantity, quantityText } from '../../lib/format.ts';
 import { CategorySelect } from '../../resources/catalogue.tsx';
 import { AdjustDialog } from './AdjustDialog.tsx';
 import { HistoryDrawer } from './HistoryDrawer.tsx';
@@ -124,7 +124,7 @@ export function StockManagePage() {
           </Typography.Text>
           {isLow(row) && (
             <Tag color="red" style={{ marginInlineEnd: 0, whiteSpace: 'normal', textAlign: 'end' }}>
-              {t('stock.lowTag', { level: formatCount(row.reorder_level) })}
+              {t('stock.lowTag', { level: formatQuantity(row.reorder_level, row.unit_decimals) })}
             </Tag>
           )}
         </Flex>

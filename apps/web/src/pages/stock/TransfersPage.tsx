@@ -11,7 +11,7 @@ import { fitTable } from '../../kit/table.ts';
 import { useCtx } from '../../kit/useCtx.ts';
 import { useCan } from '../../lib/access.tsx';
 import { formatDateTime } from '../../lib/dates.ts';
-import { formatCount } from '../../lib/format.ts';
+import { formatCount, quantityText } from '../../lib/format.ts';
 import { TransferStatusTag, transfers } from '../../resources/transfers.tsx';
 import { TransferForm } from './TransferForm.tsx';
 
@@ -97,7 +97,7 @@ function TransferDetails({ detail }: { detail: TransferDetail }) {
             key: 'quantity',
             title: t('stock.quantity'),
             align: 'end',
-            render: (_, row) => `${formatCount(row.quantity)} ${locale === 'kh' ? row.unit_name_kh : row.unit_name_en}`,
+            render: (_, row) => quantityText(row.quantity, row, locale),
           },
           {
             key: 'base',

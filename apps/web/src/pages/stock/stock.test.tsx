@@ -96,6 +96,44 @@ describe('stock management', { timeout: 30_000 }, () => {
     expect((await within(form).findByTestId('adjust-error')).textContent).toContain(refusal);
   });
 
+  it('shows and counts a weighed product in its unit, and sends its steps', async () => {
+    const pork = levelRow({
+      product_id: 7,
+      product_name_en: 'Pork belly',
+      sku: 'PORK-KG',
+      unit_name_en: 'kg',
+      unit_name_kh: 'គីឡូ',
+      unit_decimals: 3,
+      quantity: 18_500,
+      reorder_level: 5_000,
+      batches: [{ id: 21, lot: null, expiry_date: null, quantity: 18_500 }],
+    });
+    const { calls } = mockFetch({
+      'GET stores': { body: listAnswer(STORES) },
+      'GET categories': { body: listAnswer([]) },
+      'GET stocks/levels': { body: listAnswer([pork]) },
+      'GET stocks/low/count': { body: { data: { count: 0 } } },
+      'POST stocks/adjustments': { status: 201, body: { message: 'Saved.', data: { id: 1 } } },
+    });
+    signedIn({ permissions: [...STOCK, ...LOOKUPS] });
+    const { user } = renderApp('/en/stocks/manage');
+    const table = await screen.findByTestId('levels-table');
+    expect((await within(table).findByTestId('quantity-1-7')).textContent).toBe('18.500 kg');
+
+    await user.click(screen.getByTestId('adjust-1-7'));
+    const form = await screen.findByTestId('adjust-form');
+    expect(within(form).getByTestId('adjust-current').textContent).toBe('18.500 kg');
+    // counted on the shelf: 17.25 kg, sent as 17,250 g
+    await user.type(within(form).getByTestId('adjust-quantity'), '17.25');
+    expect(within(form).getByTestId('adjust-after').textContent).toBe('In stock after: 17.250');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls('POST stocks/adjustments')).toHaveLength(1));
+    expect(calls('POST stocks/adjustments')[0].body).toMatchObject({
+      reason: 'count',
+      items: [{ product_id: 7, quantity: 17_250 }],
+    });
+  });
+
   it('shows a product’s movements in its store', async () => {
     const { calls } = mockFetch({
       'GET stores': { body: listAnswer(STORES) },
@@ -334,6 +372,7 @@ describe('low stock', { timeout: 30_000 }, () => {
             sku: 'ANG-330',
             unit_name_en: 'Can',
             unit_name_kh: 'កំប៉ុង',
+            unit_decimals: 0,
             quantity: 6,
             reorder_level: 24,
             reorder_quantity: 42,
