@@ -334,6 +334,7 @@ describe('resource form', { timeout: 20_000 }, () => {
       base_unit_name_en: null,
       base_unit_name_kh: null,
       factor: 1,
+      decimals: 0,
       status: 'active' as const,
       ...stamp,
     };

@@ -59,6 +59,7 @@ describe('GET /api/products/till: the till before its catalogue is on the device
         'taxable',
         'thumbnail_url',
         'serial_tracked',
+        'unit_decimals',
       ].sort(),
     );
     // Khmer and two words, as the list searches
