@@ -21,7 +21,7 @@ import {
 } from './orders.cart.ts';
 import { orderDocument } from './orders.document.ts';
 import { issueInvoice, openInvoice, recordPayments } from './orders.payments.ts';
-import { cashiers } from './orders.repository.ts';
+import { cashiers, updateOrder } from './orders.repository.ts';
 import {
   markCancelled,
   moveDelivery,
@@ -124,7 +124,7 @@ export function orderService(db: Db) {
       sale.itemIds,
     );
     // the units sold by their serials, each on hand in the store until this transaction claims it
-    await claimSerials(
+    const serials = await claimSerials(
       trx,
       sale.storeId,
       sale.lines.map((line, i) => ({
@@ -134,14 +134,18 @@ export function orderService(db: Db) {
       })),
       { status: 'sold', orderItemIds: sale.itemIds, at: ctx.at, anyway: allowNegative },
     );
-    // beyond the stock: in the audit trail, and the managers are told (notifications.raise.ts)
-    if (oversold) {
+    // beyond the stock, or a serial the server knows elsewhere: in the audit trail, and the
+    // managers are told (notifications.raise.ts)
+    const { elsewhere } = serials;
+    if (elsewhere.length && !oversold) await updateOrder(trx, sale.id, { oversold: 1 });
+    if (oversold || elsewhere.length) {
       await recordAudit(trx, auditWho(actor), {
         action: 'order.sold_offline_beyond_stock',
         subject: { type: 'order', id: sale.id },
         after: {
           offline_sold_at: sale.values.offline_sold_at,
           offline_receipt_no: sale.values.offline_receipt_no,
+          ...(elsewhere.length ? { serials_elsewhere: elsewhere } : {}),
         },
       });
     }

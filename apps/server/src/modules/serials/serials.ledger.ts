@@ -92,8 +92,11 @@ export async function addSerials(
 /**
  * Claims each named unit, on hand in `storeId`, for what moves it (a sale's line: sold; a
  * transfer: moved). A unit not on hand there is refused on its line's field, every one at once.
- * `anyway` (a sale made offline, which the till could not check) records a unit not on hand as
- * sold all the same, as the ledger takes its stock below zero.
+ * `anyway` (a sale made offline, which the till could not check) keeps the sale all the same, as
+ * the ledger takes its stock below zero: a unit the server never knew is recorded as sold there; a
+ * known one elsewhere (another store, on a transfer, sold to someone else) keeps its record, and is
+ * answered among the serials to review (the caller tells the managers), so no sale can take a unit
+ * from another store, a transfer or an earlier buyer.
  */
 export async function claimSerials(
   trx: Db,
@@ -104,6 +107,7 @@ export async function claimSerials(
     | { status: 'moved'; transferId: number; at: string },
 ) {
   const problems: Problems = {};
+  const elsewhere: string[] = [];
   for (const [index, line] of lines.entries()) {
     for (const serial of line.serials) {
       const sold =
@@ -125,30 +129,34 @@ export async function claimSerials(
         .executeTakeFirst();
       if (Number(claimed.numUpdatedRows) === 1) continue;
       if (sold && to.status === 'sold' && to.anyway) {
-        await soldAnyway(trx, storeId, line.productId, serial, sold);
+        if (!(await soldUnknown(trx, storeId, line.productId, serial, sold))) elsewhere.push(serial);
         continue;
       }
       problems[line.field] = [...(problems[line.field] ?? []), { key: 'serial.not_in_stock', params: { serial } }];
     }
   }
   if (Object.keys(problems).length) throw new FieldError(problems);
+  return { elsewhere };
 }
 
-/** An offline sale's unit the server did not have on hand: sold there all the same, known or new. */
-async function soldAnyway(
+/**
+ * An offline sale's unit the server did not have on hand: recorded as sold there when the server
+ * never knew it (true); a known unit keeps its record (false).
+ */
+async function soldUnknown(
   trx: Db,
   storeId: number,
   productId: number,
   serial: string,
   set: { status: 'sold'; order_item_id: number; sold_at: string; updated_at: string },
-) {
-  const moved = await trx
-    .updateTable('product_serials')
-    .set({ ...set, store_id: storeId, transfer_id: null })
+): Promise<boolean> {
+  const known = await trx
+    .selectFrom('product_serials')
+    .select('id')
     .where('product_id', '=', productId)
     .where('serial', '=', serial)
     .executeTakeFirst();
-  if (Number(moved.numUpdatedRows) === 1) return;
+  if (known) return false;
   const product = await trx
     .selectFrom('products')
     .select('warranty_months')
@@ -165,6 +173,7 @@ async function soldAnyway(
       ...set,
     })
     .execute();
+  return true;
 }
 
 /**

@@ -207,6 +207,33 @@ describe('serial numbers', () => {
     });
   });
 
+  it('an offline sale never takes a phone the server knows elsewhere: another store, another buyer', async () => {
+    // PHONES[2] is in stock in S2 (the transfer above); PHONES[0] was sold again after its return
+    const inS2 = await serialRow(PHONES[2]);
+    const sold = await serialRow(PHONES[0]);
+    expect(inS2).toMatchObject({ status: 'in_stock', store_id: ids.second });
+    expect(sold).toMatchObject({ status: 'sold' });
+    const offline = await sellPhone([PHONES[2], PHONES[0]], {
+      offline: { sold_at: new Date().toISOString(), device_receipt_no: 'OFF-T1-8' },
+    });
+    // the sale made at the till stands (it is never lost) ...
+    expect(offline.status, JSON.stringify(offline.body)).toBe(201);
+    // ... but each phone keeps its own record: S2 still has its phone, the first buyer still theirs
+    expect(await serialRow(PHONES[2])).toEqual(inS2);
+    expect(await serialRow(PHONES[0])).toEqual(sold);
+    expect(await onHand(ids.second)).toBe(1);
+    // and the managers have it to review: the sale is marked, the audit names the phones
+    const order = await send('GET', `/api/orders/${offline.body.data.id}`);
+    expect(order.body.data.oversold).toBe(true);
+    const audit = await ctx.db
+      .selectFrom('audit_log')
+      .select('after')
+      .where('action', '=', 'order.sold_offline_beyond_stock')
+      .where('subject_id', '=', offline.body.data.id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(String(audit.after))).toMatchObject({ serials_elsewhere: [PHONES[2], PHONES[0]] });
+  });
+
   /** The phone's unit (its own). */
   async function serialless() {
     return ctx.db.selectFrom('products').select('unit_id').where('id', '=', ids.phone).executeTakeFirstOrThrow();
