@@ -1022,6 +1022,10 @@ export const messages = {
     en: 'No product has the barcode or SKU “{code}”.',
     kh: 'គ្មានផលិតផលណាមានបាកូដ ឬ SKU «{code}» ទេ។',
   },
+  'count.counted_elsewhere': {
+    en: 'This product is already on count {number} of this store: count it there, or finish that count first.',
+    kh: 'ផលិតផលនេះមាននៅក្នុងការរាប់ស្តុក {number} របស់ហាងនេះរួចហើយ៖ សូមរាប់វានៅទីនោះ ឬបញ្ចប់ការរាប់នោះជាមុនសិន។',
+  },
   'count.add_one': { en: 'Count at least one.', kh: 'សូមរាប់យ៉ាងហោចណាស់មួយ។' },
   'count.counted': { en: '{product}: {counted} counted.', kh: '{product}៖ រាប់បាន {counted}។' },
   'count.submitted': {

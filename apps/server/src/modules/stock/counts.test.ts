@@ -204,6 +204,36 @@ describe('a blind count', () => {
     expect(listed.body.data.some((c: { id: number; lines_count: number }) => c.id === id && c.lines_count === 1)).toBe(
       true,
     );
+
+    // while this count has the product, another count of the store may not count it too: each would
+    // post its own difference against the same shelf
+    const other = await newCount('Aisle 9');
+    const twice = await send(
+      counter,
+      'POST',
+      `/api/stock-counts/${other}/scans`,
+      { code: sku, quantity: 2 },
+      randomUUID(),
+    );
+    expect(twice.status).toBe(422);
+    expect(twice.body.errors.code).toEqual([
+      `This product is already on count ${back.body.data.number} of this store: count it there, or finish that count first.`,
+    ]);
+    const detail = await send(manager, 'GET', `/api/stock-counts/${other}`);
+    expect(detail.body.data.lines).toEqual([]);
+    // once that count is over, the product is free to count
+    expect((await send(manager, 'POST', `/api/stock-counts/${id}/cancel`, undefined, randomUUID())).status).toBe(200);
+    const now = await send(
+      counter,
+      'POST',
+      `/api/stock-counts/${other}/scans`,
+      { code: sku, quantity: 2 },
+      randomUUID(),
+    );
+    expect(now.status).toBe(200);
+    expect((await send(manager, 'POST', `/api/stock-counts/${other}/cancel`, undefined, randomUUID())).status).toBe(
+      200,
+    );
   });
 });
 
@@ -226,6 +256,8 @@ describe('a count heard elsewhere', () => {
       expect(routesOf(heard[1])).toEqual([
         { channels: [`private-stores.${storeId}`], payload: { id, store_id: storeId, status: 'open' } },
       ]);
+      // over, so the product is free for the next count
+      await send(manager, 'POST', `/api/stock-counts/${id}/cancel`, undefined, randomUUID());
     } finally {
       stop();
     }

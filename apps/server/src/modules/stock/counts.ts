@@ -235,6 +235,22 @@ export function countService(db: Db) {
             .where('id', '=', line.id)
             .execute();
         } else {
+          // one count of a product per store at a time: two would each post their own difference
+          // against the same shelf
+          const other = await trx
+            .selectFrom('stock_count_lines')
+            .innerJoin('stock_counts', 'stock_counts.id', 'stock_count_lines.count_id')
+            .select('stock_counts.number')
+            .where('stock_count_lines.product_id', '=', productId)
+            .where('stock_counts.store_id', '=', row.store_id)
+            .where('stock_counts.id', '!=', id)
+            .where('stock_counts.status', 'in', ['open', 'submitted'])
+            .where('stock_counts.deleted_at', 'is', null)
+            .executeTakeFirst();
+          if (other) {
+            const field = input.code !== undefined ? 'code' : 'product_id';
+            throw new FieldError({ [field]: [{ key: 'count.counted_elsewhere', params: { number: other.number } }] });
+          }
           await trx
             .insertInto('stock_count_lines')
             .values({
