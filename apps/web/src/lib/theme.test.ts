@@ -41,6 +41,15 @@ describe('the theme’s contrast', () => {
         const page = mode === 'dark' ? '#141414' : '#ffffff';
         expect(contrast(text, solid(tokens.colorBgSpotlight, page))).toBeGreaterThanOrEqual(TEXT_CONTRAST);
       });
+
+      it(`draws an unchecked switch's words readable on its track in ${mode}, under ${colour}`, () => {
+        const config = themeFor({ ...DEFAULT_SETTINGS, primary_color: colour }, mode);
+        const tokens = theme.getDesignToken(config);
+        // antd draws the unchecked track in colorTextQuaternary, its words in colorTextLightSolid
+        const track = config.components?.Switch?.colorTextQuaternary ?? tokens.colorTextQuaternary;
+        const page = mode === 'dark' ? '#141414' : '#ffffff';
+        expect(contrast(tokens.colorTextLightSolid, solid(track, page))).toBeGreaterThanOrEqual(TEXT_CONTRAST);
+      });
     }
 
     it(`keeps secondary text, placeholders and links readable in ${mode}`, () => {

@@ -42,6 +42,12 @@ export function contrastWarnings(
   return warnings;
 }
 
+/** An unchecked switch's track under its words (`onFill`): a mid grey under white, a light one under dark text. */
+function switchTrack(onFill: string, mode: ResolvedColorMode): string {
+  const midGrey = mode === 'dark' ? '#5c5c5c' : '#737373';
+  return contrast(onFill, midGrey) >= TEXT_CONTRAST ? midGrey : '#d9d9d9';
+}
+
 /**
  * antd tokens from the system settings: green primary, blue-ish secondary for info and links, every
  * text at least 4.5:1 on its background in light and dark (secondary text, placeholders, warning
@@ -91,6 +97,9 @@ export function themeFor(
       // a tooltip is drawn on antd's spotlight, near black in light mode and dark grey in dark: white
       // text on it, not the text for a fill of the primary colour (dark on a light primary)
       Tooltip: { colorTextLightSolid: '#ffffff' },
+      // an unchecked switch's words ("No serial") are drawn on its track in the text for a primary fill:
+      // antd's light grey track is 1.8:1 under white; a grey that reads 4.5:1 or more under that text
+      Switch: { colorTextQuaternary: switchTrack(primary.onFill, mode) },
       Layout: dark
         ? { headerBg: '#141414', siderBg: '#141414', triggerBg: '#1f1f1f', triggerColor: 'rgba(255, 255, 255, 0.85)' }
         : { headerBg: '#ffffff', siderBg: '#ffffff', triggerBg: '#ffffff', triggerColor: '#1f2937' },
