@@ -58,9 +58,13 @@ test.beforeAll(async ({ request }) => {
   made.salt = await product('Sea salt', 'អំបិលសមុទ្រ', 'SALT', null, 50);
 });
 
-/** The PDF's pages as pictures (kept for people to look at) and the barcodes zxing reads on them. */
+/**
+ * The PDF's pages as pictures (kept for people to look at) and the barcodes zxing reads on them, at
+ * 300 dpi as a laser or label printer prints them: a shelf tag's Code 128 has modules of about 0.25 mm,
+ * 1.5 pixels at 150 dpi, where zxing read it on some runs and not on others.
+ */
 async function readPdf(file: string, name: string): Promise<string[]> {
-  execFileSync('pdftoppm', ['-png', '-r', '150', file, path.join(shots, name)]);
+  execFileSync('pdftoppm', ['-png', '-r', '300', file, path.join(shots, name)]);
   const pages = fs.readdirSync(shots).filter((f) => f.startsWith(`${name}-`) && f.endsWith('.png'));
   expect(pages.length).toBeGreaterThan(0);
   const texts: string[] = [];
