@@ -1,4 +1,4 @@
-import { type SerialRecord, type SerialStatus, serialRecord } from '@depot/contracts';
+import { customerName, type SerialRecord, type SerialStatus, serialRecord } from '@depot/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, Descriptions, Empty, Flex, Input, Tag, Typography } from 'antd';
 import { useState } from 'react';
@@ -90,7 +90,7 @@ function UnitCard({ unit }: { unit: SerialRecord }) {
       <Descriptions column={{ xs: 1, sm: 2 }} size="small">
         {unit.customer_name && (
           <Descriptions.Item label={t('serials.buyer')}>
-            {unit.customer_name}
+            {customerName(unit.customer_name, locale)}
             {unit.customer_phone && ` · ${unit.customer_phone}`}
           </Descriptions.Item>
         )}
